@@ -1,0 +1,129 @@
+/**
+ * createDb(): the one way the app and the tests open the database. PGlite (embedded PostgreSQL) in a
+ * folder when no DATABASE_URL is given, PostgreSQL through `pg` otherwise. Both speak the same SQL and
+ * run the same migrations.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import type { SQL } from "drizzle-orm";
+import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema";
+
+export type Db = NodePgDatabase<typeof schema>;
+/** A database handle or a transaction on it: services take either. */
+export type Tx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "pg";
+  /** Rows of a raw SQL statement, on either driver. */
+  rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  pglite?: PGlite;
+  pool?: pg.Pool;
+}
+
+export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "migrations");
+const extensions = { btree_gist, pg_trgm, unaccent };
+
+export class DataDirLockedError extends Error {}
+
+/** PGlite has no lock between processes: a lock file with our PID refuses a second server. */
+function lockDataDir(dir: string): () => void {
+  const lockPath = path.join(dir, "sia.lock");
+  const tryLock = () => {
+    const fd = fs.openSync(lockPath, "wx");
+    fs.writeSync(fd, String(process.pid));
+    fs.closeSync(fd);
+  };
+  try {
+    tryLock();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const pid = Number(fs.readFileSync(lockPath, "utf8").trim());
+    let alive = false;
+    if (pid > 0 && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch (e) {
+        alive = (e as NodeJS.ErrnoException).code === "EPERM";
+      }
+    }
+    if (alive) {
+      throw new DataDirLockedError(
+        `La carpeta de datos ${dir} ya está en uso por otro servidor SIA (PID ${pid}). Deténgalo o use otro DATA_DIR.`,
+      );
+    }
+    fs.rmSync(lockPath, { force: true });
+    tryLock();
+  }
+  return () => fs.rmSync(lockPath, { force: true });
+}
+
+function wrapPglite(client: PGlite, release?: () => void): Database {
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    pglite: client,
+    async rows(query) {
+      const result = (await db.execute(query)) as unknown as { rows: never[] };
+      return result.rows;
+    },
+    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    async close() {
+      await client.close();
+      release?.();
+    },
+  };
+}
+
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
+  let release: (() => void) | undefined;
+  let dir: string | undefined;
+  if (options.dataDir) {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    release = lockDataDir(options.dataDir);
+    dir = path.join(options.dataDir, "pglite");
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  try {
+    const client = await PGlite.create({ dataDir: dir, loadDataDir: options.loadDataDir, extensions });
+    return wrapPglite(client, release);
+  } catch (error) {
+    release?.();
+    throw error;
+  }
+}
+
+export async function openPostgres(url: string, max = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // A dropped connection must not take the process down; the next query gets a fresh one.
+  pool.on("error", () => {});
+  const db = drizzleNodePg(pool, { schema });
+  return {
+    db,
+    kind: "pg",
+    pool,
+    async rows(query) {
+      const result = await db.execute(query);
+      return result.rows as never[];
+    },
+    migrate: () => migrateNodePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: () => pool.end(),
+  };
+}
+
+export function createDb(config: { DATABASE_URL?: string; dataDir: string }): Promise<Database> {
+  return config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : openPglite({ dataDir: config.dataDir });
+}

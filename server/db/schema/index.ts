@@ -1,0 +1,4 @@
+export * from "./commercial";
+export * from "./people";
+export * from "./projects";
+export * from "./time";

@@ -1,0 +1,123 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from "drizzle-orm/pg-core";
+import { timestamps } from "./_helpers";
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    name: varchar("name", { length: 200 }).notNull(),
+    email: varchar("email", { length: 254 }).notNull(),
+    password_digest: text("password_digest"),
+    administrator_role: boolean("administrator_role").notNull().default(false),
+    operator_role: boolean("operator_role").notNull().default(false),
+    finance_role: boolean("finance_role").notNull().default(false),
+    can_chat: boolean("can_chat").notNull().default(false),
+    azure_token: text("azure_token"),
+    /** Calendar token from save_cloud_token, encrypted at rest (AES-GCM, key from config). */
+    cloud_token_encrypted: text("cloud_token_encrypted"),
+    google_id: varchar("google_id", { length: 200 }),
+    /** Bumped on password change: sessions issued before it are void. */
+    password_changed_at: timestamp("password_changed_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`)],
+);
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: serial("id").primaryKey(),
+    token_hash: varchar("token_hash", { length: 64 }).notNull().unique(),
+    user_id: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    user_agent: varchar("user_agent", { length: 500 }),
+    ip: varchar("ip", { length: 64 }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    last_seen_at: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expires_at: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.user_id)],
+);
+
+/** Failed sign-ins, counted per e-mail across every server process for the login rate limit. */
+export const login_attempts = pgTable(
+  "login_attempts",
+  {
+    id: serial("id").primaryKey(),
+    email: varchar("email", { length: 254 }).notNull(),
+    ip: varchar("ip", { length: 64 }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("login_attempts_email_idx").on(t.email, t.created_at)],
+);
+
+export const employee_positions = pgTable("employee_positions", {
+  id: serial("id").primaryKey(),
+  name: varchar("name", { length: 120 }).notNull().unique(),
+  ...timestamps,
+});
+
+export const workspaces = pgTable("workspaces", {
+  id: serial("id").primaryKey(),
+  name: varchar("name", { length: 120 }).notNull().unique(),
+  is_notifiable: boolean("is_notifiable").notNull().default(false),
+  ...timestamps,
+});
+
+export const employees = pgTable(
+  "employees",
+  {
+    id: serial("id").primaryKey(),
+    name: varchar("name", { length: 200 }).notNull(),
+    employee_code: varchar("employee_code", { length: 40 }).notNull().default("0"),
+    user_id: integer("user_id").references(() => users.id, { onDelete: "restrict" }),
+    is_rape: boolean("is_rape").notNull().default(false),
+    is_admin_group: boolean("is_admin_group").notNull().default(false),
+    is_active: boolean("is_active").notNull().default(true),
+    workspace_id: integer("workspace_id").references(() => workspaces.id, { onDelete: "restrict" }),
+    employee_position_id: integer("employee_position_id").references(() => employee_positions.id, {
+      onDelete: "restrict",
+    }),
+    assignable: boolean("assignable").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("employees_user_unique").on(t.user_id),
+    uniqueIndex("employees_code_unique").on(t.employee_code).where(sql`${t.employee_code} <> '0'`),
+    index("employees_workspace_idx").on(t.workspace_id),
+    index("employees_active_idx").on(t.is_active, t.assignable),
+  ],
+);
+export type Employee = typeof employees.$inferSelect;
+
+export const bosses_workspaces = pgTable(
+  "bosses_workspaces",
+  {
+    id: serial("id").primaryKey(),
+    workspace_id: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    employee_id: integer("employee_id")
+      .notNull()
+      .references(() => employees.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    uniqueIndex("bosses_workspaces_unique").on(t.workspace_id, t.employee_id),
+    check("bosses_workspaces_ids", sql`${t.workspace_id} > 0 and ${t.employee_id} > 0`),
+  ],
+);

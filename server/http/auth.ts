@@ -1,0 +1,77 @@
+/**
+ * Authentication hook of the /api/v1 scope: reads the session cookie or `Authorization: Bearer`,
+ * loads the user once per request, refuses unsafe cross-origin requests. Routes opt out with
+ * `config: { public: true }`. Authorisation is `authorize()` against the permission matrix.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { messages } from "../../src/core/messages";
+import { type Action, type Grant, grantFor } from "../../src/core/permissions";
+import { SESSION_COOKIE, type SessionUser } from "../../src/core/session";
+import { userForToken } from "../modules/sessions/service";
+import { forbidden, HttpError, unauthorized } from "./errors";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    user: SessionUser | null;
+    sessionId: number | null;
+  }
+  interface FastifyContextConfig {
+    public?: boolean;
+  }
+}
+
+export function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) {
+    const [scheme, value] = header.split(" ", 2);
+    if (value && /^(bearer|token)$/i.test(scheme)) return value.trim();
+  }
+  return request.cookies?.[SESSION_COOKIE];
+}
+
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export function registerAuth(app: FastifyInstance) {
+  app.decorateRequest("user", null);
+  app.decorateRequest("sessionId", null);
+  app.addHook("onRequest", async (request) => {
+    if (UNSAFE.has(request.method)) checkOrigin(app, request);
+    const token = tokenOf(request);
+    if (token) {
+      const found = await userForToken(app.db.db, token, app.config);
+      if (found) {
+        request.user = found.user;
+        request.sessionId = found.sessionId;
+      }
+    }
+    if (!request.user && !request.routeOptions.config?.public) throw unauthorized();
+  });
+}
+
+/** Unsafe methods must come from our own origin when the browser says where they come from. */
+function checkOrigin(app: FastifyInstance, request: FastifyRequest) {
+  const origin = request.headers.origin;
+  if (!origin) return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw new HttpError(403, messages.originRejected);
+  }
+  const allowed = new Set([request.headers.host]);
+  if (app.config.PUBLIC_URL) allowed.add(new URL(app.config.PUBLIC_URL).host);
+  if (!allowed.has(host)) throw new HttpError(403, messages.originRejected);
+}
+
+export function currentUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+/** The grant the matrix gives the request's user, or 401/403. */
+export function authorize(request: FastifyRequest, resource: string, action: Action): Grant {
+  const user = currentUser(request);
+  const grant = grantFor(user, resource, action);
+  if (!grant) throw forbidden();
+  return grant;
+}

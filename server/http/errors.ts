@@ -1,0 +1,151 @@
+/**
+ * One error shape for the whole API (ARCHITECTURE.md): 401/403/404 as {error}, 422 as
+ * {errors: {field: [messages]}} with base errors under `base`. Database constraint violations caused by
+ * a user's input become 422s here, so no user mistake ever answers 500.
+ */
+import type { FastifyError, FastifyInstance } from "fastify";
+import { ZodError } from "zod";
+import { messages } from "../../src/core/messages";
+
+export type FieldErrors = Record<string, string[]>;
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly body?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+export class ValidationError extends HttpError {
+  constructor(readonly errors: FieldErrors | Record<string, unknown>) {
+    super(422, "Validation failed", { errors });
+  }
+  static base(message: string) {
+    return new ValidationError({ base: [message] });
+  }
+  static field(field: string, message: string) {
+    return new ValidationError({ [field]: [message] });
+  }
+}
+export const unauthorized = () => new HttpError(401, messages.unauthenticated);
+export const forbidden = () => new HttpError(403, messages.forbidden);
+export const notFound = () => new HttpError(404, messages.notFound);
+
+/** Zod issues → {field: [messages]}, first path segment as the field name. */
+export function zodFieldErrors(error: ZodError, prefix?: string): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.map(String).join(".") : "base";
+    const field = prefix ? `${prefix}.${key}` : key;
+    (out[field] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/** Spanish plural names of tables, for "cannot delete: …" messages. */
+const TABLE_LABELS: Record<string, string> = {
+  projects: "proyectos",
+  activities: "actividades",
+  app_licenses: "licencias",
+  assignments: "asignaciones",
+  invoices: "facturas",
+  clients: "clientes",
+  employees: "empleados",
+  products: "productos",
+  quotations: "cotizaciones",
+  client_product_catalogs: "productos de clientes",
+  app_settings: "la configuración de la aplicación",
+  estimated_work_hours: "horas estimadas",
+  project_messages: "mensajes",
+  bosses_workspaces: "jefes de espacio de trabajo",
+  users: "usuarios",
+};
+
+interface PgError {
+  code?: string;
+  detail?: string;
+  constraint?: string;
+  table?: string;
+  column?: string;
+  message?: string;
+}
+
+function pgErrorOf(error: unknown): PgError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const candidate = current as PgError & { cause?: unknown };
+    if (typeof candidate.code === "string" && /^[0-9A-Z]{5}$/.test(candidate.code)) return candidate;
+    current = candidate.cause;
+  }
+  return undefined;
+}
+
+function keyColumn(detail?: string): string | undefined {
+  const match = detail?.match(/Key \((?:lower\()?([a-z_]+)/i);
+  return match?.[1];
+}
+
+/** A database error caused by the request's data, as a 422; undefined when it is a real fault. */
+export function databaseValidationError(error: unknown): ValidationError | undefined {
+  const pgError = pgErrorOf(error);
+  if (!pgError) return undefined;
+  switch (pgError.code) {
+    case "23505":
+      return ValidationError.field(keyColumn(pgError.detail) ?? "base", messages.alreadyTaken);
+    case "23001":
+    case "23503": {
+      const referencing = pgError.detail?.match(/referenced from table "([a-z_]+)"/)?.[1];
+      if (referencing || /update or delete/.test(pgError.message ?? "")) {
+        const label = (referencing && TABLE_LABELS[referencing]) || "otros registros";
+        return ValidationError.base(messages.deleteRefused(`está en uso en ${label}`));
+      }
+      return ValidationError.field(keyColumn(pgError.detail) ?? "base", messages.invalidReference);
+    }
+    case "23P01":
+      return ValidationError.base("Hay eventos con fechas en conflictos");
+    case "23514":
+    case "23502":
+      return ValidationError.field(pgError.column ?? "base", messages.invalidValue);
+    case "22P02":
+    case "22007":
+    case "22008":
+    case "22003":
+    case "22001":
+      return ValidationError.base(messages.invalidValue);
+    default:
+      return undefined;
+  }
+}
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      const body = error.body ?? { error: error.message };
+      return reply.status(error.statusCode).send(body);
+    }
+    if (error instanceof ZodError) {
+      return reply.status(422).send({ errors: zodFieldErrors(error) });
+    }
+    const dbError = databaseValidationError(error);
+    if (dbError) return reply.status(422).send(dbError.body);
+    const status = error.statusCode ?? 500;
+    if (status === 413 || error.code === "FST_ERR_CTP_BODY_TOO_LARGE" || error.code === "FST_REQ_FILE_TOO_LARGE") {
+      return reply.status(413).send({ error: messages.bodyTooLarge });
+    }
+    if (status === 429) return reply.status(429).send({ error: messages.tooManyAttempts });
+    if (status >= 400 && status < 500) {
+      const message =
+        error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError
+          ? messages.invalidJson
+          : status === 415
+            ? "Tipo de contenido no soportado"
+            : messages.invalidValue;
+      return reply.status(status).send({ error: message });
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return reply.status(500).send({ error: messages.unexpected });
+  });
+  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: messages.routeNotFound }));
+}

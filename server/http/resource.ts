@@ -1,0 +1,416 @@
+/**
+ * Declared resources. A resource says what it is (table, zod schemas from src/core, searchable and
+ * sortable columns, filters, computed columns, nested rows, own-record scope, delete guards, service
+ * hooks); this module serves it with the /api/v1 conventions of ARCHITECTURE.md:
+ *
+ *   GET    /<name>          list: page, per_page (10 | N | all), search, by_column[column|order], filters
+ *   GET    /<name>.csv      the same list as CSV (when the resource declares csv columns)
+ *   GET    /<name>/:id      {<singular>: record}
+ *   POST   /<name>          body {<singular>: {...}} → 201 {<singular>: record}
+ *   PUT    /<name>/:id      body {<singular>: {...}} → {<singular>: record}
+ *   DELETE /<name>/:id      → {<singular>: record}
+ *
+ * Every call is authorised against the permission matrix; an "own" grant narrows every query with
+ * the resource's `own` scope (records outside it answer 404, like records that do not exist).
+ */
+import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { PAGE_SIZE } from "../../src/core/constants";
+import { messages } from "../../src/core/messages";
+import type { Action, Grant } from "../../src/core/permissions";
+import type { SessionUser } from "../../src/core/session";
+import type { Db, Tx } from "../db/client";
+import { authorize } from "./auth";
+import { type CsvColumn, csvFilename, toCsv } from "./csv";
+import { databaseValidationError, notFound, ValidationError, zodFieldErrors } from "./errors";
+import { doc } from "./openapi";
+import { searchCondition } from "./search";
+
+export interface RequestContext {
+  app: FastifyInstance;
+  request: FastifyRequest;
+  user: SessionUser;
+  grant: Grant;
+  db: Tx;
+}
+
+export interface FilterDef {
+  /** Parses the raw query value (a string); invalid values answer 422 on that parameter. */
+  schema: z.ZodType;
+  where: (value: never, ctx: RequestContext) => SQL | undefined;
+}
+
+export interface NestedDef {
+  /** Key under which the rows are read (`client_product_catalogs`); written as `<name>_attributes`. */
+  name: string;
+  table: PgTable & { id: PgColumn };
+  foreignKey: PgColumn;
+  columns: Record<string, PgColumn | SQL.Aliased | SQL>;
+  /** Row fields written (besides id and _destroy). */
+  writable: string[];
+}
+
+type Row = Record<string, unknown> & { id: number };
+type Values = Record<string, unknown>;
+
+export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable & { id: PgColumn }> {
+  name: string;
+  singular: string;
+  /** Permission-matrix resource, when it differs from the name. */
+  permission?: string;
+  table: TTable;
+  createSchema?: z.ZodType<Values>;
+  updateSchema?: z.ZodType<Values>;
+  search?: PgColumn[];
+  sortable: Record<string, PgColumn | SQL>;
+  defaultSort: { column: string; order: "asc" | "desc" };
+  filters?: Record<string, FilterDef>;
+  /** Extra read-only columns (scalar subqueries), computed in the same query: no N+1. */
+  computed?: Record<string, SQL>;
+  /** Columns never sent to clients. */
+  hidden?: string[];
+  own?: (user: SessionUser) => SQL;
+  nested?: NestedDef[];
+  /** Each guard answers a Spanish reason to refuse deleting the record, or null. */
+  deleteGuards?: Array<(id: number, db: Tx) => Promise<string | null>>;
+  /** Service rules before a write, inside the transaction: returns the values to store. */
+  beforeWrite?: (values: Values, ctx: RequestContext, existing: Row | null) => Promise<Values> | Values;
+  afterWrite?: (record: Row, ctx: RequestContext, existing: Row | null) => Promise<void> | void;
+  /** Shapes a record before it is sent (list and show). */
+  present?: (record: Row, ctx: RequestContext) => Row;
+  csv?: { filename: string; columns: CsvColumn<Row>[] };
+  /** Actions this resource does not offer through the generic routes. */
+  without?: Array<"create" | "update" | "delete">;
+  /** Resource-specific routes (registered in the same /api/v1 scope). */
+  routes?: (app: FastifyInstance, def: ResourceDef) => void;
+}
+
+export const declareResource = <TTable extends PgTable & { id: PgColumn }>(def: ResourceDef<TTable>) => def as unknown as ResourceDef;
+
+/* ---------- filters ---------- */
+
+const jsonArray = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => {
+    if (typeof v !== "string") return v;
+    try {
+      const parsed = JSON.parse(v);
+      return Array.isArray(parsed) ? parsed : [parsed];
+    } catch {
+      return v.split(",").filter(Boolean);
+    }
+  }, z.array(item).max(500));
+
+const boolParam = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const idParam = z.coerce.number().int().positive();
+
+export const filter = {
+  idEquals: (column: PgColumn): FilterDef => ({ schema: idParam, where: (v: number) => eq(column, v) }),
+  idIn: (column: PgColumn): FilterDef => ({
+    schema: jsonArray(idParam),
+    where: (v: number[]) => (v.length ? inArray(column, v) : undefined),
+  }),
+  bool: (column: PgColumn): FilterDef => ({ schema: boolParam, where: (v: boolean) => eq(column, v) }),
+  valueIn: (column: PgColumn, allowed?: readonly string[]): FilterDef => ({
+    schema: jsonArray(allowed ? z.enum(allowed as [string, ...string[]]) : z.string().max(100)),
+    where: (v: string[]) => (v.length ? inArray(column, v) : undefined),
+  }),
+  custom: <T extends z.ZodType>(schema: T, where: (value: z.infer<T>, ctx: RequestContext) => SQL | undefined): FilterDef => ({
+    schema,
+    where: where as FilterDef["where"],
+  }),
+};
+
+/* ---------- list parameters ---------- */
+
+const listParams = z.object({
+  page: z.coerce.number({ error: messages.mustBeNumber }).int().min(1).max(1_000_000).default(1),
+  per_page: z
+    .union([z.literal("all"), z.coerce.number({ error: messages.mustBeNumber }).int().min(1).max(1000)])
+    .default(PAGE_SIZE),
+  search: z.string().max(200).optional(),
+  "by_column[column]": z.string().max(60).optional(),
+  "by_column[order]": z.enum(["asc", "desc", "ASC", "DESC"]).optional(),
+});
+
+function parseQuery<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/* ---------- the machinery ---------- */
+
+export class ResourceService {
+  constructor(readonly def: ResourceDef) {}
+
+  get permission() {
+    return this.def.permission ?? this.def.name;
+  }
+
+  context(app: FastifyInstance, request: FastifyRequest, action: Action, db: Tx = app.db.db): RequestContext {
+    const grant = authorize(request, this.permission, action);
+    return { app, request, user: request.user as SessionUser, grant, db };
+  }
+
+  private selection() {
+    const columns: Record<string, unknown> = { ...getTableColumns(this.def.table) };
+    for (const key of this.def.hidden ?? []) delete columns[key];
+    return { ...columns, ...(this.def.computed ?? {}) } as Record<string, PgColumn | SQL>;
+  }
+
+  private scope(ctx: RequestContext): SQL | undefined {
+    if (ctx.grant !== "own") return undefined;
+    if (!this.def.own) return sql`false`;
+    return this.def.own(ctx.user);
+  }
+
+  /** Conditions of a list request: scope, search and declared filters. */
+  conditions(ctx: RequestContext, query: Record<string, unknown>): SQL | undefined {
+    const conditions: Array<SQL | undefined> = [this.scope(ctx)];
+    const search = typeof query.search === "string" ? query.search.trim() : "";
+    if (search && this.def.search?.length) conditions.push(searchCondition(this.def.search, search));
+    const errors: Record<string, string[]> = {};
+    for (const [name, f] of Object.entries(this.def.filters ?? {})) {
+      const raw = query[name];
+      if (raw === undefined || raw === "") continue;
+      const parsed = f.schema.safeParse(raw);
+      if (!parsed.success) {
+        errors[name] = [parsed.error.issues[0]?.message ?? messages.invalidValue];
+        continue;
+      }
+      conditions.push(f.where(parsed.data as never, ctx));
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    return and(...conditions.filter(Boolean));
+  }
+
+  private ordering(query: Record<string, unknown>) {
+    const params = parseQuery(listParams, query);
+    const column = params["by_column[column]"] ?? this.def.defaultSort.column;
+    const sortable = this.def.sortable[column];
+    if (!sortable) throw ValidationError.field("by_column", messages.invalidValue);
+    const order = (params["by_column[order]"] ?? this.def.defaultSort.order).toLowerCase();
+    const direction = order === "desc" ? desc : asc;
+    return { params, orderBy: [direction(sortable), direction(this.def.table.id)] };
+  }
+
+  async list(ctx: RequestContext, query: Record<string, unknown>) {
+    const { params, orderBy } = this.ordering(query);
+    const where = this.conditions(ctx, query);
+    const base = ctx.db.select(this.selection()).from(this.def.table as PgTable).where(where).orderBy(...orderBy);
+    const paged = params.per_page === "all" ? base : base.limit(params.per_page).offset((params.page - 1) * params.per_page);
+    const [rows, counted] = await Promise.all([
+      paged as unknown as Promise<Row[]>,
+      ctx.db.select({ n: sql<number>`count(*)::int` }).from(this.def.table as PgTable).where(where),
+    ]);
+    await this.attachNested(ctx.db, rows);
+    return {
+      rows: rows.map((r) => this.present(r, ctx)),
+      meta: { total_count: counted[0]?.n ?? 0, page: params.page, per_page: params.per_page },
+    };
+  }
+
+  async find(ctx: RequestContext, id: number): Promise<Row> {
+    const rows = (await ctx.db
+      .select(this.selection())
+      .from(this.def.table as PgTable)
+      .where(and(eq(this.def.table.id, id), this.scope(ctx)))
+      .limit(1)) as Row[];
+    if (!rows[0]) throw notFound();
+    await this.attachNested(ctx.db, rows);
+    return rows[0];
+  }
+
+  async show(ctx: RequestContext, id: number) {
+    return this.present(await this.find(ctx, id), ctx);
+  }
+
+  private present(row: Row, ctx: RequestContext) {
+    return this.def.present ? this.def.present(row, ctx) : row;
+  }
+
+  private async attachNested(db: Tx, rows: Row[]) {
+    if (!this.def.nested?.length || rows.length === 0) return;
+    const ids = rows.map((r) => r.id);
+    for (const nested of this.def.nested) {
+      const children = (await db
+        .select({ ...nested.columns, __parent: nested.foreignKey } as never)
+        .from(nested.table as PgTable)
+        .where(inArray(nested.foreignKey, ids))
+        .orderBy(asc(nested.table.id))) as Array<Record<string, unknown>>;
+      const byParent = new Map<unknown, unknown[]>();
+      for (const { __parent, ...child } of children) {
+        byParent.set(__parent, [...(byParent.get(__parent) ?? []), child]);
+      }
+      for (const row of rows) row[nested.name] = byParent.get(row.id) ?? [];
+    }
+  }
+
+  /** Body {<singular>: {...}} (or the bare object, for lenient API clients) parsed by the schema. */
+  parseBody(body: unknown, schema: z.ZodType<Values>): Values {
+    const raw = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+    const inner = raw[this.def.singular] && typeof raw[this.def.singular] === "object" ? raw[this.def.singular] : raw;
+    const parsed = schema.safeParse(inner);
+    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+    return parsed.data;
+  }
+
+  async create(ctx: RequestContext, body: unknown) {
+    if (!this.def.createSchema) throw notFound();
+    const input = this.parseBody(body, this.def.createSchema);
+    const id = await this.write(ctx, input, null);
+    return this.show({ ...ctx, grant: "all" }, id);
+  }
+
+  async update(ctx: RequestContext, id: number, body: unknown) {
+    if (!this.def.updateSchema) throw notFound();
+    const existing = await this.find(ctx, id);
+    const input = this.parseBody(body, this.def.updateSchema);
+    await this.write(ctx, input, existing);
+    return this.show(ctx, id);
+  }
+
+  private async write(ctx: RequestContext, input: Values, existing: Row | null): Promise<number> {
+    return withValidation(() =>
+      (ctx.app.db.db as Db).transaction(async (tx) => {
+        const txCtx = { ...ctx, db: tx };
+        const values = this.def.beforeWrite ? await this.def.beforeWrite({ ...input }, txCtx, existing) : { ...input };
+        const nestedValues: Record<string, unknown> = {};
+        for (const nested of this.def.nested ?? []) {
+          const key = `${nested.name}_attributes`;
+          if (key in values) nestedValues[nested.name] = values[key];
+          delete values[key];
+        }
+        let id: number;
+        if (existing) {
+          id = existing.id;
+          if (Object.keys(values).length) await tx.update(this.def.table).set(values).where(eq(this.def.table.id, id));
+        } else {
+          const [row] = (await tx.insert(this.def.table).values(values as never).returning({ id: this.def.table.id })) as {
+            id: number;
+          }[];
+          id = row.id;
+        }
+        for (const nested of this.def.nested ?? []) {
+          const rows = nestedValues[nested.name];
+          if (Array.isArray(rows)) await applyNested(tx, nested, id, rows as Values[]);
+        }
+        if (this.def.afterWrite) {
+          const [saved] = (await tx.select(this.selection()).from(this.def.table as PgTable).where(eq(this.def.table.id, id))) as Row[];
+          await this.def.afterWrite(saved, txCtx, existing);
+        }
+        return id;
+      }),
+    );
+  }
+
+  async remove(ctx: RequestContext, id: number) {
+    const existing = await this.find(ctx, id);
+    await withValidation(() =>
+      (ctx.app.db.db as Db).transaction(async (tx) => {
+        for (const guard of this.def.deleteGuards ?? []) {
+          const reason = await guard(id, tx);
+          if (reason) throw ValidationError.base(messages.deleteRefused(reason));
+        }
+        await tx.delete(this.def.table).where(eq(this.def.table.id, id));
+      }),
+    );
+    return this.present(existing, ctx);
+  }
+
+  async csv(ctx: RequestContext, query: Record<string, unknown>) {
+    if (!this.def.csv) throw notFound();
+    const { rows } = await this.list(ctx, { ...query, per_page: "all", page: "1" });
+    return toCsv(this.def.csv.columns, rows);
+  }
+}
+
+/** Runs a write; a constraint violation caused by the data becomes a 422, never a 500. */
+export async function withValidation<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const validation = databaseValidationError(error);
+    if (validation) throw validation;
+    throw error;
+  }
+}
+
+async function applyNested(tx: Tx, nested: NestedDef, parentId: number, rows: Values[]) {
+  const table = nested.table as PgTable & { id: PgColumn };
+  // Deletions first, so a product removed and added again in one save does not collide.
+  for (const row of rows.filter((r) => r._destroy && r.id)) {
+    await tx.delete(table).where(and(eq(table.id, row.id as number), eq(nested.foreignKey, parentId)));
+  }
+  for (const row of rows.filter((r) => !r._destroy)) {
+    const values = Object.fromEntries(nested.writable.filter((k) => k in row).map((k) => [k, row[k]]));
+    if (row.id) {
+      const updated = await tx
+        .update(table)
+        .set(values)
+        .where(and(eq(table.id, row.id as number), eq(nested.foreignKey, parentId)))
+        .returning({ id: table.id });
+      if (!updated.length) throw ValidationError.field(`${nested.name}_attributes`, messages.invalidReference);
+    } else {
+      await tx.insert(table).values({ ...values, [nested.foreignKey.name]: parentId } as never);
+    }
+  }
+}
+
+const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export function idOf(request: FastifyRequest): number {
+  const parsed = idParamSchema.safeParse(request.params);
+  if (!parsed.success) throw notFound();
+  return parsed.data.id;
+}
+
+export function sendCsv(reply: FastifyReply, filename: string, body: string) {
+  return reply.header("content-type", "text/csv; charset=utf-8").header("content-disposition", csvFilename(filename)).send(body);
+}
+
+/** Registers one declared resource's routes. */
+export function registerResource(app: FastifyInstance, def: ResourceDef) {
+  const service = new ResourceService(def);
+  const tags = [def.name];
+  const path = `/${def.name}`;
+  const without = new Set(def.without ?? []);
+
+  app.get(path, { schema: doc({ tags, summary: `Lista de ${def.name}` }) }, async (request) => {
+    const ctx = service.context(app, request, "list");
+    const { rows, meta } = await service.list(ctx, request.query as Record<string, unknown>);
+    return { [def.name]: rows, meta };
+  });
+  if (def.csv) {
+    app.get(`${path}.csv`, { schema: doc({ tags, summary: `CSV de ${def.name}` }) }, async (request, reply) => {
+      const ctx = service.context(app, request, "export");
+      return sendCsv(reply, def.csv?.filename ?? `${def.name}.csv`, await service.csv(ctx, request.query as Record<string, unknown>));
+    });
+  }
+  app.get(`${path}/:id`, { schema: doc({ tags, summary: `Detalle de ${def.singular}` }) }, async (request) => {
+    const ctx = service.context(app, request, "show");
+    return { [def.singular]: await service.show(ctx, idOf(request)) };
+  });
+  if (def.createSchema && !without.has("create")) {
+    app.post(path, { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) }, async (request, reply) => {
+      const ctx = service.context(app, request, "create");
+      reply.status(201);
+      return { [def.singular]: await service.create(ctx, request.body) };
+    });
+  }
+  if (def.updateSchema && !without.has("update")) {
+    app.put(`${path}/:id`, { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) }, async (request) => {
+      const ctx = service.context(app, request, "update");
+      return { [def.singular]: await service.update(ctx, idOf(request), request.body) };
+    });
+  }
+  if (!without.has("delete")) {
+    app.delete(`${path}/:id`, { schema: doc({ tags, summary: `Eliminar ${def.singular}` }) }, async (request) => {
+      const ctx = service.context(app, request, "delete");
+      return { [def.singular]: await service.remove(ctx, idOf(request)) };
+    });
+  }
+  def.routes?.(app, def);
+  return service;
+}

@@ -1,0 +1,124 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { messages } from "../../../src/core/messages";
+import { canAccess } from "../../../src/core/permissions";
+import { clientSchema, clientUpdateSchema } from "../../../src/core/schemas/client";
+import { activities, client_groups, client_product_catalogs, clients, products, prospects } from "../../db/schema";
+import type { Tx } from "../../db/client";
+import { authorize } from "../../http/auth";
+import { ValidationError } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { declareResource, filter } from "../../http/resource";
+import { searchCondition } from "../../http/search";
+
+/** The next numeric client code: one more than the largest numeric code so far. */
+export async function nextClientCode(db: Tx): Promise<string> {
+  const [row] = await db
+    .select({ max: sql<number>`coalesce(max(${clients.client_code}::bigint), 1000)::bigint` })
+    .from(clients)
+    .where(sql`${clients.client_code} ~ '^[0-9]{1,15}$'`);
+  return String(Number(row?.max ?? 1000) + 1);
+}
+
+const groupName = sql<string | null>`(select ${client_groups.name} from ${client_groups} where ${client_groups.id} = ${clients.client_group_id})`;
+
+export const clientsResource = declareResource({
+  name: "clients",
+  singular: "client",
+  table: clients,
+  createSchema: clientSchema,
+  updateSchema: clientUpdateSchema,
+  search: [clients.name, clients.client_code, clients.rfc, clients.complete_name],
+  sortable: {
+    id: clients.id,
+    name: clients.name,
+    client_code: clients.client_code,
+    rfc: clients.rfc,
+    email: clients.email,
+    created_at: clients.created_at,
+    client_group_name: groupName,
+  },
+  defaultSort: { column: "name", order: "asc" },
+  filters: {
+    by_client_group: filter.idIn(clients.client_group_id),
+    client_group_id: filter.idEquals(clients.client_group_id),
+    by_is_production_ready: filter.bool(clients.is_production_ready),
+    was_prospect: filter.bool(clients.was_prospect),
+  },
+  computed: { client_group_name: groupName.as("client_group_name") as never },
+  nested: [
+    {
+      name: "client_product_catalogs",
+      table: client_product_catalogs,
+      foreignKey: client_product_catalogs.client_id,
+      columns: {
+        id: client_product_catalogs.id,
+        product_catalog_id: client_product_catalogs.product_catalog_id,
+        product_catalog_name: sql<string>`(select ${products.name} from ${products} where ${products.id} = ${client_product_catalogs.product_catalog_id})`,
+        annual_support_hours: client_product_catalogs.annual_support_hours,
+      },
+      writable: ["product_catalog_id", "annual_support_hours"],
+    },
+  ],
+  deleteGuards: [
+    async (id, db) => {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(activities)
+        .where(and(eq(activities.ownerable_type, "Client"), eq(activities.ownerable_id, id)));
+      return row && row.n > 0 ? `el cliente tiene ${row.n} actividades registradas` : null;
+    },
+  ],
+  async beforeWrite(values, ctx, existing) {
+    if (!existing && (values.client_code === undefined || values.client_code === "0")) {
+      values.client_code = await nextClientCode(ctx.db);
+    }
+    if (existing && values.client_code === "0") delete values.client_code;
+    return values;
+  },
+  csv: {
+    filename: "clientes.csv",
+    columns: [
+      { header: "ID", value: (r) => r.id },
+      { header: "Código", value: (r) => r.client_code },
+      { header: "Nombre", value: (r) => r.name },
+      { header: "Razón social", value: (r) => r.complete_name },
+      { header: "RFC", value: (r) => r.rfc },
+      { header: "Correo", value: (r) => r.email },
+      { header: "Grupo", value: (r) => r.client_group_name },
+      { header: "Listo para producción", value: (r) => r.is_production_ready },
+    ],
+  },
+  routes(app) {
+    app.get("/clients/next_client_code", { schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) }, async (request) => {
+      authorize(request, "clients", "create");
+      return { client_code: await nextClientCode(app.db.db) };
+    });
+    app.get(
+      "/clients/search_clients_and_prospects",
+      { schema: doc({ tags: ["clients"], summary: "Buscar clientes y prospectos" }) },
+      async (request) => {
+        authorize(request, "clients", "list");
+        const search = String((request.query as Record<string, unknown>).search ?? "").trim();
+        if (search.length > 200) throw ValidationError.field("search", messages.tooLong(200));
+        const db = app.db.db;
+        const [foundClients, foundProspects] = await Promise.all([
+          db
+            .select({ id: clients.id, name: clients.name, client_code: clients.client_code })
+            .from(clients)
+            .where(search ? searchCondition([clients.name, clients.client_code, clients.rfc, clients.complete_name], search) : undefined)
+            .orderBy(asc(clients.name))
+            .limit(10),
+          canAccess({ user: request.user, resource: "prospects", action: "list" })
+            ? db
+                .select({ id: prospects.id, name: prospects.name })
+                .from(prospects)
+                .where(search ? searchCondition([prospects.name], search) : undefined)
+                .orderBy(asc(prospects.name))
+                .limit(10)
+            : Promise.resolve([]),
+        ]);
+        return { clients: foundClients, prospects: foundProspects };
+      },
+    );
+  },
+});

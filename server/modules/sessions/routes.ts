@@ -1,0 +1,62 @@
+import type { FastifyInstance } from "fastify";
+import { COOKIE_MAX_AGE_SECONDS } from "../../../src/core/constants";
+import { messages } from "../../../src/core/messages";
+import { loginSchema } from "../../../src/core/schemas/session";
+import { SESSION_COOKIE } from "../../../src/core/session";
+import { currentUser } from "../../http/auth";
+import { HttpError } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import {
+  authenticate,
+  clearFailures,
+  createSession,
+  destroySession,
+  recordFailure,
+  toSessionUser,
+  tooManyFailures,
+} from "./service";
+
+export async function sessionRoutes(app: FastifyInstance) {
+  const cookieOptions = () => ({
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: app.config.PUBLIC_URL?.startsWith("https:") ?? false,
+    maxAge: COOKIE_MAX_AGE_SECONDS,
+  });
+
+  app.post(
+    "/sessions",
+    { config: { public: true }, schema: doc({ tags: ["sesiones"], summary: "Iniciar sesión", body: loginSchema }) },
+    async (request, reply) => {
+      const raw = (request.body ?? {}) as Record<string, unknown>;
+      const parsed = loginSchema.safeParse((raw.session ?? raw.user ?? raw) as unknown);
+      if (!parsed.success) throw new HttpError(401, messages.invalidCredentials);
+      const email = parsed.data.email.trim().toLowerCase();
+      if (await tooManyFailures(app.db.db, email, app.config)) throw new HttpError(429, messages.tooManyAttempts);
+      const found = await authenticate(app.db.db, email, parsed.data.password);
+      if (!found) {
+        await recordFailure(app.db.db, email, request.ip);
+        throw new HttpError(401, messages.invalidCredentials);
+      }
+      await clearFailures(app.db.db, email);
+      const token = await createSession(app.db.db, found.user.id, {
+        userAgent: request.headers["user-agent"],
+        ip: request.ip,
+      });
+      reply.setCookie(SESSION_COOKIE, token, cookieOptions());
+      return { token, user: toSessionUser(found.user, found.employee) };
+    },
+  );
+
+  app.get("/sessions/current", { schema: doc({ tags: ["sesiones"], summary: "Sesión actual" }) }, async (request) => ({
+    user: currentUser(request),
+  }));
+
+  app.delete("/sessions", { schema: doc({ tags: ["sesiones"], summary: "Cerrar sesión" }) }, async (request, reply) => {
+    if (request.sessionId) await destroySession(app.db.db, request.sessionId);
+    reply.clearCookie(SESSION_COOKIE, { path: "/" });
+    return { ok: true };
+  });
+}
+

@@ -1,0 +1,118 @@
+import { createHash, randomBytes } from "node:crypto";
+import { hash, verify } from "@node-rs/argon2";
+import { and, eq, gt, sql } from "drizzle-orm";
+import { COOKIE_MAX_AGE_SECONDS } from "../../../src/core/constants";
+import { TOKEN_PREFIX, type SessionUser } from "../../../src/core/session";
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
+import { employees, login_attempts, sessions, users } from "../../db/schema";
+
+const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1, algorithm: 2 /* Argon2id */ } as const;
+
+export const hashPassword = (password: string) => hash(password, ARGON2);
+export async function verifyPassword(digest: string | null, password: string): Promise<boolean> {
+  if (!digest) return false;
+  try {
+    return await verify(digest, password);
+  } catch {
+    return false;
+  }
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** One query: the session's user with its employee. */
+export async function userForToken(db: Db, token: string, config: Config) {
+  const idleLimit = new Date(Date.now() - config.SESSION_IDLE_DAYS * 86_400_000);
+  const [row] = await db
+    .select({ session: sessions, user: users, employee: employees })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.user_id))
+    .leftJoin(employees, eq(employees.user_id, users.id))
+    .where(
+      and(
+        eq(sessions.token_hash, hashToken(token)),
+        gt(sessions.expires_at, sql`now()`),
+        gt(sessions.last_seen_at, idleLimit),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  if (Date.now() - row.session.last_seen_at.getTime() > 60_000) {
+    await db.update(sessions).set({ last_seen_at: new Date() }).where(eq(sessions.id, row.session.id));
+  }
+  return { sessionId: row.session.id, user: toSessionUser(row.user, row.employee) };
+}
+
+export function toSessionUser(
+  user: typeof users.$inferSelect,
+  employee: typeof employees.$inferSelect | null,
+): SessionUser {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    administrator_role: user.administrator_role,
+    operator_role: user.operator_role,
+    finance_role: user.finance_role,
+    can_chat: user.can_chat,
+    employee: employee
+      ? {
+          id: employee.id,
+          name: employee.name,
+          employee_code: employee.employee_code,
+          workspace_id: employee.workspace_id,
+          is_active: employee.is_active,
+          is_admin_group: employee.is_admin_group,
+          is_rape: employee.is_rape,
+          assignable: employee.assignable,
+        }
+      : null,
+  };
+}
+
+export async function createSession(db: Db, userId: number, meta: { userAgent?: string; ip?: string }) {
+  const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  await db.insert(sessions).values({
+    token_hash: hashToken(token),
+    user_id: userId,
+    user_agent: meta.userAgent?.slice(0, 500),
+    ip: meta.ip?.slice(0, 64),
+    expires_at: new Date(Date.now() + COOKIE_MAX_AGE_SECONDS * 1000),
+  });
+  return token;
+}
+
+export const destroySession = (db: Db, sessionId: number) => db.delete(sessions).where(eq(sessions.id, sessionId));
+/** Logout everywhere (password change, user deactivated). */
+export const destroyUserSessions = (db: Db, userId: number) => db.delete(sessions).where(eq(sessions.user_id, userId));
+
+export async function tooManyFailures(db: Db, email: string, config: Config) {
+  const since = new Date(Date.now() - config.LOGIN_WINDOW_MINUTES * 60_000);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(login_attempts)
+    .where(and(eq(login_attempts.email, email), gt(login_attempts.created_at, since)));
+  return (row?.n ?? 0) >= config.LOGIN_MAX_FAILURES;
+}
+
+export async function recordFailure(db: Db, email: string, ip: string) {
+  await db.insert(login_attempts).values({ email, ip: ip.slice(0, 64) });
+}
+export const clearFailures = (db: Db, email: string) => db.delete(login_attempts).where(eq(login_attempts.email, email));
+
+/** Sign-in by e-mail and password: the user row, or null for any kind of mismatch. */
+export async function authenticate(db: Db, email: string, password: string) {
+  const [row] = await db
+    .select({ user: users, employee: employees })
+    .from(users)
+    .leftJoin(employees, eq(employees.user_id, users.id))
+    .where(sql`lower(${users.email}) = ${email}`)
+    .limit(1);
+  // Verify even when no user matches, so timing does not tell which e-mails exist.
+  const ok = await verifyPassword(row?.user.password_digest ?? DUMMY_DIGEST, password);
+  if (!row || !ok) return null;
+  if (row.employee && !row.employee.is_active) return null;
+  return row;
+}
+const DUMMY_DIGEST = "$argon2id$v=19$m=19456,t=2,p=1$c2lhLXNpYS1zaWEtc2lh$2nVqNBu+5y0hxtXt2LyfcEf4e0rgfs58IbFbvAPsRBs";

@@ -1,0 +1,150 @@
+/**
+ * The permission matrix: resource × action × role → "all" (any record), "own" (the user's own records
+ * only) or nothing. The server enforces it on every route; the menu and buttons read it to hide what the
+ * server would refuse. Decided in docs/decisions/002-permission-matrix.md.
+ */
+import type { RoleFlag } from "./constants";
+
+export type Role = "admin" | "operator" | "finance";
+export type Grant = "all" | "own";
+export type Action =
+  | "list"
+  | "show"
+  | "create"
+  | "update"
+  | "delete"
+  | "export"
+  | "import"
+  | "transition"
+  | "freeze"
+  | "freeze_others"
+  | "invoice"
+  | "notify";
+
+type RoleGrants = Partial<Record<Role, Grant>>;
+type ResourceRules = Partial<Record<Action, RoleGrants>>;
+
+const everyone: RoleGrants = { admin: "all", operator: "all", finance: "all" };
+const everyoneOwn: RoleGrants = { admin: "all", operator: "own", finance: "own" };
+const admin: RoleGrants = { admin: "all" };
+const adminFinance: RoleGrants = { admin: "all", finance: "all" };
+
+/** Catalogue everyone reads and only administrators change. */
+const catalogue = (): ResourceRules => ({
+  list: everyone,
+  show: everyone,
+  create: admin,
+  update: admin,
+  delete: admin,
+  export: admin,
+});
+/** Section only administrators see. */
+const adminOnly = (): ResourceRules => ({
+  list: admin,
+  show: admin,
+  create: admin,
+  update: admin,
+  delete: admin,
+  export: admin,
+  import: admin,
+});
+/** Administrators work it, Finanzas reads it. */
+const financeReads = (): ResourceRules => ({ ...adminOnly(), list: adminFinance, show: adminFinance, export: adminFinance });
+
+export const permissionMatrix = {
+  activities: {
+    list: everyoneOwn,
+    show: everyoneOwn,
+    create: everyoneOwn,
+    update: everyoneOwn,
+    delete: everyoneOwn,
+    export: everyoneOwn,
+    import: everyoneOwn,
+    freeze: everyoneOwn,
+    freeze_others: admin,
+  },
+  reports: { export: { admin: "all", finance: "all", operator: "own" } },
+  activity_type_catalogs: catalogue(),
+  users: {
+    list: admin,
+    show: everyoneOwn,
+    create: admin,
+    update: everyoneOwn,
+    delete: admin,
+  },
+  clients: catalogue(),
+  prospects: { ...catalogue(), transition: admin },
+  client_groups: adminOnly(),
+  projects: {
+    ...catalogue(),
+    export: adminFinance,
+    transition: admin,
+    invoice: adminFinance,
+    notify: admin,
+  },
+  invoices: {
+    list: adminFinance,
+    show: adminFinance,
+    create: adminFinance,
+    update: adminFinance,
+    delete: admin,
+    transition: adminFinance,
+    export: adminFinance,
+  },
+  quotations: { ...financeReads(), transition: admin },
+  products: catalogue(),
+  project_types: catalogue(),
+  employee_positions: catalogue(),
+  employees: { ...adminOnly(), list: { admin: "all", finance: "all", operator: "own" }, show: everyoneOwn },
+  estimated_work_hours: financeReads(),
+  holydays: { ...catalogue(), import: admin },
+  workspaces: financeReads(),
+  assignments: { ...adminOnly(), list: everyoneOwn, show: everyoneOwn },
+  app_licenses: financeReads(),
+  app_settings: { list: everyone, show: everyone, update: admin },
+  notifications: { list: everyone, show: everyone, create: admin },
+  outbox: { list: admin, show: admin },
+} satisfies Record<string, ResourceRules>;
+
+export type PermissionResource = keyof typeof permissionMatrix;
+
+export interface RoleHolder {
+  administrator_role?: boolean | null;
+  operator_role?: boolean | null;
+  finance_role?: boolean | null;
+}
+
+const ROLE_OF_FLAG: Record<RoleFlag, Role> = {
+  administrator_role: "admin",
+  operator_role: "operator",
+  finance_role: "finance",
+};
+
+export function rolesOf(user: RoleHolder | null | undefined): Role[] {
+  if (!user) return [];
+  return (Object.keys(ROLE_OF_FLAG) as RoleFlag[]).filter((flag) => user[flag]).map((flag) => ROLE_OF_FLAG[flag]);
+}
+
+/** The widest grant any of the user's roles gives, or null when none does. */
+export function grantFor(user: RoleHolder | null | undefined, resource: string, action: Action): Grant | null {
+  const rules = (permissionMatrix as Record<string, ResourceRules>)[resource];
+  const grants = rules?.[action];
+  if (!grants) return null;
+  let best: Grant | null = null;
+  for (const role of rolesOf(user)) {
+    const grant = grants[role];
+    if (grant === "all") return "all";
+    if (grant === "own") best = "own";
+  }
+  return best;
+}
+
+export function canAccess(params: {
+  user: RoleHolder | null | undefined;
+  resource: string;
+  action: Action;
+}): boolean {
+  return grantFor(params.user, params.resource, params.action) !== null;
+}
+
+export const isAdmin = (user: RoleHolder | null | undefined) => Boolean(user?.administrator_role);

@@ -1,0 +1,41 @@
+import { messages } from "../messages";
+import { flag, hours, nestedRow, optionalEmail, optionalId, optionalText, requiredId, requiredText, z } from "./fields";
+
+/** RFC of a Mexican legal (12) or natural (13) person. */
+export const RFC_PATTERN = /^[A-ZÑ&]{3,4}\d{6}[A-Z0-9]{3}$/;
+
+export const clientProductSchema = nestedRow({
+  product_catalog_id: requiredId(),
+  annual_support_hours: hours().default(0),
+});
+
+export const clientSchema = z.object({
+  name: requiredText(200),
+  client_code: z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? "0" : String(v)),
+    z.string().trim().max(40, { error: messages.tooLong(40) }).regex(/^[A-Za-z0-9_-]+$/, { error: messages.invalidValue }),
+  ),
+  rfc: z.preprocess(
+    (v) => (typeof v === "string" ? (v.trim() === "" ? null : v.trim().toUpperCase()) : v),
+    z.string().regex(RFC_PATTERN, { error: "no es un RFC válido" }).nullable().optional(),
+  ),
+  complete_name: optionalText(300),
+  email: optionalEmail(),
+  is_production_ready: flag(),
+  client_group_id: optionalId(),
+  drive_root_id: optionalText(300),
+  drive_root_url: optionalText(2000),
+  client_product_catalogs_attributes: z
+    .array(clientProductSchema)
+    .max(200)
+    .optional()
+    .refine(
+      (rows) => {
+        const ids = (rows ?? []).filter((r) => !r._destroy).map((r) => r.product_catalog_id);
+        return new Set(ids).size === ids.length;
+      },
+      { error: messages.duplicateProduct },
+    ),
+});
+export type ClientInput = z.infer<typeof clientSchema>;
+export const clientUpdateSchema = clientSchema.partial();

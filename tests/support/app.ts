@@ -1,0 +1,51 @@
+/** A fresh SIA for one test file: its own database (copy of the migrated template) and app. */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import type { FastifyInstance } from "fastify";
+import { inject } from "vitest";
+import { build } from "../../server/app";
+import { loadConfig } from "../../server/config";
+import { type Database, openPglite, openPostgres } from "../../server/db/client";
+import { adminUrl, withDatabase } from "./database-url";
+
+export async function openTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `sia_test_${randomBytes(6).toString("hex")}`;
+    const admin = await openPostgres(adminUrl(url), 1);
+    await admin.pool?.query(`CREATE DATABASE ${name} TEMPLATE ${inject("templateDb")}`);
+    await admin.close();
+    const database = await openPostgres(withDatabase(url, name), 4);
+    const close = database.close;
+    database.close = async () => {
+      await close();
+      const again = await openPostgres(adminUrl(url), 1);
+      await again.pool?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await again.close();
+    };
+    return database;
+  }
+  const dump = fs.readFileSync(inject("templatePath"));
+  return openPglite({ loadDataDir: new Blob([dump]) });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SIA_DEMO: "0", DATA_DIR: "/tmp/sia-test-unused", ...env });
+  const app = await build({ config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
