@@ -47,9 +47,13 @@ export async function build(options: { config: Config; database: Database; logge
   app.setValidatorCompiler(() => (data) => ({ value: data }));
 
   await app.register(cookie);
+  const https = config.PUBLIC_URL?.startsWith("https:") ?? false;
   await app.register(helmet, {
+    // Plain-HTTP installs (the embedded default on a laptop) must not be told to upgrade to HTTPS.
+    hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     contentSecurityPolicy: {
       directives: {
+        upgradeInsecureRequests: https ? [] : null,
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],

@@ -172,7 +172,9 @@ export class ResourceService {
     const search = typeof query.search === "string" ? query.search.trim() : "";
     if (search && this.def.search?.length) conditions.push(searchCondition(this.def.search, search));
     const errors: Record<string, string[]> = {};
-    for (const [name, f] of Object.entries(this.def.filters ?? {})) {
+    // Built in for every resource: ids=[1,2,3] (react-admin's getMany).
+    const filters: Record<string, FilterDef> = { ids: filter.idIn(this.def.table.id), ...(this.def.filters ?? {}) };
+    for (const [name, f] of Object.entries(filters)) {
       const raw = query[name];
       if (raw === undefined || raw === "") continue;
       const parsed = f.schema.safeParse(raw);

@@ -338,7 +338,8 @@ export const sia = {
 
 export const es = {
   ...raSpanish,
-  resources,
+  // React-admin names two resources after their SPEC §2 path (src/core/resources.ts): same labels.
+  resources: { ...resources, productCatalogs: resources.products, client_group: resources.client_groups },
   sia,
 };
 

@@ -39,3 +39,18 @@ export const clientSchema = z.object({
 });
 export type ClientInput = z.infer<typeof clientSchema>;
 export const clientUpdateSchema = clientSchema.partial();
+
+/** The form's shape: rows edited as `client_product_catalogs`, sent as `_attributes` (same rules). */
+export const clientFormSchema = clientSchema.omit({ client_product_catalogs_attributes: true }).extend({
+  client_product_catalogs: z
+    .array(clientProductSchema)
+    .max(200)
+    .optional()
+    .refine(
+      (rows) => {
+        const ids = (rows ?? []).map((r) => r.product_catalog_id);
+        return new Set(ids).size === ids.length;
+      },
+      { error: messages.duplicateProduct },
+    ),
+});

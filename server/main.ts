@@ -1,0 +1,59 @@
+/**
+ * Reads the configuration, opens and migrates the database, loads reference data (and demo data on an
+ * empty embedded database), then listens. `npm start` runs this through server/start.ts.
+ */
+import { build } from "./app";
+import { loadConfig } from "./config";
+import { createDb, DataDirLockedError } from "./db/client";
+import { DEMO_ACCOUNTS, seedBase, seedDemo } from "./db/seed";
+
+export async function main() {
+  const config = loadConfig();
+  let database: Awaited<ReturnType<typeof createDb>>;
+  try {
+    database = await createDb(config);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  await database.migrate();
+  await seedBase(database.db);
+  const demo = !config.DATABASE_URL && config.SIA_DEMO ? await seedDemo(database.db, { password: config.SIA_DEMO_PASSWORD }) : false;
+
+  const app = await build({ config, database });
+  const shutdown = async (signal: string) => {
+    app.log.info(`${signal}: cerrando SIA`);
+    await app.close().catch(() => undefined);
+    await database.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  const url = `http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${port}`;
+  const lines = [
+    "",
+    `SIA está listo en ${url}/app/activities`,
+    `Base de datos: ${config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embebida en ${config.dataDir}`}`,
+  ];
+  if (!config.DATABASE_URL && config.SIA_DEMO) {
+    lines.push(demo ? "Datos de demostración cargados." : "Datos de demostración ya presentes.");
+    lines.push("Cuentas de demostración (contraseña: SIA_DEMO_PASSWORD, por omisión «sia-demo»):");
+    for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(22)} ${account.role}`);
+  }
+  console.log(lines.join("\n"));
+  return app;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,63 @@
+/** React-Admin under /app: resources at SPEC §2's paths, the app's own pages, Spanish, role-aware. */
+import { Admin, CustomRoutes } from "react-admin";
+import { Navigate, Route } from "react-router-dom";
+import { authProvider } from "../authProvider";
+import { PAGE_PATHS } from "../core/resources";
+import { dataProvider } from "../dataProvider";
+import { ActivitiesPage } from "../timesheet/ActivitiesPage";
+import { clients } from "./clients";
+import { resourceRoutes } from "./common/resourceRoutes";
+import { i18nProvider } from "./i18n";
+import { SiaLayout } from "./layout/SiaLayout";
+import { ChangelogPage } from "./pages/ChangelogPage";
+import { CatchAll } from "./pages/NotFoundPage";
+import { UnderConstruction, underConstruction } from "./pages/UnderConstruction";
+import { theme } from "./theme";
+
+/** Screens not built yet: every spec path of theirs opens a Spanish "en construcción" page. */
+const pending = (title: string) => {
+  const Page = underConstruction(title);
+  return { list: Page, create: Page, edit: Page, show: Page };
+};
+
+const Home = () => <Navigate to={PAGE_PATHS.activities} replace />;
+
+export function AdminApp() {
+  return (
+    <Admin
+      basename="/app"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      theme={theme}
+      layout={SiaLayout}
+      loginPage={false}
+      dashboard={Home}
+      catchAll={CatchAll}
+      requireAuth
+      disableTelemetry
+    >
+      {resourceRoutes("clients", clients)}
+      {resourceRoutes("prospects", pending("Prospectos"))}
+      {resourceRoutes("client_group", pending("Grupos de clientes"))}
+      {resourceRoutes("quotations", pending("Cotizaciones"))}
+      {resourceRoutes("projects", {
+        ...pending("Proyectos"),
+        children: <Route path=":projectId/invoices/*" element={<UnderConstruction title="Facturas del proyecto" />} />,
+      })}
+      {resourceRoutes("employees", pending("Empleados"))}
+      {resourceRoutes("users", pending("Usuarios"))}
+      {resourceRoutes("workspaces", pending("Espacios de trabajo"))}
+      {resourceRoutes("assignments", pending("Asignaciones"))}
+      {resourceRoutes("holydays", pending("Días festivos"))}
+      {resourceRoutes("productCatalogs", pending("Catálogo de productos"))}
+      {resourceRoutes("app_licenses", pending("Licencias"))}
+      <CustomRoutes>
+        <Route path="/activities" element={<ActivitiesPage />} />
+        <Route path="/showGoogleCalendar" element={<UnderConstruction title="Importar del calendario" />} />
+        <Route path="/changeLogSia" element={<ChangelogPage />} />
+        <Route path="/reporting/list" element={<UnderConstruction title="Reportes" />} />
+      </CustomRoutes>
+    </Admin>
+  );
+}

@@ -1,0 +1,78 @@
+import { Grid } from "@mui/material";
+import { useEffect } from "react";
+import {
+  ArrayInput,
+  AutocompleteInput,
+  BooleanInput,
+  NumberInput,
+  ReferenceInput,
+  SelectInput,
+  SimpleFormIterator,
+  TextInput,
+  useDataProvider,
+} from "react-admin";
+import { useFormContext } from "react-hook-form";
+import type { SiaDataProvider } from "../../dataProvider";
+
+/** On a new client, the code the server will give it next (SPEC §2: '0' until supplied). */
+function NextClientCode() {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const { getValues, setValue } = useFormContext();
+  useEffect(() => {
+    let active = true;
+    dataProvider
+      .nextClientCode()
+      .then((code) => {
+        if (active && (getValues("client_code") ?? "0") === "0") setValue("client_code", code, { shouldDirty: true });
+      })
+      .catch(() => undefined);
+    return () => {
+      active = false;
+    };
+  }, [dataProvider, getValues, setValue]);
+  return null;
+}
+
+export function ClientInputs({ creating = false }: { creating?: boolean }) {
+  return (
+    <Grid container columnSpacing={2} sx={{ width: "100%" }}>
+      {creating && <NextClientCode />}
+      <Grid size={{ xs: 12, md: 6 }}>
+        <TextInput source="name" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <TextInput source="client_code" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <TextInput source="rfc" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <TextInput source="complete_name" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <TextInput source="email" type="email" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <ReferenceInput source="client_group_id" reference="client_groups" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+          <SelectInput optionText="name" emptyText="Ninguno" emptyValue="null" fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <TextInput source="drive_root_url" fullWidth />
+      </Grid>
+      <Grid size={12}>
+        <BooleanInput source="is_production_ready" />
+      </Grid>
+      <Grid size={12}>
+        <ArrayInput source="client_product_catalogs">
+          <SimpleFormIterator inline disableReordering>
+            <ReferenceInput source="product_catalog_id" reference="products" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+              <AutocompleteInput optionText="name" label="Producto" sx={{ minWidth: 280 }} />
+            </ReferenceInput>
+            <NumberInput source="annual_support_hours" label="Horas de soporte anuales" min={0} step={1} />
+          </SimpleFormIterator>
+        </ArrayInput>
+      </Grid>
+    </Grid>
+  );
+}

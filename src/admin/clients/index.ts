@@ -1,0 +1,1 @@
+export { clients } from "./ClientScreens";

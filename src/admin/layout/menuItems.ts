@@ -1,0 +1,46 @@
+/** The app menu, in order. Each entry shows only when the matrix lets the user list its resource. */
+import AccessTimeIcon from "@mui/icons-material/AccessTime";
+import AssessmentIcon from "@mui/icons-material/Assessment";
+import AssignmentIndIcon from "@mui/icons-material/AssignmentInd";
+import BadgeIcon from "@mui/icons-material/Badge";
+import BusinessIcon from "@mui/icons-material/Business";
+import EventBusyIcon from "@mui/icons-material/EventBusy";
+import GroupWorkIcon from "@mui/icons-material/GroupWork";
+import HistoryIcon from "@mui/icons-material/History";
+import Inventory2Icon from "@mui/icons-material/Inventory2";
+import KeyIcon from "@mui/icons-material/Key";
+import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
+import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
+import TravelExploreIcon from "@mui/icons-material/TravelExplore";
+import ViewKanbanIcon from "@mui/icons-material/ViewKanban";
+import WorkspacesIcon from "@mui/icons-material/Workspaces";
+import type { ComponentType } from "react";
+import type { Action } from "../../core/permissions";
+import { PAGE_PATHS, screenPath } from "../../core/resources";
+
+export interface MenuEntry {
+  label: string;
+  to: string;
+  icon: ComponentType;
+  /** Matrix resource and action that must be allowed; none = every signed-in user. */
+  resource?: string;
+  action?: Action;
+}
+
+export const MENU: MenuEntry[] = [
+  { label: "sia.menu.activities", to: PAGE_PATHS.activities, icon: AccessTimeIcon, resource: "activities", action: "list" },
+  { label: "sia.menu.clients", to: screenPath("clients", "list"), icon: BusinessIcon, resource: "clients" },
+  { label: "sia.menu.prospects", to: screenPath("prospects", "list"), icon: TravelExploreIcon, resource: "prospects" },
+  { label: "sia.menu.client_groups", to: screenPath("client_groups", "list"), icon: GroupWorkIcon, resource: "client_groups" },
+  { label: "sia.menu.quotations", to: screenPath("quotations", "list"), icon: RequestQuoteIcon, resource: "quotations" },
+  { label: "sia.menu.projects", to: screenPath("projects", "list"), icon: ViewKanbanIcon, resource: "projects" },
+  { label: "sia.menu.employees", to: screenPath("employees", "list"), icon: BadgeIcon, resource: "employees" },
+  { label: "sia.menu.users", to: screenPath("users", "list"), icon: ManageAccountsIcon, resource: "users" },
+  { label: "sia.menu.workspaces", to: screenPath("workspaces", "list"), icon: WorkspacesIcon, resource: "workspaces" },
+  { label: "sia.menu.assignments", to: screenPath("assignments", "list"), icon: AssignmentIndIcon, resource: "assignments" },
+  { label: "sia.menu.holydays", to: screenPath("holydays", "list"), icon: EventBusyIcon, resource: "holydays" },
+  { label: "sia.menu.products", to: screenPath("products", "list"), icon: Inventory2Icon, resource: "products" },
+  { label: "sia.menu.app_licenses", to: screenPath("app_licenses", "list"), icon: KeyIcon, resource: "app_licenses" },
+  { label: "sia.menu.reporting", to: PAGE_PATHS.reporting, icon: AssessmentIcon, resource: "reports", action: "export" },
+  { label: "sia.menu.changelog", to: PAGE_PATHS.changelog, icon: HistoryIcon },
+];

@@ -1,0 +1,105 @@
+/**
+ * The one HTTP client of the browser: /api/v1 calls with the session cookie, failures rejected as
+ * react-admin HttpErrors carrying SPEC §8's messages.
+ */
+import { HttpError } from "react-admin";
+import { messages } from "../core/messages";
+import { emit } from "./events";
+
+export const API_ROOT = "/api/v1";
+
+export type Query = Record<string, string | number | boolean | null | undefined | unknown[]>;
+
+export interface ApiOptions {
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Answer the raw Response (downloads). */
+  raw?: boolean;
+  /** On 404 go to the /404 page (record screens); lists and lookups just fail. */
+  notFoundPage?: boolean;
+}
+
+export function toQueryString(query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === "") continue;
+    params.append(key, Array.isArray(value) ? JSON.stringify(value) : String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** 422 body → what react-admin's forms show inline ({field: first message}) and the toasts. */
+export function validationFromBody(body: unknown) {
+  const errors = ((body as { errors?: Record<string, unknown> })?.errors ?? {}) as Record<string, unknown>;
+  const inline: Record<string, string> = {};
+  const fieldToasts: string[] = [];
+  const base: string[] = [];
+  for (const [field, value] of Object.entries(errors)) {
+    const first = Array.isArray(value) ? String(value[0] ?? "") : typeof value === "string" ? value : "";
+    if (field === "base") {
+      base.push(...(Array.isArray(value) ? value.map(String) : [first]));
+      continue;
+    }
+    inline[field.split(".")[0]] = first;
+    fieldToasts.push(`${messages.paramError(field)}: ${first}`);
+  }
+  return { inline, fieldToasts, base };
+}
+
+export async function apiFetch<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
+  const { method = "GET", query, body, signal } = options;
+  const isForm = typeof FormData !== "undefined" && body instanceof FormData;
+  let response: Response;
+  try {
+    response = await fetch(`${API_ROOT}/${path}${toQueryString(query)}`, {
+      method,
+      signal,
+      credentials: "same-origin",
+      headers: {
+        Accept: "application/json",
+        ...(body !== undefined && !isForm ? { "Content-Type": "application/json" } : {}),
+      },
+      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
+    });
+  } catch (error) {
+    if ((error as Error).name === "AbortError") throw error;
+    // SPEC §8 "status -1": the server could not be reached.
+    throw new HttpError(messages.unexpected, -1, {});
+  }
+  if (response.ok) {
+    if (options.raw) return response as T;
+    return (response.status === 204 ? {} : await response.json()) as T;
+  }
+  let payload: unknown = {};
+  try {
+    payload = await response.json();
+  } catch {
+    payload = {};
+  }
+  throw errorFor(response.status, payload, options);
+}
+
+export function errorFor(status: number, payload: unknown, options: Pick<ApiOptions, "notFoundPage"> = {}) {
+  const error = (payload as { error?: string })?.error;
+  switch (status) {
+    case 401:
+      return new HttpError(messages.unauthenticated, 401, payload);
+    case 403:
+      return new HttpError(messages.forbidden, 403, payload);
+    case 404:
+      if (options.notFoundPage) emit("sia:not-found", {});
+      return new HttpError(error ?? messages.notFound, 404, payload);
+    case 422: {
+      const { inline, fieldToasts, base } = validationFromBody(payload);
+      if (fieldToasts.length) emit("sia:field-errors", { messages: fieldToasts });
+      const message = base[0] ?? fieldToasts[0] ?? messages.invalidValue;
+      // body.errors holds only field errors, so forms show them inline; base errors travel as the message.
+      return new HttpError(message, 422, Object.keys(inline).length ? { errors: inline } : {});
+    }
+    default:
+      return new HttpError(error ?? messages.unexpected, status, payload);
+  }
+}

@@ -1,0 +1,67 @@
+import { expect, test } from "@playwright/test";
+import { ACCOUNTS, DEMO_PASSWORD, expectNoEnglish, signIn } from "./fixtures";
+
+const EVERYONE = ["Actividades", "Clientes", "Prospectos", "Proyectos", "Empleados", "Asignaciones", "Días festivos", "Catálogo de productos", "Reportes", "Historial de cambios"];
+const MENUS = {
+  operator: EVERYONE,
+  finance: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias"],
+  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios"],
+};
+
+test("a wrong password is refused in Spanish", async ({ page }) => {
+  await page.goto("/sign_in");
+  await page.getByLabel("Correo electrónico").fill(ACCOUNTS.operator);
+  await page.getByLabel("Contraseña").fill("no-es-la-contraseña");
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page.getByText("Credenciales Invalidas")).toBeVisible();
+  await expect(page).toHaveURL(/\/sign_in$/);
+});
+
+for (const role of ["admin", "operator", "finance"] as const) {
+  test(`${role} sees the menu of its role`, async ({ page }) => {
+    await signIn(page, role);
+    const items = page.getByRole("menuitem");
+    await expect(items.first()).toBeVisible();
+    const texts = (await items.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+    expect([...texts].sort()).toEqual([...MENUS[role]].sort());
+    await expect(page.getByTestId("app-version")).toHaveText("v1.40.0");
+    await expectNoEnglish(page);
+  });
+}
+
+test("the root and /app go to the activities page; signed-out users go to /sign_in", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/sign_in$/);
+  await signIn(page, "operator");
+  await page.goto("/app");
+  await expect(page).toHaveURL(/\/app\/activities$/);
+  await expect(page.getByText("en construcción")).toBeVisible();
+});
+
+test("a 401 from the API sends you to /sign_in with 'Sin Autenticación'", async ({ page, context }) => {
+  await signIn(page, "admin");
+  await context.clearCookies();
+  await page.getByRole("menuitem", { name: "Clientes", exact: true }).click();
+  await expect(page).toHaveURL(/\/sign_in$/);
+  await expect(page.getByText("Sin Autenticación")).toBeVisible();
+});
+
+test("the server refuses (403) what the role lacks, and the session stays", async ({ page }) => {
+  await signIn(page, "operator");
+  await page.goto("/app/clients/new");
+  // The screen is hidden from Operador; the server refuses the call too.
+  const status = await page.evaluate(async () => (await fetch("/api/v1/clients", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client: { name: "x" } }) })).status);
+  expect(status).toBe(403);
+  await page.goto("/app/activities");
+  await expect(page).toHaveURL(/\/app\/activities$/);
+});
+
+test("signing out ends the session", async ({ page }) => {
+  await signIn(page, "finance");
+  await page.getByRole("button", { name: /perfil|usuario|cuenta/i }).or(page.locator("button[aria-label]").filter({ has: page.locator("svg") }).last()).first().click();
+  await page.getByRole("menuitem", { name: "Cerrar sesión" }).click();
+  await expect(page).toHaveURL(/\/sign_in$/);
+  const status = await page.evaluate(async () => (await fetch("/api/v1/sessions/current")).status);
+  expect(status).toBe(401);
+  expect(DEMO_PASSWORD.length).toBeGreaterThan(0);
+});

@@ -1,0 +1,74 @@
+import { expect, test } from "@playwright/test";
+import { expectNoEnglish, signIn } from "./fixtures";
+
+test("an administrator creates, finds without accents, edits and deletes a client", async ({ page }) => {
+  const suffix = Date.now().toString(36);
+  const name = `Tortillería Doña Ñeli ${suffix}`;
+  await signIn(page, "admin");
+  await page.getByRole("menuitem", { name: "Clientes", exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/clients$/);
+  await expectNoEnglish(page);
+
+  await page.getByRole("link", { name: "Crear" }).click();
+  await expect(page).toHaveURL(/\/app\/clients\/new$/);
+  const code = page.getByLabel("Código");
+  await expect(code).not.toHaveValue("0");
+  await expect(code).toHaveValue(/^\d+$/);
+  await page.getByLabel("Nombre", { exact: true }).fill(name);
+  await page.getByLabel("RFC").fill("TDN010101AB1");
+  await page.getByLabel("Correo electrónico").fill("compras@tortilleria.mx");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Cliente Creado")).toBeVisible();
+  await expect(page).toHaveURL(/\/app\/clients\/show\/\d+$/);
+  await expect(page.locator("#main-content").getByText(name, { exact: true }).first()).toBeVisible();
+  await expectNoEnglish(page);
+  const id = page.url().split("/").pop();
+
+  await page.getByRole("menuitem", { name: "Clientes", exact: true }).click();
+  await page.getByPlaceholder("Buscar por nombre, código o RFC").fill(`tortilleria dona neli ${suffix}`);
+  await expect(page.getByRole("cell", { name })).toBeVisible();
+  await expect(page.getByText("1–1 de 1")).toBeVisible();
+  await page.getByRole("cell", { name }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/clients/show/${id}$`));
+
+  await page.getByRole("link", { name: "Editar" }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/clients/update/${id}$`));
+  await page.getByLabel("Correo electrónico").fill("facturas@tortilleria.mx");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Cliente Actualizado")).toBeVisible();
+  await expect(page.getByText("facturas@tortilleria.mx")).toBeVisible();
+
+  await page.goto(`/app/clients/update/${id}`);
+  await page.getByRole("button", { name: "Eliminar" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: /Confirmar|Eliminar|Sí/ }).click();
+  await expect(page).toHaveURL(/\/app\/clients$/);
+  await page.getByPlaceholder("Buscar por nombre, código o RFC").fill(`tortilleria dona neli ${suffix}`);
+  await expect(page.getByRole("cell", { name })).toHaveCount(0);
+});
+
+test("a server-side error is shown per field in Spanish", async ({ page }) => {
+  await signIn(page, "admin");
+  const created = await page.evaluate(async () => {
+    const res = await fetch("/api/v1/clients", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client: { name: "Código ocupado" } }),
+    });
+    return (await res.json()).client;
+  });
+  await page.goto("/app/clients/new");
+  await expect(page.getByLabel("Código")).toHaveValue(/^\d+$/);
+  await page.getByLabel("Nombre", { exact: true }).fill("Otro con el mismo código");
+  await page.getByLabel("Código").fill(created.client_code);
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Error en los parametros client_code: ya está en uso")).toBeVisible();
+  await expect(page).toHaveURL(/\/app\/clients\/new$/);
+});
+
+test("Operador reads clients but has no create button", async ({ page }) => {
+  await signIn(page, "operator");
+  await page.getByRole("menuitem", { name: "Clientes", exact: true }).click();
+  await expect(page).toHaveURL(/\/app\/clients$/);
+  await expect(page.getByRole("link", { name: "Crear" })).toHaveCount(0);
+  await expectNoEnglish(page);
+});

@@ -1,0 +1,41 @@
+/** Sign-in helpers and checks shared by the e2e tests. */
+import { expect, type Page } from "@playwright/test";
+import english from "ra-language-english";
+import { es } from "../../src/admin/i18n/es";
+
+export const DEMO_PASSWORD = process.env.SIA_DEMO_PASSWORD ?? "sia-demo";
+export const ACCOUNTS = {
+  admin: "admin@sia.local",
+  operator: "operador@sia.local",
+  finance: "finanzas@sia.local",
+} as const;
+
+/** Signs in through the real sign-in page. */
+export async function signIn(page: Page, role: keyof typeof ACCOUNTS) {
+  await page.goto("/sign_in");
+  await page.getByLabel("Correo electrónico").fill(ACCOUNTS[role]);
+  await page.getByLabel("Contraseña").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page).toHaveURL(/\/app\/activities$/);
+}
+
+function flatten(value: unknown, prefix = "", out: Record<string, string> = {}) {
+  if (typeof value === "string") out[prefix] = value;
+  else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  }
+  return out;
+}
+
+/** React-admin's English texts that differ from ours: none may appear on a page. */
+const spanish = flatten(es);
+export const ENGLISH_TEXTS = Object.entries(flatten(english))
+  .filter(([key, text]) => spanish[key] !== text)
+  .flatMap(([, text]) => text.split("||||").map((t) => t.trim()))
+  .filter((text) => !text.includes("%{") && text.length >= 4 && /[a-z]/i.test(text));
+
+export async function expectNoEnglish(page: Page) {
+  const body = await page.locator("body").innerText();
+  const found = ENGLISH_TEXTS.filter((text) => new RegExp(`(^|[^\\p{L}])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u").test(body));
+  expect(found, `English react-admin texts on ${page.url()}`).toEqual([]);
+}

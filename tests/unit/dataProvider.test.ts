@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { listQuery } from "../../src/dataProvider";
+import { errorFor, toQueryString, validationFromBody } from "../../src/dataProvider/http";
+
+describe("dataProvider conventions", () => {
+  it("maps react-admin list params onto /api/v1 list params", () => {
+    const query = listQuery({
+      pagination: { page: 3, perPage: 10 },
+      sort: { field: "name", order: "DESC" },
+      filter: { q: "perez", by_status: ["vigentes"], by_client_group: 4 },
+    });
+    expect(query).toEqual({
+      page: 3,
+      per_page: 10,
+      "by_column[column]": "name",
+      "by_column[order]": "desc",
+      search: "perez",
+      by_status: ["vigentes"],
+      by_client_group: 4,
+    });
+    expect(toQueryString(query)).toBe(
+      "?page=3&per_page=10&by_column%5Bcolumn%5D=name&by_column%5Border%5D=desc&search=perez&by_status=%5B%22vigentes%22%5D&by_client_group=4",
+    );
+  });
+
+  it("turns a 422 into inline errors, one toast per field, and base errors as the message", () => {
+    const body = { errors: { name: ["es obligatorio", "otro"], client_code: ["ya está en uso"], base: ["No se puede eliminar: x"] } };
+    expect(validationFromBody(body)).toEqual({
+      inline: { name: "es obligatorio", client_code: "ya está en uso" },
+      fieldToasts: ["Error en los parametros name: es obligatorio", "Error en los parametros client_code: ya está en uso"],
+      base: ["No se puede eliminar: x"],
+    });
+    const error = errorFor(422, body);
+    expect(error.status).toBe(422);
+    expect(error.message).toBe("No se puede eliminar: x");
+    expect(error.body).toEqual({ errors: { name: "es obligatorio", client_code: "ya está en uso" } });
+  });
+
+  it("uses SPEC §8's messages for 401, 403 and unexpected failures", () => {
+    expect(errorFor(401, { error: "x" }).message).toBe("Sin Autenticación");
+    expect(errorFor(403, { error: "x" }).message).toBe("Error de Permisos");
+    expect(errorFor(500, {}).message).toBe("Hubo un error inesperado. Favor de contactar al administrador del sistema");
+  });
+});

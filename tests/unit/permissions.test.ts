@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { canAccess, grantFor } from "../../src/core/permissions";
+
+const admin = { administrator_role: true };
+const operator = { operator_role: true };
+const finance = { finance_role: true };
+
+/** The matrix as a table (docs/decisions/002-permission-matrix.md). */
+const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null, "all" | "own" | null, "all" | "own" | null]> = [
+  // resource, action, admin, operator, finance
+  ["clients", "list", "all", "all", "all"],
+  ["clients", "create", "all", null, null],
+  ["clients", "delete", "all", null, null],
+  ["client_groups", "list", "all", null, null],
+  ["users", "list", "all", null, null],
+  ["users", "show", "all", "own", "own"],
+  ["users", "update", "all", "own", "own"],
+  ["activities", "list", "all", "own", "own"],
+  ["activities", "freeze_others", "all", null, null],
+  ["invoices", "create", "all", null, "all"],
+  ["invoices", "list", "all", null, "all"],
+  ["projects", "list", "all", "all", "all"],
+  ["projects", "transition", "all", null, null],
+  ["projects", "invoice", "all", null, "all"],
+  ["quotations", "list", "all", null, "all"],
+  ["quotations", "create", "all", null, null],
+  ["employees", "list", "all", "own", "all"],
+  ["app_licenses", "list", "all", null, "all"],
+  ["reports", "export", "all", "own", "all"],
+];
+
+describe("permission matrix", () => {
+  it.each(table)("%s × %s", (resource, action, a, o, f) => {
+    expect(grantFor(admin, resource, action)).toBe(a);
+    expect(grantFor(operator, resource, action)).toBe(o);
+    expect(grantFor(finance, resource, action)).toBe(f);
+  });
+
+  it("gives the widest grant of several roles, and nothing to nobody", () => {
+    expect(grantFor({ operator_role: true, finance_role: true }, "invoices", "list")).toBe("all");
+    expect(grantFor({ operator_role: true, administrator_role: true }, "activities", "list")).toBe("all");
+    expect(canAccess({ user: null, resource: "clients", action: "list" })).toBe(false);
+    expect(canAccess({ user: {}, resource: "clients", action: "list" })).toBe(false);
+    expect(canAccess({ user: admin, resource: "no_such_thing", action: "list" })).toBe(false);
+  });
+});
