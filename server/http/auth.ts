@@ -52,15 +52,23 @@ export function registerAuth(app: FastifyInstance) {
 function checkOrigin(app: FastifyInstance, request: FastifyRequest) {
   const origin = request.headers.origin;
   if (!origin) return;
-  let host: string;
+  let from: URL;
   try {
-    host = new URL(origin).host;
+    from = new URL(origin);
   } catch {
     throw new HttpError(403, messages.originRejected);
   }
-  const allowed = new Set([request.headers.host]);
+  // Compare hosts the way URL normalises them (a default port such as :80 disappears on both sides).
+  const hostOf = (value: string) => {
+    try {
+      return new URL(`${from.protocol}//${value}`).host;
+    } catch {
+      return null;
+    }
+  };
+  const allowed = new Set([hostOf(request.headers.host ?? "")]);
   if (app.config.PUBLIC_URL) allowed.add(new URL(app.config.PUBLIC_URL).host);
-  if (!allowed.has(host)) throw new HttpError(403, messages.originRejected);
+  if (!allowed.has(from.host)) throw new HttpError(403, messages.originRejected);
 }
 
 export function currentUser(request: FastifyRequest): SessionUser {
