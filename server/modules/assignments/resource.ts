@@ -2,12 +2,13 @@ import { eq, gte, lte, sql } from "drizzle-orm";
 import { assignmentSchema, assignmentUpdateSchema } from "../../../src/core/schemas/assignment";
 import { isoDate } from "../../../src/core/schemas/fields";
 import { assignments, clients, employees, products } from "../../db/schema";
+import { outer } from "../../http/sql";
 import { declareResource, filter } from "../../http/resource";
 import { prepareAssignmentWrite } from "./service";
 
-const employeeName = sql<string>`(select ${employees.name} from ${employees} where ${employees.id} = ${assignments.employee_id})`;
-const clientName = sql<string>`(select ${clients.name} from ${clients} where ${clients.id} = ${assignments.client_id})`;
-const productName = sql<string>`(select ${products.name} from ${products} where ${products.id} = ${assignments.product_catalog_id})`;
+const employeeName = sql<string>`(select ${employees.name} from ${employees} where ${employees.id} = ${outer(assignments.employee_id)})`;
+const clientName = sql<string>`(select ${clients.name} from ${clients} where ${clients.id} = ${outer(assignments.client_id)})`;
+const productName = sql<string>`(select ${products.name} from ${products} where ${products.id} = ${outer(assignments.product_catalog_id)})`;
 /** Both ends included (SPEC §9). */
 const durationDays = sql<number>`(${assignments.end_on} - ${assignments.start_on} + 1)`;
 

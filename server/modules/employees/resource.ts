@@ -4,12 +4,13 @@ import { z } from "zod";
 import { messages } from "../../../src/core/messages";
 import { employeeSchema, employeeUpdateSchema } from "../../../src/core/schemas/employee";
 import { employee_positions, employees, projects, users, workspaces } from "../../db/schema";
+import { outer } from "../../http/sql";
 import { declareResource, filter } from "../../http/resource";
 import { afterEmployeeWrite, prepareEmployeeWrite } from "./service";
 
-const userEmail = sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${employees.user_id})`;
-const workspaceName = sql<string | null>`(select ${workspaces.name} from ${workspaces} where ${workspaces.id} = ${employees.workspace_id})`;
-const positionName = sql<string | null>`(select ${employee_positions.name} from ${employee_positions} where ${employee_positions.id} = ${employees.employee_position_id})`;
+const userEmail = sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${outer(employees.user_id)})`;
+const workspaceName = sql<string | null>`(select ${workspaces.name} from ${workspaces} where ${workspaces.id} = ${outer(employees.workspace_id)})`;
+const positionName = sql<string | null>`(select ${employee_positions.name} from ${employee_positions} where ${employee_positions.id} = ${outer(employees.employee_position_id)})`;
 
 /**
  * true/false filters. The lists send them bare (`true`) or as the JSON arrays of SPEC §7
@@ -36,7 +37,7 @@ const boolFilter = (column: PgColumn) =>
     const value = oneBool(values);
     return value === undefined ? undefined : eq(column, value);
   });
-const isPm = sql`exists (select 1 from ${projects} where ${projects.pm_id} = ${employees.id})`;
+const isPm = sql`exists (select 1 from ${projects} where ${projects.pm_id} = ${outer(employees.id)})`;
 
 export const employeesResource = declareResource({
   name: "employees",

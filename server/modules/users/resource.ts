@@ -5,12 +5,13 @@ import { employees, users } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
+import { outer } from "../../http/sql";
 import { declareResource, filter, ResourceService } from "../../http/resource";
 import { encryptSecret, secretKey } from "../../http/secrets";
 import { prepareUserWrite, storeCloudToken, userEmployeeGuard } from "./service";
 
 /** The user's employee as {id, name, employee_code, is_active, workspace_id} or null, in the same query. */
-const employeeOf = sql`(select json_build_object('id', ${employees.id}, 'name', ${employees.name}, 'employee_code', ${employees.employee_code}, 'is_active', ${employees.is_active}, 'workspace_id', ${employees.workspace_id}) from ${employees} where ${employees.user_id} = ${users.id})`;
+const employeeOf = sql`(select json_build_object('id', ${employees.id}, 'name', ${employees.name}, 'employee_code', ${employees.employee_code}, 'is_active', ${employees.is_active}, 'workspace_id', ${employees.workspace_id}) from ${employees} where ${employees.user_id} = ${outer(users.id)})`;
 
 export const usersResource = declareResource({
   name: "users",

@@ -26,8 +26,9 @@ export function restrictToSelfWritable(values: Values, existing: Values): Values
       out[key] = value;
       continue;
     }
+    if (value === undefined) continue;
     if (key === "password" || key === "password_confirmation") throw forbidden();
-    if (value === undefined || value === existing[key]) continue;
+    if (value === existing[key]) continue;
     throw forbidden();
   }
   return out;

@@ -6,10 +6,11 @@ import { app_settings, bosses_workspaces, employees, workspaces } from "../../db
 import { authorize } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
+import { outer } from "../../http/sql";
 import { declareResource, idOf, ResourceService } from "../../http/resource";
 
-const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.workspace_id} = ${workspaces.id})`;
-const bossName = sql<string>`(select ${employees.name} from ${employees} where ${employees.id} = ${bosses_workspaces.employee_id})`;
+const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.workspace_id} = ${outer(workspaces.id)})`;
+const bossName = sql<string>`(select ${employees.name} from ${employees} where ${employees.id} = ${outer(bosses_workspaces.employee_id)})`;
 
 type BossRow = { id?: number; employee_id?: number; _destroy?: boolean };
 
@@ -51,7 +52,7 @@ export const workspacesResource = declareResource({
         id: bosses_workspaces.id,
         employee_id: bosses_workspaces.employee_id,
         employee_name: bossName,
-        employee: sql`(select json_build_object('id', ${employees.id}, 'name', ${employees.name}) from ${employees} where ${employees.id} = ${bosses_workspaces.employee_id})`,
+        employee: sql`(select json_build_object('id', ${employees.id}, 'name', ${employees.name}) from ${employees} where ${employees.id} = ${outer(bosses_workspaces.employee_id)})`,
       },
       writable: ["employee_id"],
     },
