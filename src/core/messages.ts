@@ -37,6 +37,24 @@ export const messages = {
   underConstruction: "Esta sección está en construcción",
   saved: "Elemento guardado",
   deleted: "Elemento eliminado",
+  // people
+  passwordRequired: "es obligatoria",
+  passwordOnlyOwnAzureToken: "Solo puede modificar su propio token de Azure",
+  userHasEmployee: "el usuario tiene un empleado vinculado",
+  userAlreadyLinked: "ya está vinculado a otro empleado",
+  inactiveEmployeeLink: "no se puede vincular un usuario a un empleado inactivo",
+  workspaceHasEmployees: (n: number) => `el espacio de trabajo tiene ${n} empleados`,
+  workspaceIsDefault: "es el espacio de trabajo predeterminado de la aplicación",
+  duplicateBoss: "El empleado está repetido en los jefes del espacio de trabajo",
+  positionInUse: (employees: number, hours: number) =>
+    `el puesto se usa en ${employees} empleados y ${hours} horas estimadas`,
+  clientProductsMissing: "Se tienen que configurar los productos del cliente",
+  productNotOfClient: "no es un producto configurado del cliente",
+  employeeNotAssignable: "el empleado no es asignable",
+  employeeInactive: "el empleado no está activo",
+  endBeforeStart: "debe ser igual o posterior a la fecha de inicio",
+  dateAlreadyReached: "ya no se puede modificar porque la fecha ya se alcanzó",
+  cloudTokenSaved: "Token del calendario guardado",
 } as const;
 
 export type Messages = typeof messages;

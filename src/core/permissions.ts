@@ -95,7 +95,8 @@ export const permissionMatrix = {
   products: catalogue(),
   project_types: catalogue(),
   employee_positions: catalogue(),
-  employees: { ...adminOnly(), list: { admin: "all", finance: "all", operator: "own" }, show: everyoneOwn },
+  // Finanzas reads every employee (reports by employee); an Operador only their own record.
+  employees: { ...adminOnly(), list: { admin: "all", finance: "all", operator: "own" }, show: { admin: "all", finance: "all", operator: "own" } },
   estimated_work_hours: financeReads(),
   holydays: { ...catalogue(), import: admin },
   workspaces: financeReads(),

@@ -1,0 +1,32 @@
+import { sql } from "drizzle-orm";
+import { messages } from "../../../src/core/messages";
+import { employeePositionSchema, employeePositionUpdateSchema } from "../../../src/core/schemas/employee_position";
+import { employee_positions, employees, estimated_work_hours } from "../../db/schema";
+import { outer } from "../../http/sql";
+import { declareResource } from "../../http/resource";
+
+const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.employee_position_id} = ${outer(employee_positions.id)})`;
+
+export const employeePositionsResource = declareResource({
+  name: "employee_positions",
+  singular: "employee_position",
+  table: employee_positions,
+  createSchema: employeePositionSchema,
+  updateSchema: employeePositionUpdateSchema,
+  search: [employee_positions.name],
+  sortable: { id: employee_positions.id, name: employee_positions.name, employees_count: employeesCount },
+  defaultSort: { column: "name", order: "asc" },
+  computed: { employees_count: employeesCount.as("employees_count") as never },
+  deleteGuards: [
+    async (id, db) => {
+      const [used] = await db
+        .select({
+          employees: sql<number>`(select count(*)::int from ${employees} where ${employees.employee_position_id} = ${id})`,
+          hours: sql<number>`(select count(*)::int from ${estimated_work_hours} where ${estimated_work_hours.employee_position_id} = ${id})`,
+        })
+        .from(sql`(select 1) as one`);
+      return used && (used.employees > 0 || used.hours > 0) ? messages.positionInUse(used.employees, used.hours) : null;
+    },
+  ],
+});
+

@@ -1,0 +1,41 @@
+/** Rules of employee writes: default workspace, one employee per user, deactivation signs out. */
+import { and, eq, ne } from "drizzle-orm";
+import { messages } from "../../../src/core/messages";
+import { app_settings, employees, sessions } from "../../db/schema";
+import { ValidationError } from "../../http/errors";
+import type { RequestContext } from "../../http/resource";
+
+type Values = Record<string, unknown>;
+
+export async function prepareEmployeeWrite(values: Values, ctx: RequestContext, existing: Values | null): Promise<Values> {
+  // A new employee with no workspace chosen (absent, '' or null) goes to the firm's default
+  // workspace of app_settings; with no default configured it has none.
+  if (!existing && (values.workspace_id === undefined || values.workspace_id === null)) {
+    const [settings] = await ctx.db.select({ workspace: app_settings.default_workspace_id }).from(app_settings).limit(1);
+    values.workspace_id = settings?.workspace ?? null;
+  }
+  const userId = values.user_id === undefined ? (existing?.user_id ?? null) : values.user_id;
+  const isActive = values.is_active ?? existing?.is_active ?? true;
+  const linking = userId !== null && userId !== (existing?.user_id ?? null);
+  if (linking) {
+    // Decision: a user may be LINKED only to an active employee (an inactive employee cannot sign
+    // in, so the link would be useless and hides a mistake). Deactivating an employee that already
+    // has a user is the normal way out and stays allowed: it signs that user out (afterWrite).
+    if (!isActive) throw ValidationError.field("user_id", messages.inactiveEmployeeLink);
+    const [taken] = await ctx.db
+      .select({ id: employees.id })
+      .from(employees)
+      .where(and(eq(employees.user_id, userId as number), existing ? ne(employees.id, existing.id as number) : undefined))
+      .limit(1);
+    if (taken) throw ValidationError.field("user_id", messages.userAlreadyLinked);
+  }
+  return values;
+}
+
+/** An employee deactivated (or unlinked) loses every session of their user. */
+export async function afterEmployeeWrite(saved: Values, ctx: RequestContext, existing: Values | null) {
+  if (!existing?.user_id) return;
+  const deactivated = existing.is_active && !saved.is_active;
+  const unlinked = saved.user_id !== existing.user_id;
+  if (deactivated || unlinked) await ctx.db.delete(sessions).where(eq(sessions.user_id, existing.user_id as number));
+}

@@ -1,0 +1,62 @@
+import { eq, sql } from "drizzle-orm";
+import { ROLES } from "../../../src/core/constants";
+import { cloudTokenSchema, userRoleFilter, userSchema, userUpdateSchema } from "../../../src/core/schemas/user";
+import { employees, users } from "../../db/schema";
+import { currentUser } from "../../http/auth";
+import { ValidationError, zodFieldErrors } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { outer } from "../../http/sql";
+import { declareResource, filter, ResourceService } from "../../http/resource";
+import { encryptSecret, secretKey } from "../../http/secrets";
+import { prepareUserWrite, storeCloudToken, userEmployeeGuard } from "./service";
+
+/** The user's employee as {id, name, employee_code, is_active, workspace_id} or null, in the same query. */
+const employeeOf = sql`(select json_build_object('id', ${employees.id}, 'name', ${employees.name}, 'employee_code', ${employees.employee_code}, 'is_active', ${employees.is_active}, 'workspace_id', ${employees.workspace_id}) from ${employees} where ${employees.user_id} = ${outer(users.id)})`;
+
+export const usersResource = declareResource({
+  name: "users",
+  singular: "user",
+  table: users,
+  createSchema: userSchema as never,
+  updateSchema: userUpdateSchema as never,
+  search: [users.name, users.email],
+  sortable: {
+    id: users.id,
+    name: users.name,
+    email: users.email,
+    administrator_role: users.administrator_role,
+    operator_role: users.operator_role,
+    finance_role: users.finance_role,
+    created_at: users.created_at,
+  },
+  defaultSort: { column: "name", order: "asc" },
+  filters: {
+    by_role: filter.custom(userRoleFilter, (role) => eq(users[role as (typeof ROLES)[number]], true)),
+  },
+  computed: {
+    employee: employeeOf.as("employee") as never,
+    has_cloud_token: sql<boolean>`(${users.cloud_token_encrypted} is not null)`.as("has_cloud_token") as never,
+  },
+  hidden: ["password_digest", "cloud_token_encrypted", "password_changed_at"],
+  own: (user) => eq(users.id, user.id),
+  deleteGuards: [userEmployeeGuard],
+  beforeWrite: prepareUserWrite,
+  routes(app, def) {
+    const service = new ResourceService(def);
+    app.post(
+      "/users/save_cloud_token",
+      { schema: doc({ tags: ["users"], summary: "Guardar el token del calendario del usuario", body: cloudTokenSchema }) },
+      async (request) => {
+        const user = currentUser(request);
+        const raw = (request.body && typeof request.body === "object" ? request.body : {}) as Record<string, unknown>;
+        const inner = raw.user && typeof raw.user === "object" ? raw.user : raw;
+        const parsed = cloudTokenSchema.safeParse(inner);
+        if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+        const encrypted = encryptSecret(parsed.data.token, secretKey(app.config));
+        await storeCloudToken(app.db.db, user.id, encrypted, parsed.data.google_id);
+        const ctx = { app, request, user, grant: "own" as const, db: app.db.db };
+        return { user: await service.show(ctx, user.id) };
+      },
+    );
+  },
+});

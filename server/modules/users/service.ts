@@ -1,0 +1,71 @@
+/** Rules of user writes: password hashing, what a non-administrator may change, sessions. */
+import { and, eq, ne, type SQL } from "drizzle-orm";
+import { messages } from "../../../src/core/messages";
+import { isAdmin } from "../../../src/core/permissions";
+import type { Tx } from "../../db/client";
+import { employees, sessions, users } from "../../db/schema";
+import { forbidden } from "../../http/errors";
+import type { RequestContext } from "../../http/resource";
+import { hashPassword } from "../sessions/service";
+
+type Values = Record<string, unknown>;
+
+/** The only field a non-administrator may change, and only on their own user (SPEC §6). */
+const SELF_WRITABLE = new Set(["azure_token"]);
+
+/**
+ * A non-administrator's update. React-Admin sends the whole record back, so a field sent with the
+ * value it already has is dropped silently; trying to CHANGE anything but azure_token (a name, an
+ * e-mail, a role flag, can_chat, a password) refuses the whole request with 403 'Error de Permisos'
+ * rather than saving part of it, so the person knows the change did not happen.
+ */
+export function restrictToSelfWritable(values: Values, existing: Values): Values {
+  const out: Values = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (SELF_WRITABLE.has(key)) {
+      out[key] = value;
+      continue;
+    }
+    if (value === undefined) continue;
+    if (key === "password" || key === "password_confirmation") throw forbidden();
+    if (value === existing[key]) continue;
+    throw forbidden();
+  }
+  return out;
+}
+
+export async function prepareUserWrite(values: Values, ctx: RequestContext, existing: Values | null): Promise<Values> {
+  if (existing && !isAdmin(ctx.user)) values = restrictToSelfWritable(values, existing);
+  const password = values.password;
+  delete values.password;
+  delete values.password_confirmation;
+  if (typeof password === "string") {
+    values.password_digest = await hashPassword(password);
+    values.password_changed_at = new Date();
+    if (existing) await destroyOtherSessions(ctx, existing.id as number);
+  }
+  return values;
+}
+
+/**
+ * A password change signs the user out everywhere else: every session of that user except the one
+ * making the request (an administrator changing their own password stays signed in).
+ */
+async function destroyOtherSessions(ctx: RequestContext, userId: number) {
+  const conditions: SQL[] = [eq(sessions.user_id, userId)];
+  if (ctx.user.id === userId && ctx.request.sessionId) conditions.push(ne(sessions.id, ctx.request.sessionId));
+  await ctx.db.delete(sessions).where(and(...conditions));
+}
+
+/** Delete guard: a user linked to an employee stays (the employee's history hangs from it). */
+export async function userEmployeeGuard(id: number, db: Tx): Promise<string | null> {
+  const [row] = await db.select({ id: employees.id }).from(employees).where(eq(employees.user_id, id)).limit(1);
+  return row ? messages.userHasEmployee : null;
+}
+
+export async function storeCloudToken(db: Tx, userId: number, encrypted: string, googleId: string | null | undefined) {
+  await db
+    .update(users)
+    .set({ cloud_token_encrypted: encrypted, ...(googleId !== undefined ? { google_id: googleId } : {}) })
+    .where(eq(users.id, userId));
+}

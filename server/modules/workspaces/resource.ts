@@ -1,0 +1,100 @@
+import { and, eq, inArray, not, sql } from "drizzle-orm";
+import { messages } from "../../../src/core/messages";
+import { workspaceSchema, workspaceUpdateSchema } from "../../../src/core/schemas/workspace";
+import type { Tx } from "../../db/client";
+import { app_settings, bosses_workspaces, employees, workspaces } from "../../db/schema";
+import { authorize } from "../../http/auth";
+import { ValidationError } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { outer } from "../../http/sql";
+import { declareResource, idOf, ResourceService } from "../../http/resource";
+
+const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.workspace_id} = ${outer(workspaces.id)})`;
+const bossName = sql<string>`(select ${employees.name} from ${employees} where ${employees.id} = ${outer(bosses_workspaces.employee_id)})`;
+
+type BossRow = { id?: number; employee_id?: number; _destroy?: boolean };
+
+/** Bosses must be existing employees, each once per workspace (counting the rows already saved). */
+async function checkBosses(values: Record<string, unknown>, db: Tx, workspaceId: number | null) {
+  const rows = values.bosses_workspaces_attributes as BossRow[] | undefined;
+  if (!rows?.length) return;
+  const wanted = rows.filter((r) => !r._destroy && r.employee_id).map((r) => r.employee_id as number);
+  if (wanted.length) {
+    const found = await db.select({ id: employees.id }).from(employees).where(inArray(employees.id, wanted));
+    if (found.length !== new Set(wanted).size) throw ValidationError.field("bosses_workspaces_attributes", messages.invalidReference);
+  }
+  if (!workspaceId) return;
+  const touched = rows.filter((r) => r.id).map((r) => r.id as number);
+  const kept = await db
+    .select({ employee_id: bosses_workspaces.employee_id })
+    .from(bosses_workspaces)
+    .where(and(eq(bosses_workspaces.workspace_id, workspaceId), touched.length ? not(inArray(bosses_workspaces.id, touched)) : undefined));
+  const keptIds = new Set(kept.map((k) => k.employee_id));
+  if (wanted.some((id) => keptIds.has(id))) throw ValidationError.field("bosses_workspaces_attributes", messages.duplicateBoss);
+}
+
+export const workspacesResource = declareResource({
+  name: "workspaces",
+  singular: "workspace",
+  table: workspaces,
+  createSchema: workspaceSchema,
+  updateSchema: workspaceUpdateSchema,
+  search: [workspaces.name],
+  sortable: { id: workspaces.id, name: workspaces.name },
+  defaultSort: { column: "name", order: "asc" },
+  computed: { employees_count: employeesCount.as("employees_count") as never },
+  nested: [
+    {
+      name: "bosses_workspaces",
+      table: bosses_workspaces,
+      foreignKey: bosses_workspaces.workspace_id,
+      columns: {
+        id: bosses_workspaces.id,
+        employee_id: bosses_workspaces.employee_id,
+        employee_name: bossName,
+        employee: sql`(select json_build_object('id', ${employees.id}, 'name', ${employees.name}) from ${employees} where ${employees.id} = ${outer(bosses_workspaces.employee_id)})`,
+      },
+      writable: ["employee_id"],
+    },
+    {
+      // Read-only: the workspace's employees (the detail screen lists them). The schemas accept no
+      // employees_attributes, so nothing is ever written through it.
+      name: "employees",
+      table: employees,
+      foreignKey: employees.workspace_id,
+      columns: { id: employees.id, name: employees.name, employee_code: employees.employee_code, is_active: employees.is_active },
+      writable: [],
+    },
+  ],
+  deleteGuards: [
+    async (id, db) => {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(employees).where(eq(employees.workspace_id, id));
+      return row && row.n > 0 ? messages.workspaceHasEmployees(row.n) : null;
+    },
+    async (id, db) => {
+      const [row] = await db.select({ id: app_settings.id }).from(app_settings).where(eq(app_settings.default_workspace_id, id)).limit(1);
+      return row ? messages.workspaceIsDefault : null;
+    },
+  ],
+  async beforeWrite(values, ctx, existing) {
+    await checkBosses(values, ctx.db, existing?.id ?? null);
+    return values;
+  },
+  routes(app, def) {
+    const service = new ResourceService(def);
+    app.put(
+      "/workspaces/:id/toggle_notification",
+      { schema: doc({ tags: ["workspaces"], summary: "Activar o desactivar las notificaciones del espacio de trabajo" }) },
+      async (request) => {
+        const ctx = service.context(app, request, "update");
+        const id = idOf(request);
+        await service.find(ctx, id);
+        await app.db.db
+          .update(workspaces)
+          .set({ is_notifiable: sql`not ${workspaces.is_notifiable}` })
+          .where(eq(workspaces.id, id));
+        return { workspace: await service.show(ctx, id) };
+      },
+    );
+  },
+});

@@ -1,0 +1,24 @@
+import { messages } from "../messages";
+import { isoDate, requiredId, z } from "./fields";
+
+const fields = {
+  employee_id: requiredId(),
+  client_id: requiredId(),
+  product_catalog_id: requiredId(),
+  start_on: isoDate(),
+  end_on: isoDate(),
+};
+
+/** Create: every field, end on or after start (ISO dates compare as strings). */
+export const assignmentSchema = z.object(fields).refine((v) => v.end_on >= v.start_on, {
+  error: messages.endBeforeStart,
+  path: ["end_on"],
+});
+export type AssignmentInput = z.infer<typeof assignmentSchema>;
+/** Update: any subset; the date order is checked by the server against the stored record. */
+export const assignmentUpdateSchema = z.object(fields).partial();
+
+/** Days an assignment lasts, both ends included (SPEC §9). */
+export function durationDays(startOn: string, endOn: string): number {
+  return Math.round((Date.parse(`${endOn}T00:00:00Z`) - Date.parse(`${startOn}T00:00:00Z`)) / 86_400_000) + 1;
+}

@@ -1,0 +1,20 @@
+import { DEFAULT_EMPLOYEE_CODE } from "../constants";
+import { messages } from "../messages";
+import { flag, optionalId, requiredText, z } from "./fields";
+
+export const employeeSchema = z.object({
+  name: requiredText(200),
+  employee_code: z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? DEFAULT_EMPLOYEE_CODE : String(v)),
+    z.string().trim().min(1, { error: messages.required }).max(40, { error: messages.tooLong(40) }),
+  ),
+  user_id: optionalId(),
+  is_rape: flag(),
+  is_admin_group: flag(),
+  is_active: flag(),
+  assignable: flag(),
+  workspace_id: optionalId(),
+  employee_position_id: optionalId(),
+});
+export type EmployeeInput = z.infer<typeof employeeSchema>;
+export const employeeUpdateSchema = employeeSchema.partial();

@@ -1,0 +1,60 @@
+import { ROLES } from "../constants";
+import { messages } from "../messages";
+import { flag, optionalText, requiredEmail, requiredText, z } from "./fields";
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** '' (an untouched password field of the edit form) means "no change". */
+const blankToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
+
+const password = z
+  .string({ error: messages.passwordRequired })
+  .min(PASSWORD_MIN, { error: messages.tooShort(PASSWORD_MIN) })
+  .max(PASSWORD_MAX, { error: messages.tooLong(PASSWORD_MAX) });
+
+const userFields = {
+  name: requiredText(200),
+  email: requiredEmail().transform((v) => v.toLowerCase()),
+  administrator_role: flag(),
+  operator_role: flag(),
+  finance_role: flag(),
+  can_chat: flag(),
+  azure_token: optionalText(4000),
+};
+
+const confirmation = <T extends { password?: string; password_confirmation?: string }>(value: T, ctx: z.RefinementCtx) => {
+  if (value.password !== undefined && value.password !== value.password_confirmation) {
+    ctx.addIssue({ code: "custom", path: ["password_confirmation"], message: messages.passwordMismatch });
+  }
+};
+
+export const userSchema = z
+  .object({
+    ...userFields,
+    password,
+    password_confirmation: z.string({ error: messages.passwordMismatch }).optional(),
+  })
+  .superRefine(confirmation);
+export type UserInput = z.infer<typeof userSchema>;
+
+export const userUpdateSchema = z
+  .object(userFields)
+  .partial()
+  .extend({
+    password: z.preprocess(blankToUndefined, password.optional()),
+    password_confirmation: z.preprocess(blankToUndefined, z.string().optional()),
+  })
+  .superRefine(confirmation);
+export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
+
+/** List filter `by_role`: one of the role flags; absent means Todos. */
+export const userRoleFilter = z.preprocess(
+  (v) => (typeof v === "string" ? v.replace(/^"|"$/g, "") : v),
+  z.enum(ROLES, { error: messages.invalidValue }),
+);
+
+export const cloudTokenSchema = z.object({
+  token: requiredText(8000),
+  google_id: optionalText(200),
+});
