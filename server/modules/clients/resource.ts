@@ -9,6 +9,7 @@ import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
 import { searchCondition } from "../../http/search";
+import { outer } from "../../http/sql";
 
 /** The next numeric client code: one more than the largest numeric code so far. */
 export async function nextClientCode(db: Tx): Promise<string> {
@@ -19,7 +20,7 @@ export async function nextClientCode(db: Tx): Promise<string> {
   return String(Number(row?.max ?? 1000) + 1);
 }
 
-const groupName = sql<string | null>`(select ${client_groups.name} from ${client_groups} where ${client_groups.id} = ${clients.client_group_id})`;
+const groupName = sql<string | null>`(select ${client_groups.name} from ${client_groups} where ${client_groups.id} = ${outer(clients.client_group_id)})`;
 
 export const clientsResource = declareResource({
   name: "clients",
@@ -53,7 +54,7 @@ export const clientsResource = declareResource({
       columns: {
         id: client_product_catalogs.id,
         product_catalog_id: client_product_catalogs.product_catalog_id,
-        product_catalog_name: sql<string>`(select ${products.name} from ${products} where ${products.id} = ${client_product_catalogs.product_catalog_id})`,
+        product_catalog_name: sql<string>`(select ${products.name} from ${products} where ${products.id} = ${outer(client_product_catalogs.product_catalog_id)})`,
         annual_support_hours: client_product_catalogs.annual_support_hours,
       },
       writable: ["product_catalog_id", "annual_support_hours"],
