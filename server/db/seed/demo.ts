@@ -327,7 +327,8 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
     const converted = i === 8 ? convertedCustomers[0] : i === 0 ? convertedCustomers[1] : undefined;
     const client = converted ?? shuffledCustomers[i % shuffledCustomers.length];
     const owned = clientProducts.get(client.id)!;
-    const productId = converted ? owned.find((id) => productById.get(id)!.selectable)! : rng.pick(owned);
+    // Activities cannot use SIA, Framework or SICAJAS (SPEC §5), so projects are on selectable products.
+    const productId = rng.pick(owned.filter((id) => productById.get(id)!.selectable));
     const typeId = converted ? 6 : rng.pick([1, 1, 2, 3, 4, 5, 6, 7]);
     const productName = productById.get(productId)!.name;
     const name = `${rng.pick(PROJECT_NAMES[typeId]).replace("{product}", productName)} — ${client.name}`;
@@ -467,7 +468,12 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
   const licenseable = catalogValues.filter(
     (c) => c.client_id !== firmClient.id && c.client_id !== excludedClient.id && [product.SCD.id, product.SICAJAS.id, product.CFDI.id, product.NOM.id].includes(c.product_catalog_id),
   );
-  const licenseRows = rng.shuffle(licenseable).slice(0, 12);
+  // A mix per product (4 Siglo CD, 3 SICAJAS, 3 CFDI, 2 Nómina), topped up from the rest if a product is short.
+  const shuffledLicenseable = rng.shuffle(licenseable);
+  const licenseRows = ([["SCD", 4], ["SICAJAS", 3], ["CFDI", 3], ["NOM", 2]] as const).flatMap(([code, count]) =>
+    shuffledLicenseable.filter((c) => c.product_catalog_id === product[code].id).slice(0, count),
+  );
+  for (const c of shuffledLicenseable) if (licenseRows.length < 12 && !licenseRows.includes(c)) licenseRows.push(c);
   const clientById = new Map(clientRows.map((c) => [c.id, c]));
   await tx.insert(app_licenses).values(
     licenseRows.map((c, i) => {
@@ -483,7 +489,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
         num_licenses: type === "rent" ? 1 : type === "concurrent_users" ? rng.int(3, 15) : rng.int(5, 40),
         license_type: type,
         license_valid_until: active ? `${year + (i % 2)}-12-31` : `${year - 1}-12-31`,
-        has_mesa_electronica_license_key: isSigloCd && i % 3 !== 1,
+        has_mesa_electronica_license_key: isSigloCd && i % 4 !== 1,
         product_catalog_id: c.product_catalog_id,
         modules: c.product_catalog_id === product.CFDI.id || isSigloCd ? LICENSE_MODULES.slice(0, rng.int(1, 3)) : [],
         is_active: active,
