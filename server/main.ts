@@ -5,7 +5,14 @@
 import { build } from "./app";
 import { loadConfig } from "./config";
 import { createDb, DataDirLockedError } from "./db/client";
-import { DEMO_ACCOUNTS, seedBase, seedDemo } from "./db/seed";
+import { seedBase, seedDemo } from "./db/seed";
+
+/** The demo firm's accounts (server/db/seed/data.ts), printed at start. */
+const DEMO_ACCOUNTS = [
+  { email: "admin@sia.local", role: "Administrador" },
+  { email: "operador@sia.local", role: "Operador" },
+  { email: "finanzas@sia.local", role: "Finanzas" },
+];
 
 export async function main() {
   const config = loadConfig();
@@ -21,7 +28,8 @@ export async function main() {
   }
   await database.migrate();
   await seedBase(database.db);
-  const demo = !config.DATABASE_URL && config.SIA_DEMO ? await seedDemo(database.db, { password: config.SIA_DEMO_PASSWORD }) : false;
+  const demo =
+    !config.DATABASE_URL && config.SIA_DEMO ? (await seedDemo(database.db, { password: config.SIA_DEMO_PASSWORD })).seeded : false;
 
   const app = await build({ config, database });
   const shutdown = async (signal: string) => {

@@ -13,11 +13,12 @@ export function SignInPage() {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<string | null>(() => {
-    const text = sessionStorage.getItem(SIGN_IN_NOTICE_KEY);
-    sessionStorage.removeItem(SIGN_IN_NOTICE_KEY);
-    return text;
-  });
+  // Kept until it is closed or the user signs in: the page may mount twice on the way here.
+  const [notice, setNoticeState] = useState<string | null>(() => sessionStorage.getItem(SIGN_IN_NOTICE_KEY));
+  const setNotice = (text: string | null) => {
+    if (!text) sessionStorage.removeItem(SIGN_IN_NOTICE_KEY);
+    setNoticeState(text);
+  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -26,6 +27,7 @@ export function SignInPage() {
     setError(null);
     try {
       await authProvider.login({ email, password });
+      setNotice(null);
       navigate(PAGE_PATHS.activities, { replace: true });
     } catch (e) {
       setError((e as Error).message);
