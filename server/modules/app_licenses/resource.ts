@@ -9,8 +9,8 @@ import { doc } from "../../http/openapi";
 import { declareResource, filter, idOf } from "../../http/resource";
 import { applyLicenseRules, licenseScript } from "./service";
 
-const clientName = sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${app_licenses.client_id})`;
-const productName = sql<string | null>`(select ${products.name} from ${products} where ${products.id} = ${app_licenses.product_catalog_id})`;
+const clientName = sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${sql.raw('"app_licenses"."client_id"')})`;
+const productName = sql<string | null>`(select ${products.name} from ${products} where ${products.id} = ${sql.raw('"app_licenses"."product_catalog_id"')})`;
 
 const STATUSES = ["active", "inactive"] as const;
 /** by_status: a JSON array (["active"]), a comma list or one value. */

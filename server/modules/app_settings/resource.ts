@@ -8,7 +8,7 @@ import { declareResource } from "../../http/resource";
 export const APP_SETTINGS_ID = 1;
 
 const clientName = (column: PgColumn) =>
-  sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${column})`;
+  sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${sql.raw(`"app_settings"."${column.name}"`)})`;
 
 export const appSettingsResource = declareResource({
   name: "app_settings",
@@ -21,7 +21,7 @@ export const appSettingsResource = declareResource({
   computed: {
     default_customer_name: clientName(app_settings.default_customer_id).as("default_customer_name") as never,
     support_excluded_customer_name: clientName(app_settings.support_excluded_customer_id).as("support_excluded_customer_name") as never,
-    default_workspace_name: sql<string | null>`(select ${workspaces.name} from ${workspaces} where ${workspaces.id} = ${app_settings.default_workspace_id})`.as(
+    default_workspace_name: sql<string | null>`(select ${workspaces.name} from ${workspaces} where ${workspaces.id} = ${sql.raw('"app_settings"."default_workspace_id"')})`.as(
       "default_workspace_name",
     ) as never,
   },

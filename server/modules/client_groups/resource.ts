@@ -1,10 +1,12 @@
+// Outer columns in scalar subqueries are written table-qualified: drizzle renders columns of a
+// single-table select unqualified, so an unqualified name could bind to the subquery's own table.
 import { eq, sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { clientGroupSchema, clientGroupUpdateSchema } from "../../../src/core/schemas/client_group";
 import { client_groups, clients } from "../../db/schema";
 import { declareResource } from "../../http/resource";
 
-const clientsCount = sql<number>`(select count(*)::int from ${clients} where ${clients.client_group_id} = ${client_groups.id})`;
+const clientsCount = sql<number>`(select count(*)::int from ${clients} where ${clients.client_group_id} = ${sql.raw('"client_groups"."id"')})`;
 
 export const clientGroupsResource = declareResource({
   name: "client_groups",
