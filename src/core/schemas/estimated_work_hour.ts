@@ -1,22 +1,20 @@
 import { messages } from "../messages";
 import { requiredId, z } from "./fields";
 
+/** SPEC §5: hours and position are both needed; a missing one answers 'Rellene todos los campos'. */
+const filled = <T extends z.ZodType>(inner: T) =>
+  z.preprocess(
+    (v) => (v === "" || v === null || v === "null" ? undefined : v),
+    z.unknown().refine((v) => v !== undefined, { error: messages.fillAllFields }).pipe(inner),
+  );
+
 const shape = {
   project_id: requiredId(),
-  /** SPEC §5: hours and position are both needed ('Rellene todos los campos'). */
-  estimated_hours: z.preprocess(
-    (v) => (v === "" || v === null ? undefined : v),
-    z.coerce
-      .number({ error: (issue) => (issue.input === undefined ? messages.fillAllFields : messages.mustBeNumber) })
-      .gt(0, { error: messages.mustBeGreaterThanZero })
-      .max(100_000),
+  estimated_hours: filled(
+    z.coerce.number({ error: messages.mustBeNumber }).gt(0, { error: messages.mustBeGreaterThanZero }).max(100_000, { error: messages.invalidValue }),
   ),
-  employee_position_id: z.preprocess(
-    (v) => (v === "" || v === null || v === "null" || v === 0 || v === "0" ? undefined : v),
-    z.coerce
-      .number({ error: (issue) => (issue.input === undefined ? messages.fillAllFields : messages.invalidReference) })
-      .int({ error: messages.invalidReference })
-      .positive({ error: messages.invalidReference }),
+  employee_position_id: filled(
+    z.coerce.number({ error: messages.invalidReference }).int({ error: messages.invalidReference }).positive({ error: messages.invalidReference }),
   ),
 };
 
