@@ -5,7 +5,7 @@ import { requiredId, z } from "./fields";
 const filled = <T extends z.ZodType>(inner: T) =>
   z.preprocess(
     (v) => (v === "" || v === null || v === "null" ? undefined : v),
-    z.unknown().refine((v) => v !== undefined, { error: messages.fillAllFields }).pipe(inner),
+    z.unknown().refine((v): boolean => v !== undefined, { error: messages.fillAllFields }).pipe(inner),
   );
 
 const shape = {
