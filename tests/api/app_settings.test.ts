@@ -71,4 +71,24 @@ describe("app_settings", () => {
     expect((await admin.post("/api/v1/app_settings", { app_setting: {} })).status).toBe(404);
     expect((await admin.delete("/api/v1/app_settings/1")).status).toBe(404);
   });
+
+  it("documents the catalog routes in the OpenAPI description", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(res.statusCode).toBe(200);
+    const paths = Object.keys(res.json().paths);
+    for (const path of [
+      "/api/v1/app_settings/{id}",
+      "/api/v1/holydays/import_holydays",
+      "/api/v1/holydays/holydays_by_date",
+      "/api/v1/app_licenses/{id}/download_license_script",
+      "/api/v1/estimated_work_hours",
+      "/api/v1/products",
+      "/api/v1/prospects",
+      "/api/v1/client_groups",
+      "/api/v1/project_types",
+      "/api/v1/activity_type_catalogs",
+    ]) {
+      expect(paths).toContain(path);
+    }
+  });
 });

@@ -112,6 +112,22 @@ describe("holydays", () => {
     expect(listed.body.holydays).toEqual([]);
   });
 
+  it("refuses names that are too long, per row, and imports nothing", async () => {
+    const before = await count();
+    const res = await upload(admin, `fecha,nombre\n2045-01-01,Bueno\n2045-01-02,${"x".repeat(161)}\n`);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.invalid_names).toEqual(["fila 3: el nombre es demasiado largo (máximo 160 caracteres)"]);
+    expect(await count()).toBe(before);
+  });
+
+  it("reads a semicolon-separated file saved by a Spanish spreadsheet", async () => {
+    const res = await upload(admin, "Fecha;Nombre\r\n12/12/2046;Día de la Virgen\r\n", "festivos.csv", "application/vnd.ms-excel");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ imported: 1, skipped: 0 });
+    const listed = await admin.get("/api/v1/holydays/holydays_by_date?from=2046-12-01&to=2046-12-31");
+    expect(listed.body.holydays.map((h: { date: string; name: string }) => [h.date, h.name])).toEqual([["2046-12-12", "Día de la Virgen"]]);
+  });
+
   it("refuses a wrong header with a clear message and changes nothing", async () => {
     const before = await count();
     const res = await upload(admin, "date,name\n2042-01-01,Año Nuevo\n");

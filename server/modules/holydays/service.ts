@@ -41,7 +41,11 @@ export interface ParsedHolyday {
 
 /** The file's rows, or a 422 naming every bad row (fila = line of the file, the header being 1). */
 export function parseHolydaysCsv(text: string): ParsedHolyday[] {
-  const result = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { skipEmptyLines: false });
+  const clean = text.replace(/^\uFEFF/, "");
+  // Spreadsheets in Spanish locales save with ';': the header line says which separator the file uses.
+  const headerLine = clean.split(/\r?\n/, 1)[0] ?? "";
+  const delimiter = headerLine.includes(";") && !headerLine.includes(",") ? ";" : ",";
+  const result = Papa.parse<string[]>(clean, { delimiter, skipEmptyLines: false });
   const rows = result.data;
   const header = (rows[0] ?? []).map((cell) => String(cell ?? "").trim().toLowerCase());
   while (header.length > 2 && header[header.length - 1] === "") header.pop();
