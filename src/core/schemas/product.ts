@@ -25,10 +25,7 @@ export const optionalUrl = (max = 2000) =>
   );
 
 const shape = {
-  product_code: z.preprocess(
-    (v) => (typeof v === "number" ? String(v) : v),
-    requiredText(40).regex(/^[A-Za-z0-9_.-]*$/, { error: messages.invalidValue }),
-  ),
+  product_code: z.preprocess((v) => (typeof v === "number" ? String(v) : v), requiredText(40)),
   name: requiredText(160),
   application_id: optionalText(80),
   /** The employee responsible for the product. */
