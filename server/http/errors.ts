@@ -113,6 +113,7 @@ export function databaseValidationError(error: unknown): ValidationError | undef
     case "22008":
     case "22003":
     case "22001":
+    case "22021": // a NUL or invalid byte in text
       return ValidationError.base(messages.invalidValue);
     default:
       return undefined;

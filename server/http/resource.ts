@@ -75,6 +75,8 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
   nested?: NestedDef[];
   /** Each guard answers a Spanish reason to refuse deleting the record, or null. */
   deleteGuards?: Array<(id: number, db: Tx) => Promise<string | null>>;
+  /** Runs before a record is read by id (show, update, delete): e.g. creates a singleton row on first use. */
+  ensure?: (id: number, db: Tx) => Promise<void>;
   /** Service rules before a write, inside the transaction: returns the values to store. */
   beforeWrite?: (values: Values, ctx: RequestContext, existing: Row | null) => Promise<Values> | Values;
   afterWrite?: (record: Row, ctx: RequestContext, existing: Row | null) => Promise<void> | void;
@@ -215,6 +217,7 @@ export class ResourceService {
   }
 
   async find(ctx: RequestContext, id: number): Promise<Row> {
+    if (this.def.ensure) await this.def.ensure(id, ctx.db);
     const rows = (await ctx.db
       .select(this.selection())
       .from(this.def.table as PgTable)

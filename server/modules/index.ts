@@ -1,16 +1,34 @@
 /** Every declared resource of the API, registered by server/app.ts. */
+import { activityTypeCatalogsResource } from "./activity_type_catalogs/resource";
+import { appLicensesResource } from "./app_licenses/resource";
+import { appSettingsResource } from "./app_settings/resource";
 import { assignmentsResource } from "./assignments/resource";
+import { clientGroupsResource } from "./client_groups/resource";
 import { clientsResource } from "./clients/resource";
 import { employeePositionsResource } from "./employee_positions/resource";
 import { employeesResource } from "./employees/resource";
+import { estimatedWorkHoursResource } from "./estimated_work_hours/resource";
+import { holydaysResource } from "./holydays/resource";
+import { productsResource } from "./products/resource";
+import { projectTypesResource } from "./project_types/resource";
+import { prospectsResource } from "./prospects/resource";
 import { usersResource } from "./users/resource";
 import { workspacesResource } from "./workspaces/resource";
 
 export const resources = [
   clientsResource,
+  prospectsResource,
+  clientGroupsResource,
   usersResource,
   employeesResource,
+  employeePositionsResource,
   workspacesResource,
   assignmentsResource,
-  employeePositionsResource,
+  holydaysResource,
+  productsResource,
+  appLicensesResource,
+  estimatedWorkHoursResource,
+  projectTypesResource,
+  activityTypeCatalogsResource,
+  appSettingsResource,
 ];

@@ -55,6 +55,32 @@ export const messages = {
   endBeforeStart: "debe ser igual o posterior a la fecha de inicio",
   dateAlreadyReached: "ya no se puede modificar porque la fecha ya se alcanzó",
   cloudTokenSaved: "Token del calendario guardado",
+  // catalogs
+  fillAllFields: "Rellene todos los campos",
+  mustBeGreaterThanZero: "debe ser mayor a cero",
+  mustBeWholeNumber: "debe ser un número entero",
+  invalidUrl: "no es una URL válida (debe empezar con http:// o https://)",
+  invalidColor: "debe ser un color con el formato #RRGGBB",
+  invalidActivityCode: "debe tener de 2 a 4 letras mayúsculas",
+  invalidRfc: "no es un RFC válido",
+  invalidLicenseType: "debe ser rent, concurrent_users o named_users",
+  invalidEnvironment: "debe ser prod o test",
+  invalidModule: "debe ser Emission, Reception o Conciliation",
+  invalidCharacters: "contiene caracteres no permitidos",
+  estimatedHoursTaken: "ya tiene horas estimadas en este proyecto",
+  dateRangeReversed: "La fecha de inicio no puede ser posterior a la fecha de fin.",
+  dateRangeTooLong: "El rango de fechas no puede ser mayor a un año",
+  holydaysFileInvalid: "Archivo no valido o no seleccionado.",
+  holydaysHeaderInvalid: 'El archivo debe tener en la primera fila las columnas "fecha,nombre" (fecha como AAAA-MM-DD o DD/MM/AAAA).',
+  holydaysFileEmpty: "El archivo no contiene días festivos",
+  holydaysTooManyRows: (max: number) => `El archivo tiene demasiadas filas (máximo ${max})`,
+  holydaysAllRegistered: "Todos los días festivos ya estaban registrados",
+  prospectInUse: (quotations: number, activities: number) =>
+    `el prospecto tiene ${quotations} cotizaciones y ${activities} actividades registradas`,
+  clientGroupInUse: (n: number) => `el grupo tiene ${n} clientes`,
+  productInUse: (uses: string) => `el producto se usa en ${uses}`,
+  projectTypeInUse: (n: number) => `el tipo de proyecto se usa en ${n} proyectos`,
+  activityTypeInUse: (n: number) => `el tipo de actividad se usa en ${n} actividades`,
 } as const;
 
 export type Messages = typeof messages;

@@ -1,0 +1,95 @@
+/**
+ * Holiday import (SPEC §5, §8): a CSV with the columns fecha,nombre. All or nothing: every row is
+ * checked first, and the valid file is written in one transaction; dates already registered are skipped.
+ */
+import { and, asc, gte, lte } from "drizzle-orm";
+import Papa from "papaparse";
+import { messages } from "../../../src/core/messages";
+import {
+  HOLYDAY_CSV_COLUMNS,
+  HOLYDAY_IMPORT_MAX_ROWS,
+  holydaysByDateSchema,
+  parseHolydayDate,
+} from "../../../src/core/schemas/holyday";
+import type { Db } from "../../db/client";
+import { holydays } from "../../db/schema";
+import { type CsvColumn, toCsv } from "../../http/csv";
+import { ValidationError, zodFieldErrors } from "../../http/errors";
+
+const NAME_MAX = 160;
+
+export function holydaysFormat(): string {
+  const columns: CsvColumn<{ fecha: string; nombre: string }>[] = [
+    { header: HOLYDAY_CSV_COLUMNS[0], value: (r) => r.fecha },
+    { header: HOLYDAY_CSV_COLUMNS[1], value: (r) => r.nombre },
+  ];
+  const nextYear = new Date().getUTCFullYear() + 1;
+  return toCsv(columns, [{ fecha: `${nextYear}-01-01`, nombre: "Año Nuevo" }]);
+}
+
+export async function holydaysByDate(db: Db, query: unknown) {
+  const parsed = holydaysByDateSchema.safeParse(query ?? {});
+  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+  const { from, to } = parsed.data;
+  return db.select().from(holydays).where(and(gte(holydays.date, from), lte(holydays.date, to))).orderBy(asc(holydays.date));
+}
+
+export interface ParsedHolyday {
+  date: string;
+  name: string | null;
+}
+
+/** The file's rows, or a 422 naming every bad row (fila = line of the file, the header being 1). */
+export function parseHolydaysCsv(text: string): ParsedHolyday[] {
+  const clean = text.replace(/^\uFEFF/, "");
+  // Spreadsheets in Spanish locales save with ';': the header line says which separator the file uses.
+  const headerLine = clean.split(/\r?\n/, 1)[0] ?? "";
+  const delimiter = headerLine.includes(";") && !headerLine.includes(",") ? ";" : ",";
+  const result = Papa.parse<string[]>(clean, { delimiter, skipEmptyLines: false });
+  const rows = result.data;
+  const header = (rows[0] ?? []).map((cell) => String(cell ?? "").trim().toLowerCase());
+  while (header.length > 2 && header[header.length - 1] === "") header.pop();
+  if (header.length !== 2 || header[0] !== HOLYDAY_CSV_COLUMNS[0] || header[1] !== HOLYDAY_CSV_COLUMNS[1]) {
+    throw ValidationError.base(messages.holydaysHeaderInvalid);
+  }
+  const invalidDates: string[] = [];
+  const invalidNames: string[] = [];
+  const out: ParsedHolyday[] = [];
+  for (let i = 1; i < rows.length; i++) {
+    const cells = (rows[i] ?? []).map((cell) => String(cell ?? "").trim());
+    if (cells.every((cell) => cell === "")) continue;
+    const line = i + 1;
+    const rawDate = cells[0] ?? "";
+    const date = parseHolydayDate(rawDate);
+    if (!date) invalidDates.push(`fila ${line}: ${rawDate === "" ? "(vacía)" : rawDate.slice(0, 40)}`);
+    const name = cells[1] ? cells[1] : null;
+    if (name && name.length > NAME_MAX) invalidNames.push(`fila ${line}: el nombre ${messages.tooLong(NAME_MAX)}`);
+    if (date) out.push({ date, name });
+  }
+  if (invalidDates.length || invalidNames.length) {
+    const errors: Record<string, string[]> = {};
+    if (invalidDates.length) errors.invalid_dates = invalidDates;
+    if (invalidNames.length) errors.invalid_names = invalidNames;
+    throw new ValidationError(errors);
+  }
+  if (out.length === 0) throw ValidationError.base(messages.holydaysFileEmpty);
+  if (out.length > HOLYDAY_IMPORT_MAX_ROWS) throw ValidationError.base(messages.holydaysTooManyRows(HOLYDAY_IMPORT_MAX_ROWS));
+  return out;
+}
+
+/** Writes the parsed rows in one transaction; dates already registered (or repeated) are skipped. */
+export async function importHolydays(db: Db, rows: ParsedHolyday[]) {
+  const unique = new Map<string, ParsedHolyday>();
+  for (const row of rows) if (!unique.has(row.date)) unique.set(row.date, row);
+  const inserted = await db.transaction(async (tx) =>
+    tx
+      .insert(holydays)
+      .values([...unique.values()])
+      .onConflictDoNothing({ target: holydays.date })
+      .returning({ id: holydays.id }),
+  );
+  const imported = inserted.length;
+  const skipped = rows.length - imported;
+  if (imported === 0) return { imported: 0, skipped, warning: messages.holydaysAllRegistered };
+  return { imported, skipped };
+}

@@ -1,0 +1,22 @@
+import { eq, sql } from "drizzle-orm";
+import { messages } from "../../../src/core/messages";
+import { projectTypeSchema, projectTypeUpdateSchema } from "../../../src/core/schemas/project_type";
+import { projects, project_types } from "../../db/schema";
+import { declareResource } from "../../http/resource";
+
+export const projectTypesResource = declareResource({
+  name: "project_types",
+  singular: "project_type",
+  table: project_types,
+  createSchema: projectTypeSchema,
+  updateSchema: projectTypeUpdateSchema,
+  search: [project_types.name],
+  sortable: { id: project_types.id, name: project_types.name, created_at: project_types.created_at },
+  defaultSort: { column: "id", order: "asc" },
+  deleteGuards: [
+    async (id, db) => {
+      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(projects).where(eq(projects.project_type_catalog_id, id));
+      return row && row.n > 0 ? messages.projectTypeInUse(row.n) : null;
+    },
+  ],
+});

@@ -1,0 +1,10 @@
+import { optionalId, z } from "./fields";
+
+/** The firm's settings (single row, id 1). */
+export const appSettingSchema = z.object({
+  default_customer_id: optionalId(),
+  default_workspace_id: optionalId(),
+  support_excluded_customer_id: optionalId(),
+});
+export type AppSettingInput = z.infer<typeof appSettingSchema>;
+export const appSettingUpdateSchema = appSettingSchema.partial();

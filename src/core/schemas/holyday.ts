@@ -1,0 +1,50 @@
+import { messages } from "../messages";
+import { isoDate, optionalText, z } from "./fields";
+
+/** Holiday (SPEC §3): a unique date and an optional name. */
+export const holydaySchema = z.object({
+  date: isoDate(),
+  name: optionalText(160),
+});
+export type HolydayInput = z.infer<typeof holydaySchema>;
+export const holydayUpdateSchema = holydaySchema.partial();
+
+/** Columns of the holiday CSV (download_holydays_format / import_holydays). */
+export const HOLYDAY_CSV_COLUMNS = ["fecha", "nombre"] as const;
+export const HOLYDAY_IMPORT_MAX_ROWS = 5000;
+/** Longest range holydays_by_date answers. */
+export const HOLYDAY_RANGE_MAX_DAYS = 366;
+
+/**
+ * A date of the import file, as YYYY-MM-DD or DD/MM/YYYY (day and month may have one digit), to
+ * YYYY-MM-DD; null when it is not a real calendar date.
+ */
+export function parseHolydayDate(raw: string): string | null {
+  const value = raw.trim();
+  let y: number;
+  let m: number;
+  let d: number;
+  let match = value.match(/^(\d{4})-(\d{1,2})-(\d{1,2})$/);
+  if (match) {
+    [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  } else {
+    match = value.match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/);
+    if (!match) return null;
+    [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  }
+  if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1) return null;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
+  return date.toISOString().slice(0, 10);
+}
+
+export const holydaysByDateSchema = z
+  .object({ from: isoDate(), to: isoDate() })
+  .superRefine((v, ctx) => {
+    if (v.from > v.to) {
+      ctx.addIssue({ code: "custom", path: ["from"], message: messages.dateRangeReversed });
+      return;
+    }
+    const days = (Date.parse(`${v.to}T00:00:00Z`) - Date.parse(`${v.from}T00:00:00Z`)) / 86_400_000;
+    if (days > HOLYDAY_RANGE_MAX_DAYS) ctx.addIssue({ code: "custom", path: ["to"], message: messages.dateRangeTooLong });
+  });
