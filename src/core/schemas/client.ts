@@ -17,7 +17,7 @@ export const clientSchema = z.object({
   ),
   rfc: z.preprocess(
     (v) => (typeof v === "string" ? (v.trim() === "" ? null : v.trim().toUpperCase()) : v),
-    z.string().regex(RFC_PATTERN, { error: "no es un RFC válido" }).nullable().optional(),
+    z.string().regex(RFC_PATTERN, { error: messages.invalidRfc }).nullable().optional(),
   ),
   complete_name: optionalText(300),
   email: optionalEmail(),
