@@ -93,7 +93,8 @@ export const declareResource = <TTable extends PgTable & { id: PgColumn }>(def: 
 
 /* ---------- filters ---------- */
 
-const jsonArray = <T extends z.ZodType>(item: T) =>
+/** A list parameter: a JSON array (`["a","b"]`), one JSON value, or a comma list. */
+export const jsonArray = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => {
     if (typeof v !== "string") return v;
     try {

@@ -11,12 +11,12 @@ test("an administrator creates, finds without accents, edits and deletes a clien
 
   await page.getByRole("link", { name: "Crear" }).click();
   await expect(page).toHaveURL(/\/app\/clients\/new$/);
-  const code = page.getByLabel("Código");
+  const code = page.getByRole("textbox", { name: "Código" });
   await expect(code).not.toHaveValue("0");
   await expect(code).toHaveValue(/^\d+$/);
-  await page.getByLabel("Nombre", { exact: true }).fill(name);
-  await page.getByLabel("RFC").fill("TDN010101AB1");
-  await page.getByLabel("Correo electrónico").fill("compras@tortilleria.mx");
+  await page.getByRole("textbox", { name: "Nombre", exact: true }).fill(name);
+  await page.getByRole("textbox", { name: "RFC" }).fill("TDN010101AB1");
+  await page.getByRole("textbox", { name: "Correo electrónico" }).fill("compras@tortilleria.mx");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Cliente Creado")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/clients\/show\/\d+$/);
@@ -33,7 +33,7 @@ test("an administrator creates, finds without accents, edits and deletes a clien
 
   await page.getByRole("link", { name: "Editar" }).click();
   await expect(page).toHaveURL(new RegExp(`/app/clients/update/${id}$`));
-  await page.getByLabel("Correo electrónico").fill("facturas@tortilleria.mx");
+  await page.getByRole("textbox", { name: "Correo electrónico" }).fill("facturas@tortilleria.mx");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Cliente Actualizado")).toBeVisible();
   await expect(page.getByText("facturas@tortilleria.mx")).toBeVisible();
@@ -58,9 +58,9 @@ test("a server-side error is shown per field in Spanish", async ({ page }) => {
     return (await res.json()).client;
   });
   await page.goto("/app/clients/new");
-  await expect(page.getByLabel("Código")).toHaveValue(/^\d+$/);
-  await page.getByLabel("Nombre", { exact: true }).fill("Otro con el mismo código");
-  await page.getByLabel("Código").fill(created.client_code);
+  await expect(page.getByRole("textbox", { name: "Código" })).toHaveValue(/^\d+$/);
+  await page.getByRole("textbox", { name: "Nombre", exact: true }).fill("Otro con el mismo código");
+  await page.getByRole("textbox", { name: "Código" }).fill(created.client_code);
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Error en los parametros client_code: ya está en uso")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/clients\/new$/);

@@ -6,26 +6,16 @@ import { z } from "../../../src/core/schemas/fields";
 import { app_licenses, clients, products } from "../../db/schema";
 import { authorize } from "../../http/auth";
 import { doc } from "../../http/openapi";
-import { declareResource, filter, idOf } from "../../http/resource";
+import { declareResource, filter, idOf, jsonArray } from "../../http/resource";
+import { outer } from "../../http/sql";
 import { applyLicenseRules, licenseScript } from "./service";
 
-const clientName = sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${sql.raw('"app_licenses"."client_id"')})`;
-const productName = sql<string | null>`(select ${products.name} from ${products} where ${products.id} = ${sql.raw('"app_licenses"."product_catalog_id"')})`;
+const clientName = sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${outer(app_licenses.client_id)})`;
+const productName = sql<string | null>`(select ${products.name} from ${products} where ${products.id} = ${outer(app_licenses.product_catalog_id)})`;
 
 const STATUSES = ["active", "inactive"] as const;
 /** by_status: a JSON array (["active"]), a comma list or one value. */
-const statusList = z.preprocess(
-  (v) => {
-    if (typeof v !== "string") return v;
-    try {
-      const parsed = JSON.parse(v);
-      return Array.isArray(parsed) ? parsed : [parsed];
-    } catch {
-      return v.split(",").filter(Boolean);
-    }
-  },
-  z.array(z.enum(STATUSES, { error: messages.invalidValue })).max(2),
-);
+const statusList = jsonArray(z.enum(STATUSES, { error: messages.invalidValue }));
 
 export const appLicensesResource = declareResource({
   name: "app_licenses",
