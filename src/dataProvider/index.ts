@@ -104,8 +104,22 @@ function changedFields(data: Record<string, unknown>, previous?: Record<string, 
 /** Per-resource overrides: only what differs from the base. */
 const overrides: Record<string, Partial<DataProvider>> = {};
 
+export interface DriveItem {
+  id: string;
+  name: string;
+  kind: "folder" | "file";
+  parentId: string | null;
+  url: string;
+}
+
 /** Named verbs for the extra calls of SPEC §7. */
 export const customVerbs = {
+  listDriveFolder: (parentId?: string, pageToken?: string) =>
+    apiFetch<{ folder: DriveItem; items: DriveItem[]; next_page_token: string | null }>("drive/folders", {
+      query: { parent_id: parentId, page_token: pageToken },
+    }),
+  createDriveFolder: (parentId: string, name: string) =>
+    apiFetch<{ folder: DriveItem }>("drive/folders", { method: "POST", body: { folder: { parent_id: parentId, name } } }).then((r) => r.folder),
   nextClientCode: () => apiFetch<{ client_code: string }>("clients/next_client_code").then((r) => r.client_code),
   searchClientsAndProspects: (search: string) =>
     apiFetch<{ clients: RaRecord[]; prospects: RaRecord[] }>("clients/search_clients_and_prospects", { query: { search } }),
