@@ -26,7 +26,8 @@ export interface TicketsPort {
 }
 
 /** A 422 titled "Azure Devops": {title, errors: {base: [message]}}. */
-export const ticketsError = (message: string) => new HttpError(422, message, { title: messages.ticketsTitle, errors: { base: [message] } });
+export const ticketsError = (message: string) =>
+  new HttpError(422, message, { title: messages.ticketsTitle, errors: { base: [message] } });
 
 export class NoTickets implements TicketsPort {
   async search(): Promise<Ticket[]> {

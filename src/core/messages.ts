@@ -46,8 +46,7 @@ export const messages = {
   workspaceHasEmployees: (n: number) => `el espacio de trabajo tiene ${n} empleados`,
   workspaceIsDefault: "es el espacio de trabajo predeterminado de la aplicación",
   duplicateBoss: "El empleado está repetido en los jefes del espacio de trabajo",
-  positionInUse: (employees: number, hours: number) =>
-    `el puesto se usa en ${employees} empleados y ${hours} horas estimadas`,
+  positionInUse: (employees: number, hours: number) => `el puesto se usa en ${employees} empleados y ${hours} horas estimadas`,
   clientProductsMissing: "Se tienen que configurar los productos del cliente",
   productNotOfClient: "no es un producto configurado del cliente",
   employeeNotAssignable: "el empleado no es asignable",
@@ -71,7 +70,8 @@ export const messages = {
   dateRangeReversed: "La fecha de inicio no puede ser posterior a la fecha de fin.",
   dateRangeTooLong: "El rango de fechas no puede ser mayor a un año",
   holydaysFileInvalid: "Archivo no valido o no seleccionado.",
-  holydaysHeaderInvalid: 'El archivo debe tener en la primera fila las columnas "fecha,nombre" (fecha como AAAA-MM-DD o DD/MM/AAAA).',
+  holydaysHeaderInvalid:
+    'El archivo debe tener en la primera fila las columnas "fecha,nombre" (fecha como AAAA-MM-DD o DD/MM/AAAA).',
   holydaysFileEmpty: "El archivo no contiene días festivos",
   holydaysTooManyRows: (max: number) => `El archivo tiene demasiadas filas (máximo ${max})`,
   holydaysAllRegistered: "Todos los días festivos ya estaban registrados",

@@ -86,7 +86,12 @@ export interface Period {
   start: Date;
   end: Date;
 }
-const period = (starts_on: string, ends_on: string): Period => ({ starts_on, ends_on, start: startOfDay(starts_on), end: endOfDay(ends_on) });
+const period = (starts_on: string, ends_on: string): Period => ({
+  starts_on,
+  ends_on,
+  start: startOfDay(starts_on),
+  end: endOfDay(ends_on),
+});
 
 /** The week (Monday–Sunday) that contains a local date. */
 export const weekOf = (date: string): Period => period(mondayOf(date), sundayOf(date));

@@ -12,7 +12,17 @@ import { type ActivityInput, activitySchema } from "../../../src/core/schemas/ac
 import type { SessionUser } from "../../../src/core/session";
 import { localDate, localDateOf, timePrefix } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
-import { activities, activity_type_catalogs, app_settings, clients, employees, frozen_periods, products, projects, prospects } from "../../db/schema";
+import {
+  activities,
+  activity_type_catalogs,
+  app_settings,
+  clients,
+  employees,
+  frozen_periods,
+  products,
+  projects,
+  prospects,
+} from "../../db/schema";
 import { type FieldErrors, forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
 
 export type ActivityValues = ActivityInput & { employee_id: number };
@@ -24,7 +34,10 @@ export interface Settings {
 }
 export async function loadSettings(db: Tx): Promise<Settings> {
   const [row] = await db
-    .select({ default_customer_id: app_settings.default_customer_id, support_excluded_customer_id: app_settings.support_excluded_customer_id })
+    .select({
+      default_customer_id: app_settings.default_customer_id,
+      support_excluded_customer_id: app_settings.support_excluded_customer_id,
+    })
     .from(app_settings)
     .where(eq(app_settings.id, 1))
     .limit(1);
@@ -77,7 +90,7 @@ export async function overlaps(db: Tx, employeeId: number, begins: Date, ends: D
 }
 
 const add = (errors: Errors, field: string, message: string) => {
-  (errors[field] ??= []).push(message);
+  errors[field] = [...(errors[field] ?? []), message];
 };
 
 async function exists(db: Tx, table: typeof clients | typeof prospects | typeof activity_type_catalogs, id: number) {
@@ -102,7 +115,11 @@ export async function checkActivity(
   options: { settings: Settings; exceptId?: number; skipOverlap?: boolean },
 ): Promise<Errors> {
   const errors: Errors = {};
-  const [employee] = await db.select({ is_active: employees.is_active }).from(employees).where(eq(employees.id, values.employee_id)).limit(1);
+  const [employee] = await db
+    .select({ is_active: employees.is_active })
+    .from(employees)
+    .where(eq(employees.id, values.employee_id))
+    .limit(1);
   if (!employee) add(errors, "employee_id", messages.invalidReference);
   else if (!employee.is_active) add(errors, "employee_id", messages.employeeInactive);
 
@@ -117,18 +134,25 @@ export async function checkActivity(
         .where(eq(projects.id, values.project_id as number))
         .limit(1);
       if (!project) add(errors, "project_id", messages.invalidReference);
-      else Object.assign(values, { ownerable_type: "Client", ownerable_id: project.client_id, product_catalog_id: project.product_catalog_id });
+      else
+        Object.assign(values, {
+          ownerable_type: "Client",
+          ownerable_id: project.client_id,
+          product_catalog_id: project.product_catalog_id,
+        });
       break;
     }
     case "support":
       if (values.ownerable_id && values.ownerable_id === options.settings.support_excluded_customer_id) {
         add(errors, "ownerable_id", messages.activityExcludedCustomer);
-      } else if (values.ownerable_id && !(await exists(db, clients, values.ownerable_id))) add(errors, "ownerable_id", messages.invalidReference);
+      } else if (values.ownerable_id && !(await exists(db, clients, values.ownerable_id)))
+        add(errors, "ownerable_id", messages.invalidReference);
       await checkProduct(db, errors, values.product_catalog_id);
       break;
     case "quote": {
       const table = values.ownerable_type === "Prospect" ? prospects : clients;
-      if (values.ownerable_id && !(await exists(db, table, values.ownerable_id))) add(errors, "ownerable_id", messages.invalidReference);
+      if (values.ownerable_id && !(await exists(db, table, values.ownerable_id)))
+        add(errors, "ownerable_id", messages.invalidReference);
       await checkProduct(db, errors, values.product_catalog_id);
       break;
     }
@@ -139,8 +163,13 @@ export async function checkActivity(
       break;
     }
   }
-  if (employee && (await isFrozen(db, values.employee_id, localDate(values.begins_at)))) add(errors, "base", messages.activityFrozen);
-  if (!options.skipOverlap && employee && (await overlaps(db, values.employee_id, values.begins_at, values.ends_at, options.exceptId))) {
+  if (employee && (await isFrozen(db, values.employee_id, localDate(values.begins_at))))
+    add(errors, "base", messages.activityFrozen);
+  if (
+    !options.skipOverlap &&
+    employee &&
+    (await overlaps(db, values.employee_id, values.begins_at, values.ends_at, options.exceptId))
+  ) {
     add(errors, "base", messages.activityConflict);
   }
   return errors;
@@ -205,9 +234,13 @@ export async function prepareActivityWrite(
   // Changing the action type drops the old type's fields unless sent again (normaliseActivity clears them).
   const parsed = activitySchema.safeParse(merged);
   if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-  const employeeId = existing && input.employee_id === undefined ? (existing.employee_id as number) : employeeFor(ctx.user, input.employee_id);
+  const employeeId =
+    existing && input.employee_id === undefined ? (existing.employee_id as number) : employeeFor(ctx.user, input.employee_id);
   const values: ActivityValues = { ...parsed.data, employee_id: employeeId };
-  const errors = await checkActivity(ctx.db, values, { settings: await loadSettings(ctx.db), exceptId: existing?.id as number | undefined });
+  const errors = await checkActivity(ctx.db, values, {
+    settings: await loadSettings(ctx.db),
+    exceptId: existing?.id as number | undefined,
+  });
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return rowOf(values, ctx.user.id);
 }
@@ -251,7 +284,10 @@ export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
     try {
       employeeId = employeeFor(user, (item as Record<string, unknown>).employee_id);
     } catch (error) {
-      errors[index] = prefixed(prefix, error instanceof ValidationError ? (error.errors as Errors) : { employee_id: [messages.activityOwnOnly] });
+      errors[index] = prefixed(
+        prefix,
+        error instanceof ValidationError ? (error.errors as Errors) : { employee_id: [messages.activityOwnOnly] },
+      );
       continue;
     }
     const values: ActivityValues = { ...parsed.data, employee_id: employeeId };
@@ -286,8 +322,10 @@ export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
       for (const item of [fresh[i], fresh[j]]) {
         const prefix = timePrefix(item.values.begins_at, item.values.ends_at);
         const message = `${prefix}${messages.activityConflict}`;
-        const list = ((errors[item.index] ??= {}).base ??= []);
-        if (!list.includes(message)) list.push(message);
+        const entry = errors[item.index] ?? {};
+        const list = entry.base ?? [];
+        if (!list.includes(message)) entry.base = [...list, message];
+        errors[item.index] = entry;
       }
     }
   }
@@ -309,7 +347,10 @@ export function parseRange(value: unknown): { start?: string; end?: string } {
   }
   if (v && typeof v === "object") {
     const o = v as Record<string, unknown>;
-    return { start: typeof o.start_date === "string" ? o.start_date : undefined, end: typeof o.end_date === "string" ? o.end_date : undefined };
+    return {
+      start: typeof o.start_date === "string" ? o.start_date : undefined,
+      end: typeof o.end_date === "string" ? o.end_date : undefined,
+    };
   }
   return {};
 }

@@ -45,7 +45,10 @@ export const activityFields = {
   employee_id: optionalId(),
   begins_at: instant(),
   ends_at: instant(),
-  description: z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ error: messages.required }).max(2000, { error: messages.tooLong(2000) })),
+  description: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v),
+    z.string({ error: messages.required }).max(2000, { error: messages.tooLong(2000) }),
+  ),
   action_type: z.enum(ACTION_TYPES, { error: messages.invalidActionType }),
   activity_type_catalog_id: optionalId(),
   ownerable_id: optionalId(),
@@ -143,7 +146,10 @@ export const activityUpdateSchema = base.partial();
 /** Batch calls (validate, batch): an array of activities, parsed one by one by the service. */
 export const ACTIVITY_BATCH_MAX = 500;
 export const activityBatchSchema = z.object({
-  activities: z.array(z.unknown(), { error: messages.required }).min(1, { error: messages.activitiesNone }).max(ACTIVITY_BATCH_MAX, { error: messages.activitiesTooMany(ACTIVITY_BATCH_MAX) }),
+  activities: z
+    .array(z.unknown(), { error: messages.required })
+    .min(1, { error: messages.activitiesNone })
+    .max(ACTIVITY_BATCH_MAX, { error: messages.activitiesTooMany(ACTIVITY_BATCH_MAX) }),
 });
 
 /** Columns of the CSV import template (GET activities/download_csv_format). */
