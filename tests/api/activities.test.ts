@@ -416,6 +416,16 @@ describe("activities: validate and batch", () => {
     expect(await count()).toBe(before + 2);
   });
 
+  it("batch: a non-admin cannot write for another employee; an admin can", async () => {
+    const theirs = internal("2030-03-07", "09:00", "10:00", { employee_id: otherEmployee.id });
+    const refused = await operator.post("/api/v1/activities/batch", { activities: [theirs] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors["0"].employee_id).toEqual(["09:00 - 10:00: Solo puede registrar sus propias actividades"]);
+    const ok = await admin.post("/api/v1/activities/batch", { activities: [theirs] });
+    expect(ok.status).toBe(200);
+    expect(ok.body.activities[0].employee_id).toBe(otherEmployee.id);
+  });
+
   it("batch is idempotent by import_key and google_calendar_id", async () => {
     const payload = {
       activities: [
