@@ -1,4 +1,5 @@
 /** Every declared resource of the API, registered by server/app.ts. */
+import { activitiesResource } from "./activities/resource";
 import { activityTypeCatalogsResource } from "./activity_type_catalogs/resource";
 import { appLicensesResource } from "./app_licenses/resource";
 import { appSettingsResource } from "./app_settings/resource";
@@ -31,4 +32,5 @@ export const resources = [
   projectTypesResource,
   activityTypeCatalogsResource,
   appSettingsResource,
+  activitiesResource,
 ];

@@ -1,0 +1,580 @@
+/**
+ * Activities: the declared CRUD (own scope for non-admins) plus the timesheet calls of SPEC §7.
+ */
+import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { VACATION_DESCRIPTION } from "../../../src/core/constants";
+import { messages } from "../../../src/core/messages";
+import {
+  ACTIVITY_CSV_COLUMNS,
+  activityBatchSchema,
+  activitySchema,
+  activityUpdateSchema,
+} from "../../../src/core/schemas/activity";
+import {
+  addDays,
+  endOfDay,
+  hhmm,
+  localDate,
+  localDateOf,
+  localToday,
+  monthOf,
+  previousWeekOf,
+  startOfDay,
+  wallClock,
+  weekOf,
+  zonedTime,
+} from "../../../src/core/week";
+import type { Db } from "../../db/client";
+import {
+  activities,
+  activity_type_catalogs,
+  clients,
+  employees,
+  frozen_periods,
+  holydays,
+  products,
+  projects,
+  prospects,
+} from "../../db/schema";
+import { authorize, currentUser } from "../../http/auth";
+import { type CsvColumn, toCsv } from "../../http/csv";
+import { forbidden, HttpError, ValidationError, zodFieldErrors } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import {
+  declareResource,
+  filter,
+  idOf,
+  type RequestContext,
+  ResourceService,
+  sendCsv,
+  withValidation,
+} from "../../http/resource";
+import { outer } from "../../http/sql";
+import { ticketsError, ticketsPort } from "../../ports/tickets";
+import {
+  type ActivityValues,
+  checkActivity,
+  checkBatch,
+  employeeFor,
+  isAdmin,
+  loadSettings,
+  localDaySql,
+  parseRange,
+  prepareActivityWrite,
+  rangeStartDate,
+  rowOf,
+} from "./service";
+
+type Row = Record<string, unknown> & { id: number };
+
+const day = localDaySql(outer(activities.begins_at));
+const frozenExists = (kind?: "week" | "month") =>
+  sql`exists (select 1 from ${frozen_periods} where ${frozen_periods.employee_id} = ${outer(activities.employee_id)}${
+    kind ? sql` and ${frozen_periods.kind} = ${kind}` : sql``
+  } and ${day} between ${frozen_periods.starts_on} and ${frozen_periods.ends_on})`;
+
+const projectObject = sql`(select json_build_object('id', ${projects.id}, 'name', ${projects.name}, 'project_code', ${projects.project_code}, 'color_tag', ${projects.color_tag}) from ${projects} where ${projects.id} = ${outer(activities.project_id)})`;
+const projectCode = sql<
+  string | null
+>`(select ${projects.project_code} from ${projects} where ${projects.id} = ${outer(activities.project_id)})`;
+const projectName = sql<
+  string | null
+>`(select ${projects.name} from ${projects} where ${projects.id} = ${outer(activities.project_id)})`;
+const ownerableName = sql<string | null>`(case ${outer(activities.ownerable_type)}
+  when 'Client' then (select ${clients.name} from ${clients} where ${clients.id} = ${outer(activities.ownerable_id)})
+  when 'Prospect' then (select ${prospects.name} from ${prospects} where ${prospects.id} = ${outer(activities.ownerable_id)}) end)`;
+const productName = sql<
+  string | null
+>`(select ${products.name} from ${products} where ${products.id} = ${outer(activities.product_catalog_id)})`;
+const typeCode = sql<
+  string | null
+>`(select ${activity_type_catalogs.code} from ${activity_type_catalogs} where ${activity_type_catalogs.id} = ${outer(activities.activity_type_catalog_id)})`;
+const employeeName = sql<string>`(select ${employees.name} from ${employees} where ${employees.id} = ${outer(activities.employee_id)})`;
+const isMonthFrozen = sql<boolean>`${frozenExists("month")}`;
+const isEditable = sql<boolean>`(${outer(activities.is_editable)} and not ${frozenExists()})`;
+
+/** by_begins_at bounds: a date means that whole local day; a date-time is taken as it is. */
+const boundOf = (value: string, end: boolean): Date | null => {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const date = localDateOf(value);
+    return date ? (end ? endOfDay(date) : startOfDay(date)) : null;
+  }
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms);
+};
+const boundSchema = (end: boolean) =>
+  z.string().transform((v, ctx) => {
+    const bound = boundOf(v, end);
+    if (!bound) {
+      ctx.addIssue({ code: "custom", message: messages.invalidDate });
+      return z.NEVER;
+    }
+    return bound;
+  });
+const rangeSchema = z.unknown().transform((v, ctx) => {
+  const range = parseRange(v);
+  const start = range.start ? boundOf(range.start, false) : undefined;
+  const end = range.end ? boundOf(range.end, true) : undefined;
+  if (start === null || end === null || (!range.start && !range.end)) {
+    ctx.addIssue({ code: "custom", message: messages.invalidDate });
+    return z.NEVER;
+  }
+  return { start, end };
+});
+const rangeWhere = (start?: Date, end?: Date): SQL | undefined =>
+  and(start ? gte(activities.begins_at, start) : undefined, end ? lte(activities.begins_at, end) : undefined);
+
+/** by_employee: an admin's choice (an id or 'todos'); ignored for everyone else (the own scope applies). */
+const employeeFilter = filter.custom(
+  z.union([z.literal("todos"), z.literal("Todos"), z.coerce.number().int().positive()]),
+  (value, ctx) => (ctx.grant === "all" && typeof value === "number" ? eq(activities.employee_id, value) : undefined),
+);
+
+const hours = (r: Row) =>
+  Math.round(((new Date(r.ends_at as string).getTime() - new Date(r.begins_at as string).getTime()) / 3_600_000) * 100) / 100;
+const ACTION_LABELS: Record<string, string> = {
+  project: "Proyecto",
+  support: "Soporte",
+  quote: "Preventa",
+  internal: "Actividad interna",
+  rh: "Recursos humanos",
+  vacation: "Vacaciones",
+};
+export const ACTIVITY_CSV: CsvColumn<Row>[] = [
+  { header: "Empleado", value: (r) => r.employee_name },
+  { header: "Fecha", value: (r) => localDate(new Date(r.begins_at as string)) },
+  { header: "Inicio", value: (r) => hhmm(new Date(r.begins_at as string)) },
+  { header: "Fin", value: (r) => hhmm(new Date(r.ends_at as string)) },
+  { header: "Horas", value: hours },
+  { header: "Tipo", value: (r) => ACTION_LABELS[r.action_type as string] ?? r.action_type },
+  { header: "Tipo de actividad", value: (r) => r.activity_type_code },
+  { header: "Código de proyecto", value: (r) => r.project_code },
+  { header: "Proyecto", value: (r) => r.project_name },
+  { header: "Cliente / Prospecto", value: (r) => r.ownerable_name },
+  { header: "Producto", value: (r) => r.product_name },
+  { header: "Ticket", value: (r) => r.ticket_id },
+  { header: "Descripción", value: (r) => r.description },
+];
+
+let service: ResourceService;
+
+export const activitiesResource = declareResource({
+  name: "activities",
+  singular: "activity",
+  table: activities,
+  createSchema: activitySchema as never,
+  updateSchema: activityUpdateSchema as never,
+  search: [activities.description],
+  sortable: {
+    id: activities.id,
+    begins_at: activities.begins_at,
+    ends_at: activities.ends_at,
+    description: activities.description,
+    action_type: activities.action_type,
+    employee_name: employeeName,
+  },
+  defaultSort: { column: "begins_at", order: "asc" },
+  filters: {
+    by_begins_at: filter.custom(rangeSchema, (v) => rangeWhere(v.start, v.end)),
+    "by_begins_at[start_date]": filter.custom(boundSchema(false), (v) => rangeWhere(v)),
+    "by_begins_at[end_date]": filter.custom(boundSchema(true), (v) => rangeWhere(undefined, v)),
+    by_employee: employeeFilter,
+    employee_id: employeeFilter,
+    by_favorite: filter.bool(activities.is_favorite),
+    action_type: filter.valueIn(activities.action_type),
+  },
+  computed: {
+    project: projectObject.as("project") as never,
+    project_code: projectCode.as("project_code") as never,
+    project_name: projectName.as("project_name") as never,
+    ownerable_name: ownerableName.as("ownerable_name") as never,
+    product_name: productName.as("product_name") as never,
+    activity_type_code: typeCode.as("activity_type_code") as never,
+    employee_name: employeeName.as("employee_name") as never,
+    is_month_frozen: isMonthFrozen.as("is_month_frozen") as never,
+    is_editable: isEditable.as("is_editable") as never,
+  },
+  own: (user) => (user.employee ? eq(activities.employee_id, user.employee.id) : sql`false`),
+  // The generic create parses with activitySchema; the service re-parses the raw body with the update merge.
+  beforeWrite: (values, ctx, existing) => prepareActivityWrite(values, ctx, existing),
+  deleteGuards: [
+    async (id, db) => {
+      const [row] = (await db.select({ is_editable: isEditable }).from(activities).where(eq(activities.id, id))) as {
+        is_editable: boolean;
+      }[];
+      if (row && !row.is_editable) throw ValidationError.base(messages.activityFrozen);
+      return null;
+    },
+  ],
+  csv: { filename: "actividades.csv", columns: ACTIVITY_CSV },
+  without: ["update"],
+  routes(app, def) {
+    service = new ResourceService(def);
+    registerActivityRoutes(app);
+  },
+});
+
+const tags = ["activities"];
+const paramsOf = (request: FastifyRequest) => ({
+  ...((request.query ?? {}) as Record<string, unknown>),
+  ...((request.body && typeof request.body === "object" ? request.body : {}) as Record<string, unknown>),
+});
+
+/** Rows with computed columns, by id, in the given order. */
+async function rowsByIds(ctx: RequestContext, ids: number[]): Promise<Row[]> {
+  if (!ids.length) return [];
+  const { rows } = await service.list({ ...ctx, grant: "all" }, { ids: JSON.stringify([...new Set(ids)]), per_page: "all" });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter(Boolean) as Row[];
+}
+
+function registerActivityRoutes(app: FastifyInstance) {
+  const db = () => app.db.db as Db;
+
+  app.put(
+    "/activities/:id",
+    { schema: doc({ tags, summary: "Actualizar actividad", body: activityUpdateSchema, wrap: "activity" }) },
+    async (request) => {
+      const ctx = service.context(app, request, "update");
+      try {
+        return { activity: await service.update(ctx, idOf(request), request.body), message: messages.activityEdited };
+      } catch (error) {
+        if (error instanceof HttpError && error.statusCode === 404) throw new HttpError(404, messages.activityNotFoundForUpdate);
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    "/activities/recent_activities",
+    { schema: doc({ tags, summary: "Actividades recientes (para iniciar una nueva)" }) },
+    async (request) => {
+      const ctx = service.context(app, request, "list");
+      const q = request.query as Record<string, unknown>;
+      const employeeId = employeeFor(ctx.user, q.employee_id ?? q.by_employee);
+      const { rows } = await service.list(ctx, {
+        by_employee: String(employeeId),
+        per_page: "200",
+        "by_column[column]": "begins_at",
+        "by_column[order]": "desc",
+      });
+      const seen = new Set<string>();
+      const recent: Row[] = [];
+      for (const r of rows) {
+        const key = JSON.stringify([
+          r.action_type,
+          r.description,
+          r.project_id,
+          r.ownerable_type,
+          r.ownerable_id,
+          r.product_catalog_id,
+          r.activity_type_catalog_id,
+        ]);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        recent.push(r);
+        if (recent.length >= 15) break;
+      }
+      return { activities: recent };
+    },
+  );
+
+  app.post(
+    "/activities/validate",
+    { schema: doc({ tags, summary: "Validar un lote de actividades" }) },
+    async (request, reply) => {
+      const ctx = service.context(app, request, "create");
+      const parsed = activityBatchSchema.safeParse(request.body ?? {});
+      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const { errors } = await checkBatch(db(), ctx.user, parsed.data.activities);
+      if (Object.keys(errors).length) return reply.status(422).send({ errors });
+      return { valid: true };
+    },
+  );
+
+  app.post(
+    "/activities/batch",
+    { schema: doc({ tags, summary: "Guardar un lote de actividades (todo o nada)" }) },
+    async (request) => {
+      const ctx = service.context(app, request, "create");
+      const parsed = activityBatchSchema.safeParse(request.body ?? {});
+      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const ids = await withValidation(() =>
+        db().transaction(async (tx) => {
+          const { errors, items } = await checkBatch(tx, ctx.user, parsed.data.activities);
+          if (Object.keys(errors).length) throw new ValidationError(errors);
+          const out: { id: number; created: boolean }[] = [];
+          for (const item of items) {
+            if (item.existingId) {
+              out.push({ id: item.existingId, created: false });
+              continue;
+            }
+            const row = rowOf(item.values, ctx.user.id);
+            const [inserted] = await tx
+              .insert(activities)
+              .values(row)
+              .onConflictDoNothing({ target: [activities.employee_id, activities.import_key] })
+              .returning({ id: activities.id });
+            if (inserted) out.push({ id: inserted.id, created: true });
+            else {
+              const [stored] = await tx
+                .select({ id: activities.id })
+                .from(activities)
+                .where(and(eq(activities.employee_id, row.employee_id), eq(activities.import_key, row.import_key as string)));
+              out.push({ id: stored.id, created: false });
+            }
+          }
+          return out;
+        }),
+      );
+      return {
+        activities: await rowsByIds(
+          ctx,
+          ids.map((i) => i.id),
+        ),
+        created: ids.filter((i) => i.created).length,
+        existing: ids.filter((i) => !i.created).length,
+        message: messages.activitiesSaved,
+      };
+    },
+  );
+
+  app.post(
+    "/activities/copy_previous_week",
+    { schema: doc({ tags, summary: "Copiar las actividades de la semana anterior" }) },
+    async (request) => {
+      const ctx = service.context(app, request, "create");
+      const params = paramsOf(request);
+      const targetDay = localDateOf(String(params.week_start ?? "")) ?? rangeStartDate(params) ?? localToday();
+      const target = weekOf(targetDay);
+      const sourceDay = params.id_previous_week ? localDateOf(String(params.id_previous_week)) : null;
+      if (params.id_previous_week && !sourceDay) throw ValidationError.field("id_previous_week", messages.invalidDate);
+      const source = sourceDay ? weekOf(sourceDay) : previousWeekOf(target.starts_on);
+      const shift = Math.round((Date.parse(target.starts_on) - Date.parse(source.starts_on)) / 86_400_000);
+      const employeeId = employeeFor(ctx.user, params.employee_id ?? params.by_employee);
+      return withValidation(() =>
+        db().transaction(async (tx) => {
+          const sourceRows = await tx
+            .select()
+            .from(activities)
+            .where(
+              and(
+                eq(activities.employee_id, employeeId),
+                gte(activities.begins_at, source.start),
+                lte(activities.begins_at, source.end),
+              ),
+            )
+            .orderBy(asc(activities.begins_at));
+          const holidays = new Set(
+            (
+              await tx
+                .select({ date: holydays.date })
+                .from(holydays)
+                .where(and(gte(holydays.date, target.starts_on), lte(holydays.date, target.ends_on)))
+            ).map((h) => h.date),
+          );
+          const settings = await loadSettings(tx);
+          const created: number[] = [];
+          const skipped: { description: string; begins_at: string; ends_at: string; reason: string }[] = [];
+          for (const row of sourceRows) {
+            const b = wallClock(row.begins_at);
+            const e = wallClock(row.ends_at);
+            const begins = zonedTime(addDays(b.date, shift), b.minutes);
+            const ends = zonedTime(addDays(e.date, shift), e.minutes);
+            const skip = (reason: string) =>
+              skipped.push({
+                description: row.description,
+                begins_at: begins.toISOString(),
+                ends_at: ends.toISOString(),
+                reason,
+              });
+            if (holidays.has(localDate(begins))) {
+              skip(messages.copySkippedHoliday);
+              continue;
+            }
+            const values: ActivityValues = {
+              ...(row as never as ActivityValues),
+              begins_at: begins,
+              ends_at: ends,
+              is_favorite: false,
+              google_calendar_id: null,
+              google_calendar_event: null,
+              import_key: null,
+            };
+            const errors = await checkActivity(tx, values, { settings });
+            if (Object.keys(errors).length) {
+              skip(Object.values(errors).flat()[0] ?? messages.invalidValue);
+              continue;
+            }
+            const [inserted] = await tx.insert(activities).values(rowOf(values, ctx.user.id)).returning({ id: activities.id });
+            created.push(inserted.id);
+          }
+          return {
+            created: created.length,
+            activities: await rowsByIds({ ...ctx, db: tx }, created),
+            skipped,
+            message: sourceRows.length ? messages.activitiesAllAdded : messages.copyNothing,
+          };
+        }),
+      );
+    },
+  );
+
+  for (const [path, kind, close] of [
+    ["close_activities", "week", true],
+    ["open_activities", "week", false],
+    ["close_month_activities", "month", true],
+    ["open_month_activities", "month", false],
+  ] as const) {
+    app.put(
+      `/activities/${path}`,
+      { schema: doc({ tags, summary: `${close ? "Cerrar" : "Abrir"} ${kind === "week" ? "la semana" : "el mes"}` }) },
+      async (request) => {
+        const user = currentUser(request);
+        const params = paramsOf(request);
+        const employeeId = freezeTarget(request, params.by_employee, kind, close);
+        const date = rangeStartDate(params);
+        if (!date) throw ValidationError.field("by_begins_at", messages.invalidDate);
+        const [employee] = await db().select({ id: employees.id }).from(employees).where(eq(employees.id, employeeId));
+        if (!employee) throw ValidationError.field("by_employee", messages.invalidReference);
+        const period = kind === "week" ? weekOf(date) : monthOf(date);
+        if (close) {
+          await db()
+            .insert(frozen_periods)
+            .values({ employee_id: employeeId, kind, starts_on: period.starts_on, ends_on: period.ends_on, closed_by: user.id })
+            .onConflictDoNothing();
+        } else {
+          await db()
+            .delete(frozen_periods)
+            .where(
+              and(
+                eq(frozen_periods.employee_id, employeeId),
+                eq(frozen_periods.kind, kind),
+                eq(frozen_periods.starts_on, period.starts_on),
+              ),
+            );
+        }
+        const message =
+          kind === "week"
+            ? close
+              ? messages.weekClosed
+              : messages.weekOpened
+            : close
+              ? messages.monthClosed
+              : messages.monthOpened;
+        return {
+          frozen: close,
+          frozen_period: { employee_id: employeeId, kind, starts_on: period.starts_on, ends_on: period.ends_on },
+          message,
+        };
+      },
+    );
+  }
+
+  app.get(
+    "/activities/download_personal_report.csv",
+    { schema: doc({ tags, summary: "Reporte personal de actividades (CSV)" }) },
+    async (request, reply) => {
+      const ctx = service.context(app, request, "export");
+      const { by_employee: _a, employee_id: _b, ...query } = request.query as Record<string, unknown>;
+      const { rows } = await service.list({ ...ctx, grant: "own" }, { ...query, per_page: "all", page: "1" });
+      return sendCsv(reply, "reporte_personal_actividades.csv", toCsv(ACTIVITY_CSV, rows));
+    },
+  );
+
+  app.get(
+    "/activities/download_csv_format",
+    { schema: doc({ tags, summary: "Formato CSV para importar actividades" }) },
+    async (request, reply) => {
+      authorize(request, "activities", "import");
+      const columns: CsvColumn<Record<string, string>>[] = ACTIVITY_CSV_COLUMNS.map((c) => ({ header: c, value: (r) => r[c] }));
+      const examples = [
+        {
+          fecha: "2025-01-06",
+          hora_inicio: "09:00",
+          hora_fin: "11:00",
+          tipo: "P",
+          cliente_o_prospecto: "",
+          codigo_proyecto: "PRY-001",
+          producto: "",
+          tipo_actividad: "DE",
+          ticket: "",
+          descripcion: "Desarrollo del módulo",
+        },
+        {
+          fecha: "2025-01-06",
+          hora_inicio: "11:00",
+          hora_fin: "12:00",
+          tipo: "S",
+          cliente_o_prospecto: "Cliente",
+          codigo_proyecto: "",
+          producto: "Producto",
+          tipo_actividad: "ST",
+          ticket: "1234",
+          descripcion: "Atención de incidencia",
+        },
+        {
+          fecha: "2025-01-07",
+          hora_inicio: "09:00",
+          hora_fin: "18:00",
+          tipo: "V",
+          cliente_o_prospecto: "",
+          codigo_proyecto: "",
+          producto: "",
+          tipo_actividad: "",
+          ticket: "",
+          descripcion: VACATION_DESCRIPTION,
+        },
+      ];
+      return sendCsv(reply, "formato_actividades.csv", toCsv(columns, examples));
+    },
+  );
+
+  app.post(
+    "/activities/get_ticket_by_proyect",
+    { schema: doc({ tags, summary: "Buscar tickets (Azure Devops)" }) },
+    async (request) => {
+      const user = currentUser(request);
+      authorize(request, "activities", "create");
+      const p = paramsOf(request);
+      const id = (v: unknown) => (v === undefined || v === null || v === "" ? null : Number(v) || null);
+      try {
+        const tickets = await ticketsPort().search({
+          search: String(p.search ?? "").slice(0, 200),
+          project_id: id(p.project_id),
+          client_id: id(p.client_id),
+          product_catalog_id: id(p.product_catalog_id),
+          user_id: user.id,
+        });
+        return { tickets };
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        request.log.error({ err: error }, "tickets port failed");
+        throw ticketsError(messages.ticketsFailed);
+      }
+    },
+  );
+}
+
+/**
+ * Whose period a freeze call acts on. An admin (freeze_others) must name an employee; anyone else may only
+ * close their own week (reopening a week and any month are admin-only: a closed week is final for its owner).
+ */
+function freezeTarget(request: FastifyRequest, byEmployee: unknown, kind: "week" | "month", close: boolean): number {
+  const user = currentUser(request);
+  if (isAdmin(user)) {
+    const id = Number(byEmployee);
+    if (byEmployee === undefined || byEmployee === null || byEmployee === "" || !Number.isInteger(id) || id <= 0) {
+      throw ValidationError.base(messages.selectEmployee);
+    }
+    return id;
+  }
+  authorize(request, "activities", "freeze");
+  if (kind === "month" || !close) throw forbidden();
+  if (!user.employee) throw ValidationError.base(messages.noEmployee);
+  if (byEmployee !== undefined && byEmployee !== null && byEmployee !== "" && Number(byEmployee) !== user.employee.id)
+    throw forbidden();
+  return user.employee.id;
+}

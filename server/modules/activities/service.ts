@@ -1,0 +1,363 @@
+/**
+ * Rules of activities (SPEC §3, §4, §5), enforced for single writes, batches, validation and copies:
+ * the owner's employee (admins: any), an active employee, per-action-type references (support refuses
+ * the excluded customer, non-selectable products are refused, internal/rh get the default customer),
+ * nothing inside a frozen week or month (exact to the day), no overlap (also the DB's
+ * activities_no_overlap exclusion constraint, mapped to the same Spanish 422 in server/http/errors.ts).
+ */
+import { and, eq, gte, lte, ne, sql } from "drizzle-orm";
+import { messages } from "../../../src/core/messages";
+import { grantFor } from "../../../src/core/permissions";
+import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
+import type { SessionUser } from "../../../src/core/session";
+import { localDate, localDateOf, timePrefix } from "../../../src/core/week";
+import type { Tx } from "../../db/client";
+import {
+  activities,
+  activity_type_catalogs,
+  app_settings,
+  clients,
+  employees,
+  frozen_periods,
+  products,
+  projects,
+  prospects,
+} from "../../db/schema";
+import { type FieldErrors, forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
+
+export type ActivityValues = ActivityInput & { employee_id: number };
+type Errors = Record<string, string[]>;
+
+export interface Settings {
+  default_customer_id: number | null;
+  support_excluded_customer_id: number | null;
+}
+export async function loadSettings(db: Tx): Promise<Settings> {
+  const [row] = await db
+    .select({
+      default_customer_id: app_settings.default_customer_id,
+      support_excluded_customer_id: app_settings.support_excluded_customer_id,
+    })
+    .from(app_settings)
+    .where(eq(app_settings.id, 1))
+    .limit(1);
+  return row ?? { default_customer_id: null, support_excluded_customer_id: null };
+}
+
+export const isAdmin = (user: SessionUser) => grantFor(user, "activities", "freeze_others") === "all";
+
+/**
+ * The employee an activity is written for: an admin may name any employee (default their own); anyone
+ * else only their own (naming another answers 403).
+ */
+export function employeeFor(user: SessionUser, requested: unknown): number {
+  const wanted = requested === undefined || requested === null || requested === "" ? null : Number(requested);
+  if (isAdmin(user)) {
+    const id = wanted ?? user.employee?.id;
+    if (!id || !Number.isInteger(id) || id <= 0) throw ValidationError.field("employee_id", messages.selectEmployee);
+    return id;
+  }
+  if (!user.employee) throw ValidationError.base(messages.noEmployee);
+  if (wanted !== null && wanted !== user.employee.id) throw forbidden();
+  return user.employee.id;
+}
+
+/** Local date (Mexico City) an activity belongs to, as SQL. */
+export const localDaySql = (column: unknown) => sql`((${column} at time zone 'America/Mexico_City')::date)`;
+
+export async function isFrozen(db: Tx, employeeId: number, day: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: frozen_periods.id })
+    .from(frozen_periods)
+    .where(and(eq(frozen_periods.employee_id, employeeId), lte(frozen_periods.starts_on, day), gte(frozen_periods.ends_on, day)))
+    .limit(1);
+  return !!row;
+}
+
+export async function overlaps(db: Tx, employeeId: number, begins: Date, ends: Date, exceptId?: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: activities.id })
+    .from(activities)
+    .where(
+      and(
+        eq(activities.employee_id, employeeId),
+        sql`tstzrange(${activities.begins_at}, ${activities.ends_at}, '[)') && tstzrange(${begins.toISOString()}::timestamptz, ${ends.toISOString()}::timestamptz, '[)')`,
+        exceptId ? ne(activities.id, exceptId) : undefined,
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
+
+const add = (errors: Errors, field: string, message: string) => {
+  errors[field] = [...(errors[field] ?? []), message];
+};
+
+async function exists(db: Tx, table: typeof clients | typeof prospects | typeof activity_type_catalogs, id: number) {
+  const [row] = await db.select({ id: table.id }).from(table).where(eq(table.id, id)).limit(1);
+  return !!row;
+}
+
+async function checkProduct(db: Tx, errors: Errors, id: number | null | undefined) {
+  if (!id) return;
+  const [row] = await db.select({ is_selectable: products.is_selectable }).from(products).where(eq(products.id, id)).limit(1);
+  if (!row) add(errors, "product_catalog_id", messages.invalidReference);
+  else if (!row.is_selectable) add(errors, "product_catalog_id", messages.activityProductNotSelectable);
+}
+
+/**
+ * Checks one parsed activity and completes the fields the server fills (client and product of a project,
+ * default customer of internal/rh). Returns the errors ({} when valid); `values` is completed in place.
+ */
+export async function checkActivity(
+  db: Tx,
+  values: ActivityValues,
+  options: { settings: Settings; exceptId?: number; skipOverlap?: boolean },
+): Promise<Errors> {
+  const errors: Errors = {};
+  const [employee] = await db
+    .select({ is_active: employees.is_active })
+    .from(employees)
+    .where(eq(employees.id, values.employee_id))
+    .limit(1);
+  if (!employee) add(errors, "employee_id", messages.invalidReference);
+  else if (!employee.is_active) add(errors, "employee_id", messages.employeeInactive);
+
+  if (values.activity_type_catalog_id && !(await exists(db, activity_type_catalogs, values.activity_type_catalog_id))) {
+    add(errors, "activity_type_catalog_id", messages.invalidReference);
+  }
+  switch (values.action_type) {
+    case "project": {
+      const [project] = await db
+        .select({ client_id: projects.client_id, product_catalog_id: projects.product_catalog_id })
+        .from(projects)
+        .where(eq(projects.id, values.project_id as number))
+        .limit(1);
+      if (!project) add(errors, "project_id", messages.invalidReference);
+      else
+        Object.assign(values, {
+          ownerable_type: "Client",
+          ownerable_id: project.client_id,
+          product_catalog_id: project.product_catalog_id,
+        });
+      break;
+    }
+    case "support":
+      if (values.ownerable_id && values.ownerable_id === options.settings.support_excluded_customer_id) {
+        add(errors, "ownerable_id", messages.activityExcludedCustomer);
+      } else if (values.ownerable_id && !(await exists(db, clients, values.ownerable_id)))
+        add(errors, "ownerable_id", messages.invalidReference);
+      await checkProduct(db, errors, values.product_catalog_id);
+      break;
+    case "quote": {
+      const table = values.ownerable_type === "Prospect" ? prospects : clients;
+      if (values.ownerable_id && !(await exists(db, table, values.ownerable_id)))
+        add(errors, "ownerable_id", messages.invalidReference);
+      await checkProduct(db, errors, values.product_catalog_id);
+      break;
+    }
+    case "internal":
+    case "rh": {
+      const customer = options.settings.default_customer_id;
+      Object.assign(values, { ownerable_type: customer ? "Client" : null, ownerable_id: customer ?? null });
+      break;
+    }
+  }
+  if (employee && (await isFrozen(db, values.employee_id, localDate(values.begins_at))))
+    add(errors, "base", messages.activityFrozen);
+  if (
+    !options.skipOverlap &&
+    employee &&
+    (await overlaps(db, values.employee_id, values.begins_at, values.ends_at, options.exceptId))
+  ) {
+    add(errors, "base", messages.activityConflict);
+  }
+  return errors;
+}
+
+/** The columns written for an activity. */
+export function rowOf(values: ActivityValues, userId: number) {
+  return {
+    employee_id: values.employee_id,
+    begins_at: values.begins_at,
+    ends_at: values.ends_at,
+    description: values.description,
+    action_type: values.action_type,
+    activity_type_catalog_id: values.activity_type_catalog_id ?? null,
+    ownerable_id: values.ownerable_id ?? null,
+    ownerable_type: values.ownerable_type ?? null,
+    project_id: values.project_id ?? null,
+    product_catalog_id: values.product_catalog_id ?? null,
+    short_title: values.short_title ?? null,
+    ticket_id: values.ticket_id ?? null,
+    ticket_name: values.ticket_name ?? null,
+    is_favorite: values.is_favorite ?? false,
+    google_calendar_id: values.google_calendar_id ?? null,
+    google_calendar_event: values.google_calendar_event ?? null,
+    import_key: values.import_key ?? values.google_calendar_id ?? null,
+    update_by: userId,
+  };
+}
+
+const WRITABLE = [
+  "employee_id",
+  "begins_at",
+  "ends_at",
+  "description",
+  "action_type",
+  "activity_type_catalog_id",
+  "ownerable_id",
+  "ownerable_type",
+  "project_id",
+  "product_catalog_id",
+  "short_title",
+  "ticket_id",
+  "ticket_name",
+  "is_favorite",
+  "google_calendar_id",
+  "google_calendar_event",
+  "import_key",
+] as const;
+
+/** beforeWrite of the resource: merges an update with the stored row, parses, authorises, checks. */
+export async function prepareActivityWrite(
+  input: Record<string, unknown>,
+  ctx: { db: Tx; user: SessionUser },
+  existing: Record<string, unknown> | null,
+): Promise<Record<string, unknown>> {
+  if (existing) {
+    if (existing.is_editable === false) throw ValidationError.base(messages.activityFrozen);
+  }
+  const merged: Record<string, unknown> = {};
+  if (existing) for (const key of WRITABLE) merged[key] = existing[key];
+  for (const [key, value] of Object.entries(input)) if (value !== undefined) merged[key] = value;
+  // Changing the action type drops the old type's fields unless sent again (normaliseActivity clears them).
+  const parsed = activitySchema.safeParse(merged);
+  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+  const employeeId =
+    existing && input.employee_id === undefined ? (existing.employee_id as number) : employeeFor(ctx.user, input.employee_id);
+  const values: ActivityValues = { ...parsed.data, employee_id: employeeId };
+  const errors = await checkActivity(ctx.db, values, {
+    settings: await loadSettings(ctx.db),
+    exceptId: existing?.id as number | undefined,
+  });
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return rowOf(values, ctx.user.id);
+}
+
+/* ---------- batches ---------- */
+
+export interface BatchItem {
+  index: number;
+  values: ActivityValues;
+  /** An already stored row with the same import key (idempotency): nothing to write. */
+  existingId?: number;
+}
+
+const prefixed = (prefix: string, errors: FieldErrors | Errors) =>
+  Object.fromEntries(Object.entries(errors).map(([field, list]) => [field, list.map((m) => `${prefix}${m}`)]));
+
+/**
+ * Parses and checks a whole batch: every activity against the rules and the stored activities, and the
+ * activities of the batch against each other. Errors are keyed by index, each message prefixed by the
+ * activity's 'HH:mm - HH:mm: '. Activities whose import key is already stored are reported as existing.
+ */
+export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
+  const settings = await loadSettings(db);
+  const errors: Record<string, Errors> = {};
+  const items: BatchItem[] = [];
+  const seenKeys = new Map<string, number>();
+  for (const [index, item] of raw.entries()) {
+    const parsed = activitySchema.safeParse(item);
+    if (!parsed.success) {
+      const begins = (item as Record<string, unknown> | null)?.begins_at;
+      const ends = (item as Record<string, unknown> | null)?.ends_at;
+      const times = [begins, ends].map((v) => (typeof v === "string" ? new Date(v) : null));
+      const prefix = times.every((d) => d && !Number.isNaN(d.getTime()))
+        ? timePrefix(times[0] as Date, times[1] as Date)
+        : messages.activityIndex(index + 1);
+      errors[index] = prefixed(prefix, zodFieldErrors(parsed.error));
+      continue;
+    }
+    const prefix = timePrefix(parsed.data.begins_at, parsed.data.ends_at);
+    let employeeId: number;
+    try {
+      employeeId = employeeFor(user, (item as Record<string, unknown>).employee_id);
+    } catch (error) {
+      errors[index] = prefixed(
+        prefix,
+        error instanceof ValidationError ? (error.errors as Errors) : { employee_id: [messages.activityOwnOnly] },
+      );
+      continue;
+    }
+    const values: ActivityValues = { ...parsed.data, employee_id: employeeId };
+    const key = values.import_key ?? values.google_calendar_id ?? null;
+    if (key) {
+      values.import_key = key;
+      const mapKey = `${employeeId}\u0000${key}`;
+      if (seenKeys.has(mapKey)) continue; // the same event twice in one batch: written once
+      seenKeys.set(mapKey, index);
+      const [stored] = await db
+        .select({ id: activities.id })
+        .from(activities)
+        .where(and(eq(activities.employee_id, employeeId), eq(activities.import_key, key)))
+        .limit(1);
+      if (stored) {
+        items.push({ index, values, existingId: stored.id });
+        continue;
+      }
+    }
+    const found = await checkActivity(db, values, { settings });
+    if (Object.keys(found).length) errors[index] = prefixed(prefix, found);
+    items.push({ index, values });
+  }
+  // Overlaps inside the batch (per employee), sorted by start as the calendar does before saving.
+  const fresh = items.filter((i) => !i.existingId).sort((a, b) => a.values.begins_at.getTime() - b.values.begins_at.getTime());
+  for (let i = 0; i < fresh.length; i++) {
+    for (let j = i + 1; j < fresh.length; j++) {
+      const a = fresh[i].values;
+      const b = fresh[j].values;
+      if (b.begins_at.getTime() >= a.ends_at.getTime()) break;
+      if (a.employee_id !== b.employee_id) continue;
+      for (const item of [fresh[i], fresh[j]]) {
+        const prefix = timePrefix(item.values.begins_at, item.values.ends_at);
+        const message = `${prefix}${messages.activityConflict}`;
+        const entry = errors[item.index] ?? {};
+        const list = entry.base ?? [];
+        if (!list.includes(message)) entry.base = [...list, message];
+        errors[item.index] = entry;
+      }
+    }
+  }
+  return { errors, items: items.filter((i) => !(i.index in errors)) };
+}
+
+/** Parses a by_begins_at value: {start_date, end_date} object, JSON text, or a single date. */
+export function parseRange(value: unknown): { start?: string; end?: string } {
+  let v = value;
+  if (typeof v === "string") {
+    const text = v.trim();
+    if (text.startsWith("{")) {
+      try {
+        v = JSON.parse(text);
+      } catch {
+        return {};
+      }
+    } else return { start: text };
+  }
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    return {
+      start: typeof o.start_date === "string" ? o.start_date : undefined,
+      end: typeof o.end_date === "string" ? o.end_date : undefined,
+    };
+  }
+  return {};
+}
+
+/** The local date of the start of a by_begins_at range (body or query, object or bracket keys). */
+export function rangeStartDate(params: Record<string, unknown>): string | null {
+  const range = parseRange(params.by_begins_at);
+  const start = range.start ?? (params["by_begins_at[start_date]"] as string | undefined);
+  return typeof start === "string" ? localDateOf(start) : null;
+}

@@ -1,0 +1,167 @@
+/**
+ * One activity of the weekly timesheet (SPEC §3, §5), shared by the activity form and the API.
+ *
+ * Fields follow the action type:
+ * - project: project_id and activity_type_catalog_id (client and product come from the project, server side);
+ * - support: a Client, a product, ticket optional (the excluded customer is refused by the server);
+ * - quote: a Client or a Prospect, and a product;
+ * - internal, rh: the server fills the default customer of the app settings (any owner sent is ignored);
+ * - vacation: no owner, project or product; the description is always 'Vacaciones / Incapacidades'.
+ *
+ * Times: begins_at < ends_at, both on the same local (Mexico City) day — ends_at may be exactly the next
+ * midnight. Granularity decision: whole minutes are required, but the 15-minute grid is NOT enforced:
+ * the calendar snaps to 15-minute slots (CALENDAR.slotMinutes) when drawing or dragging, yet events
+ * imported from the calendar service or a CSV keep their real times (a meeting at 10:05–10:50 is valid).
+ */
+import { ACTION_TYPES, VACATION_DESCRIPTION } from "../constants";
+import { messages } from "../messages";
+import { localDate } from "../week";
+import { flag, optionalId, optionalText, z } from "./fields";
+
+export const OWNERABLE_TYPES = ["Client", "Prospect"] as const;
+
+const instant = () =>
+  z.preprocess(
+    (v) => (typeof v === "string" || typeof v === "number" ? new Date(v) : v),
+    z.date({ error: messages.invalidDate }).refine((d) => !Number.isNaN(d.getTime()), { error: messages.invalidDate }),
+  );
+
+const nullIfBlank = (v: unknown) => (v === "" || v === "null" ? null : v);
+
+/** google_calendar_event arrives as JSON text (SPEC §3) or as an object. */
+const calendarEvent = z.preprocess((v) => {
+  if (v === "" || v === null || v === undefined) return null;
+  if (typeof v === "string") {
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }
+  return v;
+}, z.record(z.string(), z.unknown(), { error: messages.invalidValue }).nullable().optional());
+
+export const activityFields = {
+  employee_id: optionalId(),
+  begins_at: instant(),
+  ends_at: instant(),
+  description: z.preprocess(
+    (v) => (typeof v === "string" ? v.trim() : v),
+    z.string({ error: messages.required }).max(2000, { error: messages.tooLong(2000) }),
+  ),
+  action_type: z.enum(ACTION_TYPES, { error: messages.invalidActionType }),
+  activity_type_catalog_id: optionalId(),
+  ownerable_id: optionalId(),
+  ownerable_type: z.preprocess(nullIfBlank, z.enum(OWNERABLE_TYPES, { error: messages.invalidValue }).nullable().optional()),
+  project_id: optionalId(),
+  product_catalog_id: optionalId(),
+  short_title: optionalText(300),
+  ticket_id: optionalText(60),
+  ticket_name: optionalText(500),
+  is_favorite: flag(),
+  google_calendar_id: optionalText(300),
+  google_calendar_event: calendarEvent,
+  import_key: optionalText(300),
+};
+
+const base = z.object(activityFields);
+type Base = z.infer<typeof base>;
+
+/** Per-action-type rules and the time rules; also normalises vacation and drops fields a type does not use. */
+export function activityRules(v: Base, ctx: z.RefinementCtx) {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+  if (v.ends_at.getTime() <= v.begins_at.getTime()) issue("ends_at", messages.activityEndBeforeStart);
+  else {
+    const day = localDate(v.begins_at);
+    const endDay = localDate(new Date(v.ends_at.getTime() - 1));
+    if (day !== endDay) issue("ends_at", messages.activitySameDay);
+  }
+  for (const key of ["begins_at", "ends_at"] as const) {
+    if (v[key].getUTCSeconds() !== 0 || v[key].getUTCMilliseconds() !== 0) issue(key, messages.activityWholeMinutes);
+  }
+  if (v.action_type !== "vacation" && !v.description) issue("description", messages.required);
+  switch (v.action_type) {
+    case "project":
+      if (!v.project_id) issue("project_id", messages.required);
+      if (!v.activity_type_catalog_id) issue("activity_type_catalog_id", messages.required);
+      break;
+    case "support":
+      if (v.ownerable_type && v.ownerable_type !== "Client") issue("ownerable_type", messages.activitySupportClientOnly);
+      if (!v.ownerable_id) issue("ownerable_id", messages.required);
+      if (!v.product_catalog_id) issue("product_catalog_id", messages.required);
+      break;
+    case "quote":
+      if (!v.ownerable_id) issue("ownerable_id", messages.required);
+      if (!v.product_catalog_id) issue("product_catalog_id", messages.required);
+      break;
+  }
+}
+
+/** Clears what an action type does not carry and fixes the vacation text. */
+export function normaliseActivity<T extends Base>(v: T): T {
+  const out = { ...v };
+  switch (v.action_type) {
+    case "vacation":
+      Object.assign(out, {
+        description: VACATION_DESCRIPTION,
+        ownerable_id: null,
+        ownerable_type: null,
+        project_id: null,
+        product_catalog_id: null,
+        activity_type_catalog_id: null,
+        ticket_id: null,
+        ticket_name: null,
+      });
+      break;
+    case "support":
+      out.ownerable_type = "Client";
+      out.project_id = null;
+      break;
+    case "quote":
+      out.ownerable_type = v.ownerable_type ?? "Client";
+      out.project_id = null;
+      out.ticket_id = null;
+      out.ticket_name = null;
+      break;
+    case "project":
+      out.ticket_id = v.ticket_id ?? null;
+      break;
+    case "internal":
+    case "rh":
+      out.project_id = null;
+      out.product_catalog_id = null;
+      out.ticket_id = null;
+      out.ticket_name = null;
+      break;
+  }
+  return out;
+}
+
+/** Create (and a merged update): every rule. */
+export const activitySchema = base.superRefine(activityRules).transform((v) => normaliseActivity(v));
+export type ActivityInput = z.output<typeof activitySchema>;
+/** Update body: any subset; the server merges it with the stored activity and parses with activitySchema. */
+export const activityUpdateSchema = base.partial();
+
+/** Batch calls (validate, batch): an array of activities, parsed one by one by the service. */
+export const ACTIVITY_BATCH_MAX = 500;
+export const activityBatchSchema = z.object({
+  activities: z
+    .array(z.unknown(), { error: messages.required })
+    .min(1, { error: messages.activitiesNone })
+    .max(ACTIVITY_BATCH_MAX, { error: messages.activitiesTooMany(ACTIVITY_BATCH_MAX) }),
+});
+
+/** Columns of the CSV import template (GET activities/download_csv_format). */
+export const ACTIVITY_CSV_COLUMNS = [
+  "fecha",
+  "hora_inicio",
+  "hora_fin",
+  "tipo",
+  "cliente_o_prospecto",
+  "codigo_proyecto",
+  "producto",
+  "tipo_actividad",
+  "ticket",
+  "descripcion",
+] as const;

@@ -1,0 +1,123 @@
+/**
+ * Week and month maths of the timesheet (SPEC §9) in the firm's time zone, America/Mexico_City.
+ * A week runs Monday 00:00 to Sunday 23:59:59.999 local time. Plain dates are 'YYYY-MM-DD' strings
+ * computed in UTC (no host time zone leaks in); instants are converted through Intl, so the maths stays
+ * right even if the zone ever observes DST again (it has not since 2022: UTC−6 all year).
+ *
+ * Freezing is exact to the day: a frozen period covers [starts_on, ends_on] (inclusive dates) and an
+ * activity belongs to the local date it begins on, so a frozen month never locks a neighbouring month's
+ * days of a week that crosses the month boundary.
+ */
+
+export const BUSINESS_TIME_ZONE = "America/Mexico_City";
+const DAY_MS = 86_400_000;
+const pad = (n: number) => String(n).padStart(2, "0");
+
+export const toIsoDate = (ms: number) => {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+};
+export const parseIsoDate = (date: string) => {
+  const [y, m, d] = date.split("-").map(Number);
+  return Date.UTC(y, m - 1, d);
+};
+export const addDays = (date: string, days: number) => toIsoDate(parseIsoDate(date) + days * DAY_MS);
+/** 0 = Sunday … 6 = Saturday. */
+export const dayOfWeek = (date: string) => new Date(parseIsoDate(date)).getUTCDay();
+/** The Monday that starts the (ISO) week of a date. */
+export const mondayOf = (date: string) => addDays(date, -((dayOfWeek(date) + 6) % 7));
+export const sundayOf = (date: string) => addDays(mondayOf(date), 6);
+export const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`;
+export const lastOfMonth = (date: string) => {
+  const [y, m] = date.split("-").map(Number);
+  return toIsoDate(Date.UTC(y, m, 0));
+};
+
+const parts = new Intl.DateTimeFormat("en-US", {
+  timeZone: BUSINESS_TIME_ZONE,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+function wallParts(instant: number) {
+  const p = Object.fromEntries(parts.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
+  return { year: +p.year, month: +p.month, day: +p.day, hour: +p.hour, minute: +p.minute, second: +p.second };
+}
+
+/** Local (Mexico City) date and minute of the day of an instant. */
+export function wallClock(instant: Date): { date: string; minutes: number } {
+  const p = wallParts(instant.getTime());
+  return { date: `${p.year}-${pad(p.month)}-${pad(p.day)}`, minutes: p.hour * 60 + p.minute };
+}
+/** Local date of an instant. */
+export const localDate = (instant: Date) => wallClock(instant).date;
+/** Today's local date. */
+export const localToday = (now: Date = new Date()) => localDate(now);
+
+/** Offset of the zone from UTC at an instant, in minutes (−360 for UTC−6). */
+function offsetMinutes(instant: number): number {
+  const p = wallParts(instant);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+/** The instant of a local wall-clock time: a date plus milliseconds after local midnight. */
+export function zonedInstant(date: string, msOfDay = 0): Date {
+  const wall = parseIsoDate(date) + msOfDay;
+  let instant = wall - offsetMinutes(wall) * 60_000;
+  instant = wall - offsetMinutes(instant) * 60_000;
+  return new Date(instant);
+}
+export const zonedTime = (date: string, minutes: number) => zonedInstant(date, minutes * 60_000);
+/** Local midnight that starts a date. */
+export const startOfDay = (date: string) => zonedInstant(date, 0);
+/** The last millisecond of a date (23:59:59.999 local). */
+export const endOfDay = (date: string) => new Date(zonedInstant(addDays(date, 1), 0).getTime() - 1);
+
+export interface Period {
+  /** Inclusive local dates. */
+  starts_on: string;
+  ends_on: string;
+  /** Instants: first and last millisecond. */
+  start: Date;
+  end: Date;
+}
+const period = (starts_on: string, ends_on: string): Period => ({
+  starts_on,
+  ends_on,
+  start: startOfDay(starts_on),
+  end: endOfDay(ends_on),
+});
+
+/** The week (Monday–Sunday) that contains a local date. */
+export const weekOf = (date: string): Period => period(mondayOf(date), sundayOf(date));
+/** The week before the one containing a date (SPEC §9: default report range is the previous ISO week). */
+export const previousWeekOf = (date: string): Period => weekOf(addDays(mondayOf(date), -7));
+/** The calendar month that contains a local date. */
+export const monthOf = (date: string): Period => period(firstOfMonth(date), lastOfMonth(date));
+
+/** True when a local date falls inside one of the (inclusive) periods. */
+export const isDayFrozen = (date: string, periods: ReadonlyArray<{ starts_on: string; ends_on: string }>) =>
+  periods.some((p) => p.starts_on <= date && date <= p.ends_on);
+
+/** 'HH:mm' local time of an instant. */
+export function hhmm(instant: Date): string {
+  const { minutes } = wallClock(instant);
+  return `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+/** The prefix of an activity's errors in batch answers: 'HH:mm - HH:mm: '. */
+export const timePrefix = (begins: Date, ends: Date) => `${hhmm(begins)} - ${hhmm(ends)}: `;
+
+/** Parses 'YYYY-MM-DD' or an ISO date-time into the local date it designates. */
+export function localDateOf(value: string): string | null {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const ms = parseIsoDate(value);
+    return Number.isNaN(ms) || toIsoDate(ms) !== value ? null : value;
+  }
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : localDate(new Date(ms));
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import {
+  addDays,
+  endOfDay,
+  hhmm,
+  isDayFrozen,
+  localDate,
+  localDateOf,
+  mondayOf,
+  monthOf,
+  previousWeekOf,
+  startOfDay,
+  timePrefix,
+  wallClock,
+  weekOf,
+  zonedTime,
+} from "../../src/core/week";
+
+describe("week maths in America/Mexico_City", () => {
+  it.each([
+    // date, monday, sunday
+    ["2024-04-03", "2024-04-01", "2024-04-07"],
+    ["2024-04-01", "2024-04-01", "2024-04-07"],
+    ["2024-04-07", "2024-04-01", "2024-04-07"],
+    ["2024-12-31", "2024-12-30", "2025-01-05"],
+    ["2025-01-01", "2024-12-30", "2025-01-05"],
+    ["2024-02-29", "2024-02-26", "2024-03-03"],
+  ])("the week of %s runs %s to %s", (date, monday, sunday) => {
+    const week = weekOf(date);
+    expect(week.starts_on).toBe(monday);
+    expect(week.ends_on).toBe(sunday);
+    expect(mondayOf(date)).toBe(monday);
+  });
+
+  it("a week starts Monday 00:00 and ends Sunday 23:59:59.999 local time (UTC−6 since 2022)", () => {
+    const week = weekOf("2024-04-03");
+    expect(week.start.toISOString()).toBe("2024-04-01T06:00:00.000Z");
+    expect(week.end.toISOString()).toBe("2024-04-08T05:59:59.999Z");
+  });
+
+  it("is zone-correct in the DST era (2021 summer was UTC−5)", () => {
+    expect(startOfDay("2021-07-05").toISOString()).toBe("2021-07-05T05:00:00.000Z");
+    expect(startOfDay("2021-01-04").toISOString()).toBe("2021-01-04T06:00:00.000Z");
+    expect(endOfDay("2021-07-05").toISOString()).toBe("2021-07-06T04:59:59.999Z");
+    expect(zonedTime("2021-07-05", 9 * 60).toISOString()).toBe("2021-07-05T14:00:00.000Z");
+  });
+
+  it.each([
+    ["2024-04-03", "2024-03-25", "2024-03-31"],
+    ["2025-01-01", "2024-12-23", "2024-12-29"],
+    ["2024-04-01", "2024-03-25", "2024-03-31"],
+  ])("the previous ISO week of %s is %s – %s", (date, monday, sunday) => {
+    const week = previousWeekOf(date);
+    expect([week.starts_on, week.ends_on]).toEqual([monday, sunday]);
+  });
+
+  it.each([
+    ["2024-02-10", "2024-02-01", "2024-02-29"],
+    ["2023-02-10", "2023-02-01", "2023-02-28"],
+    ["2024-12-31", "2024-12-01", "2024-12-31"],
+  ])("the month of %s is %s – %s", (date, first, last) => {
+    const month = monthOf(date);
+    expect([month.starts_on, month.ends_on]).toEqual([first, last]);
+    expect(month.start.toISOString()).toBe(startOfDay(first).toISOString());
+  });
+
+  it("an instant late in the evening belongs to the local day, not the UTC one", () => {
+    const instant = new Date("2024-04-01T03:30:00Z"); // 21:30 on Sunday 31 March in Mexico City
+    expect(localDate(instant)).toBe("2024-03-31");
+    expect(wallClock(instant).minutes).toBe(21 * 60 + 30);
+    expect(hhmm(instant)).toBe("21:30");
+    expect(localDateOf("2024-04-01T03:30:00Z")).toBe("2024-03-31");
+    expect(localDateOf("2024-04-01")).toBe("2024-04-01");
+    expect(localDateOf("2024-02-30")).toBeNull();
+    expect(localDateOf("mañana")).toBeNull();
+  });
+
+  it("freezing is exact to the day across a month boundary", () => {
+    const march = monthOf("2024-03-15");
+    const week = weekOf("2024-03-28"); // 25 – 31 March
+    const jan = monthOf("2024-01-10");
+    const boundary = weekOf("2024-02-01");
+    expect([boundary.starts_on, boundary.ends_on]).toEqual(["2024-01-29", "2024-02-04"]);
+    expect(isDayFrozen("2024-01-31", [jan])).toBe(true);
+    expect(isDayFrozen("2024-02-01", [jan])).toBe(false);
+    expect(isDayFrozen("2024-03-31", [march, week])).toBe(true);
+    expect(isDayFrozen("2024-04-01", [march, week])).toBe(false);
+  });
+
+  it("prefixes errors with the local start and end times", () => {
+    expect(timePrefix(zonedTime("2024-04-01", 9 * 60), zonedTime("2024-04-01", 10 * 60 + 15))).toBe("09:00 - 10:15: ");
+    expect(addDays("2024-02-28", 2)).toBe("2024-03-01");
+  });
+});
