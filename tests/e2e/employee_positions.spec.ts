@@ -15,7 +15,7 @@ test("an administrator creates a position from the Puestos menu and finds it in 
   await expect(page.getByText("Elemento guardado")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/employee_positions(\?.*)?$/);
   await page.getByPlaceholder("Buscar por nombre").fill(`disenador de experiencia ${suffix}`);
-  await expect(page.getByRole("cell", { name })).toBeVisible();
+  await expect(page.getByText("1–1 de 1")).toBeVisible();
   await page.getByRole("cell", { name }).click();
   await expect(page).toHaveURL(/\/app\/employee_positions\/update\/\d+$/);
   await page.getByLabel("Nombre", { exact: true }).fill(`${name} II`);

@@ -11,8 +11,8 @@ test("an administrator creates an employee (code '0' by default), finds it and f
 
   await page.getByRole("link", { name: "Crear" }).click();
   await expect(page).toHaveURL(/\/app\/employees\/new$/);
-  await expect(page.getByLabel("Número de empleado")).toHaveValue("0");
-  await page.getByLabel("Nombre", { exact: true }).fill(name);
+  await expect(page.getByRole("textbox", { name: "Número de empleado" })).toHaveValue("0");
+  await page.getByRole("textbox", { name: "Nombre", exact: true }).fill(name);
   await page.getByRole("combobox", { name: "Espacio de trabajo" }).click();
   await page.getByRole("option", { name: "Soporte" }).click();
   await page.getByRole("combobox", { name: "Puesto" }).click();

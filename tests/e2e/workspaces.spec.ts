@@ -25,7 +25,7 @@ test("an administrator creates a workspace with a boss, toggles its notification
 
   await page.getByRole("menuitem", { name: "Espacios de trabajo", exact: true }).click();
   await page.getByPlaceholder("Buscar por nombre").fill(`diseno nandu ${suffix}`);
-  await expect(page.getByRole("cell", { name })).toBeVisible();
+  await expect(page.getByRole("cell", { name, exact: true })).toBeVisible();
   const toggle = page.getByRole("switch", { name: `Notificaciones de ${name}` }).or(page.getByRole("checkbox", { name: `Notificaciones de ${name}` }));
   await expect(toggle).not.toBeChecked();
   await toggle.click();
@@ -41,7 +41,7 @@ test("an administrator creates a workspace with a boss, toggles its notification
 
   await page.getByRole("row", { name: new RegExp(name) }).getByRole("button", { name: "Eliminar" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
-  await expect(page.getByRole("cell", { name })).toHaveCount(0);
+  await expect(page.getByRole("cell", { name, exact: true })).toHaveCount(0);
 });
 
 test("a workspace's view lists its employees", async ({ page }) => {
