@@ -5,14 +5,19 @@ import { authProvider } from "../authProvider";
 import { PAGE_PATHS } from "../core/resources";
 import { dataProvider } from "../dataProvider";
 import { ActivitiesPage } from "../timesheet/ActivitiesPage";
+import { assignments } from "./assignments";
 import { clients } from "./clients";
 import { resourceRoutes } from "./common/resourceRoutes";
+import { employeePositions } from "./employee_positions";
+import { employees } from "./employees";
 import { i18nProvider } from "./i18n";
 import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
 import { CatchAll } from "./pages/NotFoundPage";
 import { UnderConstruction, underConstruction } from "./pages/UnderConstruction";
 import { theme } from "./theme";
+import { users } from "./users";
+import { workspaces } from "./workspaces";
 
 /** Screens not built yet: every spec path of theirs opens a Spanish "en construcción" page. */
 const pending = (title: string) => {
@@ -45,10 +50,11 @@ export function AdminApp() {
         ...pending("Proyectos"),
         children: <Route path=":projectId/invoices/*" element={<UnderConstruction title="Facturas del proyecto" />} />,
       })}
-      {resourceRoutes("employees", pending("Empleados"))}
-      {resourceRoutes("users", pending("Usuarios"))}
-      {resourceRoutes("workspaces", pending("Espacios de trabajo"))}
-      {resourceRoutes("assignments", pending("Asignaciones"))}
+      {resourceRoutes("employees", employees)}
+      {resourceRoutes("users", users)}
+      {resourceRoutes("workspaces", workspaces)}
+      {resourceRoutes("assignments", assignments)}
+      {resourceRoutes("employee_positions", employeePositions)}
       {resourceRoutes("holydays", pending("Días festivos"))}
       {resourceRoutes("productCatalogs", pending("Catálogo de productos"))}
       {resourceRoutes("app_licenses", pending("Licencias"))}

@@ -53,6 +53,10 @@ export const messages = {
   employeeInactive: "el empleado no está activo",
   endBeforeStart: "debe ser igual o posterior a la fecha de inicio",
   dateAlreadyReached: "ya no se puede modificar porque la fecha ya se alcanzó",
+  somethingFailed: "Ocurrió un error",
+  unknownError: "Error desconocido",
+  userSaved: "Usuario guardado",
+  azureTokenSaved: "Token de Azure guardado",
   cloudTokenSaved: "Token del calendario guardado",
   // catalogs
   fillAllFields: "Rellene todos los campos",

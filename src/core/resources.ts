@@ -59,6 +59,7 @@ export const SCREENS: ScreenPaths[] = [
   { resource: "prospects", base: "prospects", paths: crud("new", [":id"]) },
   { resource: "quotations", base: "quotations", paths: crud("new", [":id"]) },
   { resource: "app_licenses", base: "app_licenses", paths: { list: ["list"], create: ["new"], show: ["show/:id"] } },
+  { resource: "employee_positions", base: "employee_positions", paths: { list: ["list"], create: ["new"], edit: ["update/:id"] } },
 ];
 
 /** A screen by its API resource or by its react-admin name (the spec's path segment). */

@@ -123,6 +123,9 @@ export const customVerbs = {
   nextClientCode: () => apiFetch<{ client_code: string }>("clients/next_client_code").then((r) => r.client_code),
   searchClientsAndProspects: (search: string) =>
     apiFetch<{ clients: RaRecord[]; prospects: RaRecord[] }>("clients/search_clients_and_prospects", { query: { search } }),
+  /** PUT workspaces/:id/toggle_notification: flips is_notifiable, answers the workspace. */
+  toggleWorkspaceNotification: (id: Identifier) =>
+    apiFetch<{ workspace: RaRecord }>(`workspaces/${encodeURIComponent(String(id))}/toggle_notification`, { method: "PUT" }).then((r) => r.workspace),
 };
 
 export type SiaDataProvider = DataProvider & typeof customVerbs;

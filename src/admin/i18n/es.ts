@@ -72,7 +72,10 @@ export const resources = {
       password: "Contraseña",
       password_confirmation: "Confirmar contraseña",
       employee: "Empleado",
+      "employee.name": "Empleado",
       role: "Rol",
+      by_role: "Rol",
+      has_cloud_token: "Calendario conectado",
     },
   },
   employees: {
@@ -88,6 +91,10 @@ export const resources = {
       workspace_id: "Espacio de trabajo",
       employee_position_id: "Puesto",
       assignable: "Asignable",
+      user_email: "Usuario",
+      workspace_name: "Espacio de trabajo",
+      employee_position_name: "Puesto",
+      assignments: "Asignaciones",
     },
   },
   employee_positions: {
@@ -95,6 +102,7 @@ export const resources = {
     fields: {
       ...common,
       name: "Nombre",
+      employees_count: "Empleados",
     },
   },
   workspaces: {
@@ -107,6 +115,8 @@ export const resources = {
       bosses_workspaces: "Jefes del espacio de trabajo",
       employee_id: "Empleado",
       employee: "Empleado",
+      employee_name: "Empleado",
+      employees_count: "Empleados",
     },
   },
   assignments: {
@@ -122,6 +132,8 @@ export const resources = {
       product_name: "Producto",
       client_name: "Cliente",
       duration_days: "Duración (días)",
+      from: "Desde",
+      to: "Hasta",
     },
   },
   holydays: {
@@ -311,6 +323,8 @@ export const sia = {
     app_licenses: "Licencias",
     reporting: "Reportes",
     changelog: "Historial de cambios",
+    employee_positions: "Puestos",
+    my_profile: "Mi perfil",
   },
   under_construction: "Esta sección está en construcción",
   sign_in: {
@@ -333,6 +347,10 @@ export const sia = {
     administrator: "Administrador",
     operator: "Operador",
     finance: "Finanzas",
+    active: "Activos",
+    inactive: "Inactivos",
+    yes: "Sí",
+    no: "No",
   },
 } as const;
 

@@ -1,13 +1,17 @@
-import { Chip } from "@mui/material";
+import AccountCircleIcon from "@mui/icons-material/AccountCircle";
+import { Chip, ListItemIcon, ListItemText, MenuItem } from "@mui/material";
 import { type ReactNode, useEffect } from "react";
 import {
   AppBar,
   Layout,
+  Logout,
   Menu,
   TitlePortal,
   useNotify,
   usePermissions,
+  UserMenu,
   useTranslate,
+  useUserMenu,
 } from "react-admin";
 import { Link, useNavigate } from "react-router-dom";
 import { APP_VERSION } from "../../core/constants";
@@ -17,9 +21,32 @@ import type { SessionUser } from "../../core/session";
 import { listen } from "../../dataProvider/events";
 import { MENU } from "./menuItems";
 
+/** "Mi perfil": everyone's own user view (SPEC §2 show_not_admin/:id). */
+function MyProfileMenuItem() {
+  const { permissions } = usePermissions<SessionUser | null>();
+  const translate = useTranslate();
+  const userMenu = useUserMenu();
+  if (!permissions) return null;
+  return (
+    <MenuItem component={Link} to={`/app/users/show_not_admin/${permissions.id}`} onClick={() => userMenu?.onClose()}>
+      <ListItemIcon>
+        <AccountCircleIcon fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>{translate("sia.menu.my_profile")}</ListItemText>
+    </MenuItem>
+  );
+}
+
 function SiaAppBar() {
   return (
-    <AppBar>
+    <AppBar
+      userMenu={
+        <UserMenu>
+          <MyProfileMenuItem />
+          <Logout />
+        </UserMenu>
+      }
+    >
       <TitlePortal />
       <Chip
         component={Link}

@@ -13,6 +13,7 @@ import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
 import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
 import TravelExploreIcon from "@mui/icons-material/TravelExplore";
 import ViewKanbanIcon from "@mui/icons-material/ViewKanban";
+import WorkIcon from "@mui/icons-material/Work";
 import WorkspacesIcon from "@mui/icons-material/Workspaces";
 import type { ComponentType } from "react";
 import type { Action } from "../../core/permissions";
@@ -37,6 +38,8 @@ export const MENU: MenuEntry[] = [
   { label: "sia.menu.employees", to: screenPath("employees", "list"), icon: BadgeIcon, resource: "employees" },
   { label: "sia.menu.users", to: screenPath("users", "list"), icon: ManageAccountsIcon, resource: "users" },
   { label: "sia.menu.workspaces", to: screenPath("workspaces", "list"), icon: WorkspacesIcon, resource: "workspaces" },
+  // The catalogue is readable by everyone (selectors); its screen is for those who may change it.
+  { label: "sia.menu.employee_positions", to: screenPath("employee_positions", "list"), icon: WorkIcon, resource: "employee_positions", action: "create" },
   { label: "sia.menu.assignments", to: screenPath("assignments", "list"), icon: AssignmentIndIcon, resource: "assignments" },
   { label: "sia.menu.holydays", to: screenPath("holydays", "list"), icon: EventBusyIcon, resource: "holydays" },
   { label: "sia.menu.products", to: screenPath("products", "list"), icon: Inventory2Icon, resource: "products" },

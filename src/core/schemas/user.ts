@@ -58,3 +58,6 @@ export const cloudTokenSchema = z.object({
   token: requiredText(8000),
   google_id: optionalText(200),
 });
+
+/** The own-profile form of a non-administrator: the only field they may change (SPEC §6). */
+export const userAzureTokenSchema = z.object({ azure_token: userFields.azure_token });

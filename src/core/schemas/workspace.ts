@@ -20,3 +20,18 @@ export const workspaceSchema = z.object({
 });
 export type WorkspaceInput = z.infer<typeof workspaceSchema>;
 export const workspaceUpdateSchema = workspaceSchema.partial();
+
+/** The workspace form: bosses edited as `bosses_workspaces` rows, sent as `bosses_workspaces_attributes`. */
+export const workspaceFormSchema = workspaceSchema.omit({ bosses_workspaces_attributes: true }).extend({
+  bosses_workspaces: z
+    .array(z.object({ id: z.coerce.number().int().positive().optional(), employee_id: requiredId() }).passthrough())
+    .max(200)
+    .optional()
+    .refine(
+      (rows) => {
+        const ids = (rows ?? []).map((r) => r.employee_id);
+        return new Set(ids).size === ids.length;
+      },
+      { error: messages.duplicateBoss },
+    ),
+});

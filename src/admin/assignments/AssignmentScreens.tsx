@@ -1,0 +1,248 @@
+import AssignmentIndIcon from "@mui/icons-material/AssignmentInd";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Grid } from "@mui/material";
+import { useEffect, useMemo, useRef } from "react";
+import {
+  AutocompleteInput,
+  Create,
+  Datagrid,
+  DateField,
+  DateInput,
+  DeleteButton,
+  Edit,
+  List,
+  NumberField,
+  ReferenceInput,
+  SaveButton,
+  SelectInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  Toolbar,
+  TopToolbar,
+  useGetList,
+  useNotify,
+  useRecordContext,
+  useRedirect,
+} from "react-admin";
+import { useFormContext, useWatch } from "react-hook-form";
+import { CLIENT_NOT_CONFIGURED_THROTTLE_MS, MAX_PER_PAGE } from "../../core/constants";
+import { messages } from "../../core/messages";
+import { screenPath } from "../../core/resources";
+import { assignmentSchema, assignmentUpdateSchema, dateReached } from "../../core/schemas/assignment";
+import { CreateLink, EditLink, showRowClick } from "../common/links";
+import { SiaPagination } from "../common/SiaPagination";
+import { assignmentErrorText, type ClientWithProducts, hasProducts, productChoicesOf, throttled } from "./assignmentRules";
+
+const createResolver = zodResolver(assignmentSchema as never);
+const updateResolver = zodResolver(assignmentUpdateSchema as never);
+const dateOptions = { timeZone: "UTC" } as const;
+
+const filters = [
+  <ReferenceInput key="employee" source="employee_id" reference="employees" perPage={MAX_PER_PAGE} sort={{ field: "name", order: "ASC" }} alwaysOn>
+    <AutocompleteInput optionText="name" label="Empleado" sx={{ minWidth: 280 }} />
+  </ReferenceInput>,
+  <DateInput key="from" source="from" label="Desde" alwaysOn />,
+  <DateInput key="to" source="to" label="Hasta" alwaysOn />,
+];
+
+export function AssignmentList() {
+  return (
+    <List
+      filters={filters}
+      perPage={10}
+      sort={{ field: "start_on", order: "DESC" }}
+      pagination={<SiaPagination />}
+      actions={
+        <TopToolbar>
+          <CreateLink />
+        </TopToolbar>
+      }
+    >
+      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
+        <TextField source="employee_name" />
+        <TextField source="client_name" />
+        <TextField source="product_name" />
+        <DateField source="start_on" locales="es-MX" options={dateOptions} />
+        <DateField source="end_on" locales="es-MX" options={dateOptions} />
+        <NumberField source="duration_days" locales="es-MX" />
+      </Datagrid>
+    </List>
+  );
+}
+
+/** Clients with their products; the picker offers only those with products configured (SPEC §2). */
+function useClients() {
+  const { data = [], isPending } = useGetList<ClientWithProducts & { id: number }>("clients", {
+    pagination: { page: 1, perPage: MAX_PER_PAGE },
+    sort: { field: "name", order: "ASC" },
+  });
+  return { clients: data, isPending };
+}
+
+function ClientAndProduct() {
+  const notify = useNotify();
+  const { setValue, getValues } = useFormContext();
+  const clientId = useWatch({ name: "client_id" });
+  const { clients, isPending } = useClients();
+  const configured = useMemo(() => clients.filter(hasProducts), [clients]);
+  const record = useRecordContext();
+  // The record's own client stays choosable on edit, even if its products were removed since.
+  const choices = useMemo(() => {
+    const current = clients.find((c) => c.id === record?.client_id);
+    return current && !hasProducts(current) ? [current, ...configured] : configured;
+  }, [clients, configured, record?.client_id]);
+  const selected = clients.find((c) => String(c.id) === String(clientId));
+  const warn = useRef(
+    throttled(() => notify(messages.clientProductsMissing, { type: "warning" }), CLIENT_NOT_CONFIGURED_THROTTLE_MS),
+  ).current;
+
+  useEffect(() => {
+    if (isPending || !clientId || !selected) return;
+    if (!hasProducts(selected)) {
+      warn();
+      if (getValues("product_catalog_id")) setValue("product_catalog_id", null, { shouldDirty: true });
+      return;
+    }
+    const product = getValues("product_catalog_id");
+    if (product && !productChoicesOf(selected).some((p) => String(p.id) === String(product))) {
+      setValue("product_catalog_id", null, { shouldDirty: true });
+    }
+  }, [clientId, selected, isPending, warn, getValues, setValue]);
+
+  return (
+    <>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <AutocompleteInput source="client_id" choices={choices} optionText="name" isPending={isPending} fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <SelectInput
+          source="product_catalog_id"
+          choices={productChoicesOf(selected)}
+          disabled={!selected || !hasProducts(selected)}
+          emptyText="Seleccione un producto"
+          fullWidth
+        />
+      </Grid>
+    </>
+  );
+}
+
+function AssignmentInputs({ editing = false }: { editing?: boolean }) {
+  const record = useRecordContext();
+  const startLocked = editing && dateReached(record?.start_on);
+  const endLocked = editing && dateReached(record?.end_on);
+  return (
+    <Grid container columnSpacing={2} sx={{ width: "100%" }}>
+      <Grid size={12}>
+        <ReferenceInput
+          source="employee_id"
+          reference="employees"
+          perPage={MAX_PER_PAGE}
+          sort={{ field: "name", order: "ASC" }}
+          filter={{ is_active: true, assignable: true }}
+        >
+          <AutocompleteInput optionText="name" fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <ClientAndProduct />
+      <Grid size={{ xs: 12, md: 6 }}>
+        <DateInput
+          source="start_on"
+          disabled={startLocked}
+          helperText={startLocked ? "La fecha de inicio ya se alcanzó y no puede cambiarse" : undefined}
+          fullWidth
+        />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <DateInput
+          source="end_on"
+          disabled={endLocked}
+          helperText={endLocked ? "La fecha de fin ya se alcanzó y no puede cambiarse" : undefined}
+          fullWidth
+        />
+      </Grid>
+    </Grid>
+  );
+}
+
+function useMutationOptions() {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  return {
+    onSuccess: (data: { id: number }) => {
+      notify(messages.saved, { type: "success" });
+      redirect(screenPath("assignments", "show", data.id));
+    },
+    onError: (error: unknown) => notify(assignmentErrorText(error), { type: "error", multiLine: true }),
+  };
+}
+
+/** On edit, a start date already reached is locked and left out of the payload (SPEC §2). */
+export function editTransform(data: Record<string, unknown>, options?: { previousData?: Record<string, unknown> }) {
+  const out = { ...data };
+  const previous = options?.previousData ?? data;
+  if (dateReached(previous.start_on as string)) delete out.start_on;
+  if (dateReached(previous.end_on as string)) delete out.end_on;
+  for (const key of ["employee_name", "client_name", "product_name", "duration_days"]) delete out[key];
+  return out;
+}
+
+export function AssignmentCreate() {
+  return (
+    <Create mutationOptions={useMutationOptions()}>
+      <SimpleForm resolver={createResolver}>
+        <AssignmentInputs />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function AssignmentEdit() {
+  return (
+    <Edit mutationMode="pessimistic" transform={editTransform} mutationOptions={useMutationOptions()}>
+      <SimpleForm
+        resolver={updateResolver}
+        toolbar={
+          <Toolbar sx={{ justifyContent: "space-between" }}>
+            <SaveButton />
+            <DeleteButton mutationMode="pessimistic" redirect={screenPath("assignments", "list")} />
+          </Toolbar>
+        }
+      >
+        <AssignmentInputs editing />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+export function AssignmentShow() {
+  return (
+    <Show
+      actions={
+        <TopToolbar>
+          <EditLink />
+        </TopToolbar>
+      }
+    >
+      <SimpleShowLayout>
+        <TextField source="employee_name" />
+        <TextField source="client_name" />
+        <TextField source="product_name" />
+        <DateField source="start_on" locales="es-MX" options={dateOptions} />
+        <DateField source="end_on" locales="es-MX" options={dateOptions} />
+        <NumberField source="duration_days" locales="es-MX" />
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+export const assignments = {
+  list: AssignmentList,
+  create: AssignmentCreate,
+  edit: AssignmentEdit,
+  show: AssignmentShow,
+  icon: AssignmentIndIcon,
+  recordRepresentation: (r: Record<string, unknown>) => `${r.employee_name ?? ""} — ${r.client_name ?? ""}`,
+};

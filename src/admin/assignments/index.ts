@@ -1,0 +1,1 @@
+export { assignments } from "./AssignmentScreens";

@@ -1,0 +1,1 @@
+export { employeePositions } from "./EmployeePositionScreens";

@@ -1,0 +1,215 @@
+import BadgeIcon from "@mui/icons-material/Badge";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Grid } from "@mui/material";
+import {
+  AutocompleteInput,
+  BooleanField,
+  BooleanInput,
+  Create,
+  Datagrid,
+  DateField,
+  DeleteButton,
+  Edit,
+  List,
+  NumberField,
+  Pagination,
+  ReferenceInput,
+  ReferenceManyField,
+  SaveButton,
+  SearchInput,
+  SelectInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  Toolbar,
+  TopToolbar,
+  useNotify,
+  useRedirect,
+} from "react-admin";
+import { DEFAULT_EMPLOYEE_CODE } from "../../core/constants";
+import { messages } from "../../core/messages";
+import { screenPath } from "../../core/resources";
+import { employeeSchema, employeeUpdateSchema } from "../../core/schemas/employee";
+import { CreateLink, EditLink, showRowClick } from "../common/links";
+import { SiaPagination } from "../common/SiaPagination";
+
+const createResolver = zodResolver(employeeSchema as never);
+const updateResolver = zodResolver(employeeUpdateSchema as never);
+
+const STATUS_CHOICES = [
+  { id: "true", name: "sia.filters.active" },
+  { id: "false", name: "sia.filters.inactive" },
+];
+const YES_NO = [
+  { id: "true", name: "sia.filters.yes" },
+  { id: "false", name: "sia.filters.no" },
+];
+
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre o número" />,
+  <SelectInput key="status" source="is_active" label="Estado" choices={STATUS_CHOICES} emptyText="sia.filters.all" alwaysOn />,
+  <SelectInput key="assignable" source="assignable" label="Asignable" choices={YES_NO} emptyText="sia.filters.all" alwaysOn />,
+  <ReferenceInput key="ws" source="workspace_id" reference="workspaces" perPage={1000} sort={{ field: "name", order: "ASC" }} alwaysOn>
+    <SelectInput optionText="name" label="Espacio de trabajo" emptyText="sia.filters.all" />
+  </ReferenceInput>,
+];
+
+export function EmployeeList() {
+  return (
+    <List
+      filters={filters}
+      perPage={10}
+      sort={{ field: "name", order: "ASC" }}
+      pagination={<SiaPagination />}
+      actions={
+        <TopToolbar>
+          <CreateLink />
+        </TopToolbar>
+      }
+    >
+      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
+        <TextField source="employee_code" />
+        <TextField source="name" />
+        <TextField source="user_email" emptyText="—" />
+        <TextField source="workspace_name" emptyText="—" />
+        <TextField source="employee_position_name" emptyText="—" />
+        <BooleanField source="is_active" />
+        <BooleanField source="assignable" />
+        <BooleanField source="is_rape" />
+      </Datagrid>
+    </List>
+  );
+}
+
+function EmployeeInputs() {
+  return (
+    <Grid container columnSpacing={2} sx={{ width: "100%" }}>
+      <Grid size={{ xs: 12, md: 8 }}>
+        <TextInput source="name" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <TextInput source="employee_code" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <ReferenceInput source="user_id" reference="users" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+          <AutocompleteInput optionText={(u: { name: string; email: string }) => `${u.name} (${u.email})`} fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <ReferenceInput source="workspace_id" reference="workspaces" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+          <SelectInput optionText="name" emptyText="Ninguno" fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <ReferenceInput source="employee_position_id" reference="employee_positions" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+          <SelectInput optionText="name" emptyText="Ninguno" fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <BooleanInput source="is_active" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <BooleanInput source="assignable" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <BooleanInput source="is_rape" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <BooleanInput source="is_admin_group" />
+      </Grid>
+    </Grid>
+  );
+}
+
+function useSaved() {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  return {
+    onSuccess: (data: { id: number }) => {
+      notify(messages.saved, { type: "success" });
+      redirect(screenPath("employees", "show", data.id));
+    },
+  };
+}
+
+export function EmployeeCreate() {
+  return (
+    <Create mutationOptions={useSaved()}>
+      <SimpleForm
+        resolver={createResolver}
+        defaultValues={{ employee_code: DEFAULT_EMPLOYEE_CODE, is_active: true, assignable: false, is_rape: false, is_admin_group: false }}
+      >
+        <EmployeeInputs />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function EmployeeEdit() {
+  return (
+    <Edit mutationMode="pessimistic" mutationOptions={useSaved()}>
+      <SimpleForm
+        resolver={updateResolver}
+        toolbar={
+          <Toolbar sx={{ justifyContent: "space-between" }}>
+            <SaveButton />
+            <DeleteButton mutationMode="pessimistic" redirect={screenPath("employees", "list")} />
+          </Toolbar>
+        }
+      >
+        <EmployeeInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+export function EmployeeShow() {
+  return (
+    <Show
+      actions={
+        <TopToolbar>
+          <EditLink />
+        </TopToolbar>
+      }
+    >
+      <SimpleShowLayout>
+        <TextField source="employee_code" />
+        <TextField source="name" />
+        <TextField source="user_email" emptyText="—" />
+        <TextField source="workspace_name" emptyText="—" />
+        <TextField source="employee_position_name" emptyText="—" />
+        <BooleanField source="is_active" />
+        <BooleanField source="assignable" />
+        <BooleanField source="is_rape" />
+        <BooleanField source="is_admin_group" />
+        <ReferenceManyField
+          label="resources.employees.fields.assignments"
+          reference="assignments"
+          target="employee_id"
+          sort={{ field: "start_on", order: "DESC" }}
+          perPage={10}
+          pagination={<Pagination rowsPerPageOptions={[10]} />}
+        >
+          <Datagrid bulkActionButtons={false} rowClick={showRowClick} empty={<span>Sin asignaciones</span>}>
+            <TextField source="client_name" />
+            <TextField source="product_name" />
+            <DateField source="start_on" locales="es-MX" options={{ timeZone: "UTC" }} />
+            <DateField source="end_on" locales="es-MX" options={{ timeZone: "UTC" }} />
+            <NumberField source="duration_days" locales="es-MX" />
+          </Datagrid>
+        </ReferenceManyField>
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+export const employees = {
+  list: EmployeeList,
+  create: EmployeeCreate,
+  edit: EmployeeEdit,
+  show: EmployeeShow,
+  icon: BadgeIcon,
+  recordRepresentation: "name",
+};

@@ -1,0 +1,1 @@
+export { employees } from "./EmployeeScreens";

@@ -1,0 +1,237 @@
+import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
+import KeyIcon from "@mui/icons-material/Key";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Button, Grid } from "@mui/material";
+import {
+  BooleanField,
+  BooleanInput,
+  Create,
+  Datagrid,
+  DeleteButton,
+  Edit,
+  EmailField,
+  List,
+  PasswordInput,
+  SaveButton,
+  SearchInput,
+  SelectInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  Toolbar,
+  TopToolbar,
+  useNotify,
+  usePermissions,
+  useRecordContext,
+  useRedirect,
+} from "react-admin";
+import { Link, Navigate, useParams } from "react-router-dom";
+import { ROLE_LABELS, ROLES } from "../../core/constants";
+import { messages } from "../../core/messages";
+import { isAdmin } from "../../core/permissions";
+import { PAGE_PATHS, screenPath } from "../../core/resources";
+import { userAzureTokenSchema, userSchema, userUpdateSchema } from "../../core/schemas/user";
+import type { SessionUser } from "../../core/session";
+import { CreateLink, EditLink, showRowClick } from "../common/links";
+import { SiaPagination } from "../common/SiaPagination";
+
+const createResolver = zodResolver(userSchema as never);
+const updateResolver = zodResolver(userUpdateSchema as never);
+const azureResolver = zodResolver(userAzureTokenSchema as never);
+
+/** The signed-in user's own view (SPEC §2 show_not_admin/:id). */
+export const ownProfilePath = (id: number | string) => `/app/users/show_not_admin/${encodeURIComponent(String(id))}`;
+
+const ROLE_CHOICES = ROLES.map((role) => ({ id: role, name: ROLE_LABELS[role] }));
+
+const filters = [
+  <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre o correo" />,
+  <SelectInput key="role" source="by_role" label="Rol" choices={ROLE_CHOICES} emptyText="sia.filters.all" alwaysOn />,
+];
+
+export function UserList() {
+  return (
+    <List
+      filters={filters}
+      perPage={10}
+      sort={{ field: "name", order: "ASC" }}
+      pagination={<SiaPagination />}
+      actions={
+        <TopToolbar>
+          <CreateLink />
+        </TopToolbar>
+      }
+    >
+      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
+        <TextField source="name" />
+        <EmailField source="email" />
+        <TextField source="employee.name" label="resources.users.fields.employee" sortable={false} emptyText="—" />
+        <BooleanField source="administrator_role" />
+        <BooleanField source="operator_role" />
+        <BooleanField source="finance_role" />
+        <BooleanField source="can_chat" sortable={false} />
+      </Datagrid>
+    </List>
+  );
+}
+
+/** Where a saved user leads (SPEC §6): administrators to the list, others to their own view. */
+function useAfterSave() {
+  const { permissions } = usePermissions<SessionUser | null>();
+  const notify = useNotify();
+  const redirect = useRedirect();
+  return {
+    onSuccess: () => {
+      notify(messages.userSaved, { type: "success" });
+      if (isAdmin(permissions)) redirect(screenPath("users", "list"));
+      else if (permissions) redirect(ownProfilePath(permissions.id));
+    },
+  };
+}
+
+function UserInputs({ creating = false }: { creating?: boolean }) {
+  return (
+    <Grid container columnSpacing={2} sx={{ width: "100%" }}>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <TextInput source="name" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <TextInput source="email" type="email" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <BooleanInput source="administrator_role" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <BooleanInput source="operator_role" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <BooleanInput source="finance_role" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <BooleanInput source="can_chat" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <PasswordInput
+          source="password"
+          fullWidth
+          autoComplete="new-password"
+          helperText={creating ? undefined : "Déjela en blanco para conservar la actual"}
+        />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <PasswordInput source="password_confirmation" fullWidth autoComplete="new-password" />
+      </Grid>
+      <Grid size={12}>
+        <TextInput source="azure_token" fullWidth />
+      </Grid>
+    </Grid>
+  );
+}
+
+const ROLE_DEFAULTS = { administrator_role: false, operator_role: true, finance_role: false, can_chat: false };
+
+export function UserCreate() {
+  return (
+    <Create mutationOptions={useAfterSave()}>
+      <SimpleForm resolver={createResolver} defaultValues={ROLE_DEFAULTS}>
+        <UserInputs creating />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+/** A blank password on edit means "keep it": neither field is sent. */
+const editTransform = (data: Record<string, unknown>) => {
+  const { password, password_confirmation, employee, has_cloud_token, google_id, ...rest } = data;
+  return password ? { ...rest, password, password_confirmation } : rest;
+};
+/** A non-administrator changes only their own azure_token (SPEC §6). */
+const azureTransform = (data: Record<string, unknown>) => ({ azure_token: data.azure_token });
+
+function AdminUserEdit() {
+  return (
+    <Edit mutationMode="pessimistic" transform={editTransform} mutationOptions={useAfterSave()}>
+      <SimpleForm
+        resolver={updateResolver}
+        toolbar={
+          <Toolbar sx={{ justifyContent: "space-between" }}>
+            <SaveButton />
+            <DeleteButton mutationMode="pessimistic" redirect={screenPath("users", "list")} />
+          </Toolbar>
+        }
+      >
+        <UserInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+function OwnAzureTokenEdit() {
+  return (
+    <Edit mutationMode="pessimistic" transform={azureTransform} mutationOptions={useAfterSave()} title="Token de Azure DevOps">
+      <SimpleForm resolver={azureResolver} toolbar={<Toolbar><SaveButton /></Toolbar>}>
+        <TextInput source="azure_token" fullWidth />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+/** Whether a non-administrator is looking at someone else's user: they go to their own instead. */
+function useForeignForNonAdmin() {
+  const { id } = useParams();
+  const { permissions, isPending } = usePermissions<SessionUser | null>();
+  if (isPending || !permissions || isAdmin(permissions)) return { pending: isPending, redirectTo: null };
+  return { pending: false, redirectTo: String(permissions.id) === String(id) ? null : PAGE_PATHS.notFound };
+}
+
+export function UserEdit() {
+  const { permissions, isPending } = usePermissions<SessionUser | null>();
+  const { redirectTo } = useForeignForNonAdmin();
+  if (isPending) return null;
+  if (redirectTo) return <Navigate to={redirectTo} replace />;
+  return isAdmin(permissions) ? <AdminUserEdit /> : <OwnAzureTokenEdit />;
+}
+
+function EditAzureTokenLink() {
+  const record = useRecordContext();
+  if (!record) return null;
+  return (
+    <Button component={Link} to={screenPath("users", "edit", record.id)} startIcon={<KeyIcon />} size="small">
+      Editar token de Azure
+    </Button>
+  );
+}
+
+export function UserShow() {
+  const { permissions, isPending } = usePermissions<SessionUser | null>();
+  const { redirectTo } = useForeignForNonAdmin();
+  if (isPending) return null;
+  if (redirectTo) return <Navigate to={redirectTo} replace />;
+  const admin = isAdmin(permissions);
+  return (
+    <Show actions={<TopToolbar>{admin ? <EditLink /> : <EditAzureTokenLink />}</TopToolbar>}>
+      <SimpleShowLayout>
+        <TextField source="name" />
+        <EmailField source="email" />
+        <TextField source="employee.name" label="resources.users.fields.employee" emptyText="Sin empleado vinculado" />
+        <BooleanField source="administrator_role" />
+        <BooleanField source="operator_role" />
+        <BooleanField source="finance_role" />
+        <BooleanField source="can_chat" />
+        <TextField source="azure_token" emptyText="—" />
+        <BooleanField source="has_cloud_token" />
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+export const users = {
+  list: UserList,
+  create: UserCreate,
+  edit: UserEdit,
+  show: UserShow,
+  icon: ManageAccountsIcon,
+  recordRepresentation: "name",
+};

@@ -1,0 +1,1 @@
+export { ownProfilePath, users } from "./UserScreens";

@@ -1,0 +1,198 @@
+import WorkspacesIcon from "@mui/icons-material/Workspaces";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Switch } from "@mui/material";
+import { useState } from "react";
+import {
+  ArrayField,
+  ArrayInput,
+  AutocompleteInput,
+  BooleanField,
+  BooleanInput,
+  Create,
+  Datagrid,
+  DeleteButton,
+  Edit,
+  List,
+  NumberField,
+  ReferenceInput,
+  SaveButton,
+  SearchInput,
+  Show,
+  SimpleForm,
+  SimpleFormIterator,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  Toolbar,
+  TopToolbar,
+  useCanAccess,
+  useDataProvider,
+  useNotify,
+  useRecordContext,
+  useRedirect,
+  useRefresh,
+} from "react-admin";
+import { messages } from "../../core/messages";
+import { screenPath } from "../../core/resources";
+import { workspaceFormSchema } from "../../core/schemas/workspace";
+import type { SiaDataProvider } from "../../dataProvider";
+import { CreateLink, EditLink, showRowClick } from "../common/links";
+import { withNested } from "../common/nested";
+import { SiaPagination } from "../common/SiaPagination";
+
+const resolver = zodResolver(workspaceFormSchema as never);
+const transform = withNested("bosses_workspaces", ["employee_id"]);
+
+/** Per-row switch: PUT workspaces/:id/toggle_notification (SPEC §7). */
+function NotificationToggle(_props: { label?: string }) {
+  const record = useRecordContext();
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const { canAccess } = useCanAccess({ resource: "workspaces", action: "update" });
+  const [busy, setBusy] = useState(false);
+  if (!record) return null;
+  return (
+    <Switch
+      checked={Boolean(record.is_notifiable)}
+      disabled={busy || !canAccess}
+      onClick={(e) => e.stopPropagation()}
+      slotProps={{ input: { "aria-label": `Notificaciones de ${record.name}` } }}
+      onChange={async () => {
+        setBusy(true);
+        try {
+          const updated = await dataProvider.toggleWorkspaceNotification(record.id);
+          notify(updated.is_notifiable ? "Notificaciones activadas" : "Notificaciones desactivadas", { type: "success" });
+          refresh();
+        } catch (error) {
+          notify((error as Error).message || messages.somethingFailed, { type: "error" });
+        } finally {
+          setBusy(false);
+        }
+      }}
+    />
+  );
+}
+NotificationToggle.displayName = "NotificationToggle";
+
+export function WorkspaceList() {
+  const { canAccess: canDelete } = useCanAccess({ resource: "workspaces", action: "delete" });
+  return (
+    <List
+      filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />]}
+      perPage={10}
+      sort={{ field: "name", order: "ASC" }}
+      pagination={<SiaPagination />}
+      actions={
+        <TopToolbar>
+          <CreateLink />
+        </TopToolbar>
+      }
+    >
+      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
+        <TextField source="id" />
+        <TextField source="name" />
+        <NumberField source="employees_count" sortable={false} locales="es-MX" />
+        <NotificationToggle label="resources.workspaces.fields.is_notifiable" />
+        <EditLink />
+        {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+      </Datagrid>
+    </List>
+  );
+}
+
+function WorkspaceInputs() {
+  return (
+    <>
+      <TextInput source="name" fullWidth />
+      <BooleanInput source="is_notifiable" />
+      <ArrayInput source="bosses_workspaces">
+        <SimpleFormIterator inline disableReordering>
+          <ReferenceInput source="employee_id" reference="employees" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+            <AutocompleteInput optionText="name" label="Empleado" sx={{ minWidth: 320 }} />
+          </ReferenceInput>
+        </SimpleFormIterator>
+      </ArrayInput>
+    </>
+  );
+}
+
+function useSaved() {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  return {
+    onSuccess: (data: { id: number }) => {
+      notify(messages.saved, { type: "success" });
+      redirect(screenPath("workspaces", "show", data.id));
+    },
+  };
+}
+
+export function WorkspaceCreate() {
+  return (
+    <Create transform={transform} mutationOptions={useSaved()}>
+      <SimpleForm resolver={resolver} defaultValues={{ is_notifiable: false, bosses_workspaces: [] }}>
+        <WorkspaceInputs />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function WorkspaceEdit() {
+  return (
+    <Edit transform={transform} mutationMode="pessimistic" mutationOptions={useSaved()}>
+      <SimpleForm
+        resolver={resolver}
+        toolbar={
+          <Toolbar sx={{ justifyContent: "space-between" }}>
+            <SaveButton />
+            <DeleteButton mutationMode="pessimistic" redirect={screenPath("workspaces", "list")} />
+          </Toolbar>
+        }
+      >
+        <WorkspaceInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+const employeeRowClick = (id: unknown) => screenPath("employees", "show", id as string);
+
+export function WorkspaceShow() {
+  return (
+    <Show
+      actions={
+        <TopToolbar>
+          <EditLink />
+        </TopToolbar>
+      }
+    >
+      <SimpleShowLayout>
+        <TextField source="id" />
+        <TextField source="name" />
+        <BooleanField source="is_notifiable" />
+        <ArrayField source="bosses_workspaces">
+          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>Sin jefes asignados</span>}>
+            <TextField source="employee_name" label="Empleado" />
+          </Datagrid>
+        </ArrayField>
+        <ArrayField source="employees">
+          <Datagrid bulkActionButtons={false} rowClick={employeeRowClick} empty={<span>Sin empleados</span>}>
+            <TextField source="employee_code" label="Número de empleado" />
+            <TextField source="name" label="Nombre" />
+            <BooleanField source="is_active" label="Activo" />
+          </Datagrid>
+        </ArrayField>
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+export const workspaces = {
+  list: WorkspaceList,
+  create: WorkspaceCreate,
+  edit: WorkspaceEdit,
+  show: WorkspaceShow,
+  icon: WorkspacesIcon,
+  recordRepresentation: "name",
+};

@@ -1,0 +1,1 @@
+export { workspaces } from "./WorkspaceScreens";
