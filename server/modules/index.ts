@@ -9,8 +9,10 @@ import { employeePositionsResource } from "./employee_positions/resource";
 import { employeesResource } from "./employees/resource";
 import { estimatedWorkHoursResource } from "./estimated_work_hours/resource";
 import { holydaysResource } from "./holydays/resource";
+import { invoicesResource } from "./invoices/resource";
 import { productsResource } from "./products/resource";
 import { projectTypesResource } from "./project_types/resource";
+import { projectsResource } from "./projects/resource";
 import { prospectsResource } from "./prospects/resource";
 import { usersResource } from "./users/resource";
 import { workspacesResource } from "./workspaces/resource";
@@ -31,4 +33,6 @@ export const resources = [
   projectTypesResource,
   activityTypeCatalogsResource,
   appSettingsResource,
+  projectsResource,
+  invoicesResource,
 ];
