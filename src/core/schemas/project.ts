@@ -1,6 +1,6 @@
 import { INVOICE_ACTIONS } from "../states";
 import { messages } from "../messages";
-import { flag, optionalId, optionalIsoDate, optionalText, requiredId, requiredText, z } from "./fields";
+import { flag, isoDate, optionalId, optionalIsoDate, optionalText, requiredId, requiredText, z } from "./fields";
 import { COLOR_TAG_PATTERN } from "./project_type";
 
 /** SPEC §5: a comment is required on every state event, ETA extension and audited change. */
@@ -59,7 +59,7 @@ export type ProjectTransitionInput = z.infer<typeof projectTransitionSchema>;
 
 /** POST projects/:id/extend_project (SPEC §7): a new ETA and a comment; name, date and type may change too. */
 export const extendProjectSchema = z.object({
-  eta: optionalIsoDate().refine((v) => Boolean(v), { error: messages.required }),
+  eta: z.preprocess((v) => (v === "" || v === null || v === "null" ? undefined : v), isoDate()),
   audit_comment: requiredComment(),
   name: requiredText(250).optional(),
   project_date: optionalIsoDate(),
