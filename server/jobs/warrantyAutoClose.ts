@@ -26,7 +26,11 @@ export interface WarrantyRunResult {
   closed: number[];
 }
 
-export async function runWarrantyAutoClose(db: Db, now: Date = new Date(), days = WARRANTY_AUTO_CLOSE_DAYS): Promise<WarrantyRunResult> {
+export async function runWarrantyAutoClose(
+  db: Db,
+  now: Date = new Date(),
+  days = WARRANTY_AUTO_CLOSE_DAYS,
+): Promise<WarrantyRunResult> {
   const event = projectEvent(WARRANTY_CLOSE_EVENT);
   if (!event) throw new Error(`missing project event ${WARRANTY_CLOSE_EVENT}`);
   return db.transaction(async (tx) => {

@@ -4,7 +4,7 @@
  */
 import { canAccess, type RoleHolder } from "./permissions";
 import type { MachineEvent } from "./projectMachine";
-import { type InvoiceState, INVOICE_STATES } from "./states";
+import { INVOICE_STATES, type InvoiceState } from "./states";
 
 export const INVOICE_EVENTS = [
   { name: "enviar", label: "Enviar", from: ["pendiente"], to: "enviada" },

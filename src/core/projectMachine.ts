@@ -6,7 +6,7 @@
  * Event names match the demo seed's project_stages (`crear` is the creation row, not an event).
  */
 import { canAccess, isAdmin, type RoleHolder } from "./permissions";
-import { type ProjectState, PROJECT_STATES } from "./states";
+import { PROJECT_STATES, type ProjectState } from "./states";
 
 export interface MachineEvent<S extends string> {
   name: string;
@@ -29,7 +29,12 @@ export const PROJECT_EVENTS = [
   { name: "enviar_propuesta", label: "Enviar propuesta", from: ["requerimiento"], to: "propuesta" },
   { name: "iniciar_ejecucion", label: "Iniciar ejecución", from: ["propuesta"], to: "en_ejecucion" },
   { name: "enviar_a_validacion", label: "Enviar a validación del cliente", from: ["en_ejecucion"], to: "validacion_cliente" },
-  { name: "solicitar_autorizacion", label: "Solicitar autorización del cliente", from: ["validacion_cliente"], to: "autorizacion_cliente" },
+  {
+    name: "solicitar_autorizacion",
+    label: "Solicitar autorización del cliente",
+    from: ["validacion_cliente"],
+    to: "autorizacion_cliente",
+  },
   { name: "iniciar_garantia", label: "Iniciar garantía", from: ["autorizacion_cliente"], to: "garantia" },
   { name: "terminar", label: "Terminar", from: ["garantia"], to: "terminado" },
   {

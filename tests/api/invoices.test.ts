@@ -19,7 +19,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.app.db.db;
-const missing = async (projectId: number) => (await finance.get(`/api/v1/invoices/percentage_to_invoice?project_id=${projectId}`)).body.missing_percentage;
+const missing = async (projectId: number) =>
+  (await finance.get(`/api/v1/invoices/percentage_to_invoice?project_id=${projectId}`)).body.missing_percentage;
 const move = (api: ApiClient, id: number, event: string, extra: Record<string, unknown> = {}) =>
   api.post(`/api/v1/invoices/${id}/aasm_transition`, { invoice: { event, audit_comment: `Comentario ${event}`, ...extra } });
 
@@ -27,14 +28,28 @@ describe("invoices", () => {
   it("finance creates, lists by project, shows and updates; missing_percentage follows", async () => {
     const p = await buildProject(db(), { name: "Portal" });
     expect(await missing(p.id)).toBe(100);
-    const created = await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: "33.33", audit_comment: "Anticipo" } });
+    const created = await finance.post("/api/v1/invoices", {
+      invoice: { project_id: p.id, percentage_value: "33.33", audit_comment: "Anticipo" },
+    });
     expect(created.status).toBe(201);
-    expect(created.body.invoice).toMatchObject({ percentage_value: 33.33, state: "pendiente", state_label: "Pendiente", project_name: "Portal", folio_editable: false });
-    expect(created.body.invoice.permitted_events.map((e: { name: string }) => e.name).sort()).toEqual(["cancelar", "enviar", "resolver"]);
+    expect(created.body.invoice).toMatchObject({
+      percentage_value: 33.33,
+      state: "pendiente",
+      state_label: "Pendiente",
+      project_name: "Portal",
+      folio_editable: false,
+    });
+    expect(created.body.invoice.permitted_events.map((e: { name: string }) => e.name).sort()).toEqual([
+      "cancelar",
+      "enviar",
+      "resolver",
+    ]);
     expect(await missing(p.id)).toBe(66.67);
     const list = await finance.get(`/api/v1/invoices?project_id=${p.id}`);
     expect(list.body.invoices).toHaveLength(1);
-    const upd = await finance.put(`/api/v1/invoices/${created.body.invoice.id}`, { invoice: { percentage_value: 50, audit_comment: "Ajuste" } });
+    const upd = await finance.put(`/api/v1/invoices/${created.body.invoice.id}`, {
+      invoice: { percentage_value: 50, audit_comment: "Ajuste" },
+    });
     expect(upd.status).toBe(200);
     expect(await missing(p.id)).toBe(50);
     const logs = await finance.get(`/api/v1/invoices/${created.body.invoice.id}/audit_logs`);
@@ -48,7 +63,15 @@ describe("invoices", () => {
 
   it("percentage is required, above 0, at most 100, two decimals", async () => {
     const p = await buildProject(db());
-    for (const [value, status] of [[undefined, 422], [0, 422], [-5, 422], [100.5, 422], ["abc", 422], [1.234, 422], [100, 201]] as const) {
+    for (const [value, status] of [
+      [undefined, 422],
+      [0, 422],
+      [-5, 422],
+      [100.5, 422],
+      ["abc", 422],
+      [1.234, 422],
+      [100, 201],
+    ] as const) {
       const res = await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: value } });
       expect(res.status, `value ${value}`).toBe(status);
       if (status === 422) expect(res.body.errors.percentage_value).toBeDefined();
@@ -100,13 +123,26 @@ describe("invoices", () => {
     expect((await move(finance, inv.id, "enviar")).status).toBe(422);
     const resolved = await move(admin, inv.id, "resolver", { date: "2029-03-10", folio: "A-100" });
     expect(resolved.status).toBe(200);
-    expect(resolved.body.invoice).toMatchObject({ state: "resuelto", folio: "A-100", date_of_invoice: "2029-03-10", folio_editable: true, permitted_events: [] });
-    const edit = await finance.put(`/api/v1/invoices/${inv.id}`, { invoice: { folio: "A-101", audit_comment: "Folio corregido" } });
+    expect(resolved.body.invoice).toMatchObject({
+      state: "resuelto",
+      folio: "A-100",
+      date_of_invoice: "2029-03-10",
+      folio_editable: true,
+      permitted_events: [],
+    });
+    const edit = await finance.put(`/api/v1/invoices/${inv.id}`, {
+      invoice: { folio: "A-101", audit_comment: "Folio corregido" },
+    });
     expect(edit.status).toBe(200);
     expect(edit.body.invoice.folio).toBe("A-101");
     const logs = (await finance.get(`/api/v1/invoices/${inv.id}/audit_logs`)).body.audit_logs as Array<Record<string, unknown>>;
-    expect(logs.filter((l) => l.field === "state").map((l) => `${l.old_value}→${l.new_value}`)).toEqual(["enviada→resuelto", "pendiente→enviada"].reverse());
-    expect(logs.filter((l) => l.field === "folio").map((l) => `${l.old_value}→${l.new_value}`)).toEqual(["null→A-100", "A-100→A-101"]);
+    expect(logs.filter((l) => l.field === "state").map((l) => `${l.old_value}→${l.new_value}`)).toEqual(
+      ["enviada→resuelto", "pendiente→enviada"].reverse(),
+    );
+    expect(logs.filter((l) => l.field === "folio").map((l) => `${l.old_value}→${l.new_value}`)).toEqual([
+      "null→A-100",
+      "A-100→A-101",
+    ]);
     expect(logs.every((l) => l.user_name)).toBe(true);
     expect((await admin.delete(`/api/v1/invoices/${inv.id}`)).status).toBe(422);
   });

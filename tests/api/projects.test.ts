@@ -1,6 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activities, audit_logs, estimated_work_hours, employee_positions, notifications, projects } from "../../server/db/schema";
+import {
+  activities,
+  audit_logs,
+  employee_positions,
+  estimated_work_hours,
+  notifications,
+  projects,
+} from "../../server/db/schema";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, buildClient, buildProduct, buildUser, signInAs } from "../support/factories";
 import { buildInvoice, buildProject } from "../support/project-factories";
@@ -54,7 +61,11 @@ describe("projects: create, code, read", () => {
       invoiced_percentage: 0,
     });
     expect(res.body.project.pm_name).toBeTruthy();
-    expect(res.body.project.permitted_events.map((e: { name: string }) => e.name).sort()).toEqual(["cancelar", "enviar_propuesta", "no_autorizar"]);
+    expect(res.body.project.permitted_events.map((e: { name: string }) => e.name).sort()).toEqual([
+      "cancelar",
+      "enviar_propuesta",
+      "no_autorizar",
+    ]);
     const next = await admin.get("/api/v1/projects/get_next_project_code");
     expect(next.body.next_project_code).not.toBe(code.body.next_project_code);
     const stages = await admin.get(`/api/v1/projects/${res.body.project.id}/project_stages`);
@@ -66,7 +77,9 @@ describe("projects: create, code, read", () => {
 
   it("assigns a code when '0' or missing, and state cannot be written by create or update", async () => {
     const client = await buildClient(db());
-    const res = await admin.post("/api/v1/projects", { project: { name: "Sin código", client_id: client.id, state: "terminado" } });
+    const res = await admin.post("/api/v1/projects", {
+      project: { name: "Sin código", client_id: client.id, state: "terminado" },
+    });
     expect(res.status).toBe(201);
     expect(res.body.project.project_code).toMatch(/^PRY-/);
     expect(res.body.project.state).toBe("requerimiento");
@@ -87,11 +100,18 @@ describe("projects: create, code, read", () => {
     const no = await admin.put(`/api/v1/projects/${p.id}`, { project: { eta: "2030-02-01" } });
     expect(no.status).toBe(422);
     expect(no.body.errors.audit_comment).toEqual(["Por favor, agregue un comentario"]);
-    const ok = await admin.put(`/api/v1/projects/${p.id}`, { project: { eta: "2030-02-01", audit_comment: "El cliente pidió más tiempo" } });
+    const ok = await admin.put(`/api/v1/projects/${p.id}`, {
+      project: { eta: "2030-02-01", audit_comment: "El cliente pidió más tiempo" },
+    });
     expect(ok.status).toBe(200);
     const logs = await admin.get(`/api/v1/projects/${p.id}/audit_logs`);
     expect(logs.body.audit_logs).toEqual([
-      expect.objectContaining({ field: "eta", old_value: "2030-01-01", new_value: "2030-02-01", comment: "El cliente pidió más tiempo" }),
+      expect.objectContaining({
+        field: "eta",
+        old_value: "2030-01-01",
+        new_value: "2030-02-01",
+        comment: "El cliente pidió más tiempo",
+      }),
     ]);
   });
 
@@ -107,7 +127,10 @@ describe("projects: create, code, read", () => {
     expect((await transition(finance, p.id, "enviar_propuesta")).status).toBe(403);
     expect((await operator.post(`/api/v1/projects/${p.id}/completely_invoiced`)).status).toBe(403);
     expect((await operator.post(`/api/v1/projects/${p.id}/notify_user`)).status).toBe(403);
-    expect((await operator.post(`/api/v1/projects/${p.id}/extend_project`, { project: { eta: "2031-01-01", audit_comment: "x" } })).status).toBe(403);
+    expect(
+      (await operator.post(`/api/v1/projects/${p.id}/extend_project`, { project: { eta: "2031-01-01", audit_comment: "x" } }))
+        .status,
+    ).toBe(403);
     expect((await operator.get("/api/v1/projects/get_next_project_code")).status).toBe(403);
     expect((await operator.get("/api/v1/projects.csv")).status).toBe(403);
   });
@@ -168,7 +191,9 @@ describe("projects: state events", () => {
   it("requires the comment: 'Por favor, agregue un comentario'", async () => {
     const p = await buildProject(db());
     for (const audit_comment of [undefined, "", "   "]) {
-      const res = await admin.post(`/api/v1/projects/${p.id}/aasm_transition`, { project: { event: "enviar_propuesta", audit_comment } });
+      const res = await admin.post(`/api/v1/projects/${p.id}/aasm_transition`, {
+        project: { event: "enviar_propuesta", audit_comment },
+      });
       expect(res.status).toBe(422);
       expect(res.body.errors.audit_comment).toEqual(["Por favor, agregue un comentario"]);
     }
@@ -203,7 +228,12 @@ describe("projects: state events", () => {
     const logs = await admin.get(`/api/v1/projects/${p.id}/audit_logs`);
     expect(logs.body.audit_logs).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ field: "state", old_value: "requerimiento", new_value: "propuesta", comment: "Comentario enviar_propuesta" }),
+        expect.objectContaining({
+          field: "state",
+          old_value: "requerimiento",
+          new_value: "propuesta",
+          comment: "Comentario enviar_propuesta",
+        }),
         expect.objectContaining({ field: "eta", old_value: "2030-01-01", new_value: "2030-06-30" }),
       ]),
     );
@@ -233,12 +263,16 @@ describe("projects: ETA, invoicing, notify, delete", () => {
     const noComment = await admin.post(`/api/v1/projects/${p.id}/extend_project`, { project: { eta: "2030-03-01" } });
     expect(noComment.status).toBe(422);
     expect(noComment.body.errors.audit_comment).toEqual(["Por favor, agregue un comentario"]);
-    const earlier = await admin.post(`/api/v1/projects/${p.id}/extend_project`, { project: { eta: "2029-12-01", audit_comment: "x" } });
+    const earlier = await admin.post(`/api/v1/projects/${p.id}/extend_project`, {
+      project: { eta: "2029-12-01", audit_comment: "x" },
+    });
     expect(earlier.status).toBe(422);
     expect(earlier.body.errors.eta[0]).toContain("2030-01-01");
     const noEta = await admin.post(`/api/v1/projects/${p.id}/extend_project`, { project: { audit_comment: "x" } });
     expect(noEta.status).toBe(422);
-    const ok = await admin.post(`/api/v1/projects/${p.id}/extend_project`, { project: { eta: "2030-03-01", audit_comment: "Retraso del cliente", name: "Renombrado" } });
+    const ok = await admin.post(`/api/v1/projects/${p.id}/extend_project`, {
+      project: { eta: "2030-03-01", audit_comment: "Retraso del cliente", name: "Renombrado" },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.project).toMatchObject({ eta: "2030-03-01", name: "Renombrado", audit_comment: "Retraso del cliente" });
     const logs = await admin.get(`/api/v1/projects/${p.id}/audit_logs`);
@@ -249,13 +283,21 @@ describe("projects: ETA, invoicing, notify, delete", () => {
 
   it("invoicing action: finance and admin mark completely / partially invoiced", async () => {
     const p = await buildProject(db());
-    const full = await finance.post(`/api/v1/projects/${p.id}/completely_invoiced`, { project: { audit_comment: "Todo facturado" } });
+    const full = await finance.post(`/api/v1/projects/${p.id}/completely_invoiced`, {
+      project: { audit_comment: "Todo facturado" },
+    });
     expect(full.status).toBe(200);
-    expect(full.body.project).toMatchObject({ invoice_action: "completely_invoiced", invoice_action_label: "100% facturas ya realizadas" });
+    expect(full.body.project).toMatchObject({
+      invoice_action: "completely_invoiced",
+      invoice_action_label: "100% facturas ya realizadas",
+    });
     const part = await admin.post(`/api/v1/projects/${p.id}/partially_invoiced`);
     expect(part.body.project.invoice_action).toBe("partially_invoiced");
     const logs = await admin.get(`/api/v1/projects/${p.id}/audit_logs`);
-    expect(logs.body.audit_logs.map((l: { new_value: string }) => l.new_value)).toEqual(["completely_invoiced", "partially_invoiced"]);
+    expect(logs.body.audit_logs.map((l: { new_value: string }) => l.new_value)).toEqual([
+      "completely_invoiced",
+      "partially_invoiced",
+    ]);
   });
 
   it("notify_user records a notification for the PM and responsible users; no e-mail yet", async () => {
@@ -279,19 +321,26 @@ describe("projects: ETA, invoicing, notify, delete", () => {
     expect(res.body.errors.base[0]).toContain("1 facturas");
 
     const withHours = await buildProject(db());
-    const [position] = await db().insert(employee_positions).values({ name: `Puesto ${withHours.id}` }).returning();
-    await db().insert(estimated_work_hours).values({ project_id: withHours.id, employee_position_id: position.id, estimated_hours: 10 });
+    const [position] = await db()
+      .insert(employee_positions)
+      .values({ name: `Puesto ${withHours.id}` })
+      .returning();
+    await db()
+      .insert(estimated_work_hours)
+      .values({ project_id: withHours.id, employee_position_id: position.id, estimated_hours: 10 });
     expect((await admin.delete(`/api/v1/projects/${withHours.id}`)).status).toBe(422);
 
     const withActivity = await buildProject(db());
-    await db().insert(activities).values({
-      employee_id: adminEmployeeId,
-      begins_at: new Date("2029-01-01T15:00:00Z"),
-      ends_at: new Date("2029-01-01T16:00:00Z"),
-      description: "Trabajo",
-      action_type: "project",
-      project_id: withActivity.id,
-    });
+    await db()
+      .insert(activities)
+      .values({
+        employee_id: adminEmployeeId,
+        begins_at: new Date("2029-01-01T15:00:00Z"),
+        ends_at: new Date("2029-01-01T16:00:00Z"),
+        description: "Trabajo",
+        action_type: "project",
+        project_id: withActivity.id,
+      });
     expect((await admin.delete(`/api/v1/projects/${withActivity.id}`)).status).toBe(422);
 
     const free = await buildProject(db());
@@ -304,12 +353,20 @@ describe("projects: list filters and CSV", () => {
   it("by_status vigentes / archivados / todos / state keys", async () => {
     const client = await buildClient(db());
     const states = ["requerimiento", "en_ejecucion", "garantia", "terminado", "cancelado", "no_autorizado"] as const;
-    const made = Object.fromEntries(await Promise.all(states.map(async (s) => [s, (await buildProject(db(), { state: s, client_id: client.id })).id])));
+    const made = Object.fromEntries(
+      await Promise.all(states.map(async (s) => [s, (await buildProject(db(), { state: s, client_id: client.id })).id])),
+    );
     const ids = async (query: string) =>
-      ((await admin.get(`/api/v1/projects?per_page=all&by_client=${client.id}&${query}`)).body.projects as Array<{ id: number }>).map((p) => p.id).sort();
+      ((await admin.get(`/api/v1/projects?per_page=all&by_client=${client.id}&${query}`)).body.projects as Array<{ id: number }>)
+        .map((p) => p.id)
+        .sort();
     const sorted = (...keys: string[]) => keys.map((k) => made[k]).sort();
-    expect(await ids(`by_status=${encodeURIComponent('["vigentes"]')}`)).toEqual(sorted("requerimiento", "en_ejecucion", "garantia"));
-    expect(await ids(`by_status=${encodeURIComponent('["archivados"]')}`)).toEqual(sorted("terminado", "cancelado", "no_autorizado"));
+    expect(await ids(`by_status=${encodeURIComponent('["vigentes"]')}`)).toEqual(
+      sorted("requerimiento", "en_ejecucion", "garantia"),
+    );
+    expect(await ids(`by_status=${encodeURIComponent('["archivados"]')}`)).toEqual(
+      sorted("terminado", "cancelado", "no_autorizado"),
+    );
     expect(await ids(`by_status=${encodeURIComponent('["todos"]')}`)).toEqual(sorted(...states));
     expect(await ids(`by_status=${encodeURIComponent('["garantia","cancelado"]')}`)).toEqual(sorted("garantia", "cancelado"));
     const bad = await admin.get(`/api/v1/projects?by_status=${encodeURIComponent('["otro"]')}`);
@@ -322,19 +379,28 @@ describe("projects: list filters and CSV", () => {
     const client = await buildClient(db());
     const pm = await buildUser(db(), "operator");
     const worker = await buildUser(db(), "operator");
-    const a = await buildProject(db(), { client_id: client.id, product_catalog_id: product.id, pm_id: pm.employee?.id, name: "Migración Zeta" });
+    const a = await buildProject(db(), {
+      client_id: client.id,
+      product_catalog_id: product.id,
+      pm_id: pm.employee?.id,
+      name: "Migración Zeta",
+    });
     const b = await buildProject(db(), { client_id: client.id, rape_id: pm.employee?.id, invoice_action: "completely_invoiced" });
     const c = await buildProject(db(), { client_id: client.id });
-    await db().insert(activities).values({
-      employee_id: worker.employee?.id as number,
-      begins_at: new Date("2029-02-01T15:00:00Z"),
-      ends_at: new Date("2029-02-01T16:00:00Z"),
-      description: "x",
-      action_type: "project",
-      project_id: c.id,
-    });
+    await db()
+      .insert(activities)
+      .values({
+        employee_id: worker.employee?.id as number,
+        begins_at: new Date("2029-02-01T15:00:00Z"),
+        ends_at: new Date("2029-02-01T16:00:00Z"),
+        description: "x",
+        action_type: "project",
+        project_id: c.id,
+      });
     const ids = async (query: string) =>
-      ((await admin.get(`/api/v1/projects?per_page=all&by_client=${client.id}&${query}`)).body.projects as Array<{ id: number }>).map((p) => p.id).sort();
+      ((await admin.get(`/api/v1/projects?per_page=all&by_client=${client.id}&${query}`)).body.projects as Array<{ id: number }>)
+        .map((p) => p.id)
+        .sort();
     expect(await ids(`by_product=${encodeURIComponent(`[${product.id}]`)}`)).toEqual([a.id]);
     expect(await ids(`by_pm=${pm.employee?.id}`)).toEqual([a.id]);
     expect(await ids(`by_rape=${pm.employee?.id}`)).toEqual([b.id]);

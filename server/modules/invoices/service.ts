@@ -5,7 +5,14 @@
  * audited.
  */
 import { and, eq, ne, notInArray, sql } from "drizzle-orm";
-import { invoiceEvent, invoiceStateLabel, MAX_INVOICED_PERCENTAGE, NON_BILLING_INVOICE_STATES, permittedInvoiceEvents, FOLIO_EDITABLE_STATE } from "../../../src/core/invoiceMachine";
+import {
+  FOLIO_EDITABLE_STATE,
+  invoiceEvent,
+  invoiceStateLabel,
+  MAX_INVOICED_PERCENTAGE,
+  NON_BILLING_INVOICE_STATES,
+  permittedInvoiceEvents,
+} from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
 import type { Db, Tx } from "../../db/client";

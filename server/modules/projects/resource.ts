@@ -1,7 +1,9 @@
-import { and, asc, eq, exists, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, exists, inArray, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { NON_BILLING_INVOICE_STATES } from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
 import { permittedEvents, projectEvent, projectStateLabel } from "../../../src/core/projectMachine";
+import { optionalText, z } from "../../../src/core/schemas/fields";
 import {
   extendProjectSchema,
   notifyUserSchema,
@@ -10,10 +12,8 @@ import {
   projectUpdateSchema,
   requiredComment,
 } from "../../../src/core/schemas/project";
-import { optionalText, z } from "../../../src/core/schemas/fields";
-import { ARCHIVED_PROJECT_STATES, INVOICE_ACTIONS, PROJECT_STATES, PROJECT_STATUS_FILTERS } from "../../../src/core/states";
-import { NON_BILLING_INVOICE_STATES } from "../../../src/core/invoiceMachine";
 import type { SessionUser } from "../../../src/core/session";
+import { ARCHIVED_PROJECT_STATES, INVOICE_ACTIONS, PROJECT_STATES, PROJECT_STATUS_FILTERS } from "../../../src/core/states";
 import {
   activities,
   assignments,
@@ -153,7 +153,10 @@ export const projectsResource = declareResource({
   },
   deleteGuards: [
     async (id, db) => {
-      const count = async (table: typeof invoices | typeof activities | typeof estimated_work_hours, column: typeof invoices.project_id) => {
+      const count = async (
+        table: typeof invoices | typeof activities | typeof estimated_work_hours,
+        column: typeof invoices.project_id,
+      ) => {
         const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(column, id));
         return row?.n ?? 0;
       };
@@ -183,12 +186,10 @@ export const projectsResource = declareResource({
       await recordCreation(ctx.db, saved as never, user.id);
       return;
     }
-    await audit(
-      ctx.db,
-      { type: "Project", id: saved.id },
-      [{ field: "eta", old: existing.eta, new: saved.eta }],
-      { userId: user.id, comment: saved.audit_comment as string | null },
-    );
+    await audit(ctx.db, { type: "Project", id: saved.id }, [{ field: "eta", old: existing.eta, new: saved.eta }], {
+      userId: user.id,
+      comment: saved.audit_comment as string | null,
+    });
   },
   csv: {
     filename: "projects.csv",
@@ -211,73 +212,94 @@ export const projectsResource = declareResource({
   routes(app, def) {
     const service = new ResourceService(def);
     const tags = ["projects"];
-    const showAfter = async (request: Parameters<typeof idOf>[0], id: number) =>
-      ({ project: await service.show(service.context(app, request, "show"), id) });
-
-    app.get("/projects/get_next_project_code", { schema: doc({ tags, summary: "Siguiente código de proyecto" }) }, async (request) => {
-      authorize(request, "projects", "create");
-      return { next_project_code: await nextProjectCode(app.db.db) };
+    const showAfter = async (request: Parameters<typeof idOf>[0], id: number) => ({
+      project: await service.show(service.context(app, request, "show"), id),
     });
 
-    app.post("/projects/:id/aasm_transition", { schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto" }) }, async (request) => {
-      authorize(request, "projects", "transition");
-      const id = idOf(request);
-      await service.find(service.context(app, request, "show"), id);
-      const input = service.parseBody(request.body, projectTransitionSchema) as z.infer<typeof projectTransitionSchema>;
-      await transitionProject(app.db.db, currentUser(request), id, input);
-      return showAfter(request, id);
-    });
+    app.get(
+      "/projects/get_next_project_code",
+      { schema: doc({ tags, summary: "Siguiente código de proyecto" }) },
+      async (request) => {
+        authorize(request, "projects", "create");
+        return { next_project_code: await nextProjectCode(app.db.db) };
+      },
+    );
 
-    app.get("/projects/:id/project_stages", { schema: doc({ tags, summary: "Historial de estados del proyecto" }) }, async (request) => {
-      const ctx = service.context(app, request, "show");
-      const id = idOf(request);
-      await service.find(ctx, id);
-      const responsible = alias(employees, "responsible");
-      const rows = await app.db.db
-        .select({
-          id: project_stages.id,
-          event: project_stages.event,
-          from_state: project_stages.from_state,
-          to_state: project_stages.to_state,
-          comment: project_stages.comment,
-          stage_date: project_stages.stage_date,
-          eta: project_stages.eta,
-          responsible_id: project_stages.responsible_id,
-          responsible_name: responsible.name,
-          user_id: project_stages.user_id,
-          user_name: users.name,
-          created_at: project_stages.created_at,
-        })
-        .from(project_stages)
-        .leftJoin(responsible, eq(responsible.id, project_stages.responsible_id))
-        .leftJoin(users, eq(users.id, project_stages.user_id))
-        .where(eq(project_stages.project_id, id))
-        .orderBy(asc(project_stages.created_at), asc(project_stages.id));
-      return {
-        project_stages: rows.map((r) => ({
-          ...r,
-          event_label: projectEvent(r.event)?.label ?? (r.event === "crear" ? "Crear" : r.event),
-          from_state_label: r.from_state ? projectStateLabel(r.from_state) : null,
-          to_state_label: projectStateLabel(r.to_state),
-        })),
-      };
-    });
+    app.post(
+      "/projects/:id/aasm_transition",
+      { schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto" }) },
+      async (request) => {
+        authorize(request, "projects", "transition");
+        const id = idOf(request);
+        await service.find(service.context(app, request, "show"), id);
+        const input = service.parseBody(request.body, projectTransitionSchema) as z.infer<typeof projectTransitionSchema>;
+        await transitionProject(app.db.db, currentUser(request), id, input);
+        return showAfter(request, id);
+      },
+    );
 
-    app.get("/projects/:id/audit_logs", { schema: doc({ tags, summary: "Bitácora de cambios del proyecto" }) }, async (request) => {
-      const ctx = service.context(app, request, "show");
-      const id = idOf(request);
-      await service.find(ctx, id);
-      return { audit_logs: await auditTrail(app.db.db, "Project", id) };
-    });
+    app.get(
+      "/projects/:id/project_stages",
+      { schema: doc({ tags, summary: "Historial de estados del proyecto" }) },
+      async (request) => {
+        const ctx = service.context(app, request, "show");
+        const id = idOf(request);
+        await service.find(ctx, id);
+        const responsible = alias(employees, "responsible");
+        const rows = await app.db.db
+          .select({
+            id: project_stages.id,
+            event: project_stages.event,
+            from_state: project_stages.from_state,
+            to_state: project_stages.to_state,
+            comment: project_stages.comment,
+            stage_date: project_stages.stage_date,
+            eta: project_stages.eta,
+            responsible_id: project_stages.responsible_id,
+            responsible_name: responsible.name,
+            user_id: project_stages.user_id,
+            user_name: users.name,
+            created_at: project_stages.created_at,
+          })
+          .from(project_stages)
+          .leftJoin(responsible, eq(responsible.id, project_stages.responsible_id))
+          .leftJoin(users, eq(users.id, project_stages.user_id))
+          .where(eq(project_stages.project_id, id))
+          .orderBy(asc(project_stages.created_at), asc(project_stages.id));
+        return {
+          project_stages: rows.map((r) => ({
+            ...r,
+            event_label: projectEvent(r.event)?.label ?? (r.event === "crear" ? "Crear" : r.event),
+            from_state_label: r.from_state ? projectStateLabel(r.from_state) : null,
+            to_state_label: projectStateLabel(r.to_state),
+          })),
+        };
+      },
+    );
 
-    app.post("/projects/:id/extend_project", { schema: doc({ tags, summary: "Extender la ETA del proyecto" }) }, async (request) => {
-      const ctx = service.context(app, request, "update");
-      const id = idOf(request);
-      await service.find(ctx, id);
-      const input = service.parseBody(request.body, extendProjectSchema) as z.infer<typeof extendProjectSchema>;
-      await extendProject(app.db.db, ctx.user.id, id, { ...input, eta: input.eta ?? null });
-      return showAfter(request, id);
-    });
+    app.get(
+      "/projects/:id/audit_logs",
+      { schema: doc({ tags, summary: "Bitácora de cambios del proyecto" }) },
+      async (request) => {
+        const ctx = service.context(app, request, "show");
+        const id = idOf(request);
+        await service.find(ctx, id);
+        return { audit_logs: await auditTrail(app.db.db, "Project", id) };
+      },
+    );
+
+    app.post(
+      "/projects/:id/extend_project",
+      { schema: doc({ tags, summary: "Extender la ETA del proyecto" }) },
+      async (request) => {
+        const ctx = service.context(app, request, "update");
+        const id = idOf(request);
+        await service.find(ctx, id);
+        const input = service.parseBody(request.body, extendProjectSchema) as z.infer<typeof extendProjectSchema>;
+        await extendProject(app.db.db, ctx.user.id, id, { ...input, eta: input.eta ?? null });
+        return showAfter(request, id);
+      },
+    );
 
     const invoiceComment = z.object({ audit_comment: optionalText(2000) });
     for (const action of Object.keys(INVOICE_ACTIONS) as Array<keyof typeof INVOICE_ACTIONS>) {
@@ -291,28 +313,37 @@ export const projectsResource = declareResource({
       });
     }
 
-    app.post("/projects/:id/notify_user", { schema: doc({ tags, summary: "Avisar al PM y al responsable del proyecto" }) }, async (request) => {
-      const ctx = service.context(app, request, "notify");
-      const id = idOf(request);
-      const project = await service.find(ctx, id);
-      const input = service.parseBody(request.body ?? {}, notifyUserSchema);
-      const people = [project.pm_id, project.rape_id].filter((v): v is number => typeof v === "number");
-      const recipients = people.length
-        ? await app.db.db
-            .selectDistinct({ user_id: employees.user_id })
-            .from(employees)
-            .where(and(inArray(employees.id, people), isNotNull(employees.user_id)))
-        : [];
-      if (recipients.length === 0) throw ValidationError.base(messages.noUsersToNotify);
-      const user = currentUser(request) as SessionUser;
-      const message =
-        (input.message as string | null | undefined) ??
-        `Proyecto ${project.project_code} «${project.name}»: estado ${projectStateLabel(String(project.state))}.`;
-      const rows = await app.db.db
-        .insert(notifications)
-        .values(recipients.map((r) => ({ message, author_name: user.name, user_id: r.user_id })))
-        .returning({ id: notifications.id, user_id: notifications.user_id });
-      return { notified: rows.length, notifications: rows, email_sent: false, message: messages.notificationRecorded(rows.length) };
-    });
+    app.post(
+      "/projects/:id/notify_user",
+      { schema: doc({ tags, summary: "Avisar al PM y al responsable del proyecto" }) },
+      async (request) => {
+        const ctx = service.context(app, request, "notify");
+        const id = idOf(request);
+        const project = await service.find(ctx, id);
+        const input = service.parseBody(request.body ?? {}, notifyUserSchema);
+        const people = [project.pm_id, project.rape_id].filter((v): v is number => typeof v === "number");
+        const recipients = people.length
+          ? await app.db.db
+              .selectDistinct({ user_id: employees.user_id })
+              .from(employees)
+              .where(and(inArray(employees.id, people), isNotNull(employees.user_id)))
+          : [];
+        if (recipients.length === 0) throw ValidationError.base(messages.noUsersToNotify);
+        const user = currentUser(request) as SessionUser;
+        const message =
+          (input.message as string | null | undefined) ??
+          `Proyecto ${project.project_code} «${project.name}»: estado ${projectStateLabel(String(project.state))}.`;
+        const rows = await app.db.db
+          .insert(notifications)
+          .values(recipients.map((r) => ({ message, author_name: user.name, user_id: r.user_id })))
+          .returning({ id: notifications.id, user_id: notifications.user_id });
+        return {
+          notified: rows.length,
+          notifications: rows,
+          email_sent: false,
+          message: messages.notificationRecorded(rows.length),
+        };
+      },
+    );
   },
 });

@@ -3,13 +3,19 @@
  * transaction that first locks the project row (SELECT … FOR UPDATE), so two concurrent requests
  * cannot both apply; the second sees the first's result and is judged against it.
  */
-import { eq, ne, and, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
-import { type MachineEvent, PROJECT_CREATE_EVENT, permittedEvents, projectEvent, projectStateLabel } from "../../../src/core/projectMachine";
-import type { ProjectState } from "../../../src/core/states";
+import {
+  type MachineEvent,
+  PROJECT_CREATE_EVENT,
+  permittedEvents,
+  projectEvent,
+  projectStateLabel,
+} from "../../../src/core/projectMachine";
 import type { SessionUser } from "../../../src/core/session";
+import type { ProjectState } from "../../../src/core/states";
 import type { Db, Tx } from "../../db/client";
-import { projects, project_stages } from "../../db/schema";
+import { project_stages, projects } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
 import { withValidation } from "../../http/resource";
 import { businessToday } from "../assignments/service";
@@ -97,7 +103,11 @@ export async function transitionProject(db: Db, user: SessionUser, id: number, i
 }
 
 /** The creation row of the history and the first audit row (state: ∅ → requerimiento). */
-export async function recordCreation(tx: Tx, project: { id: number; state: string; eta: string | null; audit_comment: string | null }, userId: number) {
+export async function recordCreation(
+  tx: Tx,
+  project: { id: number; state: string; eta: string | null; audit_comment: string | null },
+  userId: number,
+) {
   await tx.insert(project_stages).values({
     project_id: project.id,
     event: PROJECT_CREATE_EVENT,
@@ -139,17 +149,29 @@ export async function extendProject(db: Db, userId: number, id: number, input: E
       if (input.project_date !== undefined) values.project_date = input.project_date;
       if (input.project_type_catalog_id !== undefined) values.project_type_catalog_id = input.project_type_catalog_id;
       await tx.update(projects).set(values).where(eq(projects.id, id));
-      await audit(tx, { type: "Project", id }, [{ field: "eta", old: project.eta, new: eta }], { userId, comment: input.audit_comment });
+      await audit(tx, { type: "Project", id }, [{ field: "eta", old: project.eta, new: eta }], {
+        userId,
+        comment: input.audit_comment,
+      });
     }),
   );
 }
 
 /** '100% facturas ya realizadas' → completely_invoiced, otherwise partially_invoiced (SPEC §4). */
-export async function setInvoiceAction(db: Db, userId: number, id: number, action: "completely_invoiced" | "partially_invoiced", comment: string | null) {
+export async function setInvoiceAction(
+  db: Db,
+  userId: number,
+  id: number,
+  action: "completely_invoiced" | "partially_invoiced",
+  comment: string | null,
+) {
   await db.transaction(async (tx) => {
     const project = await lockProject(tx, id);
     await tx.update(projects).set({ invoice_action: action }).where(eq(projects.id, id));
-    await audit(tx, { type: "Project", id }, [{ field: "invoice_action", old: project.invoice_action, new: action }], { userId, comment });
+    await audit(tx, { type: "Project", id }, [{ field: "invoice_action", old: project.invoice_action, new: action }], {
+      userId,
+      comment,
+    });
   });
 }
 

@@ -1,5 +1,5 @@
-import { INVOICE_ACTIONS } from "../states";
 import { messages } from "../messages";
+import { INVOICE_ACTIONS } from "../states";
 import { flag, isoDate, optionalId, optionalIsoDate, optionalText, requiredId, requiredText, z } from "./fields";
 import { COLOR_TAG_PATTERN } from "./project_type";
 
@@ -24,7 +24,11 @@ const shape = {
   /** '0', '' or missing: the server assigns GET projects/get_next_project_code's value. */
   project_code: z.preprocess(
     (v) => (v === undefined || v === null || v === "" ? "0" : String(v)),
-    z.string().trim().max(40, { error: messages.tooLong(40) }).regex(/^[A-Za-z0-9_.-]+$/, { error: messages.invalidValue }),
+    z
+      .string()
+      .trim()
+      .max(40, { error: messages.tooLong(40) })
+      .regex(/^[A-Za-z0-9_.-]+$/, { error: messages.invalidValue }),
   ),
   name: requiredText(250),
   project_date: optionalIsoDate(),
