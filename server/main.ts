@@ -6,6 +6,7 @@ import { build } from "./app";
 import { loadConfig } from "./config";
 import { createDb, DataDirLockedError } from "./db/client";
 import { seedBase, seedDemo } from "./db/seed";
+import { startJobs } from "./jobs/warrantyAutoClose";
 
 /** The demo firm's accounts (server/db/seed/data.ts), printed at start. */
 const DEMO_ACCOUNTS = [
@@ -32,6 +33,7 @@ export async function main() {
     !config.DATABASE_URL && config.SIA_DEMO ? (await seedDemo(database.db, { password: config.SIA_DEMO_PASSWORD })).seeded : false;
 
   const app = await build({ config, database });
+  startJobs(app); // scheduled jobs (Garantía auto-close, hourly): production only, never in tests
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: cerrando SIA`);
     await app.close().catch(() => undefined);

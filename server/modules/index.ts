@@ -10,8 +10,10 @@ import { employeePositionsResource } from "./employee_positions/resource";
 import { employeesResource } from "./employees/resource";
 import { estimatedWorkHoursResource } from "./estimated_work_hours/resource";
 import { holydaysResource } from "./holydays/resource";
+import { invoicesResource } from "./invoices/resource";
 import { productsResource } from "./products/resource";
 import { projectTypesResource } from "./project_types/resource";
+import { projectsResource } from "./projects/resource";
 import { prospectsResource } from "./prospects/resource";
 import { usersResource } from "./users/resource";
 import { workspacesResource } from "./workspaces/resource";
@@ -33,4 +35,6 @@ export const resources = [
   activityTypeCatalogsResource,
   appSettingsResource,
   activitiesResource,
+  projectsResource,
+  invoicesResource,
 ];

@@ -118,6 +118,21 @@ export const messages = {
   ticketsNotConfigured: "No hay un servicio de tickets configurado (Azure Devops)",
   ticketsFailed: "No se pudieron consultar los tickets (Azure Devops)",
   activityIndex: (n: number) => `Actividad ${n}: `,
+  // projects
+  commentRequired: "Por favor, agregue un comentario",
+  invalidTransition: (event: string, state: string) => `El evento «${event}» no está permitido en el estado «${state}»`,
+  etaMustBeLater: (current: string) => `debe ser posterior a la fecha estimada actual (${current})`,
+  projectInUse: (invoices: number, activities: number, hours: number) =>
+    `el proyecto tiene ${invoices} facturas, ${activities} actividades y ${hours} horas estimadas registradas`,
+  stateNotEditable: "solo cambia con los eventos del proyecto",
+  notificationRecorded: (n: number) =>
+    `Se registró el aviso para ${n} usuario(s). El envío por correo aún no está disponible: el aviso queda en notificaciones.`,
+  noUsersToNotify: "El proyecto no tiene PM ni responsable con usuario para avisar",
+  percentageExceeded: (remaining: number) =>
+    `La suma de las facturas no puede superar el 100 % del proyecto; queda ${remaining} % por facturar`,
+  folioOnlyWhenResolved: "solo se puede capturar cuando la factura está Resuelto",
+  invoiceCancelledLocked: "la factura está cancelada y ya no se puede modificar",
+  warrantyAutoClosed: (days: number) => `Cierre automático: la garantía cumplió ${days} días.`,
 } as const;
 
 export type Messages = typeof messages;

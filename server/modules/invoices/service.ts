@@ -1,0 +1,99 @@
+/**
+ * Invoice rules (SPEC §4, §9): the invoices of a project never add up to more than 100 % (checked
+ * while the PROJECT row is locked, so concurrent creates and edits are judged one after the other);
+ * the folio is written only on a resolved invoice; every state, folio, percentage and date change is
+ * audited.
+ */
+import { and, eq, ne, notInArray, sql } from "drizzle-orm";
+import {
+  FOLIO_EDITABLE_STATE,
+  invoiceEvent,
+  invoiceStateLabel,
+  MAX_INVOICED_PERCENTAGE,
+  NON_BILLING_INVOICE_STATES,
+  permittedInvoiceEvents,
+} from "../../../src/core/invoiceMachine";
+import { messages } from "../../../src/core/messages";
+import type { SessionUser } from "../../../src/core/session";
+import type { Db, Tx } from "../../db/client";
+import { invoices, projects } from "../../db/schema";
+import { notFound, ValidationError } from "../../http/errors";
+import { withValidation } from "../../http/resource";
+import { businessToday } from "../assignments/service";
+import { audit } from "../projects/audit";
+
+const cents = (n: number) => Math.round(n * 100);
+
+/** Percent already invoiced on a project (cancelled invoices do not count), optionally without one invoice. */
+export async function invoicedPercentage(db: Tx, projectId: number, exceptInvoiceId?: number): Promise<number> {
+  const [row] = await db
+    .select({ sum: sql<string>`coalesce(sum(${invoices.percentage_value}), 0)::text` })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.project_id, projectId),
+        notInArray(invoices.state, NON_BILLING_INVOICE_STATES),
+        exceptInvoiceId ? ne(invoices.id, exceptInvoiceId) : undefined,
+      ),
+    );
+  return cents(Number(row?.sum ?? 0)) / 100;
+}
+
+export async function missingPercentage(db: Tx, projectId: number): Promise<number> {
+  return Math.max(0, cents(MAX_INVOICED_PERCENTAGE) - cents(await invoicedPercentage(db, projectId))) / 100;
+}
+
+/** Locks the project row; a project that does not exist is a 422 on project_id. */
+export async function lockProjectFor(tx: Tx, projectId: number) {
+  const [row] = await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("update");
+  if (!row) throw ValidationError.field("project_id", messages.invalidReference);
+}
+
+/** Refuses a percentage that would take the project above 100 %. Call with the project row locked. */
+export async function checkPercentage(tx: Tx, projectId: number, value: number, exceptInvoiceId?: number) {
+  const already = await invoicedPercentage(tx, projectId, exceptInvoiceId);
+  if (cents(already) + cents(value) > cents(MAX_INVOICED_PERCENTAGE)) {
+    const remaining = Math.max(0, cents(MAX_INVOICED_PERCENTAGE) - cents(already)) / 100;
+    throw ValidationError.field("percentage_value", messages.percentageExceeded(remaining));
+  }
+}
+
+export interface InvoiceTransitionInput {
+  event: string;
+  audit_comment: string;
+  date?: string | null;
+  folio?: string | null;
+}
+
+export async function transitionInvoice(db: Db, user: SessionUser, id: number, input: InvoiceTransitionInput) {
+  await withValidation(() =>
+    db.transaction(async (tx) => {
+      const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for("update");
+      if (!invoice) throw notFound();
+      const event = permittedInvoiceEvents(invoice.state, user).find((e) => e.name === input.event);
+      if (!event) {
+        const label = invoiceEvent(input.event)?.label ?? input.event;
+        throw new ValidationError({ invalid_transition: [messages.invalidTransition(label, invoiceStateLabel(invoice.state))] });
+      }
+      const hasFolio = input.folio !== undefined && input.folio !== null;
+      if (hasFolio && event.to !== FOLIO_EDITABLE_STATE) throw ValidationError.field("folio", messages.folioOnlyWhenResolved);
+      const next = {
+        state: event.to,
+        audit_comment: input.audit_comment,
+        date_of_invoice: input.date ?? invoice.date_of_invoice ?? businessToday(),
+        folio: hasFolio ? (input.folio as string) : invoice.folio,
+      };
+      await tx.update(invoices).set(next).where(eq(invoices.id, id));
+      await audit(
+        tx,
+        { type: "Invoice", id },
+        [
+          { field: "state", old: invoice.state, new: next.state },
+          { field: "date_of_invoice", old: invoice.date_of_invoice, new: next.date_of_invoice },
+          { field: "folio", old: invoice.folio, new: next.folio },
+        ],
+        { userId: user.id, comment: input.audit_comment },
+      );
+    }),
+  );
+}

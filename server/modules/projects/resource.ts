@@ -1,0 +1,349 @@
+import { and, asc, eq, exists, inArray, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { NON_BILLING_INVOICE_STATES } from "../../../src/core/invoiceMachine";
+import { messages } from "../../../src/core/messages";
+import { permittedEvents, projectEvent, projectStateLabel } from "../../../src/core/projectMachine";
+import { optionalText, z } from "../../../src/core/schemas/fields";
+import {
+  extendProjectSchema,
+  notifyUserSchema,
+  projectSchema,
+  projectTransitionSchema,
+  projectUpdateSchema,
+  requiredComment,
+} from "../../../src/core/schemas/project";
+import type { SessionUser } from "../../../src/core/session";
+import { ARCHIVED_PROJECT_STATES, INVOICE_ACTIONS, PROJECT_STATES, PROJECT_STATUS_FILTERS } from "../../../src/core/states";
+import {
+  activities,
+  assignments,
+  clients,
+  employees,
+  estimated_work_hours,
+  invoices,
+  notifications,
+  products,
+  project_stages,
+  project_types,
+  projects,
+  users,
+} from "../../db/schema";
+import { authorize, currentUser } from "../../http/auth";
+import { ValidationError } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { declareResource, filter, idOf, ResourceService } from "../../http/resource";
+import { outer } from "../../http/sql";
+import { audit, auditTrail } from "./audit";
+import { extendProject, nextProjectCode, recordCreation, setInvoiceAction, transitionProject } from "./service";
+
+const nameOf = (table: typeof clients | typeof products | typeof project_types | typeof employees, column: SQL) =>
+  sql<string | null>`(select ${sql.identifier("name")} from ${table} where ${sql.identifier("id")} = ${column})`;
+
+const clientName = nameOf(clients, outer(projects.client_id));
+const productName = nameOf(products, outer(projects.product_catalog_id));
+const projectTypeName = nameOf(project_types, outer(projects.project_type_catalog_id));
+const pmName = nameOf(employees, outer(projects.pm_id));
+const rapeName = nameOf(employees, outer(projects.rape_id));
+const nonBilling = sql.raw(NON_BILLING_INVOICE_STATES.map((s) => `'${s}'`).join(","));
+/** Percent of the project already invoiced (cancelled invoices do not count). */
+const invoicedPercentage = sql<number>`(select coalesce(sum(${sql.identifier("percentage_value")}), 0)::float8 from ${invoices} where ${sql.identifier("project_id")} = ${outer(projects.id)} and ${sql.identifier("state")} not in (${nonBilling}))`;
+
+const ARCHIVED = ARCHIVED_PROJECT_STATES as string[];
+const CURRENT = Object.keys(PROJECT_STATES).filter((s) => !ARCHIVED.includes(s));
+const statusValue = z.enum([...Object.keys(PROJECT_STATUS_FILTERS), ...Object.keys(PROJECT_STATES)] as [string, ...string[]], {
+  error: messages.invalidValue,
+});
+const statusList = z.preprocess((v) => {
+  if (typeof v !== "string") return v;
+  try {
+    const parsed = JSON.parse(v);
+    return Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    return v.split(",").filter(Boolean);
+  }
+}, z.array(statusValue).max(20));
+
+/** by_status: 'todos' | 'vigentes' | 'archivados' or state keys, combined with OR (SPEC §9). */
+function statusCondition(values: string[]): SQL | undefined {
+  if (values.length === 0 || values.includes("todos")) return undefined;
+  const states = new Set<string>();
+  for (const v of values) {
+    if (v === "vigentes") for (const s of CURRENT) states.add(s);
+    else if (v === "archivados") for (const s of ARCHIVED) states.add(s);
+    else states.add(v);
+  }
+  return inArray(projects.state, [...states]);
+}
+
+/** Projects an employee is involved in: as PM, as responsible, by activities or by an assignment. */
+function involvedCondition(employeeId: number): SQL {
+  return or(
+    eq(projects.pm_id, employeeId),
+    eq(projects.rape_id, employeeId),
+    exists(
+      sql`(select 1 from ${activities} where ${activities.project_id} = ${outer(projects.id)} and ${activities.employee_id} = ${employeeId})`,
+    ),
+    exists(
+      sql`(select 1 from ${assignments} where ${assignments.employee_id} = ${employeeId} and ${assignments.client_id} = ${outer(projects.client_id)} and ${assignments.product_catalog_id} = ${outer(projects.product_catalog_id)})`,
+    ),
+  ) as SQL;
+}
+
+const eventView = (e: { name: string; label: string; to: string; adminOnly?: boolean }) => ({
+  name: e.name,
+  label: e.label,
+  to: e.to,
+  admin_only: Boolean(e.adminOnly),
+});
+
+export const projectsResource = declareResource({
+  name: "projects",
+  singular: "project",
+  table: projects,
+  createSchema: projectSchema,
+  updateSchema: projectUpdateSchema,
+  search: [projects.name, projects.project_code],
+  sortable: {
+    id: projects.id,
+    project_code: projects.project_code,
+    name: projects.name,
+    project_date: projects.project_date,
+    eta: projects.eta,
+    state: projects.state,
+    state_changed_at: projects.state_changed_at,
+    created_at: projects.created_at,
+    client_name: clientName,
+    product_name: productName,
+    project_type_name: projectTypeName,
+    pm_name: pmName,
+    rape_name: rapeName,
+  },
+  defaultSort: { column: "project_code", order: "desc" },
+  filters: {
+    by_project_type: filter.idIn(projects.project_type_catalog_id),
+    by_product: filter.idIn(projects.product_catalog_id),
+    by_status: filter.custom(statusList, (v) => statusCondition(v as string[])),
+    by_client: filter.idIn(projects.client_id),
+    client_id: filter.idEquals(projects.client_id),
+    by_pm: filter.idIn(projects.pm_id),
+    by_rape: filter.idIn(projects.rape_id),
+    involved_projects_by_employee: filter.custom(z.coerce.number({ error: messages.invalidValue }).int().positive(), (v) =>
+      involvedCondition(v as number),
+    ),
+    ignore_proyect_invoiced: filter.custom(
+      z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1"),
+      (v) => (v ? or(sql`${projects.invoice_action} is null`, ne(projects.invoice_action, "completely_invoiced")) : undefined),
+    ),
+  },
+  computed: {
+    client_name: clientName.as("client_name") as never,
+    product_name: productName.as("product_name") as never,
+    project_type_name: projectTypeName.as("project_type_name") as never,
+    pm_name: pmName.as("pm_name") as never,
+    rape_name: rapeName.as("rape_name") as never,
+    invoiced_percentage: invoicedPercentage.as("invoiced_percentage") as never,
+  },
+  present(record, ctx) {
+    return {
+      ...record,
+      aasm_statuses_with_i18n: projectStateLabel(String(record.state)),
+      invoice_action_label: record.invoice_action ? INVOICE_ACTIONS[record.invoice_action as keyof typeof INVOICE_ACTIONS] : null,
+      permitted_events: permittedEvents(String(record.state), ctx.user).map(eventView),
+    };
+  },
+  deleteGuards: [
+    async (id, db) => {
+      const count = async (
+        table: typeof invoices | typeof activities | typeof estimated_work_hours,
+        column: typeof invoices.project_id,
+      ) => {
+        const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(column, id));
+        return row?.n ?? 0;
+      };
+      const [i, a, h] = [
+        await count(invoices, invoices.project_id),
+        await count(activities, activities.project_id as never),
+        await count(estimated_work_hours, estimated_work_hours.project_id as never),
+      ];
+      return i + a + h > 0 ? messages.projectInUse(i, a, h) : null;
+    },
+  ],
+  async beforeWrite(values, ctx, existing) {
+    if (!existing && (values.project_code === undefined || values.project_code === "0")) {
+      values.project_code = await nextProjectCode(ctx.db);
+    }
+    if (existing && values.project_code === "0") delete values.project_code;
+    // An ETA changed by an edit is audited, so it needs its comment like an extension (SPEC §5).
+    if (existing && "eta" in values && (values.eta ?? null) !== (existing.eta ?? null)) {
+      const comment = requiredComment().safeParse(values.audit_comment);
+      if (!comment.success) throw ValidationError.field("audit_comment", messages.commentRequired);
+    }
+    return values;
+  },
+  async afterWrite(saved, ctx, existing) {
+    const user = ctx.user;
+    if (!existing) {
+      await recordCreation(ctx.db, saved as never, user.id);
+      return;
+    }
+    await audit(ctx.db, { type: "Project", id: saved.id }, [{ field: "eta", old: existing.eta, new: saved.eta }], {
+      userId: user.id,
+      comment: saved.audit_comment as string | null,
+    });
+  },
+  csv: {
+    filename: "projects.csv",
+    columns: [
+      { header: "ID", value: (r) => r.id },
+      { header: "Código", value: (r) => r.project_code },
+      { header: "Nombre", value: (r) => r.name },
+      { header: "Cliente", value: (r) => r.client_name },
+      { header: "Tipo de proyecto", value: (r) => r.project_type_name },
+      { header: "Producto", value: (r) => r.product_name },
+      { header: "PM", value: (r) => r.pm_name },
+      { header: "Responsable", value: (r) => r.rape_name },
+      { header: "Estado", value: (r) => r.aasm_statuses_with_i18n },
+      { header: "Fecha del proyecto", value: (r) => r.project_date },
+      { header: "ETA", value: (r) => r.eta },
+      { header: "Porcentaje facturado", value: (r) => r.invoiced_percentage },
+      { header: "Facturación", value: (r) => r.invoice_action_label },
+    ],
+  },
+  routes(app, def) {
+    const service = new ResourceService(def);
+    const tags = ["projects"];
+    const showAfter = async (request: Parameters<typeof idOf>[0], id: number) => ({
+      project: await service.show(service.context(app, request, "show"), id),
+    });
+
+    app.get(
+      "/projects/get_next_project_code",
+      { schema: doc({ tags, summary: "Siguiente código de proyecto" }) },
+      async (request) => {
+        authorize(request, "projects", "create");
+        return { next_project_code: await nextProjectCode(app.db.db) };
+      },
+    );
+
+    app.post(
+      "/projects/:id/aasm_transition",
+      { schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto" }) },
+      async (request) => {
+        authorize(request, "projects", "transition");
+        const id = idOf(request);
+        await service.find(service.context(app, request, "show"), id);
+        const input = service.parseBody(request.body, projectTransitionSchema) as z.infer<typeof projectTransitionSchema>;
+        await transitionProject(app.db.db, currentUser(request), id, input);
+        return showAfter(request, id);
+      },
+    );
+
+    app.get(
+      "/projects/:id/project_stages",
+      { schema: doc({ tags, summary: "Historial de estados del proyecto" }) },
+      async (request) => {
+        const ctx = service.context(app, request, "show");
+        const id = idOf(request);
+        await service.find(ctx, id);
+        const responsible = alias(employees, "responsible");
+        const rows = await app.db.db
+          .select({
+            id: project_stages.id,
+            event: project_stages.event,
+            from_state: project_stages.from_state,
+            to_state: project_stages.to_state,
+            comment: project_stages.comment,
+            stage_date: project_stages.stage_date,
+            eta: project_stages.eta,
+            responsible_id: project_stages.responsible_id,
+            responsible_name: responsible.name,
+            user_id: project_stages.user_id,
+            user_name: users.name,
+            created_at: project_stages.created_at,
+          })
+          .from(project_stages)
+          .leftJoin(responsible, eq(responsible.id, project_stages.responsible_id))
+          .leftJoin(users, eq(users.id, project_stages.user_id))
+          .where(eq(project_stages.project_id, id))
+          .orderBy(asc(project_stages.created_at), asc(project_stages.id));
+        return {
+          project_stages: rows.map((r) => ({
+            ...r,
+            event_label: projectEvent(r.event)?.label ?? (r.event === "crear" ? "Crear" : r.event),
+            from_state_label: r.from_state ? projectStateLabel(r.from_state) : null,
+            to_state_label: projectStateLabel(r.to_state),
+          })),
+        };
+      },
+    );
+
+    app.get(
+      "/projects/:id/audit_logs",
+      { schema: doc({ tags, summary: "Bitácora de cambios del proyecto" }) },
+      async (request) => {
+        const ctx = service.context(app, request, "show");
+        const id = idOf(request);
+        await service.find(ctx, id);
+        return { audit_logs: await auditTrail(app.db.db, "Project", id) };
+      },
+    );
+
+    app.post(
+      "/projects/:id/extend_project",
+      { schema: doc({ tags, summary: "Extender la ETA del proyecto" }) },
+      async (request) => {
+        const ctx = service.context(app, request, "update");
+        const id = idOf(request);
+        await service.find(ctx, id);
+        const input = service.parseBody(request.body, extendProjectSchema) as z.infer<typeof extendProjectSchema>;
+        await extendProject(app.db.db, ctx.user.id, id, { ...input, eta: input.eta ?? null });
+        return showAfter(request, id);
+      },
+    );
+
+    const invoiceComment = z.object({ audit_comment: optionalText(2000) });
+    for (const action of Object.keys(INVOICE_ACTIONS) as Array<keyof typeof INVOICE_ACTIONS>) {
+      app.post(`/projects/:id/${action}`, { schema: doc({ tags, summary: INVOICE_ACTIONS[action] }) }, async (request) => {
+        const ctx = service.context(app, request, "invoice");
+        const id = idOf(request);
+        await service.find(ctx, id);
+        const input = service.parseBody(request.body ?? {}, invoiceComment);
+        await setInvoiceAction(app.db.db, ctx.user.id, id, action, (input.audit_comment as string | null | undefined) ?? null);
+        return showAfter(request, id);
+      });
+    }
+
+    app.post(
+      "/projects/:id/notify_user",
+      { schema: doc({ tags, summary: "Avisar al PM y al responsable del proyecto" }) },
+      async (request) => {
+        const ctx = service.context(app, request, "notify");
+        const id = idOf(request);
+        const project = await service.find(ctx, id);
+        const input = service.parseBody(request.body ?? {}, notifyUserSchema);
+        const people = [project.pm_id, project.rape_id].filter((v): v is number => typeof v === "number");
+        const recipients = people.length
+          ? await app.db.db
+              .selectDistinct({ user_id: employees.user_id })
+              .from(employees)
+              .where(and(inArray(employees.id, people), isNotNull(employees.user_id)))
+          : [];
+        if (recipients.length === 0) throw ValidationError.base(messages.noUsersToNotify);
+        const user = currentUser(request) as SessionUser;
+        const message =
+          (input.message as string | null | undefined) ??
+          `Proyecto ${project.project_code} «${project.name}»: estado ${projectStateLabel(String(project.state))}.`;
+        const rows = await app.db.db
+          .insert(notifications)
+          .values(recipients.map((r) => ({ message, author_name: user.name, user_id: r.user_id })))
+          .returning({ id: notifications.id, user_id: notifications.user_id });
+        return {
+          notified: rows.length,
+          notifications: rows,
+          email_sent: false,
+          message: messages.notificationRecorded(rows.length),
+        };
+      },
+    );
+  },
+});

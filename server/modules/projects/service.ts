@@ -1,0 +1,186 @@
+/**
+ * Project rules (SPEC §4, §5): every state event, ETA extension and invoicing action runs in ONE
+ * transaction that first locks the project row (SELECT … FOR UPDATE), so two concurrent requests
+ * cannot both apply; the second sees the first's result and is judged against it.
+ */
+import { and, eq, ne, sql } from "drizzle-orm";
+import { messages } from "../../../src/core/messages";
+import {
+  type MachineEvent,
+  PROJECT_CREATE_EVENT,
+  permittedEvents,
+  projectEvent,
+  projectStateLabel,
+} from "../../../src/core/projectMachine";
+import type { SessionUser } from "../../../src/core/session";
+import type { ProjectState } from "../../../src/core/states";
+import type { Db, Tx } from "../../db/client";
+import { project_stages, projects } from "../../db/schema";
+import { notFound, ValidationError } from "../../http/errors";
+import { withValidation } from "../../http/resource";
+import { businessToday } from "../assignments/service";
+import { audit } from "./audit";
+
+export const PROJECT_CODE_PREFIX = "PRY-";
+
+/** The next project code: PRY- and one more than the largest numeric PRY- code, 4 digits at least. */
+export async function nextProjectCode(db: Tx): Promise<string> {
+  const [row] = await db
+    .select({ max: sql<string | null>`max(substring(${projects.project_code} from 5)::bigint)::text` })
+    .from(projects)
+    .where(sql`${projects.project_code} ~ '^PRY-[0-9]{1,15}$'`);
+  const next = Number(row?.max ?? 0) + 1;
+  return `${PROJECT_CODE_PREFIX}${String(next).padStart(4, "0")}`;
+}
+
+/** Locks and reads the project row for the rest of the transaction; 404 when it does not exist. */
+export async function lockProject(tx: Tx, id: number) {
+  const [row] = await tx.select().from(projects).where(eq(projects.id, id)).for("update");
+  if (!row) throw notFound();
+  return row;
+}
+
+export interface TransitionInput {
+  event: string;
+  audit_comment: string;
+  date?: string | null;
+  responsible_id?: number | null;
+  eta?: string | null;
+}
+
+/**
+ * Applies an event to a locked project row: state, state_changed_at, ETA and comment on the project,
+ * a project_stages row and audit_logs rows. The caller has already decided the event is allowed.
+ */
+export async function applyProjectEvent(
+  tx: Tx,
+  project: { id: number; state: string; eta: string | null },
+  event: MachineEvent<ProjectState>,
+  input: TransitionInput,
+  userId: number | null,
+  now: Date = new Date(),
+) {
+  const eta = input.eta ?? project.eta;
+  await tx
+    .update(projects)
+    .set({ state: event.to, state_changed_at: now, eta, audit_comment: input.audit_comment })
+    .where(eq(projects.id, project.id));
+  await tx.insert(project_stages).values({
+    project_id: project.id,
+    event: event.name,
+    from_state: project.state,
+    to_state: event.to,
+    comment: input.audit_comment,
+    stage_date: input.date ?? businessToday(now),
+    responsible_id: input.responsible_id ?? null,
+    eta,
+    user_id: userId,
+    created_at: now,
+  });
+  await audit(
+    tx,
+    { type: "Project", id: project.id },
+    [
+      { field: "state", old: project.state, new: event.to },
+      { field: "eta", old: project.eta, new: eta },
+    ],
+    { userId, comment: input.audit_comment },
+  );
+}
+
+export async function transitionProject(db: Db, user: SessionUser, id: number, input: TransitionInput) {
+  await withValidation(() =>
+    db.transaction(async (tx) => {
+      const project = await lockProject(tx, id);
+      const event = permittedEvents(project.state, user).find((e) => e.name === input.event);
+      if (!event) {
+        const label = projectEvent(input.event)?.label ?? input.event;
+        throw new ValidationError({ invalid_transition: [messages.invalidTransition(label, projectStateLabel(project.state))] });
+      }
+      await applyProjectEvent(tx, project, event, input, user.id);
+    }),
+  );
+}
+
+/** The creation row of the history and the first audit row (state: ∅ → requerimiento). */
+export async function recordCreation(
+  tx: Tx,
+  project: { id: number; state: string; eta: string | null; audit_comment: string | null },
+  userId: number,
+) {
+  await tx.insert(project_stages).values({
+    project_id: project.id,
+    event: PROJECT_CREATE_EVENT,
+    from_state: null,
+    to_state: project.state,
+    comment: project.audit_comment,
+    stage_date: businessToday(),
+    eta: project.eta,
+    user_id: userId,
+  });
+  await audit(
+    tx,
+    { type: "Project", id: project.id },
+    [
+      { field: "state", old: null, new: project.state },
+      { field: "eta", old: null, new: project.eta },
+    ],
+    { userId, comment: project.audit_comment },
+  );
+}
+
+export interface ExtendInput {
+  eta?: string | null;
+  audit_comment: string;
+  name?: string;
+  project_date?: string | null;
+  project_type_catalog_id?: number | null;
+}
+
+/** ETA extension (SPEC §7 extend_project): the new ETA must come after the current one. */
+export async function extendProject(db: Db, userId: number, id: number, input: ExtendInput) {
+  await withValidation(() =>
+    db.transaction(async (tx) => {
+      const project = await lockProject(tx, id);
+      const eta = input.eta as string;
+      if (project.eta && eta <= project.eta) throw ValidationError.field("eta", messages.etaMustBeLater(project.eta));
+      const values: Partial<typeof projects.$inferInsert> = { eta, audit_comment: input.audit_comment };
+      if (input.name !== undefined) values.name = input.name;
+      if (input.project_date !== undefined) values.project_date = input.project_date;
+      if (input.project_type_catalog_id !== undefined) values.project_type_catalog_id = input.project_type_catalog_id;
+      await tx.update(projects).set(values).where(eq(projects.id, id));
+      await audit(tx, { type: "Project", id }, [{ field: "eta", old: project.eta, new: eta }], {
+        userId,
+        comment: input.audit_comment,
+      });
+    }),
+  );
+}
+
+/** '100% facturas ya realizadas' → completely_invoiced, otherwise partially_invoiced (SPEC §4). */
+export async function setInvoiceAction(
+  db: Db,
+  userId: number,
+  id: number,
+  action: "completely_invoiced" | "partially_invoiced",
+  comment: string | null,
+) {
+  await db.transaction(async (tx) => {
+    const project = await lockProject(tx, id);
+    await tx.update(projects).set({ invoice_action: action }).where(eq(projects.id, id));
+    await audit(tx, { type: "Project", id }, [{ field: "invoice_action", old: project.invoice_action, new: action }], {
+      userId,
+      comment,
+    });
+  });
+}
+
+/** Other projects using a code (for a Spanish 422 before the unique index answers). */
+export async function codeTaken(db: Tx, code: string, exceptId?: number) {
+  const [row] = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.project_code, code), exceptId ? ne(projects.id, exceptId) : undefined))
+    .limit(1);
+  return Boolean(row);
+}

@@ -1,0 +1,175 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { invoices } from "../../server/db/schema";
+import { buildTestApp, type TestApp } from "../support/app";
+import { type ApiClient, signInAs } from "../support/factories";
+import { buildInvoice, buildProject } from "../support/project-factories";
+
+let t: TestApp;
+let admin: ApiClient;
+let operator: ApiClient;
+let finance: ApiClient;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = (await signInAs(t.app, "admin")).api;
+  operator = (await signInAs(t.app, "operator")).api;
+  finance = (await signInAs(t.app, "finance")).api;
+});
+afterAll(() => t.close());
+
+const db = () => t.app.db.db;
+const missing = async (projectId: number) =>
+  (await finance.get(`/api/v1/invoices/percentage_to_invoice?project_id=${projectId}`)).body.missing_percentage;
+const move = (api: ApiClient, id: number, event: string, extra: Record<string, unknown> = {}) =>
+  api.post(`/api/v1/invoices/${id}/aasm_transition`, { invoice: { event, audit_comment: `Comentario ${event}`, ...extra } });
+
+describe("invoices", () => {
+  it("finance creates, lists by project, shows and updates; missing_percentage follows", async () => {
+    const p = await buildProject(db(), { name: "Portal" });
+    expect(await missing(p.id)).toBe(100);
+    const created = await finance.post("/api/v1/invoices", {
+      invoice: { project_id: p.id, percentage_value: "33.33", audit_comment: "Anticipo" },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.invoice).toMatchObject({
+      percentage_value: 33.33,
+      state: "pendiente",
+      state_label: "Pendiente",
+      project_name: "Portal",
+      folio_editable: false,
+    });
+    expect(created.body.invoice.permitted_events.map((e: { name: string }) => e.name).sort()).toEqual([
+      "cancelar",
+      "enviar",
+      "resolver",
+    ]);
+    expect(await missing(p.id)).toBe(66.67);
+    const list = await finance.get(`/api/v1/invoices?project_id=${p.id}`);
+    expect(list.body.invoices).toHaveLength(1);
+    const upd = await finance.put(`/api/v1/invoices/${created.body.invoice.id}`, {
+      invoice: { percentage_value: 50, audit_comment: "Ajuste" },
+    });
+    expect(upd.status).toBe(200);
+    expect(await missing(p.id)).toBe(50);
+    const logs = await finance.get(`/api/v1/invoices/${created.body.invoice.id}/audit_logs`);
+    expect(logs.body.audit_logs).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: "state", old_value: null, new_value: "pendiente" }),
+        expect.objectContaining({ field: "percentage_value", old_value: "33.33", new_value: "50", comment: "Ajuste" }),
+      ]),
+    );
+  });
+
+  it("percentage is required, above 0, at most 100, two decimals", async () => {
+    const p = await buildProject(db());
+    for (const [value, status] of [
+      [undefined, 422],
+      [0, 422],
+      [-5, 422],
+      [100.5, 422],
+      ["abc", 422],
+      [1.234, 422],
+      [100, 201],
+    ] as const) {
+      const res = await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: value } });
+      expect(res.status, `value ${value}`).toBe(status);
+      if (status === 422) expect(res.body.errors.percentage_value).toBeDefined();
+    }
+  });
+
+  it("the sum never exceeds 100: create and update answer 422 with what remains", async () => {
+    const p = await buildProject(db());
+    await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: 60 } });
+    const second = await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: 30 } });
+    const over = await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: 10.01 } });
+    expect(over.status).toBe(422);
+    expect(over.body.errors.percentage_value[0]).toContain("queda 10 %");
+    const exact = await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: 10 } });
+    expect(exact.status).toBe(201);
+    expect(await missing(p.id)).toBe(0);
+    const updOver = await finance.put(`/api/v1/invoices/${second.body.invoice.id}`, { invoice: { percentage_value: 31 } });
+    expect(updOver.status).toBe(422);
+    // A cancelled invoice frees its percentage.
+    expect((await move(finance, exact.body.invoice.id, "cancelar")).status).toBe(200);
+    expect(await missing(p.id)).toBe(10);
+  });
+
+  it("concurrent creates never take a project above 100", async () => {
+    const p = await buildProject(db());
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: 30 } })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(results.filter((r) => r.status === 422)).toHaveLength(3);
+    const rows = await db().select().from(invoices).where(eq(invoices.project_id, p.id));
+    expect(rows.reduce((s, r) => s + r.percentage_value, 0)).toBe(90);
+  });
+
+  it("states: enviar, resolver with folio and date, audit rows; folio only once Resuelto", async () => {
+    const p = await buildProject(db());
+    const inv = await buildInvoice(db(), p.id, { percentage_value: 20 });
+    const folioEarly = await finance.put(`/api/v1/invoices/${inv.id}`, { invoice: { folio: "A-1" } });
+    expect(folioEarly.status).toBe(422);
+    expect(folioEarly.body.errors.folio).toEqual(["solo se puede capturar cuando la factura está Resuelto"]);
+    const noComment = await finance.post(`/api/v1/invoices/${inv.id}/aasm_transition`, { invoice: { event: "enviar" } });
+    expect(noComment.status).toBe(422);
+    expect(noComment.body.errors.audit_comment).toEqual(["Por favor, agregue un comentario"]);
+    const folioOnSend = await move(finance, inv.id, "enviar", { folio: "A-1" });
+    expect(folioOnSend.status).toBe(422);
+    expect(folioOnSend.body.errors.folio).toBeDefined();
+    const sent = await move(finance, inv.id, "enviar", { date: "2029-03-01" });
+    expect(sent.body.invoice).toMatchObject({ state: "enviada", date_of_invoice: "2029-03-01" });
+    expect((await move(finance, inv.id, "enviar")).status).toBe(422);
+    const resolved = await move(admin, inv.id, "resolver", { date: "2029-03-10", folio: "A-100" });
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.invoice).toMatchObject({
+      state: "resuelto",
+      folio: "A-100",
+      date_of_invoice: "2029-03-10",
+      folio_editable: true,
+      permitted_events: [],
+    });
+    const edit = await finance.put(`/api/v1/invoices/${inv.id}`, {
+      invoice: { folio: "A-101", audit_comment: "Folio corregido" },
+    });
+    expect(edit.status).toBe(200);
+    expect(edit.body.invoice.folio).toBe("A-101");
+    const logs = (await finance.get(`/api/v1/invoices/${inv.id}/audit_logs`)).body.audit_logs as Array<Record<string, unknown>>;
+    expect(logs.filter((l) => l.field === "state").map((l) => `${l.old_value}→${l.new_value}`)).toEqual(
+      ["enviada→resuelto", "pendiente→enviada"].reverse(),
+    );
+    expect(logs.filter((l) => l.field === "folio").map((l) => `${l.old_value}→${l.new_value}`)).toEqual([
+      "null→A-100",
+      "A-100→A-101",
+    ]);
+    expect(logs.every((l) => l.user_name)).toBe(true);
+    expect((await admin.delete(`/api/v1/invoices/${inv.id}`)).status).toBe(422);
+  });
+
+  it("a cancelled invoice cannot be edited or moved again", async () => {
+    const p = await buildProject(db());
+    const inv = await buildInvoice(db(), p.id);
+    await move(finance, inv.id, "cancelar");
+    expect((await finance.put(`/api/v1/invoices/${inv.id}`, { invoice: { percentage_value: 5 } })).status).toBe(422);
+    expect((await move(finance, inv.id, "enviar")).status).toBe(422);
+  });
+
+  it("percentage_to_invoice needs an existing project", async () => {
+    expect((await finance.get("/api/v1/invoices/percentage_to_invoice")).status).toBe(422);
+    expect((await finance.get("/api/v1/invoices/percentage_to_invoice?project_id=999999")).status).toBe(422);
+    expect((await finance.post("/api/v1/invoices", { invoice: { project_id: 999999, percentage_value: 5 } })).status).toBe(422);
+  });
+
+  it("roles: operator gets 403; finance cannot delete", async () => {
+    const p = await buildProject(db());
+    const inv = await buildInvoice(db(), p.id);
+    expect((await operator.get("/api/v1/invoices")).status).toBe(403);
+    expect((await operator.get(`/api/v1/invoices/percentage_to_invoice?project_id=${p.id}`)).status).toBe(403);
+    expect((await operator.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: 5 } })).status).toBe(403);
+    expect((await operator.put(`/api/v1/invoices/${inv.id}`, { invoice: { percentage_value: 5 } })).status).toBe(403);
+    expect((await move(operator, inv.id, "enviar")).status).toBe(403);
+    expect((await finance.delete(`/api/v1/invoices/${inv.id}`)).status).toBe(403);
+    expect((await admin.delete(`/api/v1/invoices/${inv.id}`)).status).toBe(200);
+  });
+});
