@@ -1,10 +1,9 @@
 /**
- * What the data layer needs the screens to do (a toast per field of a 422, go to /404), published as
- * browser events: the dataProvider has no hooks, so a component in the layout listens and acts.
+ * What the data layer needs the screens to do (a toast per field of a 422), published as browser
+ * events: the dataProvider has no hooks, so a component in the layout listens and acts.
  */
 export interface ApiEvents {
   "sia:field-errors": { messages: string[] };
-  "sia:not-found": Record<string, never>;
 }
 
 export function emit<K extends keyof ApiEvents>(name: K, detail: ApiEvents[K]) {

@@ -17,8 +17,6 @@ export interface ApiOptions {
   signal?: AbortSignal;
   /** Answer the raw Response (downloads). */
   raw?: boolean;
-  /** On 404 go to the /404 page (record screens); lists and lookups just fail. */
-  notFoundPage?: boolean;
 }
 
 export function toQueryString(query: Query = {}): string {
@@ -79,10 +77,11 @@ export async function apiFetch<T = unknown>(path: string, options: ApiOptions = 
   } catch {
     payload = {};
   }
-  throw errorFor(response.status, payload, options);
+  throw errorFor(response.status, payload);
 }
 
-export function errorFor(status: number, payload: unknown, options: Pick<ApiOptions, "notFoundPage"> = {}) {
+/** A failed call as an HttpError; record screens send a 404 to the /404 page (src/admin/common/RecordError.tsx). */
+export function errorFor(status: number, payload: unknown) {
   const error = (payload as { error?: string })?.error;
   switch (status) {
     case 401:
@@ -90,7 +89,6 @@ export function errorFor(status: number, payload: unknown, options: Pick<ApiOpti
     case 403:
       return new HttpError(messages.forbidden, 403, payload);
     case 404:
-      if (options.notFoundPage) emit("sia:not-found", {});
       return new HttpError(error ?? messages.notFound, 404, payload);
     case 422: {
       const { inline, fieldToasts, base } = validationFromBody(payload);

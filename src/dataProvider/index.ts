@@ -39,7 +39,6 @@ export const baseDataProvider: DataProvider = {
   async getOne(resource, params) {
     const json = await apiFetch(`${resource}/${encodeURIComponent(String(params.id))}`, {
       signal: params.signal,
-      notFoundPage: true,
     });
     return { data: unwrap(resource, json) };
   },

@@ -5,7 +5,7 @@ const EVERYONE = ["Actividades", "Clientes", "Prospectos", "Proyectos", "Emplead
 const MENUS = {
   operator: EVERYONE,
   finance: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias"],
-  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios"],
+  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios", "Puestos"],
 };
 
 test("a wrong password is refused in Spanish", async ({ page }) => {

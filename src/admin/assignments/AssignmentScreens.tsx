@@ -1,3 +1,4 @@
+import { recordError } from "../common/RecordError";
 import AssignmentIndIcon from "@mui/icons-material/AssignmentInd";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Grid } from "@mui/material";
@@ -201,7 +202,7 @@ export function AssignmentCreate() {
 
 export function AssignmentEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={editTransform} mutationOptions={useMutationOptions()}>
+    <Edit error={recordError} mutationMode="pessimistic" transform={editTransform} mutationOptions={useMutationOptions()}>
       <SimpleForm
         resolver={updateResolver}
         toolbar={
@@ -219,7 +220,7 @@ export function AssignmentEdit() {
 
 export function AssignmentShow() {
   return (
-    <Show
+    <Show error={recordError}
       actions={
         <TopToolbar>
           <EditLink />

@@ -1,3 +1,4 @@
+import { recordError } from "../common/RecordError";
 import BusinessIcon from "@mui/icons-material/Business";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
@@ -104,7 +105,7 @@ function EditToolbar() {
 
 export function ClientEdit() {
   return (
-    <Edit transform={transform} mutationMode="pessimistic" mutationOptions={useSaved(messages.clientUpdated)}>
+    <Edit error={recordError} transform={transform} mutationMode="pessimistic" mutationOptions={useSaved(messages.clientUpdated)}>
       <SimpleForm resolver={resolver} toolbar={<EditToolbar />}>
         <ClientInputs />
       </SimpleForm>
@@ -114,7 +115,7 @@ export function ClientEdit() {
 
 export function ClientShow() {
   return (
-    <Show
+    <Show error={recordError}
       actions={
         <TopToolbar>
           <EditLink />

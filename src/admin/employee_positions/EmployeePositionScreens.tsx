@@ -1,3 +1,4 @@
+import { recordError } from "../common/RecordError";
 import WorkIcon from "@mui/icons-material/Work";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
@@ -74,7 +75,7 @@ export function EmployeePositionCreate() {
 
 export function EmployeePositionEdit() {
   return (
-    <Edit mutationMode="pessimistic" mutationOptions={useSaved()}>
+    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
       <SimpleForm
         resolver={updateResolver}
         toolbar={

@@ -1,3 +1,4 @@
+import { recordError } from "../common/RecordError";
 import BadgeIcon from "@mui/icons-material/Badge";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Grid } from "@mui/material";
@@ -149,7 +150,7 @@ export function EmployeeCreate() {
 
 export function EmployeeEdit() {
   return (
-    <Edit mutationMode="pessimistic" mutationOptions={useSaved()}>
+    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
       <SimpleForm
         resolver={updateResolver}
         toolbar={
@@ -167,7 +168,7 @@ export function EmployeeEdit() {
 
 export function EmployeeShow() {
   return (
-    <Show
+    <Show error={recordError}
       actions={
         <TopToolbar>
           <EditLink />

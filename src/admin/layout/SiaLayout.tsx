@@ -13,7 +13,7 @@ import {
   useTranslate,
   useUserMenu,
 } from "react-admin";
-import { Link, useNavigate } from "react-router-dom";
+import { Link } from "react-router-dom";
 import { APP_VERSION } from "../../core/constants";
 import { canAccess } from "../../core/permissions";
 import { PAGE_PATHS } from "../../core/resources";
@@ -77,20 +77,16 @@ function SiaMenu() {
   );
 }
 
-/** Toasts for each field of a 422, and the /404 page for records that do not exist (SPEC §8). */
+/** A toast for each field of a 422 (SPEC §8: "Error en los parametros {field}"). */
 function ApiEventsListener() {
   const notify = useNotify();
-  const navigate = useNavigate();
-  useEffect(() => {
-    const offFields = listen("sia:field-errors", ({ messages }) => {
-      for (const message of messages) notify(message, { type: "error", multiLine: true });
-    });
-    const offNotFound = listen("sia:not-found", () => navigate(PAGE_PATHS.notFound, { replace: true }));
-    return () => {
-      offFields();
-      offNotFound();
-    };
-  }, [notify, navigate]);
+  useEffect(
+    () =>
+      listen("sia:field-errors", ({ messages }) => {
+        for (const message of messages) notify(message, { type: "error", multiLine: true });
+      }),
+    [notify],
+  );
   return null;
 }
 

@@ -1,3 +1,4 @@
+import { recordError } from "../common/RecordError";
 import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
 import KeyIcon from "@mui/icons-material/Key";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -152,7 +153,7 @@ const azureTransform = (data: Record<string, unknown>) => ({ azure_token: data.a
 
 function AdminUserEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={editTransform} mutationOptions={useAfterSave()}>
+    <Edit error={recordError} mutationMode="pessimistic" transform={editTransform} mutationOptions={useAfterSave()}>
       <SimpleForm
         resolver={updateResolver}
         toolbar={
@@ -170,7 +171,7 @@ function AdminUserEdit() {
 
 function OwnAzureTokenEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={azureTransform} mutationOptions={useAfterSave()} title="Token de Azure DevOps">
+    <Edit error={recordError} mutationMode="pessimistic" transform={azureTransform} mutationOptions={useAfterSave()} title="Token de Azure DevOps">
       <SimpleForm resolver={azureResolver} toolbar={<Toolbar><SaveButton /></Toolbar>}>
         <TextInput source="azure_token" fullWidth />
       </SimpleForm>
@@ -211,7 +212,7 @@ export function UserShow() {
   if (redirectTo) return <Navigate to={redirectTo} replace />;
   const admin = isAdmin(permissions);
   return (
-    <Show actions={<TopToolbar>{admin ? <EditLink /> : <EditAzureTokenLink />}</TopToolbar>}>
+    <Show error={recordError} actions={<TopToolbar>{admin ? <EditLink /> : <EditAzureTokenLink />}</TopToolbar>}>
       <SimpleShowLayout>
         <TextField source="name" />
         <EmailField source="email" />

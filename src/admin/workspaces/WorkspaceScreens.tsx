@@ -1,3 +1,4 @@
+import { recordError } from "../common/RecordError";
 import WorkspacesIcon from "@mui/icons-material/Workspaces";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Switch } from "@mui/material";
@@ -140,7 +141,7 @@ export function WorkspaceCreate() {
 
 export function WorkspaceEdit() {
   return (
-    <Edit transform={transform} mutationMode="pessimistic" mutationOptions={useSaved()}>
+    <Edit error={recordError} transform={transform} mutationMode="pessimistic" mutationOptions={useSaved()}>
       <SimpleForm
         resolver={resolver}
         toolbar={
@@ -160,7 +161,7 @@ const employeeRowClick = (id: unknown) => screenPath("employees", "show", id as 
 
 export function WorkspaceShow() {
   return (
-    <Show
+    <Show error={recordError}
       actions={
         <TopToolbar>
           <EditLink />
