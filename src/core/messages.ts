@@ -98,5 +98,6 @@ export const pipelineMessages = {
   invalidTransition: (event: string, state: string) => `El evento ${event} no está permitido en el estado ${state}`,
   quotationWithoutProspect: "la cotización no tiene prospecto",
   projectTypeMissing: (id: number) => `No existe el tipo de proyecto ${id} (cotización)`,
+  folderInsideProspect: "la carpeta del cliente no puede estar dentro de la carpeta del prospecto",
   projectWithoutClientFolder: "el cliente del proyecto no tiene carpeta en el drive",
 } as const;
