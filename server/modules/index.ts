@@ -12,12 +12,14 @@ import { holydaysResource } from "./holydays/resource";
 import { productsResource } from "./products/resource";
 import { projectTypesResource } from "./project_types/resource";
 import { prospectsResource } from "./prospects/resource";
+import { quotationsResource } from "./quotations/resource";
 import { usersResource } from "./users/resource";
 import { workspacesResource } from "./workspaces/resource";
 
 export const resources = [
   clientsResource,
   prospectsResource,
+  quotationsResource,
   clientGroupsResource,
   usersResource,
   employeesResource,
