@@ -1,5 +1,17 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { expectNoEnglish, signIn } from "./fixtures";
+
+/** A drive folder made through the API (the folder picker comes with the screens): its URL. */
+async function newFolderUrl(page: Page, name: string): Promise<string> {
+  return page.evaluate(async (folderName) => {
+    const res = await fetch("/api/v1/drive/folders", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ folder: { name: folderName } }),
+    });
+    return (await res.json()).folder.url as string;
+  }, name);
+}
 
 test("an administrator creates, finds without accents, edits and deletes a client", async ({ page }) => {
   const suffix = Date.now().toString(36);
@@ -17,6 +29,7 @@ test("an administrator creates, finds without accents, edits and deletes a clien
   await page.getByLabel("Nombre", { exact: true }).fill(name);
   await page.getByLabel("RFC").fill("TDN010101AB1");
   await page.getByLabel("Correo electrónico").fill("compras@tortilleria.mx");
+  await page.getByLabel("Carpeta en el drive").fill(await newFolderUrl(page, `Clientes e2e ${suffix}`));
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Cliente Creado")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/clients\/show\/\d+$/);
@@ -49,14 +62,15 @@ test("an administrator creates, finds without accents, edits and deletes a clien
 
 test("a server-side error is shown per field in Spanish", async ({ page }) => {
   await signIn(page, "admin");
-  const created = await page.evaluate(async () => {
+  const url = await newFolderUrl(page, `Código ocupado ${Date.now().toString(36)}`);
+  const created = await page.evaluate(async (folderUrl) => {
     const res = await fetch("/api/v1/clients", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client: { name: "Código ocupado" } }),
+      body: JSON.stringify({ client: { name: "Código ocupado", drive_root_url: folderUrl } }),
     });
     return (await res.json()).client;
-  });
+  }, url);
   await page.goto("/app/clients/new");
   await expect(page.getByLabel("Código")).toHaveValue(/^\d+$/);
   await page.getByLabel("Nombre", { exact: true }).fill("Otro con el mismo código");
