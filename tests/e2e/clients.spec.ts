@@ -75,6 +75,7 @@ test("a server-side error is shown per field in Spanish", async ({ page }) => {
   await expect(page.getByLabel("Código")).toHaveValue(/^\d+$/);
   await page.getByLabel("Nombre", { exact: true }).fill("Otro con el mismo código");
   await page.getByLabel("Código").fill(created.client_code);
+  await page.getByLabel("Carpeta en el drive").fill(url);
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Error en los parametros client_code: ya está en uso")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/clients\/new$/);
