@@ -31,16 +31,18 @@ export const FINAL_QUOTATION_STATES: QuotationState[] = ["finalizada", "rechazad
 
 /** The events allowed from a state, with their Spanish labels, in the table's order. */
 export function permittedEvents(state: string): Array<{ id: QuotationEvent; name: string }> {
-  return QUOTATION_EVENT_NAMES.filter((event) => (QUOTATION_EVENTS[event].from as readonly string[]).includes(state)).map((event) => ({
-    id: event,
-    name: QUOTATION_EVENTS[event].name,
-  }));
+  return QUOTATION_EVENT_NAMES.filter((event) => (QUOTATION_EVENTS[event].from as readonly string[]).includes(state)).map(
+    (event) => ({
+      id: event,
+      name: QUOTATION_EVENTS[event].name,
+    }),
+  );
 }
 
 /** The state an event leads to from `state`, or null when the event is not allowed there. */
 export function nextState(state: string, event: string): QuotationState | null {
   const def = (QUOTATION_EVENTS as Record<string, { from: readonly string[]; to: QuotationState }>)[event];
-  return def && def.from.includes(state) ? def.to : null;
+  return def?.from.includes(state) ? def.to : null;
 }
 
 /** The states for the filter and the labels (GET quotations/quotation_states). */

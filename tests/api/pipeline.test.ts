@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { clients, project_types, projects, prospects, quotations } from "../../server/db/schema";
-import { listAll } from "../../server/ports/documents";
 import { escapeText, toIcs } from "../../server/ports/calendar/ics";
+import { listAll } from "../../server/ports/documents";
 import { permittedEvents, QUOTATION_EVENTS } from "../../src/core/quotationMachine";
-import { buildActivity, buildProspect, buildQuotation } from "../support/catalog-factories";
-import { buildProduct, call, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { buildActivity, buildProspect, buildQuotation } from "../support/catalog-factories";
+import { type ApiClient, buildProduct, call, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -26,13 +26,16 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const names = async (folderId: string) => (await listAll(t.app.documents, folderId)).map((i) => i.name).sort();
-const folder = async (name: string, parent_id?: string) => (await admin.post("/api/v1/drive/folders", { folder: { name, parent_id } })).body.folder;
+const folder = async (name: string, parent_id?: string) =>
+  (await admin.post("/api/v1/drive/folders", { folder: { name, parent_id } })).body.folder;
 
 describe("drive routes", () => {
   it("lists and creates folders; operators read but cannot create; files only for signed-in users", async () => {
     const made = await folder("Rutas");
     expect(made.url).toBe("/drive/folders/Rutas");
-    expect((await admin.post("/api/v1/drive/folders", { folder: { name: "Rutas" } })).body.errors.name).toEqual(["ya está en uso"]);
+    expect((await admin.post("/api/v1/drive/folders", { folder: { name: "Rutas" } })).body.errors.name).toEqual([
+      "ya está en uso",
+    ]);
     expect((await admin.post("/api/v1/drive/folders", { folder: { name: "../x" } })).status).toBe(422);
     expect((await admin.get("/api/v1/drive/folders?parent_id=..%2F..")).status).toBe(404);
     expect((await admin.get("/api/v1/drive/folders?parent_id=no-existe")).status).toBe(404);
@@ -41,7 +44,9 @@ describe("drive routes", () => {
 
     await (t.app.documents as import("../../server/ports/documents").LocalDocuments).upload(made.id, "nota.txt", "hola");
     expect((await call(t.app, "GET", "/drive/files/Rutas/nota.txt")).status).toBe(401);
-    const file = await call(t.app, "GET", "/drive/files/Rutas/nota.txt", undefined, { authorization: `Bearer ${operator.token}` });
+    const file = await call(t.app, "GET", "/drive/files/Rutas/nota.txt", undefined, {
+      authorization: `Bearer ${operator.token}`,
+    });
     expect(file.status).toBe(200);
     expect(file.text).toBe("hola");
     expect(file.headers["content-disposition"]).toMatch(/^attachment/);
@@ -49,7 +54,11 @@ describe("drive routes", () => {
     expect([200, 401]).toContain(page.status);
     const bearerPage = await call(t.app, "GET", "/drive/folders/Rutas", undefined, { authorization: `Bearer ${operator.token}` });
     expect(bearerPage.text).toContain("nota.txt");
-    for (const bad of ["/drive/files/..%2F..%2Fetc%2Fpasswd", "/drive/files/Rutas/../../../etc/passwd", "/drive/files/%2Fetc%2Fpasswd"]) {
+    for (const bad of [
+      "/drive/files/..%2F..%2Fetc%2Fpasswd",
+      "/drive/files/Rutas/../../../etc/passwd",
+      "/drive/files/%2Fetc%2Fpasswd",
+    ]) {
       expect((await call(t.app, "GET", bad, undefined, { authorization: `Bearer ${admin.token}` })).status).toBe(404);
     }
   });
@@ -64,7 +73,9 @@ describe("prospects and their CV_ folder", () => {
     expect(await names(parent.id)).toEqual(["CV_Ferretería Núñez"]);
     const atRoot = await admin.post("/api/v1/prospects", { prospect: { name: "Sin ruta" } });
     expect(atRoot.body.prospect.drive_root_id).toBe("CV_Sin ruta");
-    const outside = await admin.post("/api/v1/prospects", { prospect: { name: "X", drive_root_url: "https://drive.google.com/drive/folders/abc" } });
+    const outside = await admin.post("/api/v1/prospects", {
+      prospect: { name: "X", drive_root_url: "https://drive.google.com/drive/folders/abc" },
+    });
     expect(outside.status).toBe(422);
     expect(outside.body.errors.drive_root_url).toEqual(["Favor de verificar la ruta del proyecto."]);
   });
@@ -85,14 +96,27 @@ describe("convert a prospect to a client", () => {
     const cv = prospect.drive_root_id as string;
     await t.app.documents.createFolder(cv, "Cotizaciones");
     await t.app.documents.upload(cv, "notas.txt", "n");
-    await buildActivity(t.app.db.db, adminEmployeeId, { action_type: "quote", ownerable_type: "Prospect", ownerable_id: prospect.id });
+    await buildActivity(t.app.db.db, adminEmployeeId, {
+      action_type: "quote",
+      ownerable_type: "Prospect",
+      ownerable_id: prospect.id,
+    });
     const target = await folder("Óptica Luz Cliente");
     const next = (await admin.get("/api/v1/clients/next_client_code")).body.client_code;
-    const res = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, { client: { name: "Óptica Luz", drive_root_id: target.id } });
+    const res = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {
+      client: { name: "Óptica Luz", drive_root_id: target.id },
+    });
     expect(res.status).toBe(201);
     expect(res.body.warning).toBeUndefined();
-    expect(res.body.client).toMatchObject({ name: "Óptica Luz", was_prospect: true, client_code: next, drive_root_id: target.id });
-    expect(await names(target.id)).toEqual(["Administración", "Comercial", "Cotizaciones", "notas.txt", "Proyectos", "Soporte Técnico"].sort());
+    expect(res.body.client).toMatchObject({
+      name: "Óptica Luz",
+      was_prospect: true,
+      client_code: next,
+      drive_root_id: target.id,
+    });
+    expect(await names(target.id)).toEqual(
+      ["Administración", "Comercial", "Cotizaciones", "notas.txt", "Proyectos", "Soporte Técnico"].sort(),
+    );
     expect(await t.app.documents.info(cv)).toBeNull();
     expect((await admin.get(`/api/v1/prospects/${prospect.id}`)).status).toBe(404);
   });
@@ -101,7 +125,9 @@ describe("convert a prospect to a client", () => {
     const prospect = (await admin.post("/api/v1/prospects", { prospect: { name: "Tenaz" } })).body.prospect;
     const target = await folder("Tenaz Cliente");
     const spy = vi.spyOn(t.app.documents, "delete").mockRejectedValueOnce(new Error("drive caído"));
-    const res = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, { client: { name: "Tenaz", drive_root_id: target.id } });
+    const res = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {
+      client: { name: "Tenaz", drive_root_id: target.id },
+    });
     spy.mockRestore();
     expect(res.status).toBe(201);
     expect(res.body.warning).toBe("El folder anterior no se pudo eliminar del drive.");
@@ -119,7 +145,9 @@ describe("convert a prospect to a client", () => {
       if (++n === 2) throw new Error("drive caído");
       return move(id, parent);
     });
-    const res = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, { client: { name: "Frágil", drive_root_id: target.id } });
+    const res = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {
+      client: { name: "Frágil", drive_root_id: target.id },
+    });
     spy.mockRestore();
     expect(res.status).toBe(422);
     expect(await names(prospect.drive_root_id)).toEqual(["a.txt", "b.txt"]);
@@ -134,7 +162,14 @@ describe("quotations", () => {
     const res = await finance.get("/api/v1/quotations/quotation_states");
     expect(res.status).toBe(200);
     expect(res.body.quotation_states).toContainEqual({ id: "finalizada", name: "Alta Cliente" });
-    expect(res.body.quotation_states.map((s: { id: string }) => s.id)).toEqual(["demo", "contract", "quote", "finalizada", "rechazada", "cancelada"]);
+    expect(res.body.quotation_states.map((s: { id: string }) => s.id)).toEqual([
+      "demo",
+      "contract",
+      "quote",
+      "finalizada",
+      "rechazada",
+      "cancelada",
+    ]);
     expect((await operator.get("/api/v1/quotations/quotation_states")).status).toBe(403);
   });
 
@@ -150,16 +185,31 @@ describe("quotations", () => {
     const product = await buildProduct(t.app.db.db, { name: "Siglo CD" });
     const prospect = await buildProspect(t.app.db.db, { name: "Ñoño, S.A.; de C.V." });
     const bad = await admin.post("/api/v1/quotations", {
-      quotation: { contact_name: "Ana", prospect_id: prospect.id, product_catalog_id: product.id, event: { starts_at: "2025-03-03T16:00:00Z", attendees: ["ana@", "x@y.mx"] } },
+      quotation: {
+        contact_name: "Ana",
+        prospect_id: prospect.id,
+        product_catalog_id: product.id,
+        event: { starts_at: "2025-03-03T16:00:00Z", attendees: ["ana@", "x@y.mx"] },
+      },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.errors["event.attendees"]).toEqual(["Verifique que los correos ingresados estén correctos."]);
     const res = await admin.post("/api/v1/quotations", {
-      quotation: { contact_name: "Ana", prospect_id: prospect.id, product_catalog_id: product.id, event: { starts_at: "2025-03-03T16:00:00Z", attendees: ["ana@nono.mx"] } },
+      quotation: {
+        contact_name: "Ana",
+        prospect_id: prospect.id,
+        product_catalog_id: product.id,
+        event: { starts_at: "2025-03-03T16:00:00Z", attendees: ["ana@nono.mx"] },
+      },
     });
     expect(res.status).toBe(201);
     const q = res.body.quotation;
-    expect(q).toMatchObject({ state: "demo", state_name: "Demo", prospect_name: "Ñoño, S.A.; de C.V.", product_name: "Siglo CD" });
+    expect(q).toMatchObject({
+      state: "demo",
+      state_name: "Demo",
+      prospect_name: "Ñoño, S.A.; de C.V.",
+      product_name: "Siglo CD",
+    });
     expect(q.permitted_events.map((e: { id: string }) => e.id)).toEqual(["approve_demo", "reject", "cancel"]);
     expect(q.event.end.dateTime).toBe("2025-03-03T17:00:00.000Z");
     expect(q.event_url).toBe(`/api/v1/quotations/${q.id}/invitation.ics`);
@@ -168,22 +218,35 @@ describe("quotations", () => {
     expect(ics.headers["content-type"]).toMatch(/^text\/calendar/);
     expect(ics.text).toContain("SUMMARY:Demostración — Ñoño\\, S.A.\\; de C.V.\r\n");
     expect(ics.text).toContain("DTSTART:20250303T160000Z\r\nDTEND:20250303T170000Z");
-    expect(ics.text.replace(/\r\n /g, "")).toContain("ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:ana@nono.mx");
+    expect(ics.text.replace(/\r\n /g, "")).toContain(
+      "ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:ana@nono.mx",
+    );
 
     await buildQuotation(t.app.db.db, (await buildProduct(t.app.db.db)).id, prospect.id);
     const byProduct = await finance.get(`/api/v1/quotations?by_product=${encodeURIComponent(JSON.stringify([product.id]))}`);
     expect(byProduct.body.quotations.map((r: { id: number }) => r.id)).toEqual([q.id]);
-    const byStatus = await finance.get(`/api/v1/quotations?by_status=${encodeURIComponent(JSON.stringify(["finalizada"]))}&by_product=${encodeURIComponent(JSON.stringify([product.id]))}`);
+    const byStatus = await finance.get(
+      `/api/v1/quotations?by_status=${encodeURIComponent(JSON.stringify(["finalizada"]))}&by_product=${encodeURIComponent(JSON.stringify([product.id]))}`,
+    );
     expect(byStatus.body.quotations).toEqual([]);
     expect((await finance.get(`/api/v1/quotations?by_status=${encodeURIComponent('["nope"]')}`)).status).toBe(422);
     expect((await operator.get("/api/v1/quotations")).status).toBe(403);
     expect((await finance.post("/api/v1/quotations", { quotation: {} })).status).toBe(403);
-    expect((await finance.post(`/api/v1/quotations/${q.id}/aasm_transition`, { quotation: { event: "cancel", audit_comment: "x" } })).status).toBe(403);
+    expect(
+      (await finance.post(`/api/v1/quotations/${q.id}/aasm_transition`, { quotation: { event: "cancel", audit_comment: "x" } }))
+        .status,
+    ).toBe(403);
   });
 
   it("escapes iCalendar text and folds long lines", () => {
     expect(escapeText("a\\b;c,d\ne")).toBe("a\\\\b\\;c\\,d\\ne");
-    const ics = toIcs({ uid: "u@sia", summary: "x".repeat(200), startsAt: new Date(0), endsAt: new Date(3_600_000), attendees: [] });
+    const ics = toIcs({
+      uid: "u@sia",
+      summary: "x".repeat(200),
+      startsAt: new Date(0),
+      endsAt: new Date(3_600_000),
+      attendees: [],
+    });
     for (const line of ics.split("\r\n")) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
     expect(ics.endsWith("END:VCALENDAR\r\n")).toBe(true);
   });
@@ -191,7 +254,11 @@ describe("quotations", () => {
   async function quotationAt(name: string) {
     const product = await buildProduct(t.app.db.db, { name: `Producto ${name}` });
     const prospect = (await admin.post("/api/v1/prospects", { prospect: { name } })).body.prospect;
-    const q = (await admin.post("/api/v1/quotations", { quotation: { contact_name: "Contacto", prospect_id: prospect.id, product_catalog_id: product.id } })).body.quotation;
+    const q = (
+      await admin.post("/api/v1/quotations", {
+        quotation: { contact_name: "Contacto", prospect_id: prospect.id, product_catalog_id: product.id },
+      })
+    ).body.quotation;
     return { q, prospect, product };
   }
   const transition = (id: number, event: string, audit_comment: string | undefined = "Comentario", extra = {}) =>
@@ -223,7 +290,12 @@ describe("quotations", () => {
     const [client] = await t.app.db.db.select().from(clients).where(eq(clients.id, approved.body.quotation.client_id));
     expect(client).toMatchObject({ name: "Molinos Pérez", client_code: next, was_prospect: true });
     const [project] = await t.app.db.db.select().from(projects).where(eq(projects.id, approved.body.quotation.project_id));
-    expect(project).toMatchObject({ project_type_catalog_id: 6, product_catalog_id: product.id, client_id: client.id, project_code: "PRY-0001" });
+    expect(project).toMatchObject({
+      project_type_catalog_id: 6,
+      product_catalog_id: product.id,
+      client_id: client.id,
+      project_code: "PRY-0001",
+    });
     expect(await names(client.drive_root_id!)).toEqual(["Administración", "Comercial", "Proyectos", "Soporte Técnico"].sort());
     expect(await names(project.drive_root_id!)).toHaveLength(9);
     expect(project.drive_root_id!.startsWith(`${client.drive_root_id}/Proyectos/PRY-0001 `)).toBe(true);

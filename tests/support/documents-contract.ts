@@ -4,8 +4,8 @@
  * integrations issue runs the same suite against its replaying server).
  */
 import { describe, expect, it } from "vitest";
-import { DRIVE_PAGE_SIZE } from "../../src/core/constants";
 import { type DocumentsPort, ensureStructure, listAll } from "../../server/ports/documents";
+import { DRIVE_PAGE_SIZE } from "../../src/core/constants";
 
 export function documentsContract(name: string, makePort: () => Promise<DocumentsPort>) {
   describe(`documents port contract: ${name}`, () => {
@@ -25,7 +25,8 @@ export function documentsContract(name: string, makePort: () => Promise<Document
     it("pages listings by DRIVE_PAGE_SIZE, folders first", async () => {
       const port = await makePort();
       const parent = await port.createFolder(port.rootId, "Muchos");
-      for (let i = 0; i < DRIVE_PAGE_SIZE + 5; i++) await port.upload(parent.id, `archivo-${String(i).padStart(3, "0")}.txt`, "x");
+      for (let i = 0; i < DRIVE_PAGE_SIZE + 5; i++)
+        await port.upload(parent.id, `archivo-${String(i).padStart(3, "0")}.txt`, "x");
       await port.createFolder(parent.id, "zzz carpeta");
       const first = await port.list(parent.id);
       expect(first.items).toHaveLength(DRIVE_PAGE_SIZE);

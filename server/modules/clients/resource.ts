@@ -1,10 +1,10 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { CLIENT_FOLDERS } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
 import { canAccess } from "../../../src/core/permissions";
 import { clientSchema, clientUpdateSchema } from "../../../src/core/schemas/client";
-import { activities, client_groups, client_product_catalogs, clients, products, prospects } from "../../db/schema";
 import type { Tx } from "../../db/client";
-import { CLIENT_FOLDERS } from "../../../src/core/constants";
+import { activities, client_groups, client_product_catalogs, clients, products, prospects } from "../../db/schema";
 import { authorize } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
@@ -22,7 +22,9 @@ export async function nextClientCode(db: Tx): Promise<string> {
   return String(Number(row?.max ?? 1000) + 1);
 }
 
-const groupName = sql<string | null>`(select ${client_groups.name} from ${client_groups} where ${client_groups.id} = ${outer(clients.client_group_id)})`;
+const groupName = sql<
+  string | null
+>`(select ${client_groups.name} from ${client_groups} where ${client_groups.id} = ${outer(clients.client_group_id)})`;
 
 export const clientsResource = declareResource({
   name: "clients",
@@ -109,10 +111,14 @@ export const clientsResource = declareResource({
   },
   routes(app, def) {
     driveAwareWrites(app, def);
-    app.get("/clients/next_client_code", { schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) }, async (request) => {
-      authorize(request, "clients", "create");
-      return { client_code: await nextClientCode(app.db.db) };
-    });
+    app.get(
+      "/clients/next_client_code",
+      { schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) },
+      async (request) => {
+        authorize(request, "clients", "create");
+        return { client_code: await nextClientCode(app.db.db) };
+      },
+    );
     app.get(
       "/clients/search_clients_and_prospects",
       { schema: doc({ tags: ["clients"], summary: "Buscar clientes y prospectos" }) },
@@ -125,7 +131,11 @@ export const clientsResource = declareResource({
           db
             .select({ id: clients.id, name: clients.name, client_code: clients.client_code })
             .from(clients)
-            .where(search ? searchCondition([clients.name, clients.client_code, clients.rfc, clients.complete_name], search) : undefined)
+            .where(
+              search
+                ? searchCondition([clients.name, clients.client_code, clients.rfc, clients.complete_name], search)
+                : undefined,
+            )
             .orderBy(asc(clients.name))
             .limit(10),
           canAccess({ user: request.user, resource: "prospects", action: "list" })

@@ -35,43 +35,55 @@ function documentsError(error: unknown, field = "parent_id"): never {
 
 export async function driveApiRoutes(api: FastifyInstance) {
   const tags = ["drive"];
-  api.get("/drive/folders", { schema: doc({ tags, summary: "Contenido de una carpeta del drive (páginas de 200)" }) }, async (request) => {
-    authorize(request, "drive", "list");
-    const parsed = listQuery.safeParse(request.query);
-    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-    const port = api.documents;
-    const parentId = parsed.data.parent_id ?? port.rootId;
-    try {
-      const folder = await port.info(parentId);
-      if (!folder || folder.kind !== "folder") throw notFound();
-      const page = await port.list(parentId, parsed.data.page_token);
-      return { folder, items: page.items, next_page_token: page.nextPageToken };
-    } catch (error) {
-      documentsError(error, "page_token");
-    }
-  });
+  api.get(
+    "/drive/folders",
+    { schema: doc({ tags, summary: "Contenido de una carpeta del drive (páginas de 200)" }) },
+    async (request) => {
+      authorize(request, "drive", "list");
+      const parsed = listQuery.safeParse(request.query);
+      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const port = api.documents;
+      const parentId = parsed.data.parent_id ?? port.rootId;
+      try {
+        const folder = await port.info(parentId);
+        if (folder?.kind !== "folder") throw notFound();
+        const page = await port.list(parentId, parsed.data.page_token);
+        return { folder, items: page.items, next_page_token: page.nextPageToken };
+      } catch (error) {
+        documentsError(error, "page_token");
+      }
+    },
+  );
 
-  api.post("/drive/folders", { schema: doc({ tags, summary: "Crear una carpeta en el drive", body: createBody, wrap: "folder" }) }, async (request, reply) => {
-    authorize(request, "drive", "create");
-    const raw = (request.body ?? {}) as Record<string, unknown>;
-    const parsed = createBody.safeParse(raw.folder && typeof raw.folder === "object" ? raw.folder : raw);
-    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-    const port = api.documents;
-    const name = parsed.data.name;
-    if (safeFolderName(name) !== name) throw ValidationError.field("name", messages.invalidCharacters);
-    try {
-      const folder = await port.createFolder(parsed.data.parent_id ?? port.rootId, name);
-      reply.status(201);
-      return { folder };
-    } catch (error) {
-      documentsError(error);
-    }
-  });
+  api.post(
+    "/drive/folders",
+    { schema: doc({ tags, summary: "Crear una carpeta en el drive", body: createBody, wrap: "folder" }) },
+    async (request, reply) => {
+      authorize(request, "drive", "create");
+      const raw = (request.body ?? {}) as Record<string, unknown>;
+      const parsed = createBody.safeParse(raw.folder && typeof raw.folder === "object" ? raw.folder : raw);
+      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const port = api.documents;
+      const name = parsed.data.name;
+      if (safeFolderName(name) !== name) throw ValidationError.field("name", messages.invalidCharacters);
+      try {
+        const folder = await port.createFolder(parsed.data.parent_id ?? port.rootId, name);
+        reply.status(201);
+        return { folder };
+      } catch (error) {
+        documentsError(error);
+      }
+    },
+  );
 
-  api.post("/projects/:id/drive_check", { schema: doc({ tags: ["projects"], summary: "Verificar y reparar las carpetas del proyecto" }) }, async (request) => {
-    authorize(request, "projects", "update");
-    return checkProjectDrive(api, request, idOf(request));
-  });
+  api.post(
+    "/projects/:id/drive_check",
+    { schema: doc({ tags: ["projects"], summary: "Verificar y reparar las carpetas del proyecto" }) },
+    async (request) => {
+      authorize(request, "projects", "update");
+      return checkProjectDrive(api, request, idOf(request));
+    },
+  );
 }
 
 /**
@@ -87,7 +99,7 @@ export async function checkProjectDrive(app: FastifyInstance, request: FastifyRe
     const created: string[] = [];
     try {
       let folder = project.drive_root_id ? await port.info(project.drive_root_id) : null;
-      if (!folder || folder.kind !== "folder") {
+      if (folder?.kind !== "folder") {
         const [client] = await db.select().from(clients).where(eq(clients.id, project.client_id)).limit(1);
         const clientFolder = client?.drive_root_id ? await port.info(client.drive_root_id) : null;
         if (!clientFolder) throw ValidationError.field("drive_root_id", pipelineMessages.projectWithoutClientFolder);
@@ -102,7 +114,11 @@ export async function checkProjectDrive(app: FastifyInstance, request: FastifyRe
       if (folder.id !== project.drive_root_id || folder.url !== project.drive_root_url) {
         await db.update(projects).set({ drive_root_id: folder.id, drive_root_url: folder.url }).where(eq(projects.id, projectId));
       }
-      return { message: pipelineMessages.driveUpdated, created, project: { id: projectId, drive_root_id: folder.id, drive_root_url: folder.url } };
+      return {
+        message: pipelineMessages.driveUpdated,
+        created,
+        project: { id: projectId, drive_root_id: folder.id, drive_root_url: folder.url },
+      };
     } catch (error) {
       driveFailure(error);
     }
@@ -117,7 +133,12 @@ function idAfter(request: FastifyRequest, prefix: string): string | null {
   if (pathname === prefix || pathname === `${prefix}/`) return "";
   if (!pathname.startsWith(`${prefix}/`)) return null;
   try {
-    const id = pathname.slice(prefix.length + 1).replace(/\/$/, "").split("/").map(decodeURIComponent).join("/");
+    const id = pathname
+      .slice(prefix.length + 1)
+      .replace(/\/$/, "")
+      .split("/")
+      .map(decodeURIComponent)
+      .join("/");
     return idSegments(id) ? id : null;
   } catch {
     return null;
@@ -138,22 +159,27 @@ export async function driveFileRoutes(scope: FastifyInstance) {
     if (id === null) throw notFound();
     const documents = port();
     const folder = await documents.info(id);
-    if (!folder || folder.kind !== "folder") throw notFound();
+    if (folder?.kind !== "folder") throw notFound();
     const rows: string[] = [];
     let token: string | null = null;
     do {
       const page = await documents.list(id, token);
       for (const item of page.items) {
-        rows.push(`<li>${item.kind === "folder" ? "📁" : "📄"} <a href="${escapeHtml(item.url)}">${escapeHtml(item.name)}</a></li>`);
+        rows.push(
+          `<li>${item.kind === "folder" ? "📁" : "📄"} <a href="${escapeHtml(item.url)}">${escapeHtml(item.name)}</a></li>`,
+        );
       }
       token = page.nextPageToken;
     } while (token);
-    const up = folder.parentId !== null ? `<p><a href="${escapeHtml(documents.getUrl(folder.parentId))}">⬑ Carpeta superior</a></p>` : "";
+    const up =
+      folder.parentId !== null ? `<p><a href="${escapeHtml(documents.getUrl(folder.parentId))}">⬑ Carpeta superior</a></p>` : "";
     const title = escapeHtml(folder.name || "Drive");
     return reply
       .type("text/html; charset=utf-8")
       .header("cache-control", "no-store")
-      .send(`<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${up}<ul>${rows.join("") || "<li>Carpeta vacía</li>"}</ul></body></html>`);
+      .send(
+        `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${up}<ul>${rows.join("") || "<li>Carpeta vacía</li>"}</ul></body></html>`,
+      );
   };
   scope.get("/folders", { schema: { hide: true } }, folderPage);
   scope.get("/folders/*", { schema: { hide: true } }, folderPage);

@@ -24,7 +24,8 @@ export async function resolveDriveFolder(
   let id = typeof values.drive_root_id === "string" && values.drive_root_id !== "" ? values.drive_root_id : null;
   if (url !== null) {
     const fromUrl = port.folderIdFromUrl(url);
-    if (fromUrl === null || (id !== null && id !== fromUrl)) throw ValidationError.field("drive_root_url", messages.driveUrlInvalid);
+    if (fromUrl === null || (id !== null && id !== fromUrl))
+      throw ValidationError.field("drive_root_url", messages.driveUrlInvalid);
     id = fromUrl;
   }
   if (id === null || (id === port.rootId && !options.allowRoot)) {
@@ -36,7 +37,7 @@ export async function resolveDriveFolder(
     }
   }
   const item = await port.info(id);
-  if (!item || item.kind !== "folder") throw ValidationError.field("drive_root_id", pipelineMessages.folderNotFound);
+  if (item?.kind !== "folder") throw ValidationError.field("drive_root_id", pipelineMessages.folderNotFound);
   values.drive_root_id = item.id;
   values.drive_root_url = item.url;
   return item;
@@ -46,7 +47,11 @@ export async function resolveDriveFolder(
 export function touchesFolder(values: Record<string, unknown>, existing: Record<string, unknown> | null) {
   if (!existing) return true;
   // A form sends both fields back: a new URL with the old id means "this URL".
-  if ("drive_root_url" in values && values.drive_root_url !== existing.drive_root_url && values.drive_root_id === existing.drive_root_id) {
+  if (
+    "drive_root_url" in values &&
+    values.drive_root_url !== existing.drive_root_url &&
+    values.drive_root_id === existing.drive_root_id
+  ) {
     delete values.drive_root_id;
   }
   const idChanged = "drive_root_id" in values && values.drive_root_id !== existing.drive_root_id;
@@ -71,7 +76,11 @@ export function driveWorkOf(app: FastifyInstance, request: FastifyRequest): Driv
 }
 
 /** Runs a write; if it fails (database included, commit included), the request's drive work is undone. */
-export async function withDriveWork<T>(app: FastifyInstance, request: FastifyRequest, write: (work: DriveWork) => Promise<T>): Promise<T> {
+export async function withDriveWork<T>(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  write: (work: DriveWork) => Promise<T>,
+): Promise<T> {
   const work = driveWorkOf(app, request);
   try {
     return await write(work);
@@ -93,22 +102,34 @@ export function driveFailure(error: unknown, message: string = pipelineMessages.
  * `without: ["create", "update"]`): the same calls as the generic ones, plus the undo of the request's
  * drive work when the write fails, commit included.
  */
-export function driveAwareWrites(app: FastifyInstance, def: ResourceDef, actions: Array<"create" | "update"> = ["create", "update"]) {
+export function driveAwareWrites(
+  app: FastifyInstance,
+  def: ResourceDef,
+  actions: Array<"create" | "update"> = ["create", "update"],
+) {
   const service = new ResourceService(def);
   const tags = [def.name];
   if (actions.includes("create") && def.createSchema) {
-    app.post(`/${def.name}`, { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) }, async (request, reply) => {
-      const ctx = service.context(app, request, "create");
-      const record = await withDriveWork(app, request, () => service.create(ctx, request.body));
-      reply.status(201);
-      return { [def.singular]: record };
-    });
+    app.post(
+      `/${def.name}`,
+      { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) },
+      async (request, reply) => {
+        const ctx = service.context(app, request, "create");
+        const record = await withDriveWork(app, request, () => service.create(ctx, request.body));
+        reply.status(201);
+        return { [def.singular]: record };
+      },
+    );
   }
   if (actions.includes("update") && def.updateSchema) {
-    app.put(`/${def.name}/:id`, { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) }, async (request) => {
-      const ctx = service.context(app, request, "update");
-      return { [def.singular]: await withDriveWork(app, request, () => service.update(ctx, idOf(request), request.body)) };
-    });
+    app.put(
+      `/${def.name}/:id`,
+      { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) },
+      async (request) => {
+        const ctx = service.context(app, request, "update");
+        return { [def.singular]: await withDriveWork(app, request, () => service.update(ctx, idOf(request), request.body)) };
+      },
+    );
   }
   return service;
 }

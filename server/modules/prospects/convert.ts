@@ -38,7 +38,14 @@ export function convertToClientRoute(app: FastifyInstance) {
   const clientService = new ResourceService(clientsResource);
   app.post(
     "/prospects/:id/convert_to_client",
-    { schema: doc({ tags: ["prospects"], summary: "Convertir el prospecto en cliente", body: clientFieldsSchema, wrap: "client" }) },
+    {
+      schema: doc({
+        tags: ["prospects"],
+        summary: "Convertir el prospecto en cliente",
+        body: clientFieldsSchema,
+        wrap: "client",
+      }),
+    },
     async (request, reply) => {
       authorize(request, "prospects", "transition");
       const ctx = clientService.context(app, request, "create");

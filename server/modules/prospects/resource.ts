@@ -44,8 +44,15 @@ export const prospectsResource = declareResource({
     const port = ctx.app.documents;
     try {
       const parent = (record.drive_root_id as string | null) ?? port.rootId;
-      const folder = await driveWorkOf(ctx.app, ctx.request).createFolder(parent, safeFolderName(`${PROSPECT_FOLDER_PREFIX}${record.name}`), true);
-      await ctx.db.update(prospects).set({ drive_root_id: folder.id, drive_root_url: folder.url }).where(eq(prospects.id, record.id));
+      const folder = await driveWorkOf(ctx.app, ctx.request).createFolder(
+        parent,
+        safeFolderName(`${PROSPECT_FOLDER_PREFIX}${record.name}`),
+        true,
+      );
+      await ctx.db
+        .update(prospects)
+        .set({ drive_root_id: folder.id, drive_root_url: folder.url })
+        .where(eq(prospects.id, record.id));
     } catch (error) {
       driveFailure(error);
     }

@@ -23,7 +23,16 @@ import { nextState } from "../../../src/core/quotationMachine";
 import { quotationTransitionSchema } from "../../../src/core/schemas/quotation";
 import { QUOTATION_STATES, type QuotationState } from "../../../src/core/states";
 import type { Db, Tx } from "../../db/client";
-import { audit_logs, client_product_catalogs, clients, products, project_types, projects, prospects, quotations } from "../../db/schema";
+import {
+  audit_logs,
+  client_product_catalogs,
+  clients,
+  products,
+  project_types,
+  projects,
+  prospects,
+  quotations,
+} from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
 import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
@@ -52,7 +61,8 @@ export async function nextProjectCode(db: Tx): Promise<string> {
 
 /** The contract template in the drive (Plantillas/contrato_pld.docx), put there on first use. */
 export async function contractTemplate(port: DocumentsPort) {
-  const folder = (await findFolder(port, port.rootId, TEMPLATES_FOLDER)) ?? (await port.createFolder(port.rootId, TEMPLATES_FOLDER));
+  const folder =
+    (await findFolder(port, port.rootId, TEMPLATES_FOLDER)) ?? (await port.createFolder(port.rootId, TEMPLATES_FOLDER));
   const found = (await listAll(port, folder.id)).find((item) => item.kind === "file" && item.name === CONTRACT_TEMPLATE);
   return found ?? port.upload(folder.id, CONTRACT_TEMPLATE, fs.readFileSync(CONTRACT_TEMPLATE_SOURCE));
 }
@@ -97,7 +107,9 @@ export function transitionRoute(app: FastifyInstance) {
       // The client's folder, when the dialog picked one, is checked before anything is written.
       const clientValues: Record<string, unknown> = { ...clientHash };
       const pickedFolder =
-        event === "approve_quote" && (clientValues.drive_root_id || clientValues.drive_root_url) ? await resolveDriveFolder(port, clientValues) : null;
+        event === "approve_quote" && (clientValues.drive_root_id || clientValues.drive_root_url)
+          ? await resolveDriveFolder(port, clientValues)
+          : null;
 
       await withDriveWork(app, request, (work) =>
         withValidation(() =>
@@ -109,7 +121,9 @@ export function transitionRoute(app: FastifyInstance) {
               const label = QUOTATION_STATES[quotation.state as QuotationState] ?? quotation.state;
               throw ValidationError.field("invalid_transition", pipelineMessages.invalidTransition(event, label));
             }
-            const [prospect] = quotation.prospect_id ? await tx.select().from(prospects).where(eq(prospects.id, quotation.prospect_id)) : [];
+            const [prospect] = quotation.prospect_id
+              ? await tx.select().from(prospects).where(eq(prospects.id, quotation.prospect_id))
+              : [];
             const needsProspect = event === "approve_demo" || event === "request_contract" || event === "approve_quote";
             if (needsProspect && !prospect) throw ValidationError.field("prospect", pipelineMessages.quotationWithoutProspect);
             const changes: Partial<typeof quotations.$inferInsert> = { state: to, audit_comment: input.audit_comment };
@@ -181,12 +195,21 @@ async function approveQuote(
     userId: number;
     clientValues: Record<string, unknown>;
     pickedFolder: string | null;
-    projectHash: { name?: string | null; project_date?: string | null; eta?: string | null; rape_id?: number | null; pm_id?: number | null };
+    projectHash: {
+      name?: string | null;
+      project_date?: string | null;
+      eta?: string | null;
+      rape_id?: number | null;
+      pm_id?: number | null;
+    };
     comment: string;
   },
 ) {
   const { quotation, prospect, clientValues, projectHash } = params;
-  const [type] = await tx.select({ id: project_types.id }).from(project_types).where(eq(project_types.id, QUOTATION_PROJECT_TYPE_ID));
+  const [type] = await tx
+    .select({ id: project_types.id })
+    .from(project_types)
+    .where(eq(project_types.id, QUOTATION_PROJECT_TYPE_ID));
   if (!type) throw ValidationError.base(pipelineMessages.projectTypeMissing(QUOTATION_PROJECT_TYPE_ID));
   const [product] = await tx.select().from(products).where(eq(products.id, quotation.product_catalog_id));
 
@@ -196,7 +219,13 @@ async function approveQuote(
   const clientCode = fields.client_code && fields.client_code !== "0" ? String(fields.client_code) : await nextClientCode(tx);
   const [client] = await tx
     .insert(clients)
-    .values({ ...(fields as Partial<typeof clients.$inferInsert>), name, client_code: clientCode, was_prospect: true, converted_to_prospect_by: params.userId })
+    .values({
+      ...(fields as Partial<typeof clients.$inferInsert>),
+      name,
+      client_code: clientCode,
+      was_prospect: true,
+      converted_to_prospect_by: params.userId,
+    })
     .returning();
   await tx.insert(client_product_catalogs).values({ client_id: client.id, product_catalog_id: quotation.product_catalog_id });
   const projectCode = await nextProjectCode(tx);
@@ -221,13 +250,21 @@ async function approveQuote(
   //    project's folder inside Proyectos with the 9 numbered folders. Undone by the caller on failure.
   try {
     const port = work.port;
-    const clientFolder = params.pickedFolder ? await port.info(params.pickedFolder) : await work.createFolder(port.rootId, safeFolderName(name), true);
+    const clientFolder = params.pickedFolder
+      ? await port.info(params.pickedFolder)
+      : await work.createFolder(port.rootId, safeFolderName(name), true);
     if (!clientFolder) throw ValidationError.field("drive_root_id", pipelineMessages.folderNotFound);
     const { folders } = await work.ensureStructure(clientFolder.id, CLIENT_FOLDERS);
     const projectFolder = await work.createFolder(folders.Proyectos.id, safeFolderName(`${projectCode} ${projectName}`), true);
     await work.ensureStructure(projectFolder.id, PROJECT_FOLDERS);
-    await tx.update(clients).set({ drive_root_id: clientFolder.id, drive_root_url: clientFolder.url }).where(eq(clients.id, client.id));
-    await tx.update(projects).set({ drive_root_id: projectFolder.id, drive_root_url: projectFolder.url }).where(and(eq(projects.id, project.id)));
+    await tx
+      .update(clients)
+      .set({ drive_root_id: clientFolder.id, drive_root_url: clientFolder.url })
+      .where(eq(clients.id, client.id));
+    await tx
+      .update(projects)
+      .set({ drive_root_id: projectFolder.id, drive_root_url: projectFolder.url })
+      .where(and(eq(projects.id, project.id)));
   } catch (error) {
     driveFailure(error);
   }

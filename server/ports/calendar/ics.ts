@@ -51,7 +51,11 @@ export function foldLine(line: string): string {
   return out.join("\r\n ");
 }
 
-const utc = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+const utc = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 
 export function toIcs(event: IcsEvent): string {
   const lines = [

@@ -2,8 +2,8 @@ import type { Config } from "../../config";
 import { LocalCalendar } from "./local";
 import type { CalendarPort } from "./port";
 
-export * from "./port";
 export { toIcs } from "./ics";
+export * from "./port";
 
 export function createCalendar(config: Config): CalendarPort {
   switch (config.CALENDAR_ADAPTER) {

@@ -3,8 +3,8 @@ import type { Config } from "../../config";
 import { LocalDocuments } from "./local";
 import type { DocumentsPort } from "./port";
 
-export * from "./port";
 export { LocalDocuments } from "./local";
+export * from "./port";
 
 /** The drive of this installation, chosen by DOCUMENTS_ADAPTER (created once per app). */
 export function createDocuments(config: Config): DocumentsPort {

@@ -72,7 +72,12 @@ export class LocalDocuments implements DocumentsPort {
     } catch {
       if (mustExist) throw notFound();
       // Not there yet: its parent must be inside the root.
-      real = path.join(await fs.realpath(path.dirname(full)).catch(() => { throw notFound(); }), path.basename(full));
+      real = path.join(
+        await fs.realpath(path.dirname(full)).catch(() => {
+          throw notFound();
+        }),
+        path.basename(full),
+      );
     }
     const relative = path.relative(root, real);
     if (relative.startsWith("..") || path.isAbsolute(relative)) throw invalid();
@@ -193,13 +198,21 @@ export class LocalDocuments implements DocumentsPort {
     const full = await this.folder(folderId);
     const offset = pageToken ? Number(pageToken) : 0;
     if (!Number.isSafeInteger(offset) || offset < 0 || (pageToken && !/^\d+$/.test(pageToken))) throw invalid("Página no válida");
-    const entries = (await fs.readdir(full, { withFileTypes: true })).filter((e) => (e.isDirectory() || e.isFile()) && validName(e.name));
+    const entries = (await fs.readdir(full, { withFileTypes: true })).filter(
+      (e) => (e.isDirectory() || e.isFile()) && validName(e.name),
+    );
     entries.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || a.name.localeCompare(b.name, "es"));
     const page = entries.slice(offset, offset + PAGE_SIZE);
     const items = page.map((e): DriveItem => {
       const id = this.child(folderId, e.name);
       const kind = e.isDirectory() ? "folder" : "file";
-      return { id, name: e.name, kind, parentId: folderId, url: this.urlFor(kind === "folder" ? DRIVE_FOLDERS_PATH : DRIVE_FILES_PATH, id) };
+      return {
+        id,
+        name: e.name,
+        kind,
+        parentId: folderId,
+        url: this.urlFor(kind === "folder" ? DRIVE_FOLDERS_PATH : DRIVE_FILES_PATH, id),
+      };
     });
     return { items, nextPageToken: offset + PAGE_SIZE < entries.length ? String(offset + PAGE_SIZE) : null };
   }
@@ -234,7 +247,8 @@ export class LocalDocuments implements DocumentsPort {
     if (id === "") throw invalid();
     const source = await this.resolve(id);
     const parent = await this.folder(newParentId);
-    if (parent === source || parent.startsWith(`${source}${path.sep}`)) throw invalid("No se puede mover una carpeta dentro de sí misma");
+    if (parent === source || parent.startsWith(`${source}${path.sep}`))
+      throw invalid("No se puede mover una carpeta dentro de sí misma");
     const name = path.basename(source);
     const destination = path.join(parent, name);
     if (destination === source) return this.item(id);

@@ -13,7 +13,11 @@ const clientFields = z.object({
   name: requiredText(200),
   client_code: z.preprocess(
     (v) => (v === undefined || v === null || v === "" ? "0" : String(v)),
-    z.string().trim().max(40, { error: messages.tooLong(40) }).regex(/^[A-Za-z0-9_-]+$/, { error: messages.invalidValue }),
+    z
+      .string()
+      .trim()
+      .max(40, { error: messages.tooLong(40) })
+      .regex(/^[A-Za-z0-9_-]+$/, { error: messages.invalidValue }),
   ),
   rfc: z.preprocess(
     (v) => (typeof v === "string" ? (v.trim() === "" ? null : v.trim().toUpperCase()) : v),
