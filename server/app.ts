@@ -19,12 +19,19 @@ import { registerAuth } from "./http/auth";
 import { registerErrorHandler } from "./http/errors";
 import { registerResource } from "./http/resource";
 import { resources } from "./modules";
+import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
+import { type CalendarPort, createCalendar } from "./ports/calendar";
+import { createDocuments, type DocumentsPort } from "./ports/documents";
 
 declare module "fastify" {
   interface FastifyInstance {
     db: Database;
     config: Config;
+    /** The drive (server/ports/documents), one per app. */
+    documents: DocumentsPort;
+    /** The calendar of quotation events (server/ports/calendar), one per app. */
+    calendar: CalendarPort;
   }
 }
 
@@ -32,7 +39,13 @@ export const DIST_DIR = path.resolve(import.meta.dirname, "..", "dist");
 /** Paths the single-page app answers (browser history routing). */
 const SPA_PATHS = ["/app", "/app/*", "/sign_in", "/404"];
 
-export async function build(options: { config: Config; database: Database; logger?: boolean }): Promise<FastifyInstance> {
+export async function build(options: {
+  config: Config;
+  database: Database;
+  logger?: boolean;
+  /** A drive other than the configured one (tests). */
+  documents?: DocumentsPort;
+}): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger === false || config.LOG_LEVEL === "silent" ? false : { level: config.LOG_LEVEL },
@@ -43,6 +56,8 @@ export async function build(options: { config: Config; database: Database; logge
   });
   app.decorate("db", database);
   app.decorate("config", config);
+  app.decorate("documents", options.documents ?? createDocuments(config));
+  app.decorate("calendar", createCalendar(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
 
@@ -88,9 +103,12 @@ export async function build(options: { config: Config; database: Database; logge
       registerAuth(api);
       await api.register(sessionRoutes);
       for (const resource of resources) registerResource(api, resource);
+      await api.register(driveApiRoutes);
     },
     { prefix: "/api/v1" },
   );
+  // The local drive's folders and files, for signed-in users only (its own auth hook, like /api/v1).
+  await app.register(driveFileRoutes, { prefix: "/drive" });
 
   await registerSpa(app);
   return app;

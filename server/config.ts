@@ -23,6 +23,10 @@ const schema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
   UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(10 * 1_048_576),
   SECRET_KEY: z.string().min(32).optional(),
+  /** Where the drive lives: `local` (folders under DATA_DIR/drive); Google Drive comes with the integrations issue. */
+  DOCUMENTS_ADAPTER: z.enum(["local"]).default("local"),
+  /** Where quotation events go: `local` (stored with the quotation, offered as an .ics invitation). */
+  CALENDAR_ADAPTER: z.enum(["local"]).default("local"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

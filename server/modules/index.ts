@@ -15,12 +15,14 @@ import { productsResource } from "./products/resource";
 import { projectTypesResource } from "./project_types/resource";
 import { projectsResource } from "./projects/resource";
 import { prospectsResource } from "./prospects/resource";
+import { quotationsResource } from "./quotations/resource";
 import { usersResource } from "./users/resource";
 import { workspacesResource } from "./workspaces/resource";
 
 export const resources = [
   clientsResource,
   prospectsResource,
+  quotationsResource,
   clientGroupsResource,
   usersResource,
   employeesResource,

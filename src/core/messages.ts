@@ -136,3 +136,20 @@ export const messages = {
 } as const;
 
 export type Messages = typeof messages;
+
+// pipeline
+export const pipelineMessages = {
+  folderNotSelected: "No se ha seleccionado una carpeta",
+  oldFolderNotRemoved: "El folder anterior no se pudo eliminar del drive.",
+  contractCopyFailed: "No se pudo copiar el archivo del contrato de PLD",
+  driveUpdated: "Drive Actualizado",
+  driveFailed: "No se pudo actualizar el drive. Intente de nuevo.",
+  folderNotFound: "la carpeta no existe en el drive",
+  invalidAttendees: "Verifique que los correos ingresados estén correctos.",
+  commentRequired: "Por favor, agregue un comentario",
+  invalidTransition: (event: string, state: string) => `El evento ${event} no está permitido en el estado ${state}`,
+  quotationWithoutProspect: "la cotización no tiene prospecto",
+  projectTypeMissing: (id: number) => `No existe el tipo de proyecto ${id} (cotización)`,
+  folderInsideProspect: "la carpeta del cliente no puede estar dentro de la carpeta del prospecto",
+  projectWithoutClientFolder: "el cliente del proyecto no tiene carpeta en el drive",
+} as const;

@@ -105,6 +105,8 @@ export const permissionMatrix = {
   app_settings: { list: everyone, show: everyone, update: admin },
   notifications: { list: everyone, show: everyone, create: admin },
   outbox: { list: admin, show: admin },
+  // The drive (documents port): everyone signed in browses and opens files; administrators create folders.
+  drive: { list: everyone, show: everyone, create: admin },
 } satisfies Record<string, ResourceRules>;
 
 export type PermissionResource = keyof typeof permissionMatrix;

@@ -15,6 +15,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+let folders = 0;
+/** A folder of the drive for a new client (a client cannot be created without one). */
+async function folder() {
+  const res = await admin.post("/api/v1/drive/folders", { folder: { name: `Carpeta ${++folders}` } });
+  expect(res.status).toBe(201);
+  return { drive_root_id: res.body.folder.id as string };
+}
+
 describe("clients", () => {
   it("creates a client with products, preloading the next code, and reads it back", async () => {
     const code = await admin.get("/api/v1/clients/next_client_code");
@@ -24,6 +32,7 @@ describe("clients", () => {
     const created = await admin.post("/api/v1/clients", {
       client: {
         name: "Café Ñandú",
+        ...(await folder()),
         client_code: code.body.client_code,
         rfc: "cfn010101ab1",
         client_group_id: String(group.id),
@@ -44,17 +53,41 @@ describe("clients", () => {
   });
 
   it("assigns the next code when the form still says '0', and 'null' group means none", async () => {
-    const res = await admin.post("/api/v1/clients.json", { client: { name: "Sin código", client_code: "0", client_group_id: "null" } });
+    const res = await admin.post("/api/v1/clients.json", { client: { name: "Sin código", client_code: "0", client_group_id: "null", ...(await folder()) } });
     expect(res.status).toBe(201);
     expect(res.body.client.client_code).not.toBe("0");
     expect(res.body.client.client_group_id).toBeNull();
+  });
+
+  it("refuses a client without a picked folder or with a URL outside the drive, and builds its structure", async () => {
+    const none = await admin.post("/api/v1/clients", { client: { name: "Sin carpeta" } });
+    expect(none.status).toBe(422);
+    expect(none.body.errors.drive_root_id).toEqual(["Favor de seleccionar una ruta para el cliente"]);
+    const outside = await admin.post("/api/v1/clients", { client: { name: "Fuera", drive_root_url: "https://example.com/otra/ruta" } });
+    expect(outside.status).toBe(422);
+    expect(outside.body.errors.drive_root_url).toEqual(["Favor de verificar la ruta del proyecto."]);
+    const traversal = await admin.post("/api/v1/clients", { client: { name: "Fuera", drive_root_url: "/drive/folders/../../etc" } });
+    expect(traversal.body.errors.drive_root_url).toEqual(["Favor de verificar la ruta del proyecto."]);
+    const missing = await admin.post("/api/v1/clients", { client: { name: "Fuera", drive_root_id: "no/existe" } });
+    expect(missing.body.errors.drive_root_id).toEqual(["la carpeta no existe en el drive"]);
+
+    const picked = await folder();
+    const byUrl = await admin.post("/api/v1/clients", { client: { name: "Con carpeta", drive_root_url: `/drive/folders/${encodeURIComponent(picked.drive_root_id)}` } });
+    expect(byUrl.status).toBe(201);
+    expect(byUrl.body.client).toMatchObject({ drive_root_id: picked.drive_root_id, drive_root_url: `/drive/folders/${encodeURIComponent(picked.drive_root_id)}` });
+    const listed = await admin.get(`/api/v1/drive/folders?parent_id=${encodeURIComponent(picked.drive_root_id)}`);
+    expect(listed.body.items.map((i: { name: string }) => i.name).sort()).toEqual(["Administración", "Comercial", "Proyectos", "Soporte Técnico"]);
+    // An update that leaves the folder alone saves; clearing it is refused.
+    expect((await admin.put(`/api/v1/clients/${byUrl.body.client.id}`, { client: { ...byUrl.body.client, email: "a@b.mx" } })).status).toBe(200);
+    const cleared = await admin.put(`/api/v1/clients/${byUrl.body.client.id}`, { client: { drive_root_id: null, drive_root_url: null } });
+    expect(cleared.body.errors.drive_root_id).toEqual(["Favor de seleccionar una ruta para el cliente"]);
   });
 
   it("updates and removes nested products with _destroy", async () => {
     const p1 = await buildProduct(t.app.db.db);
     const p2 = await buildProduct(t.app.db.db);
     const res = await admin.post("/api/v1/clients", {
-      client: { name: "Anidado", client_product_catalogs_attributes: [{ product_catalog_id: p1.id, annual_support_hours: 10 }] },
+      client: { name: "Anidado", ...(await folder()), client_product_catalogs_attributes: [{ product_catalog_id: p1.id, annual_support_hours: 10 }] },
     });
     const id = res.body.client.id;
     const row = res.body.client.client_product_catalogs[0];
@@ -82,10 +115,10 @@ describe("clients", () => {
 
   it("refuses a duplicate code and an unknown group with 422", async () => {
     const existing = await buildClient(t.app.db.db, { client_code: "7777" });
-    const dup = await admin.post("/api/v1/clients", { client: { name: "Otro", client_code: existing.client_code } });
+    const dup = await admin.post("/api/v1/clients", { client: { name: "Otro", client_code: existing.client_code, ...(await folder()) } });
     expect(dup.status).toBe(422);
     expect(dup.body.errors.client_code).toEqual(["ya está en uso"]);
-    const badGroup = await admin.post("/api/v1/clients", { client: { name: "Otro", client_group_id: 999999 } });
+    const badGroup = await admin.post("/api/v1/clients", { client: { name: "Otro", client_group_id: 999999, ...(await folder()) } });
     expect(badGroup.status).toBe(422);
     expect(badGroup.body.errors.client_group_id).toEqual(["no existe"]);
   });

@@ -20,19 +20,24 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("prospects", () => {
-  it("creates a prospect with or without a drive folder and reads it back", async () => {
+  it("creates a prospect with its CV_ folder (in the chosen folder or the drive root) and reads it back", async () => {
     const res = await admin.post("/api/v1/prospects", { prospect: { name: "  Ferretería Núñez ", drive_root_url: "" } });
     expect(res.status).toBe(201);
-    expect(res.body.prospect).toMatchObject({ name: "Ferretería Núñez", drive_root_id: null, drive_root_url: null });
+    expect(res.body.prospect).toMatchObject({ name: "Ferretería Núñez", drive_root_id: "CV_Ferretería Núñez" });
+    expect(res.body.prospect.drive_root_url).toBe(`/drive/folders/${encodeURIComponent("CV_Ferretería Núñez")}`);
     expect(res.body.prospect.created_at).toBeTruthy();
-    const withFolder = await admin.post("/api/v1/prospects", {
-      prospect: { name: "Con carpeta", drive_root_id: "abc123", drive_root_url: "https://drive.google.com/drive/folders/abc123" },
+    const parent = (await admin.post("/api/v1/drive/folders", { folder: { name: "Prospectos" } })).body.folder;
+    const withFolder = await admin.post("/api/v1/prospects", { prospect: { name: "Con carpeta", drive_root_id: parent.id } });
+    expect(withFolder.body.prospect.drive_root_id).toBe("Prospectos/CV_Con carpeta");
+    const google = await admin.post("/api/v1/prospects", {
+      prospect: { name: "Fuera", drive_root_id: "abc123", drive_root_url: "https://drive.google.com/drive/folders/abc123" },
     });
-    expect(withFolder.body.prospect.drive_root_id).toBe("abc123");
+    expect(google.status).toBe(422);
+    expect(google.body.errors.drive_root_url).toEqual(["Favor de verificar la ruta del proyecto."]);
     const shown = await operator.get(`/api/v1/prospects/${withFolder.body.prospect.id}`);
     expect(shown.body.prospect.name).toBe("Con carpeta");
     const updated = await admin.put(`/api/v1/prospects/${withFolder.body.prospect.id}`, { prospect: { name: "Renombrado" } });
-    expect(updated.body.prospect).toMatchObject({ name: "Renombrado", drive_root_id: "abc123" });
+    expect(updated.body.prospect).toMatchObject({ name: "Renombrado", drive_root_id: "Prospectos/CV_Con carpeta" });
   });
 
   it("answers 422 in Spanish for a missing or too long name", async () => {

@@ -1,5 +1,28 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { expectNoEnglish, signIn } from "./fixtures";
+
+/** Picks the drive folder through the form's folder picker, creating it in the dialog. */
+async function pickNewFolder(page: Page, name: string) {
+  await page.getByRole("button", { name: "Elegir carpeta" }).click();
+  const dialog = page.getByRole("dialog", { name: "Elegir carpeta del drive" });
+  await dialog.getByLabel("Nueva carpeta").fill(name);
+  await dialog.getByRole("button", { name: "Crear", exact: true }).click();
+  await expect(dialog.getByRole("navigation", { name: "Ruta" })).toContainText(name);
+  await dialog.getByRole("button", { name: "Seleccionar esta carpeta" }).click();
+  await expect(page.getByTestId("drive-folder-url")).toContainText(name);
+}
+
+/** A drive folder made through the API: its URL. */
+async function newFolderUrl(page: Page, name: string): Promise<string> {
+  return page.evaluate(async (folderName) => {
+    const res = await fetch("/api/v1/drive/folders", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ folder: { name: folderName } }),
+    });
+    return (await res.json()).folder.url as string;
+  }, name);
+}
 
 test("an administrator creates, finds without accents, edits and deletes a client", async ({ page }) => {
   const suffix = Date.now().toString(36);
@@ -17,6 +40,7 @@ test("an administrator creates, finds without accents, edits and deletes a clien
   await page.getByRole("textbox", { name: "Nombre", exact: true }).fill(name);
   await page.getByRole("textbox", { name: "RFC" }).fill("TDN010101AB1");
   await page.getByRole("textbox", { name: "Correo electrónico" }).fill("compras@tortilleria.mx");
+  await pickNewFolder(page, `Clientes e2e ${suffix}`);
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Cliente Creado")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/clients\/show\/\d+$/);
@@ -49,18 +73,20 @@ test("an administrator creates, finds without accents, edits and deletes a clien
 
 test("a server-side error is shown per field in Spanish", async ({ page }) => {
   await signIn(page, "admin");
-  const created = await page.evaluate(async () => {
+  const url = await newFolderUrl(page, `Código ocupado ${Date.now().toString(36)}`);
+  const created = await page.evaluate(async (folderUrl) => {
     const res = await fetch("/api/v1/clients", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client: { name: "Código ocupado" } }),
+      body: JSON.stringify({ client: { name: "Código ocupado", drive_root_url: folderUrl } }),
     });
     return (await res.json()).client;
-  });
+  }, url);
   await page.goto("/app/clients/new");
   await expect(page.getByRole("textbox", { name: "Código" })).toHaveValue(/^\d+$/);
   await page.getByRole("textbox", { name: "Nombre", exact: true }).fill("Otro con el mismo código");
   await page.getByRole("textbox", { name: "Código" }).fill(created.client_code);
+  await pickNewFolder(page, `Otra carpeta ${Date.now().toString(36)}`);
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Error en los parametros client_code: ya está en uso")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/clients\/new$/);

@@ -1,6 +1,8 @@
 /** A fresh SIA for one test file: its own database (copy of the migrated template) and app. */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { inject } from "vitest";
 import { build } from "../../server/app";
@@ -37,7 +39,9 @@ export interface TestApp {
 
 export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SIA_DEMO: "0", DATA_DIR: "/tmp/sia-test-unused", ...env });
+  // Each app its own DATA_DIR (the local drive lives in DATA_DIR/drive), removed on close.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-test-"));
+  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SIA_DEMO: "0", DATA_DIR: dataDir, ...env });
   const app = await build({ config, database, logger: false });
   await app.ready();
   return {
@@ -46,6 +50,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await app.close();
       await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

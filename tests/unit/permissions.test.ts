@@ -27,6 +27,8 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["employees", "list", "all", "own", "all"],
   ["app_licenses", "list", "all", null, "all"],
   ["reports", "export", "all", "own", "all"],
+  ["drive", "show", "all", "all", "all"],
+  ["drive", "create", "all", null, null],
 ];
 
 describe("permission matrix", () => {

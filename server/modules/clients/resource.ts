@@ -1,15 +1,17 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { CLIENT_FOLDERS } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
 import { canAccess } from "../../../src/core/permissions";
 import { clientSchema, clientUpdateSchema } from "../../../src/core/schemas/client";
-import { activities, client_groups, client_product_catalogs, clients, products, prospects } from "../../db/schema";
 import type { Tx } from "../../db/client";
+import { activities, client_groups, client_product_catalogs, clients, products, prospects } from "../../db/schema";
 import { authorize } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
 import { searchCondition } from "../../http/search";
 import { outer } from "../../http/sql";
+import { driveAwareWrites, driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder } from "../drive/service";
 
 /** The next numeric client code: one more than the largest numeric code so far. */
 export async function nextClientCode(db: Tx): Promise<string> {
@@ -20,7 +22,9 @@ export async function nextClientCode(db: Tx): Promise<string> {
   return String(Number(row?.max ?? 1000) + 1);
 }
 
-const groupName = sql<string | null>`(select ${client_groups.name} from ${client_groups} where ${client_groups.id} = ${outer(clients.client_group_id)})`;
+const groupName = sql<
+  string | null
+>`(select ${client_groups.name} from ${client_groups} where ${client_groups.id} = ${outer(clients.client_group_id)})`;
 
 export const clientsResource = declareResource({
   name: "clients",
@@ -69,12 +73,28 @@ export const clientsResource = declareResource({
       return row && row.n > 0 ? `el cliente tiene ${row.n} actividades registradas` : null;
     },
   ],
+  // Create and update go through driveAwareWrites (routes below): a failed write undoes its folders.
+  without: ["create", "update"],
   async beforeWrite(values, ctx, existing) {
     if (!existing && (values.client_code === undefined || values.client_code === "0")) {
       values.client_code = await nextClientCode(ctx.db);
     }
     if (existing && values.client_code === "0") delete values.client_code;
+    // The client's folder (SPEC §5): required, one of this drive's folders; the URL is checked only
+    // when it changes, so records from before the drive (seeded, imported) still save.
+    if (touchesFolder(values, existing)) {
+      await resolveDriveFolder(ctx.app.documents, values, { requiredMessage: messages.clientFolderRequired });
+    }
     return values;
+  },
+  async afterWrite(record, ctx, existing) {
+    // Its structure (SPEC §9) inside the chosen folder, created last, undone if the write fails.
+    if (!record.drive_root_id || (existing && existing.drive_root_id === record.drive_root_id)) return;
+    try {
+      await driveWorkOf(ctx.app, ctx.request).ensureStructure(record.drive_root_id as string, CLIENT_FOLDERS);
+    } catch (error) {
+      driveFailure(error);
+    }
   },
   csv: {
     filename: "clientes.csv",
@@ -89,11 +109,16 @@ export const clientsResource = declareResource({
       { header: "Listo para producción", value: (r) => r.is_production_ready },
     ],
   },
-  routes(app) {
-    app.get("/clients/next_client_code", { schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) }, async (request) => {
-      authorize(request, "clients", "create");
-      return { client_code: await nextClientCode(app.db.db) };
-    });
+  routes(app, def) {
+    driveAwareWrites(app, def);
+    app.get(
+      "/clients/next_client_code",
+      { schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) },
+      async (request) => {
+        authorize(request, "clients", "create");
+        return { client_code: await nextClientCode(app.db.db) };
+      },
+    );
     app.get(
       "/clients/search_clients_and_prospects",
       { schema: doc({ tags: ["clients"], summary: "Buscar clientes y prospectos" }) },
@@ -106,7 +131,11 @@ export const clientsResource = declareResource({
           db
             .select({ id: clients.id, name: clients.name, client_code: clients.client_code })
             .from(clients)
-            .where(search ? searchCondition([clients.name, clients.client_code, clients.rfc, clients.complete_name], search) : undefined)
+            .where(
+              search
+                ? searchCondition([clients.name, clients.client_code, clients.rfc, clients.complete_name], search)
+                : undefined,
+            )
             .orderBy(asc(clients.name))
             .limit(10),
           canAccess({ user: request.user, resource: "prospects", action: "list" })

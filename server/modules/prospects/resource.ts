@@ -1,8 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
+import { PROSPECT_FOLDER_PREFIX } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
 import { prospectSchema, prospectUpdateSchema } from "../../../src/core/schemas/prospect";
 import { activities, prospects, quotations } from "../../db/schema";
 import { declareResource } from "../../http/resource";
+import { safeFolderName } from "../../ports/documents";
+import { driveAwareWrites, driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder } from "../drive/service";
+import { convertToClientRoute } from "./convert";
 
 export const prospectsResource = declareResource({
   name: "prospects",
@@ -27,4 +31,34 @@ export const prospectsResource = declareResource({
       return nq + na > 0 ? messages.prospectInUse(nq, na) : null;
     },
   ],
+  // Create and update go through driveAwareWrites: a failed write undoes its folders.
+  without: ["create", "update"],
+  async beforeWrite(values, ctx, existing) {
+    // On create the folder given is where the prospect's CV_ folder goes (the drive's root when none);
+    // on update it is the prospect's own folder. Either way one of this drive's folders.
+    if (touchesFolder(values, existing)) await resolveDriveFolder(ctx.app.documents, values, { allowRoot: !existing });
+    return values;
+  },
+  async afterWrite(record, ctx, existing) {
+    if (existing) return;
+    const port = ctx.app.documents;
+    try {
+      const parent = (record.drive_root_id as string | null) ?? port.rootId;
+      const folder = await driveWorkOf(ctx.app, ctx.request).createFolder(
+        parent,
+        safeFolderName(`${PROSPECT_FOLDER_PREFIX}${record.name}`),
+        true,
+      );
+      await ctx.db
+        .update(prospects)
+        .set({ drive_root_id: folder.id, drive_root_url: folder.url })
+        .where(eq(prospects.id, record.id));
+    } catch (error) {
+      driveFailure(error);
+    }
+  },
+  routes(app, def) {
+    driveAwareWrites(app, def);
+    convertToClientRoute(app);
+  },
 });

@@ -13,6 +13,7 @@ import {
 } from "react-admin";
 import { useFormContext } from "react-hook-form";
 import type { SiaDataProvider } from "../../dataProvider";
+import { DriveFolderInput } from "../common/DriveFolderInput";
 
 /** On a new client, the code the server will give it next (SPEC §2: '0' until supplied). */
 function NextClientCode() {
@@ -58,7 +59,7 @@ export function ClientInputs({ creating = false }: { creating?: boolean }) {
         </ReferenceInput>
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
-        <TextInput source="drive_root_url" fullWidth />
+        <DriveFolderInput />
       </Grid>
       <Grid size={12}>
         <BooleanInput source="is_production_ready" />

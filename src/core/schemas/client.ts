@@ -9,11 +9,15 @@ export const clientProductSchema = nestedRow({
   annual_support_hours: hours().default(0),
 });
 
-export const clientSchema = z.object({
+const clientFields = z.object({
   name: requiredText(200),
   client_code: z.preprocess(
     (v) => (v === undefined || v === null || v === "" ? "0" : String(v)),
-    z.string().trim().max(40, { error: messages.tooLong(40) }).regex(/^[A-Za-z0-9_-]+$/, { error: messages.invalidValue }),
+    z
+      .string()
+      .trim()
+      .max(40, { error: messages.tooLong(40) })
+      .regex(/^[A-Za-z0-9_-]+$/, { error: messages.invalidValue }),
   ),
   rfc: z.preprocess(
     (v) => (typeof v === "string" ? (v.trim() === "" ? null : v.trim().toUpperCase()) : v),
@@ -37,11 +41,19 @@ export const clientSchema = z.object({
       { error: messages.duplicateProduct },
     ),
 });
+/** The client's fields, without the create-only folder rule (used by the prospect conversion). */
+export const clientFieldsSchema = clientFields;
+/** A client is created with a picked drive folder (SPEC §5): its id, or one of the drive's folder URLs. */
+export const clientSchema = clientFields.superRefine((value, ctx) => {
+  if (!value.drive_root_id && !value.drive_root_url) {
+    ctx.addIssue({ code: "custom", path: ["drive_root_id"], message: messages.clientFolderRequired });
+  }
+});
 export type ClientInput = z.infer<typeof clientSchema>;
-export const clientUpdateSchema = clientSchema.partial();
+export const clientUpdateSchema = clientFields.partial();
 
 /** The form's shape: rows edited as `client_product_catalogs`, sent as `_attributes` (same rules). */
-export const clientFormSchema = clientSchema.omit({ client_product_catalogs_attributes: true }).extend({
+export const clientFormSchema = clientFields.omit({ client_product_catalogs_attributes: true }).extend({
   client_product_catalogs: z
     .array(clientProductSchema)
     .max(200)

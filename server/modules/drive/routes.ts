@@ -1,0 +1,206 @@
+/**
+ * The drive over HTTP.
+ *   GET  /api/v1/drive/folders?parent_id=&page_token=   a folder's items, pages of 200 (DRIVE_PAGE_SIZE)
+ *   POST /api/v1/drive/folders {parent_id, name}         creates a folder (administrators)
+ *   POST /api/v1/projects/:id/drive_check                verifies the project's folders, repairs the missing
+ *   GET  /drive/folders/<id>, /drive/files/<id>          the local drive, for signed-in users only
+ */
+import fs from "node:fs";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { CLIENT_FOLDERS, PROJECT_FOLDERS } from "../../../src/core/constants";
+import { messages, pipelineMessages } from "../../../src/core/messages";
+import { optionalText, requiredText } from "../../../src/core/schemas/fields";
+import { clients, projects } from "../../db/schema";
+import { authorize, registerAuth } from "../../http/auth";
+import { HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { idOf } from "../../http/resource";
+import { DocumentsError, type DocumentsPort, findFolder, LocalDocuments, safeFolderName } from "../../ports/documents";
+import { DRIVE_FILES_PATH, DRIVE_FOLDERS_PATH, idSegments } from "../../ports/documents/local";
+import { driveFailure, withDriveWork } from "./service";
+
+const listQuery = z.object({ parent_id: optionalText(2000), page_token: optionalText(100) });
+const createBody = z.object({ parent_id: optionalText(2000), name: requiredText(200) });
+
+function documentsError(error: unknown, field = "parent_id"): never {
+  if (error instanceof DocumentsError) {
+    if (error.code === "not_found") throw notFound();
+    if (error.code === "conflict") throw ValidationError.field("name", messages.alreadyTaken);
+    if (error.code === "invalid") throw ValidationError.field(field, messages.invalidValue);
+  }
+  throw error;
+}
+
+export async function driveApiRoutes(api: FastifyInstance) {
+  const tags = ["drive"];
+  api.get(
+    "/drive/folders",
+    { schema: doc({ tags, summary: "Contenido de una carpeta del drive (páginas de 200)" }) },
+    async (request) => {
+      authorize(request, "drive", "list");
+      const parsed = listQuery.safeParse(request.query);
+      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const port = api.documents;
+      const parentId = parsed.data.parent_id ?? port.rootId;
+      try {
+        const folder = await port.info(parentId);
+        if (folder?.kind !== "folder") throw notFound();
+        const page = await port.list(parentId, parsed.data.page_token);
+        return { folder, items: page.items, next_page_token: page.nextPageToken };
+      } catch (error) {
+        documentsError(error, "page_token");
+      }
+    },
+  );
+
+  api.post(
+    "/drive/folders",
+    { schema: doc({ tags, summary: "Crear una carpeta en el drive", body: createBody, wrap: "folder" }) },
+    async (request, reply) => {
+      authorize(request, "drive", "create");
+      const raw = (request.body ?? {}) as Record<string, unknown>;
+      const parsed = createBody.safeParse(raw.folder && typeof raw.folder === "object" ? raw.folder : raw);
+      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const port = api.documents;
+      const name = parsed.data.name;
+      if (safeFolderName(name) !== name) throw ValidationError.field("name", messages.invalidCharacters);
+      try {
+        const folder = await port.createFolder(parsed.data.parent_id ?? port.rootId, name);
+        reply.status(201);
+        return { folder };
+      } catch (error) {
+        documentsError(error);
+      }
+    },
+  );
+
+  api.post(
+    "/projects/:id/drive_check",
+    { schema: doc({ tags: ["projects"], summary: "Verificar y reparar las carpetas del proyecto" }) },
+    async (request) => {
+      authorize(request, "projects", "update");
+      return checkProjectDrive(api, request, idOf(request));
+    },
+  );
+}
+
+/**
+ * The project's drive check: its folder exists (created in the client's "Proyectos" folder when it
+ * does not) and holds the 9 numbered folders of SPEC §9; whatever is missing is created.
+ */
+export async function checkProjectDrive(app: FastifyInstance, request: FastifyRequest, projectId: number) {
+  const db = app.db.db;
+  const [project] = await db.select().from(projects).where(eq(projects.id, projectId)).limit(1);
+  if (!project) throw notFound();
+  const port = app.documents;
+  return withDriveWork(app, request, async (work) => {
+    const created: string[] = [];
+    try {
+      let folder = project.drive_root_id ? await port.info(project.drive_root_id) : null;
+      if (folder?.kind !== "folder") {
+        const [client] = await db.select().from(clients).where(eq(clients.id, project.client_id)).limit(1);
+        const clientFolder = client?.drive_root_id ? await port.info(client.drive_root_id) : null;
+        if (!clientFolder) throw ValidationError.field("drive_root_id", pipelineMessages.projectWithoutClientFolder);
+        const { folders, created: made } = await work.ensureStructure(clientFolder.id, CLIENT_FOLDERS);
+        created.push(...made.map((f) => f.name));
+        const name = safeFolderName(`${project.project_code} ${project.name}`);
+        folder = (await findFolder(port, folders.Proyectos.id, name)) ?? (await work.createFolder(folders.Proyectos.id, name));
+        created.push(folder.name);
+      }
+      const { created: made } = await work.ensureStructure(folder.id, PROJECT_FOLDERS);
+      created.push(...made.map((f) => f.name));
+      if (folder.id !== project.drive_root_id || folder.url !== project.drive_root_url) {
+        await db.update(projects).set({ drive_root_id: folder.id, drive_root_url: folder.url }).where(eq(projects.id, projectId));
+      }
+      return {
+        message: pipelineMessages.driveUpdated,
+        created,
+        project: { id: projectId, drive_root_id: folder.id, drive_root_url: folder.url },
+      };
+    } catch (error) {
+      driveFailure(error);
+    }
+  });
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The id after a prefix of the raw URL ('' for the prefix itself), or null when it is not a valid id. */
+function idAfter(request: FastifyRequest, prefix: string): string | null {
+  const pathname = (request.raw.url ?? "").split(/[?#]/, 1)[0];
+  if (pathname === prefix || pathname === `${prefix}/`) return "";
+  if (!pathname.startsWith(`${prefix}/`)) return null;
+  try {
+    const id = pathname
+      .slice(prefix.length + 1)
+      .replace(/\/$/, "")
+      .split("/")
+      .map(decodeURIComponent)
+      .join("/");
+    return idSegments(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** /drive/*: the local drive for signed-in users (session cookie or bearer), outside /api/v1. */
+export async function driveFileRoutes(scope: FastifyInstance) {
+  registerAuth(scope);
+  const port = (): LocalDocuments => {
+    const documents: DocumentsPort = scope.documents;
+    if (!(documents instanceof LocalDocuments)) throw notFound();
+    return documents;
+  };
+  const folderPage = async (request: FastifyRequest, reply: import("fastify").FastifyReply) => {
+    authorize(request, "drive", "show");
+    const id = idAfter(request, DRIVE_FOLDERS_PATH);
+    if (id === null) throw notFound();
+    const documents = port();
+    const folder = await documents.info(id);
+    if (folder?.kind !== "folder") throw notFound();
+    const rows: string[] = [];
+    let token: string | null = null;
+    do {
+      const page = await documents.list(id, token);
+      for (const item of page.items) {
+        rows.push(
+          `<li>${item.kind === "folder" ? "📁" : "📄"} <a href="${escapeHtml(item.url)}">${escapeHtml(item.name)}</a></li>`,
+        );
+      }
+      token = page.nextPageToken;
+    } while (token);
+    const up =
+      folder.parentId !== null ? `<p><a href="${escapeHtml(documents.getUrl(folder.parentId))}">⬑ Carpeta superior</a></p>` : "";
+    const title = escapeHtml(folder.name || "Drive");
+    return reply
+      .type("text/html; charset=utf-8")
+      .header("cache-control", "no-store")
+      .send(
+        `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${up}<ul>${rows.join("") || "<li>Carpeta vacía</li>"}</ul></body></html>`,
+      );
+  };
+  scope.get("/folders", { schema: { hide: true } }, folderPage);
+  scope.get("/folders/*", { schema: { hide: true } }, folderPage);
+  scope.get("/files/*", { schema: { hide: true } }, async (request, reply) => {
+    authorize(request, "drive", "show");
+    const id = idAfter(request, DRIVE_FILES_PATH);
+    if (id === null || id === "") throw notFound();
+    let file: string;
+    try {
+      file = await port().filePath(id);
+    } catch (error) {
+      if (error instanceof DocumentsError || error instanceof HttpError) throw notFound();
+      throw error;
+    }
+    const name = id.split("/").at(-1) ?? "archivo";
+    const ascii = name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+    return reply
+      .type("application/octet-stream")
+      .header("content-disposition", `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+      .header("cache-control", "private, no-store")
+      .header("content-security-policy", "sandbox")
+      .send(fs.createReadStream(file));
+  });
+}

@@ -1,0 +1,148 @@
+/**
+ * Quotations (SPEC §3, §4, §7): the list with product and status filters, the states call, the
+ * transitions of src/core/quotationMachine.ts (transition.ts) and the calendar event with its .ics.
+ */
+import { eq, sql } from "drizzle-orm";
+import { permittedEvents, quotationStateOptions } from "../../../src/core/quotationMachine";
+import { quotationSchema, quotationUpdateSchema } from "../../../src/core/schemas/quotation";
+import { QUOTATION_STATES } from "../../../src/core/states";
+import { products, prospects, quotations, users } from "../../db/schema";
+import { authorize, currentUser } from "../../http/auth";
+import { notFound } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { declareResource, filter, idOf } from "../../http/resource";
+import { outer } from "../../http/sql";
+import { toIcs } from "../../ports/calendar";
+import { type EventInput, eventForStorage, eventTimes, invitationPath } from "./event";
+import { transitionRoute } from "./transition";
+
+const prospectName = sql<
+  string | null
+>`(select ${prospects.name} from ${prospects} where ${prospects.id} = ${outer(quotations.prospect_id)})`;
+const productName = sql<
+  string | null
+>`(select ${products.name} from ${products} where ${products.id} = ${outer(quotations.product_catalog_id)})`;
+const stateName = sql`(case ${outer(quotations.state)} ${sql.raw(
+  Object.entries(QUOTATION_STATES)
+    .map(([id, name]) => `when '${id}' then '${name.replace(/'/g, "''")}'`)
+    .join(" "),
+)} else ${outer(quotations.state)} end)`;
+
+export const quotationsResource = declareResource({
+  name: "quotations",
+  singular: "quotation",
+  table: quotations,
+  createSchema: quotationSchema,
+  updateSchema: quotationUpdateSchema,
+  search: [quotations.contact_name],
+  sortable: {
+    id: quotations.id,
+    contact_name: quotations.contact_name,
+    state: quotations.state,
+    created_at: quotations.created_at,
+    updated_at: quotations.updated_at,
+    prospect_name: prospectName,
+    product_name: productName,
+  },
+  defaultSort: { column: "created_at", order: "desc" },
+  filters: {
+    by_product: filter.idIn(quotations.product_catalog_id),
+    by_status: filter.valueIn(quotations.state, Object.keys(QUOTATION_STATES)),
+    prospect_id: filter.idEquals(quotations.prospect_id),
+  },
+  computed: {
+    prospect_name: prospectName.as("prospect_name") as never,
+    product_name: productName.as("product_name") as never,
+    state_name: stateName.as("state_name") as never,
+  },
+  present: (record) => ({ ...record, permitted_events: permittedEvents(String(record.state)) }),
+  async beforeWrite(values, ctx, existing) {
+    delete values.state;
+    if (!("event" in values)) return values;
+    const calendar = ctx.app.calendar;
+    const previousId = (existing?.event_id as string | null) ?? null;
+    if (values.event === null || values.event === undefined) {
+      if (previousId) await calendar.deleteEvent(previousId);
+      return { ...values, event: null, event_id: null, event_url: null };
+    }
+    const input = values.event as EventInput;
+    const prospectId = (values.prospect_id ?? existing?.prospect_id) as number | null;
+    const [prospect] = prospectId
+      ? await ctx.db.select({ name: prospects.name }).from(prospects).where(eq(prospects.id, prospectId))
+      : [];
+    const user = currentUser(ctx.request);
+    const [organizer] = await ctx.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, user.id));
+    const stored = eventForStorage(input, {
+      summary: `Demostración — ${prospect?.name ?? values.contact_name ?? existing?.contact_name}`,
+      organizer: organizer ?? null,
+      sequence:
+        existing?.event && typeof existing.event === "object"
+          ? Number((existing.event as { sequence?: number }).sequence ?? 0) + 1
+          : 0,
+    });
+    const calendarInput = {
+      summary: stored.summary,
+      description: stored.description,
+      startsAt: new Date(stored.start.dateTime),
+      endsAt: new Date(stored.end.dateTime),
+      attendees: stored.attendees.map((a) => a.email),
+      organizerEmail: organizer?.email ?? null,
+    };
+    const ref = previousId ? await calendar.updateEvent(previousId, calendarInput) : await calendar.createEvent(calendarInput);
+    return { ...values, event: stored, event_id: ref.id, event_url: ref.url };
+  },
+  async afterWrite(record, ctx) {
+    // The local calendar links the invitation of this very record.
+    if (record.event && record.event_id && !record.event_url) {
+      await ctx.db
+        .update(quotations)
+        .set({ event_url: invitationPath(record.id) })
+        .where(eq(quotations.id, record.id));
+    }
+  },
+  routes(app) {
+    app.get(
+      "/quotations/quotation_states",
+      { schema: doc({ tags: ["quotations"], summary: "Estados de cotización con su nombre" }) },
+      async (request) => {
+        authorize(request, "quotations", "list");
+        return { quotation_states: quotationStateOptions() };
+      },
+    );
+    app.get(
+      "/quotations/:id/invitation.ics",
+      { schema: doc({ tags: ["quotations"], summary: "Invitación iCalendar del evento" }) },
+      async (request, reply) => {
+        authorize(request, "quotations", "show");
+        const id = idOf(request);
+        const [row] = await app.db.db.select().from(quotations).where(eq(quotations.id, id)).limit(1);
+        const times = row ? eventTimes(row.event) : null;
+        if (!row || !times) throw notFound();
+        const event = row.event as {
+          summary?: string;
+          description?: string;
+          attendees?: Array<{ email: string } | string>;
+          organizer?: { email?: string; name?: string };
+          sequence?: number;
+        };
+        const ics = toIcs({
+          uid: row.event_id ?? `cotizacion-${row.id}@sia`,
+          summary: event.summary ?? `Cotización ${row.id}`,
+          description: event.description ?? null,
+          startsAt: times.startsAt,
+          endsAt: times.endsAt,
+          attendees: (event.attendees ?? []).map((a) => (typeof a === "string" ? a : a.email)).filter(Boolean),
+          organizerEmail: event.organizer?.email ?? null,
+          organizerName: event.organizer?.name ?? null,
+          sequence: event.sequence ?? 0,
+          stamp: row.updated_at,
+        });
+        return reply
+          .type("text/calendar; charset=utf-8; method=REQUEST")
+          .header("content-disposition", `attachment; filename="cotizacion-${row.id}.ics"`)
+          .send(ics);
+      },
+    );
+    transitionRoute(app);
+  },
+});
