@@ -199,7 +199,7 @@ export function InvoiceCreate() {
       >
         <SimpleForm resolver={createResolver} defaultValues={{ project_id: Number(projectId), percentage_value: initial }}>
           <PercentageHelp projectId={projectId} />
-          <NumberInput source="percentage_value" min={0.01} max={100} step={1} helperText="Porcentaje del monto del proyecto" />
+          <NumberInput source="percentage_value" helperText="Porcentaje del monto del proyecto" />
           <DatePickerInput source="date_of_invoice" />
           <TextInput source="audit_comment" multiline fullWidth />
         </SimpleForm>
@@ -252,7 +252,7 @@ export function InvoiceEdit() {
           }
         >
           <PercentageHelp projectId={projectId} />
-          <NumberInput source="percentage_value" min={0.01} max={100} step={1} />
+          <NumberInput source="percentage_value" />
           <DatePickerInput source="date_of_invoice" />
           <FolioInput />
           <TextInput source="audit_comment" multiline fullWidth />
