@@ -53,12 +53,17 @@ test("an administrator creates a project, finds it in the list and walks it to T
     await expect(page.getByRole("dialog")).toHaveCount(0);
     await expect(history.getByRole("cell", { name: `Paso a ${step.state}` })).toBeVisible();
   }
-  for (const step of STEPS) await expect(history.getByRole("row").filter({ hasText: step.button === "Terminar" ? "Terminar" : step.button })).toHaveCount(1);
+  for (const step of STEPS)
+    await expect(history.getByRole("row").filter({ hasText: step.button === "Terminar" ? "Terminar" : step.button })).toHaveCount(
+      1,
+    );
   await expect(history.getByRole("row")).toHaveCount(STEPS.length + 2); // header + creation + steps
   // Terminado is archived: only the admin's reactivation is offered.
   await expect(page.getByRole("button", { name: "Reactivar", exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Terminar", exact: true })).toHaveCount(0);
-  await expect(page.getByRole("table", { name: "Bitácora de cambios" }).getByRole("cell", { name: "Terminado" }).first()).toBeVisible();
+  await expect(
+    page.getByRole("table", { name: "Bitácora de cambios" }).getByRole("cell", { name: "Terminado" }).first(),
+  ).toBeVisible();
   await expectNoEnglish(page);
 
   // Found in the list; the search is kept when leaving the list and coming back.
