@@ -11,10 +11,12 @@ import { resourceRoutes } from "./common/resourceRoutes";
 import { employeePositions } from "./employee_positions";
 import { employees } from "./employees";
 import { i18nProvider } from "./i18n";
+import { ProjectInvoicesRoutes } from "./invoices/InvoiceScreens";
 import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
 import { CatchAll } from "./pages/NotFoundPage";
 import { UnderConstruction, underConstruction } from "./pages/UnderConstruction";
+import { projects } from "./projects";
 import { theme } from "./theme";
 import { users } from "./users";
 import { workspaces } from "./workspaces";
@@ -47,8 +49,8 @@ export function AdminApp() {
       {resourceRoutes("client_group", pending("Grupos de clientes"))}
       {resourceRoutes("quotations", pending("Cotizaciones"))}
       {resourceRoutes("projects", {
-        ...pending("Proyectos"),
-        children: <Route path=":projectId/invoices/*" element={<UnderConstruction title="Facturas del proyecto" />} />,
+        ...projects,
+        children: <Route path=":projectId/invoices/*" element={<ProjectInvoicesRoutes />} />,
       })}
       {resourceRoutes("employees", employees)}
       {resourceRoutes("users", users)}

@@ -28,7 +28,7 @@ export function listQuery(params: Partial<GetListParams>): Query {
   return query;
 }
 
-const unwrap = <T,>(resource: string, json: unknown): T => (json as Record<string, T>)[singularOf(resource)];
+const unwrap = <T>(resource: string, json: unknown): T => (json as Record<string, T>)[singularOf(resource)];
 const wrap = (resource: string, data: unknown) => ({ [singularOf(resource)]: data });
 
 export const baseDataProvider: DataProvider = {
@@ -70,7 +70,9 @@ export const baseDataProvider: DataProvider = {
   },
   async updateMany(resource, params) {
     await Promise.all(
-      params.ids.map((id) => apiFetch(`${resource}/${encodeURIComponent(String(id))}`, { method: "PUT", body: wrap(resource, params.data) })),
+      params.ids.map((id) =>
+        apiFetch(`${resource}/${encodeURIComponent(String(id))}`, { method: "PUT", body: wrap(resource, params.data) }),
+      ),
     );
     return { data: params.ids };
   },
@@ -94,7 +96,8 @@ function changedFields(data: Record<string, unknown>, previous?: Record<string, 
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     if (READ_ONLY.has(key)) continue;
-    if (previous && key in previous && JSON.stringify(previous[key]) === JSON.stringify(value) && !key.endsWith("_attributes")) continue;
+    if (previous && key in previous && JSON.stringify(previous[key]) === JSON.stringify(value) && !key.endsWith("_attributes"))
+      continue;
     out[key] = value;
   }
   return out;
@@ -111,6 +114,43 @@ export interface DriveItem {
   url: string;
 }
 
+export interface ProjectTransition {
+  event: string;
+  audit_comment: string;
+  date?: string | null;
+  responsible_id?: Identifier | null;
+  eta?: string | null;
+}
+
+export interface ProjectStage {
+  id: number;
+  event: string;
+  event_label: string;
+  from_state: string | null;
+  from_state_label: string | null;
+  to_state: string;
+  to_state_label: string;
+  comment: string | null;
+  stage_date: string | null;
+  eta: string | null;
+  responsible_id: number | null;
+  responsible_name: string | null;
+  user_id: number | null;
+  user_name: string | null;
+  created_at: string;
+}
+
+export interface AuditLog {
+  id: number;
+  field: string;
+  old_value: string | null;
+  new_value: string | null;
+  comment: string | null;
+  user_id: number | null;
+  user_name: string | null;
+  created_at: string;
+}
+
 /** Named verbs for the extra calls of SPEC §7. */
 export const customVerbs = {
   listDriveFolder: (parentId?: string, pageToken?: string) =>
@@ -118,13 +158,70 @@ export const customVerbs = {
       query: { parent_id: parentId, page_token: pageToken },
     }),
   createDriveFolder: (parentId: string, name: string) =>
-    apiFetch<{ folder: DriveItem }>("drive/folders", { method: "POST", body: { folder: { parent_id: parentId, name } } }).then((r) => r.folder),
+    apiFetch<{ folder: DriveItem }>("drive/folders", { method: "POST", body: { folder: { parent_id: parentId, name } } }).then(
+      (r) => r.folder,
+    ),
   nextClientCode: () => apiFetch<{ client_code: string }>("clients/next_client_code").then((r) => r.client_code),
   searchClientsAndProspects: (search: string) =>
     apiFetch<{ clients: RaRecord[]; prospects: RaRecord[] }>("clients/search_clients_and_prospects", { query: { search } }),
   /** PUT workspaces/:id/toggle_notification: flips is_notifiable, answers the workspace. */
   toggleWorkspaceNotification: (id: Identifier) =>
-    apiFetch<{ workspace: RaRecord }>(`workspaces/${encodeURIComponent(String(id))}/toggle_notification`, { method: "PUT" }).then((r) => r.workspace),
+    apiFetch<{ workspace: RaRecord }>(`workspaces/${encodeURIComponent(String(id))}/toggle_notification`, { method: "PUT" }).then(
+      (r) => r.workspace,
+    ),
+  // Projects (SPEC §7).
+  /** GET projects/get_next_project_code → the code a new project gets. */
+  nextProjectCode: () =>
+    apiFetch<{ next_project_code: string }>("projects/get_next_project_code").then((r) => r.next_project_code),
+  /** POST projects/:id/aasm_transition {project: {event, audit_comment, date, responsible_id, eta}}. */
+  transitionProject: (id: Identifier, input: ProjectTransition) =>
+    apiFetch<{ project: RaRecord }>(`projects/${encodeURIComponent(String(id))}/aasm_transition`, {
+      method: "POST",
+      body: { project: input },
+    }).then((r) => r.project),
+  projectStages: (id: Identifier) =>
+    apiFetch<{ project_stages: ProjectStage[] }>(`projects/${encodeURIComponent(String(id))}/project_stages`).then(
+      (r) => r.project_stages,
+    ),
+  /** POST projects/:id/extend_project {project: {eta, audit_comment, …}}. */
+  extendProject: (id: Identifier, input: { eta: string | null; audit_comment: string }) =>
+    apiFetch<{ project: RaRecord }>(`projects/${encodeURIComponent(String(id))}/extend_project`, {
+      method: "POST",
+      body: { project: input },
+    }).then((r) => r.project),
+  /** POST projects/:id/completely_invoiced | partially_invoiced. */
+  markInvoiced: (id: Identifier, action: "completely_invoiced" | "partially_invoiced", audit_comment?: string) =>
+    apiFetch<{ project: RaRecord }>(`projects/${encodeURIComponent(String(id))}/${action}`, {
+      method: "POST",
+      body: { project: { audit_comment: audit_comment || null } },
+    }).then((r) => r.project),
+  /** POST projects/:id/notify_user: records notifications; answers whether an e-mail went out. */
+  notifyProjectUsers: (id: Identifier, message?: string) =>
+    apiFetch<{ notified: number; email_sent: boolean; message: string }>(
+      `projects/${encodeURIComponent(String(id))}/notify_user`,
+      {
+        method: "POST",
+        body: { project: { message: message || null } },
+      },
+    ),
+  /** GET projects/:id/audit_logs or invoices/:id/audit_logs. */
+  auditLogs: (resource: "projects" | "invoices", id: Identifier) =>
+    apiFetch<{ audit_logs: AuditLog[] }>(`${resource}/${encodeURIComponent(String(id))}/audit_logs`).then((r) => r.audit_logs),
+  // Invoices (SPEC §7).
+  /** GET invoices/percentage_to_invoice?project_id → missing_percentage. */
+  percentageToInvoice: (projectId: Identifier) =>
+    apiFetch<{ missing_percentage: number }>("invoices/percentage_to_invoice", { query: { project_id: String(projectId) } }).then(
+      (r) => Number(r.missing_percentage),
+    ),
+  /** POST invoices/:id/aasm_transition {invoice: {event, audit_comment, date, folio}}. */
+  transitionInvoice: (
+    id: Identifier,
+    input: { event: string; audit_comment: string; date?: string | null; folio?: string | null },
+  ) =>
+    apiFetch<{ invoice: RaRecord }>(`invoices/${encodeURIComponent(String(id))}/aasm_transition`, {
+      method: "POST",
+      body: { invoice: input },
+    }).then((r) => r.invoice),
 };
 
 export type SiaDataProvider = DataProvider & typeof customVerbs;

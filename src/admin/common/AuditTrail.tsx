@@ -1,0 +1,72 @@
+/** The field-level audit trail of a project or an invoice (GET …/:id/audit_logs): who, when, field, old → new. */
+import { Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
+import { useQuery } from "@tanstack/react-query";
+import type { Identifier } from "react-admin";
+import { useDataProvider, useTranslate } from "react-admin";
+import type { SiaDataProvider } from "../../dataProvider";
+
+const dateTime = new Intl.DateTimeFormat("es-MX", { dateStyle: "short", timeStyle: "short" });
+export const formatDateTime = (value: string | null | undefined) => (value ? dateTime.format(new Date(value)) : "—");
+
+export function AuditTrail({
+  resource,
+  id,
+  valueLabel = (_field, value) => value,
+}: {
+  resource: "projects" | "invoices";
+  id: Identifier;
+  valueLabel?: (field: string, value: string | null) => string | null;
+}) {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const translate = useTranslate();
+  const {
+    data = [],
+    isPending,
+    error,
+  } = useQuery({
+    queryKey: [resource, "auditLogs", String(id)],
+    queryFn: () => dataProvider.auditLogs(resource, id),
+  });
+  const fieldLabel = (field: string) => translate(`resources.${resource}.fields.${field}`, { _: field });
+  return (
+    <Card variant="outlined" sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          Bitácora de cambios
+        </Typography>
+        {isPending ? (
+          <Typography variant="body2">Cargando…</Typography>
+        ) : error ? (
+          <Typography color="error">{(error as Error).message}</Typography>
+        ) : data.length === 0 ? (
+          <Typography variant="body2">Sin cambios registrados</Typography>
+        ) : (
+          <Table size="small" aria-label="Bitácora de cambios">
+            <TableHead>
+              <TableRow>
+                <TableCell>Fecha</TableCell>
+                <TableCell>Usuario</TableCell>
+                <TableCell>Campo</TableCell>
+                <TableCell>Antes</TableCell>
+                <TableCell>Después</TableCell>
+                <TableCell>Comentario</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.map((row) => (
+                <TableRow key={row.id}>
+                  <TableCell>{formatDateTime(row.created_at)}</TableCell>
+                  <TableCell>{row.user_name ?? (row.user_id ? `#${row.user_id}` : "Sistema")}</TableCell>
+                  <TableCell>{fieldLabel(row.field)}</TableCell>
+                  <TableCell>{valueLabel(row.field, row.old_value) ?? "—"}</TableCell>
+                  <TableCell>{valueLabel(row.field, row.new_value) ?? "—"}</TableCell>
+                  <TableCell>{row.comment ?? "—"}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

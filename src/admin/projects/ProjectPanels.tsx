@@ -1,0 +1,648 @@
+/** The project detail screen's panels: state events, ETA extension, invoicing, notice, stage history, estimated hours, comment. */
+import DeleteIcon from "@mui/icons-material/Delete";
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Card,
+  CardContent,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  IconButton,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from "@mui/material";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import {
+  type Identifier,
+  type RaRecord,
+  useCanAccess,
+  useCreate,
+  useDataProvider,
+  useDelete,
+  useGetList,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+} from "react-admin";
+import { MAX_PER_PAGE } from "../../core/constants";
+import { projectStateLabel } from "../../core/projectMachine";
+import { estimatedWorkHourSchema } from "../../core/schemas/estimated_work_hour";
+import { extendProjectSchema, projectTransitionSchema } from "../../core/schemas/project";
+import { INVOICE_ACTIONS } from "../../core/states";
+import type { SiaDataProvider } from "../../dataProvider";
+import { formatDateTime } from "../common/AuditTrail";
+import { formatDate, SiaDatePicker } from "../common/DatePickerInput";
+
+interface PermittedEvent {
+  name: string;
+  label: string;
+  to: string;
+  admin_only?: boolean;
+}
+
+type ProjectRecord = RaRecord & {
+  state?: string;
+  eta?: string | null;
+  permitted_events?: PermittedEvent[];
+  rape_id?: number | null;
+};
+
+/** Audit values shown in Spanish (state keys → labels, invoicing actions → labels). */
+export const stateValueLabel = (field: string, value: string | null) => {
+  if (value === null) return null;
+  if (field === "state") return projectStateLabel(value);
+  if (field === "invoice_action") return INVOICE_ACTIONS[value as keyof typeof INVOICE_ACTIONS] ?? value;
+  if (field === "eta") return formatDate(value);
+  return value;
+};
+
+const errorText = (error: unknown) => (error as Error)?.message ?? "Ocurrió un error";
+/** First message of a zod failure on a field. */
+const issueOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }, field: string) =>
+  result.success ? undefined : result.error?.issues.find((i) => i.path[0] === field)?.message;
+
+function useActiveEmployees() {
+  return useGetList<{ id: number; name: string }>("employees", {
+    pagination: { page: 1, perPage: MAX_PER_PAGE },
+    sort: { field: "name", order: "ASC" },
+    filter: { is_active: true },
+  });
+}
+
+/** Dialog of one state event: comment (required), date, responsible person and ETA. */
+function TransitionDialog({ project, event, onClose }: { project: ProjectRecord; event: PermittedEvent; onClose: () => void }) {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const { data: employees = [] } = useActiveEmployees();
+  const [comment, setComment] = useState("");
+  const [date, setDate] = useState<string | null>(new Date().toISOString().slice(0, 10));
+  const [responsible, setResponsible] = useState<number | null>(project.rape_id ?? null);
+  const [eta, setEta] = useState<string | null>(project.eta ?? null);
+  const [commentError, setCommentError] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    const input = { event: event.name, audit_comment: comment, date, responsible_id: responsible, eta };
+    const parsed = projectTransitionSchema.safeParse(input);
+    setCommentError(issueOf(parsed, "audit_comment"));
+    if (!parsed.success) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await dataProvider.transitionProject(project.id, input);
+      notify(`Proyecto en ${projectStateLabel(event.to)}`, { type: "success" });
+      refresh();
+      onClose();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="transition-title">
+      <DialogTitle id="transition-title">{event.label}</DialogTitle>
+      <DialogContent>
+        <Typography variant="body2" sx={{ mb: 1 }}>
+          {projectStateLabel(project.state ?? "")} → {projectStateLabel(event.to)}
+        </Typography>
+        {error && <Alert severity="error">{error}</Alert>}
+        <TextField
+          label="Comentario"
+          value={comment}
+          onChange={(e) => setComment(e.target.value)}
+          error={Boolean(commentError)}
+          helperText={commentError ?? " "}
+          multiline
+          minRows={2}
+          fullWidth
+          margin="dense"
+          required
+          autoFocus
+        />
+        <SiaDatePicker label="Fecha" value={date} onChange={setDate} />
+        <Autocomplete
+          options={employees}
+          getOptionLabel={(o) => o.name}
+          value={employees.find((e) => e.id === responsible) ?? null}
+          onChange={(_e, value) => setResponsible(value?.id ?? null)}
+          isOptionEqualToValue={(a, b) => a.id === b.id}
+          noOptionsText="Sin opciones"
+          renderInput={(params) => <TextField {...params} label="Responsable" margin="dense" size="small" />}
+        />
+        <SiaDatePicker label="Fecha estimada de entrega" value={eta} onChange={setEta} />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy}>
+          Cancelar
+        </Button>
+        <Button variant="contained" onClick={submit} disabled={busy}>
+          Confirmar
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** ETA extension (POST extend_project): a new ETA and the comment that justifies it. */
+function ExtendDialog({ project, onClose }: { project: ProjectRecord; onClose: () => void }) {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [eta, setEta] = useState<string | null>(project.eta ?? null);
+  const [comment, setComment] = useState("");
+  const [errors, setErrors] = useState<{ eta?: string; audit_comment?: string; base?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    const input = { eta, audit_comment: comment };
+    const parsed = extendProjectSchema.safeParse(input);
+    setErrors({ eta: issueOf(parsed, "eta"), audit_comment: issueOf(parsed, "audit_comment") });
+    if (!parsed.success) return;
+    setBusy(true);
+    try {
+      await dataProvider.extendProject(project.id, input);
+      notify("Fecha estimada de entrega extendida", { type: "success" });
+      refresh();
+      onClose();
+    } catch (e) {
+      setErrors({ base: errorText(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm">
+      <DialogTitle>Extender fecha estimada de entrega</DialogTitle>
+      <DialogContent>
+        {errors.base && <Alert severity="error">{errors.base}</Alert>}
+        <SiaDatePicker
+          label="Nueva fecha estimada de entrega"
+          value={eta}
+          onChange={setEta}
+          error={Boolean(errors.eta)}
+          helperText={errors.eta}
+        />
+        <TextField
+          label="Comentario"
+          value={comment}
+          onChange={(e) => setComment(e.target.value)}
+          error={Boolean(errors.audit_comment)}
+          helperText={errors.audit_comment ?? " "}
+          multiline
+          minRows={2}
+          fullWidth
+          margin="dense"
+          required
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy}>
+          Cancelar
+        </Button>
+        <Button variant="contained" onClick={submit} disabled={busy}>
+          Guardar
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** Invoicing action: '100% facturas ya realizadas' → completely_invoiced, otherwise partially_invoiced (SPEC §4). */
+function InvoicingDialog({ project, onClose }: { project: ProjectRecord; onClose: () => void }) {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [complete, setComplete] = useState(project.invoice_action === "completely_invoiced");
+  const [comment, setComment] = useState("");
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setBusy(true);
+    try {
+      const action = complete ? "completely_invoiced" : "partially_invoiced";
+      await dataProvider.markInvoiced(project.id, action, comment);
+      notify(INVOICE_ACTIONS[action], { type: "success" });
+      refresh();
+      onClose();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm">
+      <DialogTitle>Facturación del proyecto</DialogTitle>
+      <DialogContent>
+        {error && <Alert severity="error">{error}</Alert>}
+        <FormControlLabel
+          control={<Checkbox checked={complete} onChange={(e) => setComplete(e.target.checked)} />}
+          label={INVOICE_ACTIONS.completely_invoiced}
+        />
+        <Typography variant="body2" color="text.secondary">
+          Sin marcar, el proyecto queda como «{INVOICE_ACTIONS.partially_invoiced}».
+        </Typography>
+        <TextField
+          label="Comentario"
+          value={comment}
+          onChange={(e) => setComment(e.target.value)}
+          multiline
+          fullWidth
+          margin="dense"
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy}>
+          Cancelar
+        </Button>
+        <Button variant="contained" onClick={submit} disabled={busy}>
+          Guardar
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** Notice to the PM and responsible users (POST notify_user); the server's answer is shown as given. */
+function NotifyDialog({ project, onClose }: { project: ProjectRecord; onClose: () => void }) {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const [message, setMessage] = useState("");
+  const [result, setResult] = useState<{ ok: boolean; text: string }>();
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    setBusy(true);
+    try {
+      const answer = await dataProvider.notifyProjectUsers(project.id, message);
+      setResult({ ok: true, text: answer.message });
+    } catch (e) {
+      setResult({ ok: false, text: errorText(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm">
+      <DialogTitle>Avisar a los usuarios del proyecto</DialogTitle>
+      <DialogContent>
+        {result && (
+          <Alert severity={result.ok ? "info" : "error"} sx={{ mb: 1 }}>
+            {result.text}
+          </Alert>
+        )}
+        <TextField
+          label="Mensaje (opcional)"
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          inputProps={{ maxLength: 500 }}
+          helperText={`${message.length}/500`}
+          multiline
+          fullWidth
+          margin="dense"
+          disabled={Boolean(result?.ok)}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy}>
+          Cerrar
+        </Button>
+        {!result?.ok && (
+          <Button variant="contained" onClick={submit} disabled={busy}>
+            Enviar aviso
+          </Button>
+        )}
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+type OpenDialog =
+  | { kind: "event"; event: PermittedEvent }
+  | { kind: "extend" }
+  | { kind: "invoicing" }
+  | { kind: "notify" }
+  | null;
+
+/** One button per permitted event (none → no action shown), then the other actions the user's role allows. */
+export function ProjectActionsBar() {
+  const project = useRecordContext<ProjectRecord>();
+  const [open, setOpen] = useState<OpenDialog>(null);
+  const { canAccess: canUpdate } = useCanAccess({ resource: "projects", action: "update", record: project });
+  const { canAccess: canInvoice } = useCanAccess({ resource: "projects", action: "invoice", record: project });
+  const { canAccess: canNotify } = useCanAccess({ resource: "projects", action: "notify", record: project });
+  if (!project) return null;
+  const events = project.permitted_events ?? [];
+  const close = () => setOpen(null);
+  if (!events.length && !canUpdate && !canInvoice && !canNotify) return null;
+  return (
+    <Card variant="outlined" sx={{ mt: 2 }}>
+      <CardContent>
+        {events.length > 0 && (
+          <>
+            <Typography variant="h6" gutterBottom>
+              Cambiar estado
+            </Typography>
+            <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap", mb: 2 }} aria-label="Eventos del proyecto">
+              {events.map((event) => (
+                <Button key={event.name} variant="contained" size="small" onClick={() => setOpen({ kind: "event", event })}>
+                  {event.label}
+                </Button>
+              ))}
+            </Stack>
+          </>
+        )}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
+          {canUpdate && (
+            <Button variant="outlined" size="small" onClick={() => setOpen({ kind: "extend" })}>
+              Extender fecha estimada
+            </Button>
+          )}
+          {canInvoice && (
+            <Button variant="outlined" size="small" onClick={() => setOpen({ kind: "invoicing" })}>
+              Facturación
+            </Button>
+          )}
+          {canNotify && (
+            <Button variant="outlined" size="small" onClick={() => setOpen({ kind: "notify" })}>
+              Avisar a los usuarios
+            </Button>
+          )}
+        </Stack>
+      </CardContent>
+      {open?.kind === "event" && <TransitionDialog project={project} event={open.event} onClose={close} />}
+      {open?.kind === "extend" && <ExtendDialog project={project} onClose={close} />}
+      {open?.kind === "invoicing" && <InvoicingDialog project={project} onClose={close} />}
+      {open?.kind === "notify" && <NotifyDialog project={project} onClose={close} />}
+    </Card>
+  );
+}
+
+/** The project's stage history (GET projects/:id/project_stages). */
+export function StageHistory() {
+  const project = useRecordContext();
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const {
+    data = [],
+    isPending,
+    error,
+  } = useQuery({
+    queryKey: ["projects", "projectStages", String(project?.id)],
+    queryFn: () => dataProvider.projectStages(project?.id as Identifier),
+    enabled: Boolean(project?.id),
+  });
+  return (
+    <Card variant="outlined" sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          Historial de estados
+        </Typography>
+        {isPending ? (
+          <Typography variant="body2">Cargando…</Typography>
+        ) : error ? (
+          <Typography color="error">{errorText(error)}</Typography>
+        ) : data.length === 0 ? (
+          <Typography variant="body2">Sin movimientos</Typography>
+        ) : (
+          <Table size="small" aria-label="Historial de estados">
+            <TableHead>
+              <TableRow>
+                <TableCell>Registrado</TableCell>
+                <TableCell>Evento</TableCell>
+                <TableCell>De</TableCell>
+                <TableCell>A</TableCell>
+                <TableCell>Fecha</TableCell>
+                <TableCell>Responsable</TableCell>
+                <TableCell>Fecha estimada</TableCell>
+                <TableCell>Usuario</TableCell>
+                <TableCell>Comentario</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.map((stage) => (
+                <TableRow key={stage.id}>
+                  <TableCell>{formatDateTime(stage.created_at)}</TableCell>
+                  <TableCell>{stage.event_label}</TableCell>
+                  <TableCell>{stage.from_state_label ?? "—"}</TableCell>
+                  <TableCell>{stage.to_state_label}</TableCell>
+                  <TableCell>{formatDate(stage.stage_date)}</TableCell>
+                  <TableCell>{stage.responsible_name ?? "—"}</TableCell>
+                  <TableCell>{formatDate(stage.eta)}</TableCell>
+                  <TableCell>{stage.user_name ?? "Sistema"}</TableCell>
+                  <TableCell>{stage.comment ?? "—"}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Estimated hours per employee position (estimated_work_hours of the project). */
+export function EstimatedHoursPanel() {
+  const project = useRecordContext();
+  const notify = useNotify();
+  const { canAccess: canList } = useCanAccess({ resource: "estimated_work_hours", action: "list" });
+  const { canAccess: canCreate } = useCanAccess({ resource: "estimated_work_hours", action: "create" });
+  const { canAccess: canDelete } = useCanAccess({ resource: "estimated_work_hours", action: "delete" });
+  const { data: rows = [], refetch } = useGetList<{ id: number; estimated_hours: number; employee_position_name: string | null }>(
+    "estimated_work_hours",
+    { pagination: { page: 1, perPage: MAX_PER_PAGE }, sort: { field: "id", order: "ASC" }, filter: { project_id: project?.id } },
+    { enabled: Boolean(project?.id) && canList },
+  );
+  const { data: positions = [] } = useGetList<{ id: number; name: string }>(
+    "employee_positions",
+    { pagination: { page: 1, perPage: MAX_PER_PAGE }, sort: { field: "name", order: "ASC" } },
+    { enabled: canCreate },
+  );
+  const [hours, setHours] = useState("");
+  const [position, setPosition] = useState("");
+  const [error, setError] = useState<string>();
+  const [create, { isPending: creating }] = useCreate();
+  const [remove] = useDelete();
+  if (!project || !canList) return null;
+  const total = rows.reduce((sum, r) => sum + Number(r.estimated_hours ?? 0), 0);
+
+  const add = () => {
+    const data = { project_id: project.id, estimated_hours: hours, employee_position_id: position };
+    const parsed = estimatedWorkHourSchema.safeParse(data);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setError(undefined);
+    create(
+      "estimated_work_hours",
+      { data: parsed.data },
+      {
+        onSuccess: () => {
+          setHours("");
+          setPosition("");
+          refetch();
+        },
+        onError: (e) => setError(errorText(e)),
+      },
+    );
+  };
+
+  return (
+    <Card variant="outlined" sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          Horas estimadas
+        </Typography>
+        <Table size="small" aria-label="Horas estimadas">
+          <TableHead>
+            <TableRow>
+              <TableCell>Puesto</TableCell>
+              <TableCell align="right">Horas</TableCell>
+              {canDelete && <TableCell />}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow key={row.id}>
+                <TableCell>{row.employee_position_name ?? "—"}</TableCell>
+                <TableCell align="right">{Number(row.estimated_hours).toLocaleString("es-MX")}</TableCell>
+                {canDelete && (
+                  <TableCell align="right">
+                    <IconButton
+                      size="small"
+                      aria-label="Eliminar horas estimadas"
+                      onClick={() =>
+                        remove(
+                          "estimated_work_hours",
+                          { id: row.id, previousData: row },
+                          {
+                            mutationMode: "pessimistic",
+                            onSuccess: () => refetch(),
+                            onError: (e) => notify(errorText(e), { type: "error" }),
+                          },
+                        )
+                      }
+                    >
+                      <DeleteIcon fontSize="small" />
+                    </IconButton>
+                  </TableCell>
+                )}
+              </TableRow>
+            ))}
+            <TableRow>
+              <TableCell>
+                <strong>Total</strong>
+              </TableCell>
+              <TableCell align="right">
+                <strong>{total.toLocaleString("es-MX")}</strong>
+              </TableCell>
+              {canDelete && <TableCell />}
+            </TableRow>
+          </TableBody>
+        </Table>
+        {canCreate && (
+          <Stack direction="row" spacing={1} sx={{ mt: 2 }} alignItems="flex-start">
+            <TextField
+              select
+              label="Puesto"
+              value={position}
+              onChange={(e) => setPosition(e.target.value)}
+              size="small"
+              sx={{ minWidth: 220 }}
+            >
+              {positions.map((p) => (
+                <MenuItem key={p.id} value={String(p.id)}>
+                  {p.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              label="Horas"
+              type="number"
+              value={hours}
+              onChange={(e) => setHours(e.target.value)}
+              size="small"
+              sx={{ width: 120 }}
+            />
+            <Button variant="outlined" onClick={add} disabled={creating}>
+              Agregar
+            </Button>
+          </Stack>
+        )}
+        {error && (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            {error}
+          </Alert>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** A comment on the project (PUT projects/:id with audit_comment). */
+export function ProjectCommentBox() {
+  const project = useRecordContext();
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const { canAccess } = useCanAccess({ resource: "projects", action: "update", record: project });
+  const [comment, setComment] = useState("");
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  if (!project || !canAccess) return null;
+  const save = async () => {
+    const parsed = projectTransitionSchema.shape.audit_comment.safeParse(comment);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      await dataProvider.update("projects", { id: project.id, data: { audit_comment: comment }, previousData: {} as RaRecord });
+      notify("Comentario guardado", { type: "success" });
+      setComment("");
+      refresh();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card variant="outlined" sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          Comentario
+        </Typography>
+        <TextField
+          label="Nuevo comentario"
+          value={comment}
+          onChange={(e) => setComment(e.target.value)}
+          error={Boolean(error)}
+          helperText={error ?? " "}
+          multiline
+          minRows={2}
+          fullWidth
+        />
+        <Button variant="outlined" onClick={save} disabled={busy}>
+          Guardar comentario
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

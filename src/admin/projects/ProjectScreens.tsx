@@ -1,0 +1,426 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import ReceiptLongIcon from "@mui/icons-material/ReceiptLong";
+import WorkIcon from "@mui/icons-material/Work";
+import { Box, Button, Chip, Grid, Stack } from "@mui/material";
+import { useEffect } from "react";
+import {
+  AutocompleteInput,
+  BooleanField,
+  BooleanInput,
+  Create,
+  Datagrid,
+  DeleteButton,
+  Edit,
+  FunctionField,
+  List,
+  ReferenceField,
+  ReferenceInput,
+  SaveButton,
+  SearchInput,
+  SelectInput,
+  Show,
+  SimpleForm,
+  SimpleShowLayout,
+  TextField,
+  TextInput,
+  Toolbar,
+  TopToolbar,
+  UrlField,
+  useCanAccess,
+  useDataProvider,
+  useNotify,
+  useRecordContext,
+  useRedirect,
+} from "react-admin";
+import { useFormContext } from "react-hook-form";
+import { Link } from "react-router-dom";
+import { MAX_PER_PAGE } from "../../core/constants";
+import { messages } from "../../core/messages";
+import { screenPath } from "../../core/resources";
+import { projectSchema, projectUpdateSchema } from "../../core/schemas/project";
+import { ARCHIVED_PROJECT_STATES, PROJECT_STATUS_FILTERS, type ProjectState } from "../../core/states";
+import type { SiaDataProvider } from "../../dataProvider";
+import { AuditTrail } from "../common/AuditTrail";
+import { CsvDownloadButton } from "../common/CsvDownloadButton";
+import { DatePickerInput, formatDate } from "../common/DatePickerInput";
+import { CreateLink, EditLink, showRowClick } from "../common/links";
+import { SiaPagination } from "../common/SiaPagination";
+import { EstimatedHoursPanel, ProjectActionsBar, ProjectCommentBox, StageHistory, stateValueLabel } from "./ProjectPanels";
+
+const createResolver = zodResolver(projectSchema as never);
+const updateResolver = zodResolver(projectUpdateSchema as never);
+
+/** A project's state as a chip: archived states grey, current ones coloured. */
+export function StateChip({ state, label }: { state?: string; label?: string }) {
+  if (!state) return null;
+  const archived = ARCHIVED_PROJECT_STATES.includes(state as ProjectState);
+  return (
+    <Chip
+      size="small"
+      label={label ?? state}
+      color={archived ? "default" : "primary"}
+      variant={archived ? "outlined" : "filled"}
+    />
+  );
+}
+
+/** The project type with its colour (project_types.color_tag). */
+function ProjectTypeChip() {
+  const type = useRecordContext<{ name: string; color_tag?: string | null }>();
+  if (!type) return null;
+  const color = type.color_tag ?? undefined;
+  return (
+    <Chip
+      size="small"
+      label={type.name}
+      variant="outlined"
+      sx={color ? { borderColor: color, "& .MuiChip-label": { pl: 1 } } : undefined}
+      icon={
+        color ? (
+          <Box component="span" sx={{ width: 10, height: 10, borderRadius: "50%", bgcolor: color, ml: "8px !important" }} />
+        ) : undefined
+      }
+    />
+  );
+}
+
+const statusChoices = Object.entries(PROJECT_STATUS_FILTERS).map(([id, name]) => ({ id, name }));
+
+const projectFilters = [
+  <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre o código" />,
+  <SelectInput
+    key="status"
+    source="by_status"
+    label="Estatus"
+    choices={statusChoices}
+    alwaysOn
+    emptyText="Todos"
+    emptyValue=""
+  />,
+  <ReferenceInput
+    key="type"
+    source="by_project_type"
+    reference="project_types"
+    perPage={MAX_PER_PAGE}
+    sort={{ field: "name", order: "ASC" }}
+    alwaysOn
+  >
+    <SelectInput optionText="name" label="Tipo de proyecto" emptyText="Todos" />
+  </ReferenceInput>,
+  <ReferenceInput
+    key="product"
+    source="by_product"
+    reference="products"
+    perPage={MAX_PER_PAGE}
+    sort={{ field: "name", order: "ASC" }}
+    alwaysOn
+  >
+    <SelectInput optionText="name" label="Producto" emptyText="Todos" />
+  </ReferenceInput>,
+  <ReferenceInput
+    key="employee"
+    source="involved_projects_by_employee"
+    reference="employees"
+    perPage={MAX_PER_PAGE}
+    sort={{ field: "name", order: "ASC" }}
+    alwaysOn
+  >
+    <AutocompleteInput optionText="name" label="Empleado" sx={{ minWidth: 240 }} />
+  </ReferenceInput>,
+];
+
+function ProjectListActions() {
+  const { canAccess: canExport } = useCanAccess({ resource: "projects", action: "export" });
+  return (
+    <TopToolbar>
+      <CreateLink />
+      {canExport && <CsvDownloadButton label="Descargar CSV" />}
+    </TopToolbar>
+  );
+}
+
+/**
+ * Projects list. Filters live in react-admin's store under the default key (`projects.listParams`), so
+ * leaving the list and coming back restores them (SPEC §2: filters kept for the session).
+ */
+export function ProjectList() {
+  return (
+    <List
+      filters={projectFilters}
+      perPage={10}
+      sort={{ field: "project_code", order: "DESC" }}
+      pagination={<SiaPagination />}
+      actions={<ProjectListActions />}
+    >
+      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
+        <TextField source="project_code" />
+        <TextField source="name" />
+        <TextField source="client_name" sortBy="client_name" />
+        <ReferenceField
+          source="project_type_catalog_id"
+          reference="project_types"
+          link={false}
+          sortBy="project_type_name"
+          emptyText="—"
+        >
+          <ProjectTypeChip />
+        </ReferenceField>
+        <TextField source="product_name" sortBy="product_name" emptyText="—" />
+        <FunctionField
+          source="state"
+          render={(r: { state?: string; aasm_statuses_with_i18n?: string }) => (
+            <StateChip state={r.state} label={r.aasm_statuses_with_i18n} />
+          )}
+        />
+        <TextField source="pm_name" sortBy="pm_name" emptyText="—" />
+        <FunctionField source="eta" render={(r: { eta?: string | null }) => formatDate(r.eta)} />
+      </Datagrid>
+    </List>
+  );
+}
+
+/** On a new project, the code the server will give it next (GET projects/get_next_project_code). */
+function NextProjectCode() {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const { getValues, setValue } = useFormContext();
+  useEffect(() => {
+    let active = true;
+    dataProvider
+      .nextProjectCode()
+      .then((code) => {
+        if (active && (getValues("project_code") ?? "0") === "0") setValue("project_code", code, { shouldDirty: true });
+      })
+      .catch(() => undefined);
+    return () => {
+      active = false;
+    };
+  }, [dataProvider, getValues, setValue]);
+  return null;
+}
+
+function ProjectInputs({ creating = false }: { creating?: boolean }) {
+  return (
+    <Grid container columnSpacing={2} sx={{ width: "100%" }}>
+      {creating && <NextProjectCode />}
+      <Grid size={{ xs: 12, md: 3 }}>
+        <TextInput source="project_code" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 9 }}>
+        <TextInput source="name" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 6 }}>
+        <ReferenceInput source="client_id" reference="clients" perPage={MAX_PER_PAGE} sort={{ field: "name", order: "ASC" }}>
+          <AutocompleteInput optionText="name" fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <ReferenceInput
+          source="project_type_catalog_id"
+          reference="project_types"
+          perPage={MAX_PER_PAGE}
+          sort={{ field: "name", order: "ASC" }}
+        >
+          <SelectInput optionText="name" emptyText="Ninguno" fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <ReferenceInput
+          source="product_catalog_id"
+          reference="products"
+          perPage={MAX_PER_PAGE}
+          sort={{ field: "name", order: "ASC" }}
+        >
+          <AutocompleteInput optionText="name" fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <DatePickerInput source="project_date" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <DatePickerInput source="eta" />
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <ReferenceInput
+          source="pm_id"
+          reference="employees"
+          perPage={MAX_PER_PAGE}
+          sort={{ field: "name", order: "ASC" }}
+          filter={{ by_pm: true }}
+        >
+          <AutocompleteInput optionText="name" fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <ReferenceInput
+          source="rape_id"
+          reference="employees"
+          perPage={MAX_PER_PAGE}
+          sort={{ field: "name", order: "ASC" }}
+          filter={{ by_rape: true, is_active: true }}
+        >
+          <AutocompleteInput optionText="name" fullWidth />
+        </ReferenceInput>
+      </Grid>
+      <Grid size={{ xs: 12, md: 3 }}>
+        <TextInput source="color_tag" placeholder="#1E88E5" helperText="Formato #RRGGBB" fullWidth />
+      </Grid>
+      <Grid size={{ xs: 12, md: 9 }}>
+        <TextInput source="drive_root_url" fullWidth />
+      </Grid>
+      <Grid size={12}>
+        <BooleanInput source="estimate_hours_needed" />
+      </Grid>
+      {!creating && (
+        <Grid size={12}>
+          <TextInput source="audit_comment" multiline fullWidth helperText="Obligatorio si cambia la fecha estimada de entrega" />
+        </Grid>
+      )}
+    </Grid>
+  );
+}
+
+const COMPUTED = [
+  "client_name",
+  "product_name",
+  "project_type_name",
+  "pm_name",
+  "rape_name",
+  "invoiced_percentage",
+  "aasm_statuses_with_i18n",
+  "invoice_action_label",
+  "permitted_events",
+  "state",
+  "invoice_action",
+  "state_changed_at",
+];
+const transform = (data: Record<string, unknown>) => {
+  const out = { ...data };
+  for (const key of COMPUTED) delete out[key];
+  return out;
+};
+
+function useSaved(message: string) {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  return {
+    onSuccess: (data: { id: number }) => {
+      notify(message, { type: "success" });
+      redirect(screenPath("projects", "show", data.id));
+    },
+  };
+}
+
+export function ProjectCreate() {
+  return (
+    <Create transform={transform} mutationOptions={useSaved(messages.saved)}>
+      <SimpleForm resolver={createResolver} defaultValues={{ project_code: "0", estimate_hours_needed: false }}>
+        <ProjectInputs creating />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function ProjectEdit() {
+  return (
+    <Edit transform={transform} mutationMode="pessimistic" mutationOptions={useSaved(messages.saved)}>
+      <SimpleForm
+        resolver={updateResolver}
+        toolbar={
+          <Toolbar sx={{ justifyContent: "space-between" }}>
+            <SaveButton />
+            <DeleteButton mutationMode="pessimistic" redirect={screenPath("projects", "list")} />
+          </Toolbar>
+        }
+      >
+        <ProjectInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+function InvoicesLink() {
+  const record = useRecordContext();
+  const { canAccess } = useCanAccess({ resource: "invoices", action: "list" });
+  if (!record || !canAccess) return null;
+  return (
+    <Button component={Link} to={`/app/projects/${record.id}/invoices`} startIcon={<ReceiptLongIcon />} size="small">
+      Facturas
+    </Button>
+  );
+}
+
+function ProjectDetails() {
+  const record = useRecordContext();
+  if (!record) return null;
+  return (
+    <Box>
+      <SimpleShowLayout>
+        <TextField source="project_code" />
+        <TextField source="name" />
+        <TextField source="client_name" />
+        <TextField source="project_type_name" emptyText="—" />
+        <TextField source="product_name" emptyText="—" />
+        <FunctionField
+          source="state"
+          render={(r: { state?: string; aasm_statuses_with_i18n?: string }) => (
+            <StateChip state={r.state} label={r.aasm_statuses_with_i18n} />
+          )}
+        />
+        <FunctionField source="project_date" render={(r: { project_date?: string | null }) => formatDate(r.project_date)} />
+        <FunctionField source="eta" render={(r: { eta?: string | null }) => formatDate(r.eta)} />
+        <TextField source="pm_name" emptyText="—" />
+        <TextField source="rape_name" emptyText="—" />
+        <FunctionField
+          source="invoiced_percentage"
+          render={(r: { invoiced_percentage?: number }) => `${Number(r.invoiced_percentage ?? 0).toLocaleString("es-MX")} %`}
+        />
+        <TextField source="invoice_action_label" emptyText="Sin registrar" />
+        <FunctionField
+          source="color_tag"
+          render={(r: { color_tag?: string | null }) =>
+            r.color_tag ? (
+              <Stack direction="row" spacing={1} alignItems="center">
+                <Box sx={{ width: 16, height: 16, borderRadius: 1, bgcolor: r.color_tag }} />
+                <span>{r.color_tag}</span>
+              </Stack>
+            ) : (
+              "—"
+            )
+          }
+        />
+        <BooleanField source="estimate_hours_needed" />
+        <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" />
+        <TextField source="audit_comment" emptyText="—" />
+      </SimpleShowLayout>
+      <ProjectActionsBar />
+      <StageHistory />
+      <EstimatedHoursPanel />
+      <ProjectCommentBox />
+      <AuditTrail resource="projects" id={record.id} valueLabel={stateValueLabel} />
+    </Box>
+  );
+}
+
+export function ProjectShow() {
+  return (
+    <Show
+      actions={
+        <TopToolbar>
+          <InvoicesLink />
+          <EditLink />
+        </TopToolbar>
+      }
+    >
+      <ProjectDetails />
+    </Show>
+  );
+}
+
+export const projects = {
+  list: ProjectList,
+  create: ProjectCreate,
+  edit: ProjectEdit,
+  show: ProjectShow,
+  icon: WorkIcon,
+  recordRepresentation: (r: Record<string, unknown>) => `${r.project_code ?? ""} — ${r.name ?? ""}`,
+};
