@@ -202,6 +202,7 @@ describe("resources labels (SPEC §3)", () => {
     expect(Object.values(es.sia.menu)).toEqual([
       "Actividades", "Clientes", "Prospectos", "Grupos de clientes", "Cotizaciones", "Proyectos", "Empleados",
       "Usuarios", "Espacios de trabajo", "Asignaciones", "Días festivos", "Catálogo de productos", "Licencias",
+      "Tipos de proyecto", "Tipos de actividad", "Configuración",
       "Reportes", "Historial de cambios",
     ]);
   });
