@@ -22,12 +22,12 @@ test("an administrator creates a product with its responsible and links, finds i
   await responsible.fill(employee);
   await page.getByRole("option", { name: employee, exact: true }).click();
   await page.getByLabel("Categoría").fill("Facturación");
-  await page.getByLabel("Folleto").fill("https://ejemplo.mx/folleto.pdf");
-  await page.getByLabel("Formulario").fill("javascript:alert(1)");
+  await page.getByLabel("Folleto", { exact: true }).fill("https://ejemplo.mx/folleto.pdf");
+  await page.getByLabel("Formulario", { exact: true }).fill("javascript:alert(1)");
   await page.getByRole("button", { name: "Guardar" }).click();
   // Only http(s) addresses are accepted.
   await expect(page.getByText("no es una URL válida").first()).toBeVisible();
-  await page.getByLabel("Formulario").fill("https://ejemplo.mx/alta");
+  await page.getByLabel("Formulario", { exact: true }).fill("https://ejemplo.mx/alta");
   await page.getByRole("button", { name: "Guardar" }).click();
 
   await expect(page).toHaveURL(/\/app\/productCatalogs\/\d+$/);

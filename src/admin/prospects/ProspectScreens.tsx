@@ -50,7 +50,7 @@ export function ProspectList() {
         <TextField source="id" />
         <TextField source="name" />
         <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" onClick={(e) => e.stopPropagation()} sortable={false} />
-        <DateField source="created_at" locales="es-MX" options={dateTime} />
+        <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
       </Datagrid>
     </List>
   );
@@ -130,7 +130,7 @@ export function ProspectShow() {
       <SimpleShowLayout>
         <TextField source="name" />
         <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" />
-        <DateField source="created_at" locales="es-MX" options={dateTime} />
+        <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
       </SimpleShowLayout>
     </Show>
   );
