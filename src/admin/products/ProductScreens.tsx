@@ -30,6 +30,7 @@ import { screenPath } from "../../core/resources";
 import { productSchema } from "../../core/schemas/product";
 import { CreateLink, EditLink, showRowClick } from "../common/links";
 import { SiaPagination } from "../common/SiaPagination";
+import { safeHref } from "./safeHref";
 
 const resolver = zodResolver(productSchema as never);
 
@@ -143,17 +144,6 @@ export function ProductEdit() {
       </SimpleForm>
     </Edit>
   );
-}
-
-/** Only http(s) addresses become links (never javascript: or data:), opened apart from the app. */
-export function safeHref(value: unknown): string | null {
-  if (typeof value !== "string" || !value.trim()) return null;
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch {
-    return null;
-  }
 }
 
 function SafeLinkField({ source }: { source: string; label?: string }) {
