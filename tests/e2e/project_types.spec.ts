@@ -22,7 +22,9 @@ test("an administrator creates a project type with its colour and finds it", asy
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toContainText("#1A2B3C");
   await expectNoEnglish(page);
-  await row.click();
+  // Wait for the filtered list to settle (the search is debounced) before clicking the row.
+  await expect(page.getByText("1–1 de 1")).toBeVisible();
+  await page.getByRole("cell", { name, exact: true }).click();
   await expect(page).toHaveURL(/\/app\/project_types\/update\/\d+$/);
   await expect(page.getByLabel("Color")).toHaveValue("#1A2B3C");
 });
