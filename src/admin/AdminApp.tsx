@@ -5,16 +5,24 @@ import { authProvider } from "../authProvider";
 import { PAGE_PATHS } from "../core/resources";
 import { dataProvider } from "../dataProvider";
 import { ActivitiesPage } from "../timesheet/ActivitiesPage";
+import { activityTypeCatalogs } from "./activity_type_catalogs";
+import { appLicenses } from "./app_licenses";
+import { appSettings } from "./app_settings";
 import { assignments } from "./assignments";
+import { clientGroups } from "./client_groups";
 import { clients } from "./clients";
 import { resourceRoutes } from "./common/resourceRoutes";
 import { employeePositions } from "./employee_positions";
 import { employees } from "./employees";
+import { holydays } from "./holydays";
 import { i18nProvider } from "./i18n";
 import { ProjectInvoicesRoutes } from "./invoices/InvoiceScreens";
 import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
 import { CatchAll } from "./pages/NotFoundPage";
+import { products } from "./products";
+import { projectTypes } from "./project_types";
+import { prospects } from "./prospects";
 import { UnderConstruction, underConstruction } from "./pages/UnderConstruction";
 import { projects } from "./projects";
 import { theme } from "./theme";
@@ -45,8 +53,8 @@ export function AdminApp() {
       disableTelemetry
     >
       {resourceRoutes("clients", clients)}
-      {resourceRoutes("prospects", pending("Prospectos"))}
-      {resourceRoutes("client_group", pending("Grupos de clientes"))}
+      {resourceRoutes("prospects", prospects)}
+      {resourceRoutes("client_group", clientGroups)}
       {resourceRoutes("quotations", pending("Cotizaciones"))}
       {resourceRoutes("projects", {
         ...projects,
@@ -57,9 +65,12 @@ export function AdminApp() {
       {resourceRoutes("workspaces", workspaces)}
       {resourceRoutes("assignments", assignments)}
       {resourceRoutes("employee_positions", employeePositions)}
-      {resourceRoutes("holydays", pending("Días festivos"))}
-      {resourceRoutes("productCatalogs", pending("Catálogo de productos"))}
-      {resourceRoutes("app_licenses", pending("Licencias"))}
+      {resourceRoutes("holydays", holydays)}
+      {resourceRoutes("productCatalogs", products)}
+      {resourceRoutes("app_licenses", appLicenses)}
+      {resourceRoutes("project_types", projectTypes)}
+      {resourceRoutes("activity_type_catalogs", activityTypeCatalogs)}
+      {resourceRoutes("app_settings", appSettings)}
       <CustomRoutes>
         <Route path="/activities" element={<ActivitiesPage />} />
         <Route path="/showGoogleCalendar" element={<UnderConstruction title="Importar del calendario" />} />

@@ -28,6 +28,9 @@ export const messages = {
   passwordMismatch: "no coincide con la contraseña",
   clientCreated: "Cliente Creado",
   clientUpdated: "Cliente Actualizado",
+  clientGroupSaved: "Grupo de Cliente",
+  holydaysImported: (imported: number, skipped: number) =>
+    `Se importaron ${imported} días festivos${skipped ? `; ${skipped} ya estaban registrados` : ""}`,
   clientFolderRequired: "Favor de seleccionar una ruta para el cliente",
   driveUrlInvalid: "Favor de verificar la ruta del proyecto.",
   deleteRefused: (what: string) => `No se puede eliminar: ${what}`,

@@ -58,8 +58,14 @@ export const SCREENS: ScreenPaths[] = [
   { resource: "products", base: "productCatalogs", paths: crud("new", [":id"]) },
   { resource: "prospects", base: "prospects", paths: crud("new", [":id"]) },
   { resource: "quotations", base: "quotations", paths: crud("new", [":id"]) },
-  { resource: "app_licenses", base: "app_licenses", paths: { list: ["list"], create: ["new"], show: ["show/:id"] } },
   { resource: "employee_positions", base: "employee_positions", paths: { list: ["list"], create: ["new"], edit: ["update/:id"] } },
+  // SPEC §2 gives licences no update path; administrators edit them at update/:id.
+  { resource: "app_licenses", base: "app_licenses", paths: { list: ["list"], create: ["new"], edit: ["update/:id"], show: ["show/:id"] } },
+  // Catalogues not in SPEC §2 (administrators manage them).
+  { resource: "project_types", base: "project_types", paths: { list: ["list"], create: ["new"], edit: ["update/:id"] } },
+  { resource: "activity_type_catalogs", base: "activity_type_catalogs", paths: { list: ["list"], create: ["new"], edit: ["update/:id"] } },
+  // A single settings row: /app/app_settings is its form (also at update/1).
+  { resource: "app_settings", base: "app_settings", paths: { edit: ["update/:id"] } },
 ];
 
 /** A screen by its API resource or by its react-admin name (the spec's path segment). */

@@ -3,9 +3,10 @@
  * overrides where a resource differs, and named custom verbs for the extra calls of SPEC §7.
  * Why not ra-data-simple-rest: docs/decisions/003-data-provider.md.
  */
-import type { DataProvider, GetListParams, Identifier, RaRecord } from "react-admin";
+import { type DataProvider, type GetListParams, HttpError, type Identifier, type RaRecord } from "react-admin";
 import { apiResourceOf, singularOf } from "../core/resources";
-import { apiFetch, type Query } from "./http";
+import { API_ROOT, apiFetch, errorFor, type Query, validationFromBody } from "./http";
+import { messages } from "../core/messages";
 
 type ListResponse = { meta: { total_count: number } } & Record<string, unknown>;
 
@@ -151,6 +152,54 @@ export interface AuditLog {
   created_at: string;
 }
 
+/** Answer of PUT holydays/import_holydays. */
+export interface HolidayImportResult {
+  imported: number;
+  skipped: number;
+  warning?: string;
+}
+
+/** A refused holiday file: the base message and every bad row the server named (fila N: …). */
+export class HolidayImportError extends Error {
+  constructor(
+    message: string,
+    readonly rows: string[],
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * PUT holydays/import_holydays (multipart `file`). A 422 keeps every row the server listed
+ * (invalid_dates, invalid_names) instead of the first one only.
+ */
+async function importHolidays(file: File): Promise<HolidayImportResult> {
+  const body = new FormData();
+  body.append("file", file, file.name);
+  let response: Response;
+  try {
+    response = await fetch(`${API_ROOT}/holydays/import_holydays`, {
+      method: "PUT",
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      body,
+    });
+  } catch {
+    throw new HttpError(messages.unexpected, -1, {});
+  }
+  const payload = await response.json().catch(() => ({}));
+  if (response.ok) return payload as HolidayImportResult;
+  if (response.status === 422) {
+    const errors = ((payload as { errors?: Record<string, unknown> }).errors ?? {}) as Record<string, unknown>;
+    const rows = Object.entries(errors)
+      .filter(([field]) => field !== "base")
+      .flatMap(([, value]) => (Array.isArray(value) ? value.map(String) : [String(value)]));
+    const { base } = validationFromBody(payload);
+    throw new HolidayImportError(base[0] ?? (rows.length ? "El archivo tiene filas no válidas" : messages.invalidValue), rows);
+  }
+  throw errorFor(response.status, payload);
+}
+
 /** Named verbs for the extra calls of SPEC §7. */
 export const customVerbs = {
   listDriveFolder: (parentId?: string, pageToken?: string) =>
@@ -222,6 +271,7 @@ export const customVerbs = {
       method: "POST",
       body: { invoice: input },
     }).then((r) => r.invoice),
+  importHolidays,
 };
 
 export type SiaDataProvider = DataProvider & typeof customVerbs;

@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { ACCOUNTS, DEMO_PASSWORD, expectNoEnglish, signIn } from "./fixtures";
 
-const EVERYONE = ["Actividades", "Clientes", "Prospectos", "Proyectos", "Empleados", "Asignaciones", "Días festivos", "Catálogo de productos", "Reportes", "Historial de cambios"];
+const EVERYONE = ["Actividades", "Clientes", "Prospectos", "Proyectos", "Empleados", "Asignaciones", "Días festivos", "Catálogo de productos", "Tipos de proyecto", "Tipos de actividad", "Reportes", "Historial de cambios"];
 const MENUS = {
   operator: EVERYONE,
   finance: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias"],
-  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios", "Puestos"],
+  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios", "Puestos", "Configuración"],
 };
 
 test("a wrong password is refused in Spanish", async ({ page }) => {

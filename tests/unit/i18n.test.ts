@@ -202,7 +202,8 @@ describe("resources labels (SPEC §3)", () => {
     expect(Object.values(es.sia.menu)).toEqual([
       "Actividades", "Clientes", "Prospectos", "Grupos de clientes", "Cotizaciones", "Proyectos", "Empleados",
       "Usuarios", "Espacios de trabajo", "Asignaciones", "Días festivos", "Catálogo de productos", "Licencias",
-      "Reportes", "Historial de cambios", "Puestos", "Mi perfil",
+      "Tipos de proyecto", "Tipos de actividad", "Configuración", "Reportes", "Historial de cambios", "Puestos",
+      "Mi perfil",
     ]);
   });
 });

@@ -55,6 +55,7 @@ export const resources = {
       ...common,
       name: "Nombre",
       clients: "Clientes",
+      clients_count: "Clientes",
     },
   },
   users: {
@@ -152,6 +153,7 @@ export const resources = {
       name: "Nombre",
       application_id: "ID de la aplicación",
       employee_id: "Responsable",
+      employee_name: "Responsable",
       brochure_url: "Folleto",
       brochure_id: "ID del folleto",
       form_url: "Formulario",
@@ -175,6 +177,8 @@ export const resources = {
       product_catalog_id: "Producto",
       modules: "Módulos",
       is_active: "Activa",
+      client_name: "Cliente",
+      product_name: "Producto",
     },
   },
   estimated_work_hours: {
@@ -211,6 +215,8 @@ export const resources = {
       default_customer_name: "Cliente predeterminado",
       default_workspace_id: "Espacio de trabajo predeterminado",
       support_excluded_customer_id: "Cliente excluido de soporte",
+      default_workspace_name: "Espacio de trabajo predeterminado",
+      support_excluded_customer_name: "Cliente excluido de soporte",
     },
   },
   projects: {
@@ -336,6 +342,9 @@ export const sia = {
     holydays: "Días festivos",
     products: "Catálogo de productos",
     app_licenses: "Licencias",
+    project_types: "Tipos de proyecto",
+    activity_type_catalogs: "Tipos de actividad",
+    app_settings: "Configuración",
     reporting: "Reportes",
     changelog: "Historial de cambios",
     employee_positions: "Puestos",

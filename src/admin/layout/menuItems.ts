@@ -4,13 +4,16 @@ import AssessmentIcon from "@mui/icons-material/Assessment";
 import AssignmentIndIcon from "@mui/icons-material/AssignmentInd";
 import BadgeIcon from "@mui/icons-material/Badge";
 import BusinessIcon from "@mui/icons-material/Business";
+import CategoryIcon from "@mui/icons-material/Category";
 import EventBusyIcon from "@mui/icons-material/EventBusy";
 import GroupWorkIcon from "@mui/icons-material/GroupWork";
 import HistoryIcon from "@mui/icons-material/History";
 import Inventory2Icon from "@mui/icons-material/Inventory2";
 import KeyIcon from "@mui/icons-material/Key";
+import LabelIcon from "@mui/icons-material/Label";
 import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
 import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
+import SettingsIcon from "@mui/icons-material/Settings";
 import TravelExploreIcon from "@mui/icons-material/TravelExplore";
 import ViewKanbanIcon from "@mui/icons-material/ViewKanban";
 import WorkIcon from "@mui/icons-material/Work";
@@ -44,6 +47,9 @@ export const MENU: MenuEntry[] = [
   { label: "sia.menu.holydays", to: screenPath("holydays", "list"), icon: EventBusyIcon, resource: "holydays" },
   { label: "sia.menu.products", to: screenPath("products", "list"), icon: Inventory2Icon, resource: "products" },
   { label: "sia.menu.app_licenses", to: screenPath("app_licenses", "list"), icon: KeyIcon, resource: "app_licenses" },
+  { label: "sia.menu.project_types", to: screenPath("project_types", "list"), icon: CategoryIcon, resource: "project_types" },
+  { label: "sia.menu.activity_type_catalogs", to: screenPath("activity_type_catalogs", "list"), icon: LabelIcon, resource: "activity_type_catalogs" },
+  { label: "sia.menu.app_settings", to: screenPath("app_settings", "list"), icon: SettingsIcon, resource: "app_settings", action: "update" },
   { label: "sia.menu.reporting", to: PAGE_PATHS.reporting, icon: AssessmentIcon, resource: "reports", action: "export" },
   { label: "sia.menu.changelog", to: PAGE_PATHS.changelog, icon: HistoryIcon },
 ];

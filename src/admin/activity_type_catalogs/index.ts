@@ -1,0 +1,1 @@
+export { activityTypeCatalogs } from "./ActivityTypeScreens";

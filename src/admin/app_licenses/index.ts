@@ -1,0 +1,1 @@
+export { appLicenses } from "./AppLicenseScreens";

@@ -1,0 +1,54 @@
+/** The firm's single settings row (id 1): one form at /app/app_settings (also /app/app_settings/update/1). */
+import SettingsIcon from "@mui/icons-material/Settings";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { AutocompleteInput, Edit, ReferenceInput, SaveButton, SimpleForm, Toolbar, useCanAccess, useNotify } from "react-admin";
+import { appSettingSchema } from "../../core/schemas/app_setting";
+import { messages } from "../../core/messages";
+
+const resolver = zodResolver(appSettingSchema as never);
+export const APP_SETTINGS_ID = 1;
+
+export function AppSettingsEdit() {
+  const notify = useNotify();
+  const { canAccess } = useCanAccess({ resource: "app_settings", action: "edit" });
+  return (
+    <Edit
+      id={APP_SETTINGS_ID}
+      resource="app_settings"
+      mutationMode="pessimistic"
+      redirect={false}
+      title="Configuración"
+      mutationOptions={{ onSuccess: () => notify(messages.saved, { type: "success" }) }}
+    >
+      <SimpleForm
+        resolver={resolver}
+        disabled={!canAccess}
+        toolbar={
+          canAccess ? (
+            <Toolbar>
+              <SaveButton />
+            </Toolbar>
+          ) : (
+            false
+          )
+        }
+      >
+        <ReferenceInput source="default_customer_id" reference="clients" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+          <AutocompleteInput optionText="name" fullWidth helperText="Para actividades internas y de recursos humanos" />
+        </ReferenceInput>
+        <ReferenceInput source="default_workspace_id" reference="workspaces" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+          <AutocompleteInput optionText="name" fullWidth />
+        </ReferenceInput>
+        <ReferenceInput source="support_excluded_customer_id" reference="clients" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+          <AutocompleteInput optionText="name" fullWidth helperText="No se ofrece en las actividades de soporte" />
+        </ReferenceInput>
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+export const appSettings = {
+  list: AppSettingsEdit,
+  edit: AppSettingsEdit,
+  icon: SettingsIcon,
+};

@@ -1,0 +1,1 @@
+export { clientGroups } from "./ClientGroupScreens";

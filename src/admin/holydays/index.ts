@@ -1,0 +1,1 @@
+export { holydays } from "./HolidayScreens";

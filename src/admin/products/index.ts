@@ -1,0 +1,1 @@
+export { products } from "./ProductScreens";

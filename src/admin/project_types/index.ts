@@ -1,0 +1,1 @@
+export { projectTypes } from "./ProjectTypeScreens";

@@ -1,0 +1,1 @@
+export { prospects } from "./ProspectScreens";
