@@ -14,7 +14,7 @@ test("the 12 activity types of SPEC §9 are listed and an administrator adds one
 
   await page.getByRole("link", { name: "Crear" }).click();
   await expect(page).toHaveURL(/\/app\/activity_type_catalogs\/new$/);
-  await page.getByLabel("Clave").fill("qa");
+  await page.getByRole("textbox", { name: "Clave" }).fill("qa");
   await page.getByLabel("Nombre", { exact: true }).fill("Aseguramiento de calidad");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page).toHaveURL(/\/app\/activity_type_catalogs(\?.*)?$/);

@@ -1,16 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { expectNoEnglish, signIn } from "./fixtures";
-
-/** Picks the drive folder through the form's folder picker, creating it in the dialog. */
-async function pickNewFolder(page: Page, name: string) {
-  await page.getByRole("button", { name: "Elegir carpeta" }).click();
-  const dialog = page.getByRole("dialog", { name: "Elegir carpeta del drive" });
-  await dialog.getByLabel("Nueva carpeta").fill(name);
-  await dialog.getByRole("button", { name: "Crear", exact: true }).click();
-  await expect(dialog.getByRole("navigation", { name: "Ruta" })).toContainText(name);
-  await dialog.getByRole("button", { name: "Seleccionar esta carpeta" }).click();
-  await expect(page.getByTestId("drive-folder-url")).toContainText(name);
-}
+import { expectNoEnglish, pickNewFolder, signIn } from "./fixtures";
 
 /** A drive folder made through the API: its URL. */
 async function newFolderUrl(page: Page, name: string): Promise<string> {

@@ -39,3 +39,15 @@ export async function expectNoEnglish(page: Page) {
   const found = ENGLISH_TEXTS.filter((text) => new RegExp(`(^|[^\\p{L}])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u").test(body));
   expect(found, `English react-admin texts on ${page.url()}`).toEqual([]);
 }
+
+/** Picks the drive folder through the form's folder picker, creating it in the dialog. */
+export async function pickNewFolder(page: Page, name: string) {
+  await page.getByRole("button", { name: "Elegir carpeta" }).click();
+  const dialog = page.getByRole("dialog", { name: "Elegir carpeta del drive" });
+  await dialog.getByLabel("Nueva carpeta").fill(name);
+  await dialog.getByRole("button", { name: "Crear", exact: true }).click();
+  await expect(dialog.getByRole("navigation", { name: "Ruta" })).toContainText(name);
+  await dialog.getByRole("button", { name: "Seleccionar esta carpeta" }).click();
+  await expect(page.getByTestId("drive-folder-url")).toContainText(name);
+}
+

@@ -1,4 +1,5 @@
 import LabelIcon from "@mui/icons-material/Label";
+import { recordError } from "../common/RecordError";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
   Create,
@@ -80,7 +81,7 @@ export function ActivityTypeCreate() {
 
 export function ActivityTypeEdit() {
   return (
-    <Edit mutationMode="pessimistic" mutationOptions={useSaved()}>
+    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
       <SimpleForm
         resolver={resolver}
         toolbar={

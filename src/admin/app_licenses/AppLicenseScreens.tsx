@@ -1,4 +1,5 @@
 import DownloadIcon from "@mui/icons-material/Download";
+import { recordError } from "../common/RecordError";
 import KeyIcon from "@mui/icons-material/Key";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Chip, CircularProgress, Stack } from "@mui/material";
@@ -150,7 +151,7 @@ export function AppLicenseCreate() {
 
 export function AppLicenseEdit() {
   return (
-    <Edit mutationMode="pessimistic" mutationOptions={useSaved()}>
+    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
       <SimpleForm
         resolver={resolver}
         toolbar={
@@ -168,7 +169,7 @@ export function AppLicenseEdit() {
 
 export function AppLicenseShow() {
   return (
-    <Show
+    <Show error={recordError}
       actions={
         <TopToolbar>
           <EditLink />

@@ -1,4 +1,5 @@
 /** The firm's single settings row (id 1): one form at /app/app_settings (also /app/app_settings/update/1). */
+import { recordError } from "../common/RecordError";
 import SettingsIcon from "@mui/icons-material/Settings";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { AutocompleteInput, Edit, ReferenceInput, SaveButton, SimpleForm, Toolbar, useCanAccess, useNotify } from "react-admin";
@@ -13,6 +14,7 @@ export function AppSettingsEdit() {
   const { canAccess } = useCanAccess({ resource: "app_settings", action: "edit" });
   return (
     <Edit
+      error={recordError}
       id={APP_SETTINGS_ID}
       resource="app_settings"
       mutationMode="pessimistic"

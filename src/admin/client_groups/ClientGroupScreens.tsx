@@ -1,4 +1,5 @@
 import GroupWorkIcon from "@mui/icons-material/GroupWork";
+import { recordError } from "../common/RecordError";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Link as MuiLink } from "@mui/material";
 import {
@@ -77,7 +78,7 @@ export function ClientGroupCreate() {
 
 export function ClientGroupEdit() {
   return (
-    <Edit mutationMode="pessimistic" mutationOptions={useSaved()}>
+    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
       <SimpleForm
         resolver={resolver}
         toolbar={
@@ -105,7 +106,7 @@ function ClientLink(_props: { label?: string }) {
 
 export function ClientGroupShow() {
   return (
-    <Show
+    <Show error={recordError}
       actions={
         <TopToolbar>
           <EditLink />

@@ -1,7 +1,7 @@
 /**
  * What a record screen shows when its record cannot be loaded: a record that does not exist goes to the
- * /404 page (SPEC §8); any other failure is explained in place. Passed as `error` to every <Show> and
- * <Edit>, which also keeps react-admin from sending the user back to the list.
+ * /404 page (SPEC §8); any other failure is explained in place. Passed as `error` to every <Show error={recordError}> and
+ * <Edit error={recordError}>, which also keeps react-admin from sending the user back to the list.
  */
 import { Alert } from "@mui/material";
 import { useContext } from "react";

@@ -4,6 +4,7 @@
  * is `invoices`, filtered by `project_id`.
  */
 
+import { recordError } from "../common/RecordError";
 import { zodResolver } from "@hookform/resolvers/zod";
 import AddIcon from "@mui/icons-material/Add";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
@@ -229,6 +230,7 @@ export function InvoiceEdit() {
     <>
       <ProjectHeader projectId={projectId} />
       <Edit
+        error={recordError}
         resource="invoices"
         id={invoiceId}
         title="Editar factura"
@@ -399,6 +401,7 @@ export function InvoiceShow() {
     <>
       <ProjectHeader projectId={projectId} />
       <Show
+        error={recordError}
         resource="invoices"
         id={invoiceId}
         title="Factura"

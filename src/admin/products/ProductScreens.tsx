@@ -1,4 +1,5 @@
 import Inventory2Icon from "@mui/icons-material/Inventory2";
+import { recordError } from "../common/RecordError";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Grid, Link, Typography } from "@mui/material";
 import {
@@ -130,7 +131,7 @@ export function ProductCreate() {
 
 export function ProductEdit() {
   return (
-    <Edit mutationMode="pessimistic" mutationOptions={useSaved()}>
+    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
       <SimpleForm
         resolver={resolver}
         toolbar={
@@ -160,7 +161,7 @@ function SafeLinkField({ source }: { source: string; label?: string }) {
 
 export function ProductShow() {
   return (
-    <Show
+    <Show error={recordError}
       actions={
         <TopToolbar>
           <EditLink />

@@ -1,4 +1,5 @@
 import CategoryIcon from "@mui/icons-material/Category";
+import { recordError } from "../common/RecordError";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Box, Stack } from "@mui/material";
 import {
@@ -113,7 +114,7 @@ export function ProjectTypeCreate() {
 
 export function ProjectTypeEdit() {
   return (
-    <Edit mutationMode="pessimistic" mutationOptions={useSaved()}>
+    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
       <SimpleForm
         resolver={resolver}
         toolbar={

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { recordError } from "../common/RecordError";
 import ReceiptLongIcon from "@mui/icons-material/ReceiptLong";
 import WorkIcon from "@mui/icons-material/Work";
 import { Box, Button, Chip, Grid, Stack } from "@mui/material";
@@ -322,7 +323,7 @@ export function ProjectCreate() {
 
 export function ProjectEdit() {
   return (
-    <Edit transform={transform} mutationMode="pessimistic" mutationOptions={useSaved(messages.saved)}>
+    <Edit error={recordError} transform={transform} mutationMode="pessimistic" mutationOptions={useSaved(messages.saved)}>
       <SimpleForm
         resolver={updateResolver}
         toolbar={
@@ -403,7 +404,7 @@ function ProjectDetails() {
 
 export function ProjectShow() {
   return (
-    <Show
+    <Show error={recordError}
       actions={
         <TopToolbar>
           <InvoicesLink />

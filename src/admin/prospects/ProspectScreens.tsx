@@ -1,4 +1,6 @@
 import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
+import { DriveFolderInput } from "../common/DriveFolderInput";
+import { recordError } from "../common/RecordError";
 import TravelExploreIcon from "@mui/icons-material/TravelExplore";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Tooltip } from "@mui/material";
@@ -60,7 +62,7 @@ function ProspectInputs() {
   return (
     <>
       <TextInput source="name" fullWidth />
-      <TextInput source="drive_root_url" fullWidth helperText="Opcional por ahora: la carpeta se elige antes de convertirlo en cliente" />
+      <DriveFolderInput helperText="Al darlo de alta se crea su carpeta CV_ dentro de la carpeta elegida (o en la raíz del drive)" />
     </>
   );
 }
@@ -88,7 +90,7 @@ export function ProspectCreate() {
 
 export function ProspectEdit() {
   return (
-    <Edit mutationMode="pessimistic" mutationOptions={useSaved()}>
+    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
       <SimpleForm
         resolver={resolver}
         toolbar={
@@ -119,7 +121,7 @@ function ConvertToClientButton() {
 
 export function ProspectShow() {
   return (
-    <Show
+    <Show error={recordError}
       actions={
         <TopToolbar>
           <EditLink />
