@@ -1,51 +1,27 @@
-import { recordError } from "../common/RecordError";
 import BusinessIcon from "@mui/icons-material/Business";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
   ArrayField,
   BooleanField,
-  Create,
   Datagrid,
-  DeleteButton,
-  Edit,
   EmailField,
-  List,
   NumberField,
   ReferenceInput,
-  SaveButton,
   SearchInput,
   SelectInput,
-  Show,
-  SimpleForm,
   SimpleShowLayout,
   TextField,
-  Toolbar,
-  TopToolbar,
-  useCanAccess,
-  useNotify,
-  useRedirect,
   UrlField,
+  useCanAccess,
 } from "react-admin";
 import { messages } from "../../core/messages";
-import { screenPath } from "../../core/resources";
 import { clientFormSchema } from "../../core/schemas/client";
-import { CsvDownloadButton } from "../common/CsvDownloadButton";
-import { CreateLink, EditLink, showRowClick } from "../common/links";
 import { withNested } from "../common/nested";
-import { SiaPagination } from "../common/SiaPagination";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { ClientInputs } from "./ClientInputs";
 
 const resolver = zodResolver(clientFormSchema as never);
 const transform = withNested("client_product_catalogs", ["product_catalog_id", "annual_support_hours"]);
-
-function ClientListActions() {
-  return (
-    <TopToolbar>
-      <CreateLink />
-      <CsvDownloadButton />
-    </TopToolbar>
-  );
-}
 
 export function ClientList() {
   const { canAccess: canSeeGroups } = useCanAccess({ resource: "client_groups", action: "list" });
@@ -60,68 +36,36 @@ export function ClientList() {
       : []),
   ];
   return (
-    <List filters={filters} perPage={10} sort={{ field: "name", order: "ASC" }} pagination={<SiaPagination />} actions={<ClientListActions />}>
-      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
-        <TextField source="client_code" />
-        <TextField source="name" />
-        <TextField source="rfc" />
-        <TextField source="client_group_name" label="Grupo de clientes" sortBy="client_group_name" />
-        <EmailField source="email" />
-        <BooleanField source="is_production_ready" />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "name", order: "ASC" }} csv>
+      <TextField source="client_code" />
+      <TextField source="name" />
+      <TextField source="rfc" />
+      <TextField source="client_group_name" label="Grupo de clientes" sortBy="client_group_name" />
+      <EmailField source="email" />
+      <BooleanField source="is_production_ready" />
+    </SiaList>
   );
-}
-
-function useSaved(message: string) {
-  const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: (data: { id: number }) => {
-      notify(message, { type: "success" });
-      redirect(screenPath("clients", "show", data.id));
-    },
-  };
 }
 
 export function ClientCreate() {
   return (
-    <Create transform={transform} mutationOptions={useSaved(messages.clientCreated)}>
-      <SimpleForm resolver={resolver} defaultValues={{ client_code: "0", client_product_catalogs: [] }}>
-        <ClientInputs creating />
-      </SimpleForm>
-    </Create>
-  );
-}
-
-function EditToolbar() {
-  return (
-    <Toolbar sx={{ justifyContent: "space-between" }}>
-      <SaveButton />
-      <DeleteButton mutationMode="pessimistic" redirect="list" />
-    </Toolbar>
+    <SiaCreate transform={transform} resolver={resolver} message={messages.clientCreated} defaultValues={{ client_code: "0", client_product_catalogs: [] }}>
+      <ClientInputs creating />
+    </SiaCreate>
   );
 }
 
 export function ClientEdit() {
   return (
-    <Edit error={recordError} transform={transform} mutationMode="pessimistic" mutationOptions={useSaved(messages.clientUpdated)}>
-      <SimpleForm resolver={resolver} toolbar={<EditToolbar />}>
-        <ClientInputs />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit transform={transform} resolver={resolver} message={messages.clientUpdated}>
+      <ClientInputs />
+    </SiaEdit>
   );
 }
 
 export function ClientShow() {
   return (
-    <Show error={recordError}
-      actions={
-        <TopToolbar>
-          <EditLink />
-        </TopToolbar>
-      }
-    >
+    <SiaShow>
       <SimpleShowLayout>
         <TextField source="client_code" />
         <TextField source="name" />
@@ -139,7 +83,7 @@ export function ClientShow() {
           </Datagrid>
         </ArrayField>
       </SimpleShowLayout>
-    </Show>
+    </SiaShow>
   );
 }
 

@@ -1,36 +1,20 @@
 import Inventory2Icon from "@mui/icons-material/Inventory2";
-import { recordError } from "../common/RecordError";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Grid, Link, Typography } from "@mui/material";
 import {
   AutocompleteInput,
   BooleanField,
   BooleanInput,
-  Create,
-  Datagrid,
-  DeleteButton,
-  Edit,
-  List,
   NullableBooleanInput,
   ReferenceInput,
-  SaveButton,
   SearchInput,
-  Show,
-  SimpleForm,
   SimpleShowLayout,
   TextField,
   TextInput,
-  Toolbar,
-  TopToolbar,
-  useNotify,
   useRecordContext,
-  useRedirect,
 } from "react-admin";
-import { messages } from "../../core/messages";
-import { screenPath } from "../../core/resources";
 import { productSchema } from "../../core/schemas/product";
-import { CreateLink, EditLink, showRowClick } from "../common/links";
-import { SiaPagination } from "../common/SiaPagination";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { safeHref } from "./safeHref";
 
 const resolver = zodResolver(productSchema as never);
@@ -46,26 +30,14 @@ const filters = [
 
 export function ProductList() {
   return (
-    <List
-      filters={filters}
-      perPage={10}
-      sort={{ field: "name", order: "ASC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-        </TopToolbar>
-      }
-    >
-      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
-        <TextField source="product_code" />
-        <TextField source="name" />
-        <TextField source="application_id" emptyText="—" />
-        <TextField source="product_category" emptyText="—" />
-        <TextField source="employee_name" emptyText="—" />
-        <BooleanField source="is_selectable" />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
+      <TextField source="product_code" />
+      <TextField source="name" />
+      <TextField source="application_id" emptyText="—" />
+      <TextField source="product_category" emptyText="—" />
+      <TextField source="employee_name" emptyText="—" />
+      <BooleanField source="is_selectable" />
+    </SiaList>
   );
 }
 
@@ -108,42 +80,19 @@ function ProductInputs() {
   );
 }
 
-function useSaved() {
-  const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: (data: { id: number }) => {
-      notify(messages.saved, { type: "success" });
-      redirect(screenPath("products", "show", data.id));
-    },
-  };
-}
-
 export function ProductCreate() {
   return (
-    <Create mutationOptions={useSaved()}>
-      <SimpleForm resolver={resolver} defaultValues={{ is_selectable: true }}>
-        <ProductInputs />
-      </SimpleForm>
-    </Create>
+    <SiaCreate resolver={resolver} defaultValues={{ is_selectable: true }}>
+      <ProductInputs />
+    </SiaCreate>
   );
 }
 
 export function ProductEdit() {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
-      <SimpleForm
-        resolver={resolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect="list" />
-          </Toolbar>
-        }
-      >
-        <ProductInputs />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit resolver={resolver}>
+      <ProductInputs />
+    </SiaEdit>
   );
 }
 
@@ -161,13 +110,7 @@ function SafeLinkField({ source }: { source: string; label?: string }) {
 
 export function ProductShow() {
   return (
-    <Show error={recordError}
-      actions={
-        <TopToolbar>
-          <EditLink />
-        </TopToolbar>
-      }
-    >
+    <SiaShow>
       <SimpleShowLayout>
         <TextField source="product_code" />
         <TextField source="name" />
@@ -180,7 +123,7 @@ export function ProductShow() {
         <TextField source="form_id" emptyText="—" />
         <BooleanField source="is_selectable" />
       </SimpleShowLayout>
-    </Show>
+    </SiaShow>
   );
 }
 

@@ -1,0 +1,140 @@
+/**
+ * The frames every resource's screens share, so a resource declares only what is its own (columns,
+ * inputs, fields): lists of 10 with the pager window and the spec's paths, forms that save and go to the
+ * record's detail with a Spanish toast, edit toolbars, and detail screens that send a missing record to /404.
+ */
+import type { ReactElement, ReactNode } from "react";
+import {
+  Create,
+  type CreateProps,
+  Datagrid,
+  DeleteButton,
+  Edit,
+  type EditProps,
+  List,
+  type ListProps,
+  SaveButton,
+  Show,
+  type ShowProps,
+  SimpleForm,
+  Toolbar,
+  TopToolbar,
+  useNotify,
+  useRedirect,
+  useResourceContext,
+} from "react-admin";
+import type { FieldValues, Resolver } from "react-hook-form";
+import { messages } from "../../core/messages";
+import { type ScreenKind, screenPath } from "../../core/resources";
+import { CsvDownloadButton } from "./CsvDownloadButton";
+import { CreateLink, EditLink, showRowClick } from "./links";
+import { recordError } from "./RecordError";
+import { SiaPagination } from "./SiaPagination";
+
+/** After a save: the Spanish toast, then the record's screen at its SPEC §2 path. */
+export function useSavedThen(message: string = messages.saved, kind: ScreenKind = "show") {
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const resource = useResourceContext() as string;
+  return {
+    onSuccess: (data: { id: number | string }) => {
+      notify(message, { type: "success" });
+      redirect(screenPath(resource, kind, data.id));
+    },
+  };
+}
+
+interface SiaListProps extends Omit<ListProps, "children" | "actions"> {
+  children: ReactNode;
+  /** Offer the server's CSV of the current list. */
+  csv?: boolean;
+  /** Extra buttons in the list's toolbar. */
+  actions?: ReactNode;
+  rowClick?: false | typeof showRowClick;
+}
+
+/** A list of 10 rows with the pager window, the Create link, and rows that open the record's detail. */
+export function SiaList({ children, csv, actions, rowClick = showRowClick, ...props }: SiaListProps) {
+  return (
+    <List
+      perPage={10}
+      pagination={<SiaPagination />}
+      actions={
+        <TopToolbar>
+          <CreateLink />
+          {csv && <CsvDownloadButton />}
+          {actions}
+        </TopToolbar>
+      }
+      {...props}
+    >
+      <Datagrid rowClick={rowClick} bulkActionButtons={false}>
+        {children}
+      </Datagrid>
+    </List>
+  );
+}
+
+interface FormScreenProps {
+  children: ReactNode;
+  // zodResolver over a schema whose output differs from the form values: any resolver fits.
+  resolver?: Resolver<FieldValues, any, any>;
+  defaultValues?: Record<string, unknown>;
+  message?: string;
+  transform?: CreateProps["transform"];
+}
+
+export function SiaCreate({ children, resolver, defaultValues, message, transform, ...props }: FormScreenProps & Omit<CreateProps, "children">) {
+  return (
+    <Create transform={transform} mutationOptions={useSavedThen(message)} {...props}>
+      <SimpleForm resolver={resolver} defaultValues={defaultValues}>
+        {children}
+      </SimpleForm>
+    </Create>
+  );
+}
+
+/** Save, and delete (refused in Spanish by the server while others reference the record). */
+export function EditToolbar({ deletable = true }: { deletable?: boolean }) {
+  return (
+    <Toolbar sx={{ justifyContent: "space-between" }}>
+      <SaveButton />
+      {deletable && <DeleteButton mutationMode="pessimistic" redirect="list" />}
+    </Toolbar>
+  );
+}
+
+export function SiaEdit({
+  children,
+  resolver,
+  message,
+  transform,
+  deletable = true,
+  ...props
+}: FormScreenProps & { deletable?: boolean } & Omit<EditProps, "children">) {
+  return (
+    <Edit error={recordError} mutationMode="pessimistic" transform={transform} mutationOptions={useSavedThen(message)} {...props}>
+      <SimpleForm resolver={resolver} toolbar={<EditToolbar deletable={deletable} />}>
+        {children}
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+/** A record's detail with its Edit link (shown when the matrix allows it). */
+export function SiaShow({ children, actions, ...props }: { children: ReactElement | ReactElement[]; actions?: ReactNode } & Omit<ShowProps, "children">) {
+  return (
+    <Show
+      error={recordError}
+      actions={
+        <TopToolbar>
+          <EditLink />
+          {actions}
+        </TopToolbar>
+      }
+      {...props}
+    >
+      {children}
+    </Show>
+  );
+}
