@@ -1,10 +1,10 @@
 /** React-Admin under /app: resources at SPEC §2's paths, the app's own pages, Spanish, role-aware. */
-import { Admin, CustomRoutes } from "react-admin";
+import { lazy, Suspense } from "react";
+import { Admin, CustomRoutes, Loading } from "react-admin";
 import { Navigate, Route } from "react-router-dom";
 import { authProvider } from "../authProvider";
 import { PAGE_PATHS } from "../core/resources";
 import { dataProvider } from "../dataProvider";
-import { ActivitiesPage } from "../timesheet/ActivitiesPage";
 import { assignments } from "./assignments";
 import { clients } from "./clients";
 import { resourceRoutes } from "./common/resourceRoutes";
@@ -24,6 +24,9 @@ const pending = (title: string) => {
   const Page = underConstruction(title);
   return { list: Page, create: Page, edit: Page, show: Page };
 };
+
+// The timesheet is code-split: admin lists never load FullCalendar.
+const ActivitiesPage = lazy(() => import("../timesheet/ActivitiesPage"));
 
 const Home = () => <Navigate to={PAGE_PATHS.activities} replace />;
 
@@ -59,7 +62,14 @@ export function AdminApp() {
       {resourceRoutes("productCatalogs", pending("Catálogo de productos"))}
       {resourceRoutes("app_licenses", pending("Licencias"))}
       <CustomRoutes>
-        <Route path="/activities" element={<ActivitiesPage />} />
+        <Route
+          path="/activities"
+          element={
+            <Suspense fallback={<Loading />}>
+              <ActivitiesPage />
+            </Suspense>
+          }
+        />
         <Route path="/showGoogleCalendar" element={<UnderConstruction title="Importar del calendario" />} />
         <Route path="/changeLogSia" element={<ChangelogPage />} />
         <Route path="/reporting/list" element={<UnderConstruction title="Reportes" />} />

@@ -35,7 +35,7 @@ test("the root and /app go to the activities page; signed-out users go to /sign_
   await signIn(page, "operator");
   await page.goto("/app");
   await expect(page).toHaveURL(/\/app\/activities$/);
-  await expect(page.getByText("en construcción")).toBeVisible();
+  await expect(page.getByTestId("week-calendar")).toBeVisible();
 });
 
 test("a 401 from the API sends you to /sign_in with 'Sin Autenticación'", async ({ page, context }) => {
