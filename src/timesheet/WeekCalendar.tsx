@@ -13,7 +13,6 @@ import type {
   EventContentArg,
   EventDropArg,
   EventInput,
-  EventMountArg,
 } from "@fullcalendar/core";
 import esLocale from "@fullcalendar/core/locales/es";
 import interactionPlugin, {
@@ -27,7 +26,7 @@ import interactionPlugin, {
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
 import { Box } from "@mui/material";
-import { forwardRef, useMemo } from "react";
+import { forwardRef, useEffect, useMemo, useRef } from "react";
 import { CALENDAR } from "../core/constants";
 import { messages } from "../core/messages";
 import { localDate } from "../core/week";
@@ -83,6 +82,51 @@ export const toEventInput = (a: Activity): EventInput => {
   };
 };
 
+/**
+ * The copy icon of an event: a FullCalendar Draggable of its own (SPEC §2: dragging it adds a duplicate).
+ * Its native pointer events must not reach the calendar, or the event itself would be dragged instead.
+ */
+function CopyHandle({ activity }: { activity: Activity }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const icon = ref.current;
+    if (!icon) return;
+    const stop = (e: Event) => e.stopPropagation();
+    icon.addEventListener("mousedown", stop);
+    icon.addEventListener("touchstart", stop);
+    icon.addEventListener("click", stop);
+    const draggable = new Draggable(icon, {
+      eventData: () => ({
+        title: activity.short_title || activity.description,
+        duration: durationOf(activity),
+        create: true,
+        extendedProps: { copyOf: activity },
+        backgroundColor: colorsFor(activity).background,
+        borderColor: colorsFor(activity).background,
+      }),
+    });
+    return () => {
+      draggable.destroy();
+      icon.removeEventListener("mousedown", stop);
+      icon.removeEventListener("touchstart", stop);
+      icon.removeEventListener("click", stop);
+    };
+  }, [activity]);
+  return (
+    <Box
+      component="span"
+      ref={ref}
+      className="sia-copy-icon"
+      title="Arrastra para duplicar"
+      aria-label="Duplicar arrastrando"
+      data-testid={`copy-${activity.id}`}
+      sx={{ position: "absolute", top: 1, right: 2, cursor: "copy", fontSize: 14, lineHeight: 1, userSelect: "none" }}
+    >
+      ⧉
+    </Box>
+  );
+}
+
 export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function WeekCalendar(props, ref) {
   const { activities, holidays, hoursByDay, readOnly } = props;
   const events = useMemo(() => activities.map(toEventInput), [activities]);
@@ -102,54 +146,19 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
   };
 
   const eventContent = (arg: EventContentArg) => {
-    const a = activityOf(arg.event);
+    const a = activityOf(arg.event) as Activity | undefined;
+    // Selection and drag mirrors carry no activity.
+    if (!a) return <Box sx={{ fontSize: 11 }}>{arg.timeText}</Box>;
     const locked = isLocked(a);
     return (
       <Box sx={{ position: "relative", height: "100%", overflow: "hidden", pr: 2.5 }} data-testid={`activity-${a.id}`}>
         <Box sx={{ fontSize: 11 }}>{arg.timeText}</Box>
         <Box sx={{ fontSize: 12, fontWeight: 500 }}>{arg.event.title}</Box>
-        {!locked && !readOnly && (
-          <Box
-            component="span"
-            className="sia-copy-icon"
-            title="Arrastra para duplicar"
-            aria-label="Duplicar arrastrando"
-            data-testid={`copy-${a.id}`}
-            sx={{ position: "absolute", top: 1, right: 2, cursor: "copy", fontSize: 14, lineHeight: 1, userSelect: "none" }}
-          >
-            ⧉
-          </Box>
-        )}
+        {!locked && !readOnly && <CopyHandle activity={a} />}
       </Box>
     );
   };
 
-  /** The copy icon is a Draggable of its own; its pointer events must not start the event's own drag. */
-  const eventDidMount = (arg: EventMountArg) => {
-    const icon = arg.el.querySelector<HTMLElement>(".sia-copy-icon");
-    if (!icon) return;
-    const a = activityOf(arg.event);
-    const stop = (e: Event) => e.stopPropagation();
-    icon.addEventListener("mousedown", stop);
-    icon.addEventListener("touchstart", stop);
-    icon.addEventListener("click", stop);
-    const draggable = new Draggable(icon, {
-      eventData: () => ({
-        title: a.short_title || a.description,
-        duration: durationOf(a),
-        create: true,
-        extendedProps: { copyOf: a },
-        backgroundColor: colorsFor(a).background,
-      }),
-    });
-    (arg.el as HTMLElement & { siaCleanup?: () => void }).siaCleanup = () => {
-      draggable.destroy();
-      icon.removeEventListener("mousedown", stop);
-      icon.removeEventListener("touchstart", stop);
-      icon.removeEventListener("click", stop);
-    };
-  };
-  const eventWillUnmount = (arg: EventMountArg) => (arg.el as HTMLElement & { siaCleanup?: () => void }).siaCleanup?.();
 
   return (
     <Box
@@ -171,6 +180,8 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         snapDuration={{ minutes: CALENDAR.slotMinutes }}
         scrollTime={scrollTime}
         nowIndicator
+        eventTimeFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
+        slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
         allDaySlot
         allDayContent={() => "Importar el día"}
         headerToolbar={{ left: "today prev,next", center: "title", right: "" }}
@@ -187,8 +198,6 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         dayCellClassNames={(arg) => (holidays.has(localDate(arg.date)) ? ["sia-holiday"] : [])}
         dayHeaderClassNames={(arg) => (holidays.has(localDate(arg.date)) ? ["sia-holiday"] : [])}
         eventContent={eventContent}
-        eventDidMount={eventDidMount}
-        eventWillUnmount={eventWillUnmount}
         datesSet={(arg: DatesSetArg) => props.onWeekChange(localDate(arg.start))}
         dateClick={(arg: DateClickArg) => {
           if (readOnly) return;
