@@ -49,7 +49,7 @@ async function grip(event: Locator) {
   return { x: box.x + box.width * 0.35, y: box.y + 8 };
 }
 
-const eventOf = (page: Page, text: string) => page.locator(".fc-timegrid-event", { hasText: text });
+const eventOf = (page: Page, text: string) => page.locator(".fc-timegrid-event:not(.fc-event-dragging)", { hasText: text });
 
 async function createBySlot(page: Page, date: string, time: string, description: string) {
   await page.mouse.click(...(Object.values(await slot(page, date, time)) as [number, number]));
