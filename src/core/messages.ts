@@ -119,7 +119,8 @@ export const messages = {
   ticketsFailed: "No se pudieron consultar los tickets (Azure Devops)",
   activityIndex: (n: number) => `Actividad ${n}: `,
   // the weekly calendar (SPEC §5, §8)
-  allDayDropRefused: 'Se necesita crear la actividad dando click en la casilla "todo el dia" o duplicarla arrastrándola del icono.',
+  allDayDropRefused:
+    'Se necesita crear la actividad dando click en la casilla "todo el dia" o duplicarla arrastrándola del icono.',
   allDayDragWarning: "Se necesita crear la actividad desde el SIA",
   activityDeleted: "La actividad se eliminó correctamente",
   confirmDeleteActivity: "¿Deseas eliminar la actividad?",

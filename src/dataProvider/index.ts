@@ -28,7 +28,7 @@ export function listQuery(params: Partial<GetListParams>): Query {
   return query;
 }
 
-const unwrap = <T,>(resource: string, json: unknown): T => (json as Record<string, T>)[singularOf(resource)];
+const unwrap = <T>(resource: string, json: unknown): T => (json as Record<string, T>)[singularOf(resource)];
 const wrap = (resource: string, data: unknown) => ({ [singularOf(resource)]: data });
 
 export const baseDataProvider: DataProvider = {
@@ -71,7 +71,9 @@ export const baseDataProvider: DataProvider = {
   },
   async updateMany(resource, params) {
     await Promise.all(
-      params.ids.map((id) => apiFetch(`${resource}/${encodeURIComponent(String(id))}`, { method: "PUT", body: wrap(resource, params.data) })),
+      params.ids.map((id) =>
+        apiFetch(`${resource}/${encodeURIComponent(String(id))}`, { method: "PUT", body: wrap(resource, params.data) }),
+      ),
     );
     return { data: params.ids };
   },
@@ -95,7 +97,8 @@ function changedFields(data: Record<string, unknown>, previous?: Record<string, 
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
     if (READ_ONLY.has(key)) continue;
-    if (previous && key in previous && JSON.stringify(previous[key]) === JSON.stringify(value) && !key.endsWith("_attributes")) continue;
+    if (previous && key in previous && JSON.stringify(previous[key]) === JSON.stringify(value) && !key.endsWith("_attributes"))
+      continue;
     out[key] = value;
   }
   return out;
@@ -119,13 +122,17 @@ export const customVerbs = {
       query: { parent_id: parentId, page_token: pageToken },
     }),
   createDriveFolder: (parentId: string, name: string) =>
-    apiFetch<{ folder: DriveItem }>("drive/folders", { method: "POST", body: { folder: { parent_id: parentId, name } } }).then((r) => r.folder),
+    apiFetch<{ folder: DriveItem }>("drive/folders", { method: "POST", body: { folder: { parent_id: parentId, name } } }).then(
+      (r) => r.folder,
+    ),
   nextClientCode: () => apiFetch<{ client_code: string }>("clients/next_client_code").then((r) => r.client_code),
   searchClientsAndProspects: (search: string) =>
     apiFetch<{ clients: RaRecord[]; prospects: RaRecord[] }>("clients/search_clients_and_prospects", { query: { search } }),
   /** PUT workspaces/:id/toggle_notification: flips is_notifiable, answers the workspace. */
   toggleWorkspaceNotification: (id: Identifier) =>
-    apiFetch<{ workspace: RaRecord }>(`workspaces/${encodeURIComponent(String(id))}/toggle_notification`, { method: "PUT" }).then((r) => r.workspace),
+    apiFetch<{ workspace: RaRecord }>(`workspaces/${encodeURIComponent(String(id))}/toggle_notification`, { method: "PUT" }).then(
+      (r) => r.workspace,
+    ),
   // --- timesheet (SPEC §7, activities and holydays extras) ---
   /** GET holydays/holydays_by_date?from&to (inclusive local dates). */
   holydaysByDate: (from: string, to: string, signal?: AbortSignal) =>
@@ -135,9 +142,9 @@ export const customVerbs = {
     }).then((r) => r.holydays),
   /** GET activities/recent_activities: the latest distinct activities to start a new one from. */
   recentActivities: (employeeId?: Identifier | null) =>
-    apiFetch<{ activities: RaRecord[] }>("activities/recent_activities", { query: { employee_id: employeeId ?? undefined } }).then(
-      (r) => r.activities,
-    ),
+    apiFetch<{ activities: RaRecord[] }>("activities/recent_activities", {
+      query: { employee_id: employeeId ?? undefined },
+    }).then((r) => r.activities),
   /** POST activities/copy_previous_week: copies the week before into the week starting `weekStart`. */
   copyPreviousWeek: (weekStart: string, employeeId?: Identifier | null) =>
     apiFetch<{ created: number; activities: RaRecord[]; skipped: ActivitySkipped[]; message: string }>(
@@ -151,20 +158,32 @@ export const customVerbs = {
       body: { by_begins_at: { start_date: date }, by_employee: employeeId ?? undefined },
     }),
   /** POST activities/get_ticket_by_proyect (work-tracking service; failures titled 'Azure Devops'). */
-  searchTickets: (params: { search: string; project_id?: Identifier | null; client_id?: Identifier | null; product_catalog_id?: Identifier | null }) =>
-    apiFetch<{ tickets: { id: string; name: string }[] }>("activities/get_ticket_by_proyect", { method: "POST", body: params }).then(
-      (r) => r.tickets,
-    ),
+  searchTickets: (params: {
+    search: string;
+    project_id?: Identifier | null;
+    client_id?: Identifier | null;
+    product_catalog_id?: Identifier | null;
+  }) =>
+    apiFetch<{ tickets: { id: string; name: string }[] }>("activities/get_ticket_by_proyect", {
+      method: "POST",
+      body: params,
+    }).then((r) => r.tickets),
   /** GET activities.csv or activities/download_personal_report.csv as a Blob (SPEC §9: 300000 ms timeout). */
   downloadActivitiesCsv: async (kind: "activities" | "personal", query: Query, signal?: AbortSignal) => {
-    const response = await apiFetch<Response>(kind === "activities" ? "activities.csv" : "activities/download_personal_report.csv", {
-      query,
-      signal,
-      raw: true,
-    });
+    const response = await apiFetch<Response>(
+      kind === "activities" ? "activities.csv" : "activities/download_personal_report.csv",
+      {
+        query,
+        signal,
+        raw: true,
+      },
+    );
     const disposition = response.headers.get("content-disposition") ?? "";
     const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1];
-    return { blob: await response.blob(), filename: filename ?? (kind === "activities" ? "actividades.csv" : "reporte_personal_actividades.csv") };
+    return {
+      blob: await response.blob(),
+      filename: filename ?? (kind === "activities" ? "actividades.csv" : "reporte_personal_actividades.csv"),
+    };
   },
 };
 

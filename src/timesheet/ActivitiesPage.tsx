@@ -85,7 +85,11 @@ export default function ActivitiesPage() {
       .catch(() => undefined);
     if (isAdmin)
       dataProvider
-        .getList("employees", { pagination: { page: 1, perPage: MAX_PER_PAGE }, sort: { field: "name", order: "ASC" }, filter: {} })
+        .getList("employees", {
+          pagination: { page: 1, perPage: MAX_PER_PAGE },
+          sort: { field: "name", order: "ASC" },
+          filter: {},
+        })
         .then((r) => setEmployees(r.data as never))
         .catch(() => undefined);
   }, [dataProvider, me, isAdmin]);
@@ -136,7 +140,12 @@ export default function ActivitiesPage() {
     async (source: Activity, start: Date, end: Date) => {
       try {
         await dataProvider.create("activities", {
-          data: { ...copyOf(source), begins_at: start.toISOString(), ends_at: end.toISOString(), employee_id: source.employee_id },
+          data: {
+            ...copyOf(source),
+            begins_at: start.toISOString(),
+            ends_at: end.toISOString(),
+            employee_id: source.employee_id,
+          },
         });
         notify(messages.activitiesAllAdded, { type: "success" });
       } catch (error) {
@@ -222,7 +231,8 @@ export default function ActivitiesPage() {
       kind: "freeze",
       verb,
       title: FREEZE_LABELS[verb],
-      content: verb === "close_activities" && !isAdmin ? messages.confirmCloseWeek : `¿Deseas ${FREEZE_LABELS[verb].toLowerCase()}?`,
+      content:
+        verb === "close_activities" && !isAdmin ? messages.confirmCloseWeek : `¿Deseas ${FREEZE_LABELS[verb].toLowerCase()}?`,
     });
 
   if (me && !me.employee && !isAdmin) {
@@ -272,14 +282,26 @@ export default function ActivitiesPage() {
           {isAdmin && chosenEmployee !== null && (
             <>
               {!viewingOwn && (
-                <Button size="small" variant="outlined" color="error" onClick={() => askFreeze("close_activities")} disabled={busy}>
+                <Button
+                  size="small"
+                  variant="outlined"
+                  color="error"
+                  onClick={() => askFreeze("close_activities")}
+                  disabled={busy}
+                >
                   Cerrar semana
                 </Button>
               )}
               <Button size="small" variant="outlined" onClick={() => askFreeze("open_activities")} disabled={busy}>
                 Abrir semana
               </Button>
-              <Button size="small" variant="outlined" color="error" onClick={() => askFreeze("close_month_activities")} disabled={busy}>
+              <Button
+                size="small"
+                variant="outlined"
+                color="error"
+                onClick={() => askFreeze("close_month_activities")}
+                disabled={busy}
+              >
                 Cerrar mes
               </Button>
               <Button size="small" variant="outlined" onClick={() => askFreeze("open_month_activities")} disabled={busy}>
@@ -336,7 +358,8 @@ export default function ActivitiesPage() {
           <ul style={{ margin: 0 }}>
             {skipped.map((s) => (
               <li key={`${s.begins_at}-${s.description}`}>
-                {localDate(new Date(s.begins_at))} {hhmm(new Date(s.begins_at))} - {hhmm(new Date(s.ends_at))} {s.description}: {s.reason}
+                {localDate(new Date(s.begins_at))} {hhmm(new Date(s.begins_at))} - {hhmm(new Date(s.ends_at))} {s.description}:{" "}
+                {s.reason}
               </li>
             ))}
           </ul>
@@ -372,7 +395,12 @@ export default function ActivitiesPage() {
           const length = ends.getTime() - begins.getTime();
           const dayEnd = zonedTime(localDate(begins), 24 * 60).getTime();
           const start = ends.getTime() + length <= dayEnd ? ends : begins;
-          setTarget({ mode: "create", template: copyOf(source) as Partial<Activity>, begins: start, ends: new Date(start.getTime() + length) });
+          setTarget({
+            mode: "create",
+            template: copyOf(source) as Partial<Activity>,
+            begins: start,
+            ends: new Date(start.getTime() + length),
+          });
         }}
       />
       <Confirm

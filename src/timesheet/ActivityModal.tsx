@@ -23,8 +23,8 @@ import {
   Tooltip,
 } from "@mui/material";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { type HttpError, type Identifier, useDataProvider, useNotify } from "react-admin";
 import { Controller, useForm } from "react-hook-form";
-import { HttpError, type Identifier, useDataProvider, useNotify } from "react-admin";
 import { ACTION_TYPES, ACTIVITY_TYPES, MAX_PER_PAGE, VACATION_DESCRIPTION } from "../core/constants";
 import { messages } from "../core/messages";
 import { activitySchema } from "../core/schemas/activity";
@@ -115,7 +115,10 @@ export function ActivityModal(props: {
   const [ticketSearch, setTicketSearch] = useState("");
 
   const locked = !!target?.activity && isLocked(target.activity);
-  const form = useForm<FormValues>({ resolver: resolver as never, defaultValues: target ? valuesOf(target, props.employeeId) : undefined });
+  const form = useForm<FormValues>({
+    resolver: resolver as never,
+    defaultValues: target ? valuesOf(target, props.employeeId) : undefined,
+  });
   const { control, handleSubmit, reset, watch, setValue, setError, formState } = form;
   const actionType = watch("action_type");
   const beginsAt = watch("begins_at");
@@ -126,8 +129,12 @@ export function ActivityModal(props: {
       reset(valuesOf(t, props.employeeId));
       const a = t.activity ?? t.template;
       setLabels({
-        project: a?.project_id ? { id: a.project_id, label: [a.project_code, a.project_name].filter(Boolean).join(" – ") || `#${a.project_id}` } : null,
-        owner: a?.ownerable_id ? { id: a.ownerable_id, label: a.ownerable_name ?? `#${a.ownerable_id}`, kind: a.ownerable_type ?? "Client" } : null,
+        project: a?.project_id
+          ? { id: a.project_id, label: [a.project_code, a.project_name].filter(Boolean).join(" – ") || `#${a.project_id}` }
+          : null,
+        owner: a?.ownerable_id
+          ? { id: a.ownerable_id, label: a.ownerable_name ?? `#${a.ownerable_id}`, kind: a.ownerable_type ?? "Client" }
+          : null,
       });
     },
     [reset, props.employeeId],
@@ -153,17 +160,29 @@ export function ActivityModal(props: {
           .then((r) => r.data)
           .catch(() => []),
         dataProvider.recentActivities(employee).catch(() => []),
-      ]).then(([favs, recent]) => setStarters([...favs, ...(recent as Activity[]).filter((r) => !favs.some((f) => f.id === r.id))]));
+      ]).then(([favs, recent]) =>
+        setStarters([...favs, ...(recent as Activity[]).filter((r) => !favs.some((f) => f.id === r.id))]),
+      );
     }
   }, [target, applyTemplate, dataProvider, props.employeeId]);
 
   useEffect(() => {
     dataProvider
-      .getList("products", { pagination: { page: 1, perPage: MAX_PER_PAGE }, sort: { field: "name", order: "ASC" }, filter: { selectable: true } })
-      .then((r) => setProducts((r.data as { id: number; name: string; is_selectable?: boolean }[]).filter((p) => p.is_selectable !== false)))
+      .getList("products", {
+        pagination: { page: 1, perPage: MAX_PER_PAGE },
+        sort: { field: "name", order: "ASC" },
+        filter: { selectable: true },
+      })
+      .then((r) =>
+        setProducts((r.data as { id: number; name: string; is_selectable?: boolean }[]).filter((p) => p.is_selectable !== false)),
+      )
       .catch(() => setProducts([]));
     dataProvider
-      .getList("activity_type_catalogs", { pagination: { page: 1, perPage: MAX_PER_PAGE }, sort: { field: "id", order: "ASC" }, filter: {} })
+      .getList("activity_type_catalogs", {
+        pagination: { page: 1, perPage: MAX_PER_PAGE },
+        sort: { field: "id", order: "ASC" },
+        filter: {},
+      })
       .then((r) => r.data.length && setTypes(r.data as never))
       .catch(() => undefined);
   }, [dataProvider]);
@@ -171,14 +190,22 @@ export function ActivityModal(props: {
   const searchProjects = useCallback(
     (q: string) =>
       dataProvider
-        .getList("projects", { pagination: { page: 1, perPage: 20 }, sort: { field: "project_code", order: "ASC" }, filter: q ? { q } : {} })
+        .getList("projects", {
+          pagination: { page: 1, perPage: 20 },
+          sort: { field: "project_code", order: "ASC" },
+          filter: q ? { q } : {},
+        })
         .then((r) => r.data.map((p) => ({ id: p.id as number, label: `${p.project_code} – ${p.name}` }))),
     [dataProvider],
   );
   const searchClients = useCallback(
     (q: string) =>
       dataProvider
-        .getList("clients", { pagination: { page: 1, perPage: 20 }, sort: { field: "name", order: "ASC" }, filter: q ? { q } : {} })
+        .getList("clients", {
+          pagination: { page: 1, perPage: 20 },
+          sort: { field: "name", order: "ASC" },
+          filter: q ? { q } : {},
+        })
         .then((r) =>
           r.data
             .filter((c) => c.id !== settings.support_excluded_customer_id)
@@ -188,10 +215,12 @@ export function ActivityModal(props: {
   );
   const searchOwners = useCallback(
     (q: string) =>
-      dataProvider.searchClientsAndProspects(q).then((r) => [
-        ...r.clients.map((c) => ({ id: c.id as number, label: c.name as string, kind: "Client" })),
-        ...r.prospects.map((p) => ({ id: p.id as number, label: `${p.name} (prospecto)`, kind: "Prospect" })),
-      ]),
+      dataProvider
+        .searchClientsAndProspects(q)
+        .then((r) => [
+          ...r.clients.map((c) => ({ id: c.id as number, label: c.name as string, kind: "Client" })),
+          ...r.prospects.map((p) => ({ id: p.id as number, label: `${p.name} (prospecto)`, kind: "Prospect" })),
+        ]),
     [dataProvider],
   );
 
@@ -253,7 +282,11 @@ export function ActivityModal(props: {
     setValue("is_favorite", next, { shouldDirty: true });
     if (target?.mode === "edit" && target.activity && !locked) {
       try {
-        await dataProvider.update("activities", { id: target.activity.id, data: { is_favorite: next }, previousData: {} as never });
+        await dataProvider.update("activities", {
+          id: target.activity.id,
+          data: { is_favorite: next },
+          previousData: {} as never,
+        });
         notify(messages.activityEdited, { type: "success" });
       } catch (error) {
         setValue("is_favorite", !next);
@@ -365,7 +398,15 @@ export function ActivityModal(props: {
               control={control}
               name="action_type"
               render={({ field }) => (
-                <TextField {...field} select size="small" label="Tipo" disabled={locked} error={!!err("action_type")} helperText={err("action_type")}>
+                <TextField
+                  {...field}
+                  select
+                  size="small"
+                  label="Tipo"
+                  disabled={locked}
+                  error={!!err("action_type")}
+                  helperText={err("action_type")}
+                >
                   {ACTION_TYPES.map((t) => (
                     <MenuItem key={t} value={t}>
                       {ACTION_LABELS[t]}
@@ -454,7 +495,14 @@ export function ActivityModal(props: {
             {actionType === "support" && (
               <Stack spacing={1}>
                 <Stack direction="row" spacing={1}>
-                  <TextField size="small" label="Buscar ticket" value={ticketSearch} onChange={(e) => setTicketSearch(e.target.value)} disabled={locked} sx={{ flex: 1 }} />
+                  <TextField
+                    size="small"
+                    label="Buscar ticket"
+                    value={ticketSearch}
+                    onChange={(e) => setTicketSearch(e.target.value)}
+                    disabled={locked}
+                    sx={{ flex: 1 }}
+                  />
                   <Button onClick={findTickets} disabled={locked}>
                     Buscar
                   </Button>
@@ -485,12 +533,23 @@ export function ActivityModal(props: {
                   </TextField>
                 )}
                 {watch("ticket_id") && tickets.length === 0 && (
-                  <TextField size="small" label="Ticket" value={`${watch("ticket_id")} – ${watch("ticket_name") ?? ""}`} disabled />
+                  <TextField
+                    size="small"
+                    label="Ticket"
+                    value={`${watch("ticket_id")} – ${watch("ticket_name") ?? ""}`}
+                    disabled
+                  />
                 )}
               </Stack>
             )}
             {(actionType === "internal" || actionType === "rh") && (
-              <TextField size="small" label="Cliente" value={settings.default_customer_name ?? "—"} disabled slotProps={{ input: { readOnly: true } }} />
+              <TextField
+                size="small"
+                label="Cliente"
+                value={settings.default_customer_name ?? "—"}
+                disabled
+                slotProps={{ input: { readOnly: true } }}
+              />
             )}
             <Controller
               control={control}
@@ -512,25 +571,31 @@ export function ActivityModal(props: {
         )}
       </DialogContent>
       <DialogActions>
-        {target.mode === "edit" && !locked && (
-          <>
-            {confirmDelete ? (
-              <>
-                <Box sx={{ mr: 1 }}>{messages.confirmDeleteActivity}</Box>
-                <Button color="error" onClick={remove} disabled={saving}>
-                  Sí, eliminar
-                </Button>
-                <Button onClick={() => setConfirmDelete(false)}>No</Button>
-              </>
-            ) : (
-              <Button color="error" onClick={() => setConfirmDelete(true)}>
-                Eliminar
+        {target.mode === "edit" &&
+          !locked &&
+          (confirmDelete ? (
+            <>
+              <Box sx={{ mr: 1 }}>{messages.confirmDeleteActivity}</Box>
+              <Button color="error" onClick={remove} disabled={saving}>
+                Sí, eliminar
               </Button>
-            )}
-          </>
-        )}
+              <Button onClick={() => setConfirmDelete(false)}>No</Button>
+            </>
+          ) : (
+            <Button color="error" onClick={() => setConfirmDelete(true)}>
+              Eliminar
+            </Button>
+          ))}
         {target.mode === "edit" && target.activity && (
-          <Button onClick={() => props.onDuplicate(target.activity as Activity, new Date(target.activity!.begins_at), new Date(target.activity!.ends_at))}>
+          <Button
+            onClick={() =>
+              props.onDuplicate(
+                target.activity as Activity,
+                new Date(target.activity!.begins_at),
+                new Date(target.activity!.ends_at),
+              )
+            }
+          >
             Duplicar
           </Button>
         )}

@@ -39,7 +39,11 @@ export function AsyncPicker(props: {
   return (
     <Autocomplete
       value={props.value}
-      options={props.value && !options.some((o) => o.id === props.value?.id && o.kind === props.value?.kind) ? [props.value, ...options] : options}
+      options={
+        props.value && !options.some((o) => o.id === props.value?.id && o.kind === props.value?.kind)
+          ? [props.value, ...options]
+          : options
+      }
       getOptionLabel={(o) => o.label}
       isOptionEqualToValue={(a, b) => a.id === b.id && a.kind === b.kind}
       filterOptions={(x) => x}

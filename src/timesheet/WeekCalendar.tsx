@@ -159,7 +159,6 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     );
   };
 
-
   return (
     <Box
       sx={{

@@ -42,6 +42,7 @@ export function useWeekActivities(weekStart: string | null, employee: EmployeeCh
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is how reload() asks again for the same week.
   useEffect(() => {
     if (!weekStart || employee === null) return;
     const controller = new AbortController();
@@ -66,7 +67,6 @@ export function useWeekActivities(weekStart: string | null, employee: EmployeeCh
         if (!controller.signal.aborted) setLoading(false);
       });
     return () => controller.abort();
-    // version: reload() asks again for the same week.
   }, [dataProvider, weekStart, employee, version]);
 
   return { activities, setActivities, holidays, loading, reload };

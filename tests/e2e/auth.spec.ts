@@ -5,7 +5,7 @@ const EVERYONE = ["Actividades", "Clientes", "Prospectos", "Proyectos", "Emplead
 const MENUS = {
   operator: EVERYONE,
   finance: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias"],
-  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios"],
+  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios", "Puestos"],
 };
 
 test("a wrong password is refused in Spanish", async ({ page }) => {
@@ -40,6 +40,9 @@ test("the root and /app go to the activities page; signed-out users go to /sign_
 
 test("a 401 from the API sends you to /sign_in with 'Sin Autenticación'", async ({ page, context }) => {
   await signIn(page, "admin");
+  // Let the timesheet finish loading its week first, so the 401 comes from the click below.
+  await expect(page.getByTestId("week-calendar")).toBeVisible();
+  await page.waitForLoadState("networkidle");
   await context.clearCookies();
   await page.getByRole("menuitem", { name: "Clientes", exact: true }).click();
   await expect(page).toHaveURL(/\/sign_in$/);

@@ -55,7 +55,9 @@ async function createBySlot(page: Page, date: string, time: string, description:
   await page.mouse.click(...(Object.values(await slot(page, date, time)) as [number, number]));
   const modal = page.getByTestId("activity-modal");
   await expect(modal).toBeVisible();
-  await modal.getByRole("combobox", { name: /^Tipo (Proyecto|Soporte|Preventa|Actividad interna|Recursos humanos|Vacaciones)$/ }).click();
+  await modal
+    .getByRole("combobox", { name: /^Tipo (Proyecto|Soporte|Preventa|Actividad interna|Recursos humanos|Vacaciones)$/ })
+    .click();
   await page.getByRole("option", { name: "Actividad interna" }).click();
   await modal.getByLabel("Descripción").fill(description);
   await modal.getByRole("button", { name: "Guardar" }).click();
@@ -113,7 +115,9 @@ test("an employee creates, moves, resizes, duplicates and deletes activities; al
   if (!allDay) throw new Error("no all-day cell");
   await drag(page, await grip(copy), { x: allDay.x + allDay.width / 2, y: allDay.y + allDay.height / 2 });
   await expect(
-    page.getByText('Se necesita crear la actividad dando click en la casilla "todo el dia" o duplicarla arrastrándola del icono.'),
+    page.getByText(
+      'Se necesita crear la actividad dando click en la casilla "todo el dia" o duplicarla arrastrándola del icono.',
+    ),
   ).toBeVisible();
   await expect(copy).toContainText("09:00 - 10:30");
 
@@ -131,7 +135,9 @@ test("an employee creates, moves, resizes, duplicates and deletes activities; al
   await expect(eventOf(page, first)).toContainText("11:30 - 13:00");
   const refused = await page.evaluate(
     async ({ date }) => {
-      const list = await (await fetch(`/api/v1/activities?by_begins_at[start_date]=${date}&by_begins_at[end_date]=${date}&per_page=all`)).json();
+      const list = await (
+        await fetch(`/api/v1/activities?by_begins_at[start_date]=${date}&by_begins_at[end_date]=${date}&per_page=all`)
+      ).json();
       const [a, b] = list.activities;
       const res = await fetch(`/api/v1/activities/${a.id}`, {
         method: "PUT",
