@@ -25,6 +25,7 @@ import interactionPlugin, {
 } from "@fullcalendar/interaction";
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
+import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import { Box } from "@mui/material";
 import { forwardRef, useEffect, useMemo, useRef } from "react";
 import { CALENDAR } from "../core/constants";
@@ -122,7 +123,7 @@ function CopyHandle({ activity }: { activity: Activity }) {
       data-testid={`copy-${activity.id}`}
       sx={{ position: "absolute", top: 1, right: 2, cursor: "copy", fontSize: 14, lineHeight: 1, userSelect: "none" }}
     >
-      ⧉
+      <ContentCopyIcon sx={{ fontSize: 13, pointerEvents: "none" }} />
     </Box>
   );
 }

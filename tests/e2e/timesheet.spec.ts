@@ -69,6 +69,7 @@ async function createBySlot(page: Page, date: string, time: string, description:
 test("an employee creates, moves, resizes, duplicates and deletes activities; all-day and overlaps are refused; closing the week locks it", async ({
   page,
 }) => {
+  test.setTimeout(150_000);
   const suffix = Date.now().toString(36);
   const first = `Junta ${suffix}`;
   const second = `Revisión ${suffix}`;
@@ -152,8 +153,12 @@ test("an employee creates, moves, resizes, duplicates and deletes activities; al
   expect(JSON.stringify(refused.body)).toContain("Hay eventos con fechas en conflictos");
 
   // Edit through the modal.
-  await eventOf(page, second).click();
   const modal = page.getByTestId("activity-modal");
+  // Right after a refused drag FullCalendar may still be animating the revert: retry the click.
+  await expect(async () => {
+    await eventOf(page, second).click();
+    await expect(modal).toBeVisible({ timeout: 2000 });
+  }).toPass();
   await modal.getByLabel("Descripción").fill(`${second} editada`);
   await modal.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("La actividad se edito correctamente")).toBeVisible();
@@ -168,8 +173,10 @@ test("an employee creates, moves, resizes, duplicates and deletes activities; al
   await expect(eventOf(page, first)).toHaveCSS("background-color", "rgb(211, 47, 47)");
   await drag(page, await grip(eventOf(page, first)), await slot(page, NEXT_MONDAY, "10:15"));
   await expect(eventOf(page, first)).toContainText("11:30 - 13:00");
-  await eventOf(page, first).click();
-  await expect(modal.getByText("Actividad (solo lectura)")).toBeVisible();
+  await expect(async () => {
+    await eventOf(page, first).click();
+    await expect(modal.getByText("Actividad (solo lectura)")).toBeVisible({ timeout: 2000 });
+  }).toPass();
   await expect(modal.getByRole("button", { name: "Guardar" })).toHaveCount(0);
 });
 
