@@ -203,3 +203,21 @@ test("the glossary lists the title formats and the activity-type codes", async (
   await expect(modal.getByTestId("glossary")).toContainText("EO");
   await modal.getByRole("button", { name: "Cancelar" }).click();
 });
+
+test("an admin copies the previous week into next week and downloads the CSVs", async ({ page }) => {
+  await signIn(page, "admin");
+  await showNextWeek(page);
+  await expect(page.locator(".fc-timegrid-event")).toHaveCount(0);
+  await page.getByRole("button", { name: "Copiar semana anterior" }).click();
+  await expect(page.getByText("Todas las actividades se agregaron correctamente")).toBeVisible();
+  await expect(page.locator(".fc-timegrid-event.sia-editable").first()).toBeVisible();
+  await expect(page.getByTestId("week-total")).not.toHaveText("Total de la semana: 0 h");
+
+  const csv = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Descargar CSV" }).click();
+  expect((await csv).suggestedFilename()).toMatch(/\.csv$/);
+  await expect(page.getByText("Se descargo el csv de las actividades")).toBeVisible();
+  const personal = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Reporte personal" }).click();
+  expect((await personal).suggestedFilename()).toBe("reporte_personal_actividades.csv");
+});
