@@ -1,10 +1,10 @@
 /** React-Admin under /app: resources at SPEC §2's paths, the app's own pages, Spanish, role-aware. */
-import { Admin, CustomRoutes } from "react-admin";
+import { lazy, Suspense } from "react";
+import { Admin, CustomRoutes, Loading } from "react-admin";
 import { Navigate, Route } from "react-router-dom";
 import { authProvider } from "../authProvider";
 import { PAGE_PATHS } from "../core/resources";
 import { dataProvider } from "../dataProvider";
-import { ActivitiesPage } from "../timesheet/ActivitiesPage";
 import { activityTypeCatalogs } from "./activity_type_catalogs";
 import { appLicenses } from "./app_licenses";
 import { appSettings } from "./app_settings";
@@ -34,6 +34,9 @@ const pending = (title: string) => {
   const Page = underConstruction(title);
   return { list: Page, create: Page, edit: Page, show: Page };
 };
+
+// The timesheet is code-split: admin lists never load FullCalendar.
+const ActivitiesPage = lazy(() => import("../timesheet/ActivitiesPage"));
 
 const Home = () => <Navigate to={PAGE_PATHS.activities} replace />;
 
@@ -72,7 +75,14 @@ export function AdminApp() {
       {resourceRoutes("activity_type_catalogs", activityTypeCatalogs)}
       {resourceRoutes("app_settings", appSettings)}
       <CustomRoutes>
-        <Route path="/activities" element={<ActivitiesPage />} />
+        <Route
+          path="/activities"
+          element={
+            <Suspense fallback={<Loading />}>
+              <ActivitiesPage />
+            </Suspense>
+          }
+        />
         <Route path="/showGoogleCalendar" element={<UnderConstruction title="Importar del calendario" />} />
         <Route path="/changeLogSia" element={<ChangelogPage />} />
         <Route path="/reporting/list" element={<UnderConstruction title="Reportes" />} />

@@ -121,6 +121,14 @@ export const messages = {
   ticketsNotConfigured: "No hay un servicio de tickets configurado (Azure Devops)",
   ticketsFailed: "No se pudieron consultar los tickets (Azure Devops)",
   activityIndex: (n: number) => `Actividad ${n}: `,
+  // the weekly calendar (SPEC §5, §8)
+  allDayDropRefused:
+    'Se necesita crear la actividad dando click en la casilla "todo el dia" o duplicarla arrastrándola del icono.',
+  allDayDragWarning: "Se necesita crear la actividad desde el SIA",
+  activityDeleted: "La actividad se eliminó correctamente",
+  confirmDeleteActivity: "¿Deseas eliminar la actividad?",
+  confirmCloseWeek: "¿Deseas cerrar la semana? Ya no podrás modificar sus actividades.",
+  copySkippedSummary: (n: number) => `No se copiaron ${n} actividades:`,
   // projects
   commentRequired: "Por favor, agregue un comentario",
   invalidTransition: (event: string, state: string) => `El evento «${event}» no está permitido en el estado «${state}»`,

@@ -272,7 +272,67 @@ export const customVerbs = {
       body: { invoice: input },
     }).then((r) => r.invoice),
   importHolidays,
+  // --- timesheet (SPEC §7, activities and holydays extras) ---
+  /** GET holydays/holydays_by_date?from&to (inclusive local dates). */
+  holydaysByDate: (from: string, to: string, signal?: AbortSignal) =>
+    apiFetch<{ holydays: { id: number; date: string; name?: string | null }[] }>("holydays/holydays_by_date", {
+      query: { from, to },
+      signal,
+    }).then((r) => r.holydays),
+  /** GET activities/recent_activities: the latest distinct activities to start a new one from. */
+  recentActivities: (employeeId?: Identifier | null) =>
+    apiFetch<{ activities: RaRecord[] }>("activities/recent_activities", {
+      query: { employee_id: employeeId ?? undefined },
+    }).then((r) => r.activities),
+  /** POST activities/copy_previous_week: copies the week before into the week starting `weekStart`. */
+  copyPreviousWeek: (weekStart: string, employeeId?: Identifier | null) =>
+    apiFetch<{ created: number; activities: RaRecord[]; skipped: ActivitySkipped[]; message: string }>(
+      "activities/copy_previous_week",
+      { method: "POST", body: { week_start: weekStart, employee_id: employeeId ?? undefined } },
+    ),
+  /** PUT activities/{close,open}_activities and {close,open}_month_activities for the period containing `date`. */
+  freezeActivities: (verb: FreezeVerb, date: string, employeeId?: Identifier | null) =>
+    apiFetch<{ frozen: boolean; message: string; frozen_period: { starts_on: string; ends_on: string } }>(`activities/${verb}`, {
+      method: "PUT",
+      body: { by_begins_at: { start_date: date }, by_employee: employeeId ?? undefined },
+    }),
+  /** POST activities/get_ticket_by_proyect (work-tracking service; failures titled 'Azure Devops'). */
+  searchTickets: (params: {
+    search: string;
+    project_id?: Identifier | null;
+    client_id?: Identifier | null;
+    product_catalog_id?: Identifier | null;
+  }) =>
+    apiFetch<{ tickets: { id: string; name: string }[] }>("activities/get_ticket_by_proyect", {
+      method: "POST",
+      body: params,
+    }).then((r) => r.tickets),
+  /** GET activities.csv or activities/download_personal_report.csv as a Blob (SPEC §9: 300000 ms timeout). */
+  downloadActivitiesCsv: async (kind: "activities" | "personal", query: Query, signal?: AbortSignal) => {
+    const response = await apiFetch<Response>(
+      kind === "activities" ? "activities.csv" : "activities/download_personal_report.csv",
+      {
+        query,
+        signal,
+        raw: true,
+      },
+    );
+    const disposition = response.headers.get("content-disposition") ?? "";
+    const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1];
+    return {
+      blob: await response.blob(),
+      filename: filename ?? (kind === "activities" ? "actividades.csv" : "reporte_personal_actividades.csv"),
+    };
+  },
 };
+
+export interface ActivitySkipped {
+  description: string;
+  begins_at: string;
+  ends_at: string;
+  reason: string;
+}
+export type FreezeVerb = "close_activities" | "open_activities" | "close_month_activities" | "open_month_activities";
 
 export type SiaDataProvider = DataProvider & typeof customVerbs;
 

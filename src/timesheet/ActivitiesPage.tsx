@@ -1,23 +1,423 @@
 /**
- * /app/activities, the default page. The weekly calendar arrives with the timesheet issue; until then the
- * page says so, and tells a user with no employee record whom to ask (SPEC §6).
+ * /app/activities, the default page: the weekly timesheet (SPEC §2 "Weekly calendar", §4 freezing, §8).
+ * Admins choose an employee (or 'Todos', read-only); everyone else sees their own week. A user with no
+ * employee record is told whom to ask (SPEC §6). Loaded lazily (src/admin/AdminApp.tsx) so the admin
+ * lists never load FullCalendar.
  */
-import { Alert } from "@mui/material";
-import { usePermissions } from "react-admin";
+import type FullCalendar from "@fullcalendar/react";
+import DeleteIcon from "@mui/icons-material/Delete";
+import { Alert, Box, Button, CircularProgress, MenuItem, Paper, Stack, TextField } from "@mui/material";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Confirm, type HttpError, type Identifier, Title, useDataProvider, useNotify, usePermissions } from "react-admin";
+import { ACTIVITIES_CSV_TIMEOUT_MS, CALENDAR, MAX_PER_PAGE } from "../core/constants";
 import { messages } from "../core/messages";
+import { grantFor } from "../core/permissions";
 import type { SessionUser } from "../core/session";
-import { UnderConstruction } from "../admin/pages/UnderConstruction";
+import { hhmm, localDate, sundayOf, zonedTime } from "../core/week";
+import type { ActivitySkipped, FreezeVerb, SiaDataProvider } from "../dataProvider";
+import { ActivityModal, type AppSettingsLite, type ModalTarget } from "./ActivityModal";
+import { isLocked } from "./colors";
+import { saveBlob } from "./downloads";
+import { SummaryBar } from "./SummaryBar";
+import { hoursByDay } from "./totals";
+import { type Activity, type EmployeeChoice, useWeekActivities } from "./useWeekActivities";
+import { WeekCalendar } from "./WeekCalendar";
 
-export function ActivitiesPage() {
+const COPY_FIELDS = [
+  "action_type",
+  "description",
+  "activity_type_catalog_id",
+  "ownerable_id",
+  "ownerable_type",
+  "project_id",
+  "product_catalog_id",
+  "short_title",
+  "ticket_id",
+  "ticket_name",
+] as const;
+const copyOf = (a: Partial<Activity>) => Object.fromEntries(COPY_FIELDS.map((k) => [k, a[k] ?? null]));
+const errorText = (error: unknown) => (error as HttpError)?.message || messages.unexpected;
+
+type Pending =
+  | { kind: "delete"; activity: Activity }
+  | { kind: "freeze"; verb: FreezeVerb; title: string; content: string }
+  | null;
+
+const FREEZE_LABELS: Record<FreezeVerb, string> = {
+  close_activities: "Cerrar semana",
+  open_activities: "Abrir semana",
+  close_month_activities: "Cerrar mes",
+  open_month_activities: "Abrir mes",
+};
+
+export default function ActivitiesPage() {
   const { permissions } = usePermissions<SessionUser | null>();
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const notify = useNotify();
+  const calendarRef = useRef<FullCalendar>(null);
+  const trashRef = useRef<HTMLDivElement>(null);
+
+  const me = permissions ?? null;
+  const isAdmin = !!me && grantFor(me, "activities", "freeze_others") === "all";
+  const ownEmployee = me?.employee?.id ?? null;
+  const [choice, setChoice] = useState<EmployeeChoice>(null);
+  const [employees, setEmployees] = useState<{ id: number; name: string }[]>([]);
+  const [weekStart, setWeekStart] = useState<string | null>(null);
+  const [target, setTarget] = useState<ModalTarget | null>(null);
+  const [pending, setPending] = useState<Pending>(null);
+  const [settings, setSettings] = useState<AppSettingsLite>({});
+  const [skipped, setSkipped] = useState<ActivitySkipped[] | null>(null);
+  const [downloading, setDownloading] = useState<"activities" | "personal" | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // Who is shown: admins default to themselves (or everyone when they have no employee record).
+  useEffect(() => {
+    if (!me || choice !== null) return;
+    if (isAdmin) setChoice(ownEmployee ?? "todos");
+    else if (ownEmployee) setChoice(ownEmployee);
+  }, [me, isAdmin, ownEmployee, choice]);
+
+  useEffect(() => {
+    if (!me) return;
+    dataProvider
+      .getOne("app_settings", { id: 1 })
+      .then((r) => setSettings(r.data as AppSettingsLite))
+      .catch(() => undefined);
+    if (isAdmin)
+      dataProvider
+        .getList("employees", {
+          pagination: { page: 1, perPage: MAX_PER_PAGE },
+          sort: { field: "name", order: "ASC" },
+          filter: {},
+        })
+        .then((r) => setEmployees(r.data as never))
+        .catch(() => undefined);
+  }, [dataProvider, me, isAdmin]);
+
+  const { activities, setActivities, holidays, loading, reload } = useWeekActivities(weekStart, choice);
+  const holidaySet = useMemo(() => new Set(holidays.map((h) => h.date)), [holidays]);
+  const perDay = useMemo(() => hoursByDay(activities), [activities]);
+  const chosenEmployee: Identifier | null = choice === "todos" ? null : choice;
+  const readOnly = choice === "todos" || choice === null;
+  const viewingOwn = chosenEmployee !== null && chosenEmployee === ownEmployee;
+
+  const isOverTrash = useCallback((x: number, y: number) => {
+    const r = trashRef.current?.getBoundingClientRect();
+    return !!r && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  }, []);
+
+  const openCreate = useCallback(({ date, start, end }: { date: string; start?: Date; end?: Date }) => {
+    let begins = start ?? zonedTime(date, toMinutes(CALENDAR.defaultAllDayStart));
+    let ends = end ?? zonedTime(date, toMinutes(CALENDAR.defaultAllDayEnd));
+    // A single click selects one 15-minute slot: offer an hour (within the day).
+    if (start && end && end.getTime() - start.getTime() <= CALENDAR.slotMinutes * 60_000) {
+      const dayEnd = zonedTime(date, 24 * 60).getTime();
+      ends = new Date(Math.min(start.getTime() + 3_600_000, dayEnd));
+      begins = start;
+    }
+    setTarget({ mode: "create", begins, ends });
+  }, []);
+
+  const move = useCallback(
+    async (activity: Activity, start: Date, end: Date, revert: () => void) => {
+      try {
+        const { data } = await dataProvider.update<Activity>("activities", {
+          id: activity.id,
+          data: { begins_at: start.toISOString(), ends_at: end.toISOString() },
+          previousData: {} as never,
+        });
+        setActivities((list) => list.map((a) => (a.id === activity.id ? { ...a, ...data } : a)));
+        notify(messages.activityEdited, { type: "success" });
+      } catch (error) {
+        revert();
+        notify(errorText(error), { type: "error" });
+      }
+    },
+    [dataProvider, notify, setActivities],
+  );
+
+  const duplicate = useCallback(
+    async (source: Activity, start: Date, end: Date) => {
+      try {
+        await dataProvider.create("activities", {
+          data: {
+            ...copyOf(source),
+            begins_at: start.toISOString(),
+            ends_at: end.toISOString(),
+            employee_id: source.employee_id,
+          },
+        });
+        notify(messages.activitiesAllAdded, { type: "success" });
+      } catch (error) {
+        notify(errorText(error), { type: "error" });
+      }
+      reload();
+    },
+    [dataProvider, notify, reload],
+  );
+
+  const trash = useCallback(
+    (activity: Activity) => {
+      if (isLocked(activity)) notify(messages.activityFrozen, { type: "warning" });
+      else setPending({ kind: "delete", activity });
+    },
+    [notify],
+  );
+
+  const confirmPending = async () => {
+    const p = pending;
+    setPending(null);
+    if (!p) return;
+    setBusy(true);
+    try {
+      if (p.kind === "delete") {
+        await dataProvider.delete("activities", { id: p.activity.id, previousData: p.activity });
+        notify(messages.activityDeleted, { type: "success" });
+      } else if (weekStart) {
+        const r = await dataProvider.freezeActivities(p.verb, weekStart, isAdmin ? chosenEmployee : undefined);
+        notify(r.message, { type: "success" });
+      }
+    } catch (error) {
+      notify(errorText(error), { type: "error" });
+    } finally {
+      setBusy(false);
+      reload();
+    }
+  };
+
+  const copyPreviousWeek = async () => {
+    if (!weekStart) return;
+    setBusy(true);
+    setSkipped(null);
+    try {
+      const r = await dataProvider.copyPreviousWeek(weekStart, isAdmin ? chosenEmployee : undefined);
+      notify(r.message, { type: r.created ? "success" : "info" });
+      if (r.skipped.length) setSkipped(r.skipped);
+    } catch (error) {
+      notify(errorText(error), { type: "error" });
+    } finally {
+      setBusy(false);
+      reload();
+    }
+  };
+
+  const download = async (kind: "activities" | "personal") => {
+    if (!weekStart) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), ACTIVITIES_CSV_TIMEOUT_MS);
+    setDownloading(kind);
+    try {
+      const { blob, filename } = await dataProvider.downloadActivitiesCsv(
+        kind,
+        {
+          "by_begins_at[start_date]": weekStart,
+          "by_begins_at[end_date]": sundayOf(weekStart),
+          by_employee: kind === "activities" && isAdmin ? (choice ?? "todos") : undefined,
+        },
+        controller.signal,
+      );
+      saveBlob(blob, filename);
+      notify(messages.activitiesCsvDownloaded, { type: "success" });
+    } catch (error) {
+      notify((error as Error).name === "AbortError" ? messages.unexpected : errorText(error), { type: "error" });
+    } finally {
+      clearTimeout(timer);
+      setDownloading(null);
+    }
+  };
+
+  const askFreeze = (verb: FreezeVerb) =>
+    setPending({
+      kind: "freeze",
+      verb,
+      title: FREEZE_LABELS[verb],
+      content:
+        verb === "close_activities" && !isAdmin ? messages.confirmCloseWeek : `¿Deseas ${FREEZE_LABELS[verb].toLowerCase()}?`,
+    });
+
+  if (me && !me.employee && !isAdmin) {
+    return (
+      <Alert severity="warning" sx={{ mt: 2 }} data-testid="no-employee">
+        {messages.noEmployee}
+      </Alert>
+    );
+  }
+
   return (
-    <>
-      {permissions && !permissions.employee && (
-        <Alert severity="warning" sx={{ mt: 2 }} data-testid="no-employee">
+    <Box sx={{ mt: 1 }}>
+      <Title title="Actividades de la semana" />
+      {me && !me.employee && (
+        <Alert severity="warning" sx={{ mb: 1 }} data-testid="no-employee">
           {messages.noEmployee}
         </Alert>
       )}
-      <UnderConstruction title="Actividades de la semana" />
-    </>
+      <Paper sx={{ p: 1.5, mb: 1 }}>
+        <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", alignItems: "center", rowGap: 1 }}>
+          {isAdmin && (
+            <TextField
+              select
+              size="small"
+              label="Empleado"
+              value={choice ?? ""}
+              onChange={(e) => setChoice(e.target.value === "todos" ? "todos" : Number(e.target.value))}
+              sx={{ minWidth: 240 }}
+              slotProps={{ htmlInput: { "data-testid": "employee-picker" } }}
+            >
+              <MenuItem value="todos">Todos</MenuItem>
+              {employees.map((e) => (
+                <MenuItem key={e.id} value={e.id}>
+                  {e.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+          <Button size="small" variant="outlined" onClick={copyPreviousWeek} disabled={readOnly || busy}>
+            Copiar semana anterior
+          </Button>
+          {viewingOwn && (
+            <Button size="small" variant="outlined" color="error" onClick={() => askFreeze("close_activities")} disabled={busy}>
+              Cerrar semana
+            </Button>
+          )}
+          {isAdmin && chosenEmployee !== null && (
+            <>
+              {!viewingOwn && (
+                <Button
+                  size="small"
+                  variant="outlined"
+                  color="error"
+                  onClick={() => askFreeze("close_activities")}
+                  disabled={busy}
+                >
+                  Cerrar semana
+                </Button>
+              )}
+              <Button size="small" variant="outlined" onClick={() => askFreeze("open_activities")} disabled={busy}>
+                Abrir semana
+              </Button>
+              <Button
+                size="small"
+                variant="outlined"
+                color="error"
+                onClick={() => askFreeze("close_month_activities")}
+                disabled={busy}
+              >
+                Cerrar mes
+              </Button>
+              <Button size="small" variant="outlined" onClick={() => askFreeze("open_month_activities")} disabled={busy}>
+                Abrir mes
+              </Button>
+            </>
+          )}
+          <Box sx={{ flex: 1 }} />
+          <Button
+            size="small"
+            onClick={() => download("activities")}
+            disabled={downloading !== null}
+            startIcon={downloading === "activities" ? <CircularProgress size={14} /> : undefined}
+          >
+            Descargar CSV
+          </Button>
+          <Button
+            size="small"
+            onClick={() => download("personal")}
+            disabled={downloading !== null || !me?.employee}
+            startIcon={downloading === "personal" ? <CircularProgress size={14} /> : undefined}
+          >
+            Reporte personal
+          </Button>
+        </Stack>
+      </Paper>
+      <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: "stretch" }}>
+        <Paper sx={{ p: 1, flex: 1, display: "flex", alignItems: "center", gap: 1 }}>
+          <SummaryBar activities={activities} />
+          {loading && <CircularProgress size={16} />}
+        </Paper>
+        <Box
+          ref={trashRef}
+          data-testid="trash"
+          sx={{
+            border: "2px dashed",
+            borderColor: "error.main",
+            color: "error.main",
+            borderRadius: 1,
+            px: 2,
+            py: 1,
+            display: "flex",
+            alignItems: "center",
+            gap: 1,
+            minWidth: 220,
+          }}
+        >
+          <DeleteIcon fontSize="small" /> Arrastra aquí para eliminar
+        </Box>
+      </Stack>
+      {skipped && (
+        <Alert severity="warning" onClose={() => setSkipped(null)} sx={{ mb: 1 }} data-testid="copy-skipped">
+          {messages.copySkippedSummary(skipped.length)}
+          <ul style={{ margin: 0 }}>
+            {skipped.map((s) => (
+              <li key={`${s.begins_at}-${s.description}`}>
+                {localDate(new Date(s.begins_at))} {hhmm(new Date(s.begins_at))} - {hhmm(new Date(s.ends_at))} {s.description}:{" "}
+                {s.reason}
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+      <Paper sx={{ p: 1 }}>
+        <WeekCalendar
+          ref={calendarRef}
+          activities={activities}
+          holidays={holidaySet}
+          hoursByDay={perDay}
+          readOnly={readOnly}
+          onWeekChange={setWeekStart}
+          onCreate={openCreate}
+          onOpen={(a) => setTarget({ mode: "edit", activity: a, begins: new Date(a.begins_at), ends: new Date(a.ends_at) })}
+          onMove={move}
+          onDuplicate={duplicate}
+          onTrash={trash}
+          onWarn={(m) => notify(m, { type: "warning" })}
+          isOverTrash={isOverTrash}
+        />
+      </Paper>
+      <ActivityModal
+        target={target}
+        employeeId={chosenEmployee}
+        settings={settings}
+        onClose={() => setTarget(null)}
+        onSaved={() => {
+          setTarget(null);
+          reload();
+        }}
+        onDuplicate={(source, begins, ends) => {
+          const length = ends.getTime() - begins.getTime();
+          const dayEnd = zonedTime(localDate(begins), 24 * 60).getTime();
+          const start = ends.getTime() + length <= dayEnd ? ends : begins;
+          setTarget({
+            mode: "create",
+            template: copyOf(source) as Partial<Activity>,
+            begins: start,
+            ends: new Date(start.getTime() + length),
+          });
+        }}
+      />
+      <Confirm
+        isOpen={pending !== null}
+        loading={busy}
+        title={pending?.kind === "delete" ? "Eliminar actividad" : (pending?.title ?? "")}
+        content={pending?.kind === "delete" ? messages.confirmDeleteActivity : (pending?.content ?? "")}
+        confirm="Confirmar"
+        cancel="Cancelar"
+        onConfirm={confirmPending}
+        onClose={() => setPending(null)}
+      />
+    </Box>
   );
 }
+
+const toMinutes = (t: string) => {
+  const [h, m] = t.split(":").map(Number);
+  return h * 60 + m;
+};

@@ -35,11 +35,14 @@ test("the root and /app go to the activities page; signed-out users go to /sign_
   await signIn(page, "operator");
   await page.goto("/app");
   await expect(page).toHaveURL(/\/app\/activities$/);
-  await expect(page.getByText("en construcción")).toBeVisible();
+  await expect(page.getByTestId("week-calendar")).toBeVisible();
 });
 
 test("a 401 from the API sends you to /sign_in with 'Sin Autenticación'", async ({ page, context }) => {
   await signIn(page, "admin");
+  // Let the timesheet finish loading its week first, so the 401 comes from the click below.
+  await expect(page.getByTestId("week-calendar")).toBeVisible();
+  await page.waitForLoadState("networkidle");
   await context.clearCookies();
   await page.getByRole("menuitem", { name: "Clientes", exact: true }).click();
   await expect(page).toHaveURL(/\/sign_in$/);

@@ -1,0 +1,43 @@
+/**
+ * Colours of the weekly calendar (SPEC §2): editable activities by action type, locked ones (frozen or
+ * not editable) red.
+ */
+import type { ActionType } from "../core/constants";
+
+export const ACTION_COLORS: Record<ActionType, string> = {
+  vacation: "#00897b", // teal
+  quote: "#8e24aa", // purple
+  support: "#f57c00", // orange
+  internal: "#fbc02d", // yellow
+  project: "#1e88e5", // blue
+  rh: "#d81b60", // rh: its own colour (pink)
+};
+/** Text colour readable on each background (yellow needs dark text). */
+export const ACTION_TEXT_COLORS: Partial<Record<ActionType, string>> = { internal: "#212121" };
+export const LOCKED_COLOR = "#d32f2f";
+export const UNKNOWN_COLOR = "#757575";
+/** Background tint of holiday cells. */
+export const HOLIDAY_TINT = "rgba(0, 137, 123, 0.12)";
+
+export const ACTION_LABELS: Record<ActionType, string> = {
+  project: "Proyecto",
+  support: "Soporte",
+  quote: "Preventa",
+  internal: "Actividad interna",
+  rh: "Recursos humanos",
+  vacation: "Vacaciones",
+};
+
+export interface Lockable {
+  is_editable?: boolean | null;
+  is_month_frozen?: boolean | null;
+}
+/** Frozen (week or month) or flagged not editable: read-only and red. */
+export const isLocked = (a: Lockable) => a.is_editable === false || a.is_month_frozen === true;
+
+export function colorsFor(a: Lockable & { action_type?: string | null }): { background: string; text: string } {
+  if (isLocked(a)) return { background: LOCKED_COLOR, text: "#ffffff" };
+  const type = a.action_type as ActionType;
+  const background = ACTION_COLORS[type] ?? UNKNOWN_COLOR;
+  return { background, text: ACTION_TEXT_COLORS[type] ?? "#ffffff" };
+}

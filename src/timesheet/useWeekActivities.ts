@@ -1,0 +1,73 @@
+/** Data of the shown week: its activities (by_begins_at, by_employee) and its holidays (holydays_by_date). */
+import { useCallback, useEffect, useState } from "react";
+import { type Identifier, type RaRecord, useDataProvider } from "react-admin";
+import { MAX_PER_PAGE } from "../core/constants";
+import { sundayOf } from "../core/week";
+import type { SiaDataProvider } from "../dataProvider";
+
+export interface Activity extends RaRecord {
+  id: number;
+  employee_id: number;
+  employee_name?: string | null;
+  begins_at: string;
+  ends_at: string;
+  description: string;
+  action_type: string;
+  activity_type_catalog_id?: number | null;
+  activity_type_code?: string | null;
+  ownerable_id?: number | null;
+  ownerable_type?: "Client" | "Prospect" | null;
+  ownerable_name?: string | null;
+  project_id?: number | null;
+  project_code?: string | null;
+  project_name?: string | null;
+  product_catalog_id?: number | null;
+  product_name?: string | null;
+  short_title?: string | null;
+  ticket_id?: string | null;
+  ticket_name?: string | null;
+  is_favorite?: boolean;
+  is_editable?: boolean;
+  is_month_frozen?: boolean;
+}
+
+/** 'todos' (admins: everyone), an employee id, or null (not chosen yet). */
+export type EmployeeChoice = Identifier | "todos" | null;
+
+export function useWeekActivities(weekStart: string | null, employee: EmployeeChoice) {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const [activities, setActivities] = useState<Activity[]>([]);
+  const [holidays, setHolidays] = useState<{ date: string; name?: string | null }[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [version, setVersion] = useState(0);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is how reload() asks again for the same week.
+  useEffect(() => {
+    if (!weekStart || employee === null) return;
+    const controller = new AbortController();
+    const end = sundayOf(weekStart);
+    setLoading(true);
+    Promise.all([
+      dataProvider.getList<Activity>("activities", {
+        pagination: { page: 1, perPage: MAX_PER_PAGE },
+        sort: { field: "begins_at", order: "ASC" },
+        filter: { "by_begins_at[start_date]": weekStart, "by_begins_at[end_date]": end, by_employee: employee },
+        signal: controller.signal,
+      }),
+      dataProvider.holydaysByDate(weekStart, end, controller.signal).catch(() => []),
+    ])
+      .then(([list, days]) => {
+        if (controller.signal.aborted) return;
+        setActivities(list.data);
+        setHolidays(days);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, [dataProvider, weekStart, employee, version]);
+
+  return { activities, setActivities, holidays, loading, reload };
+}
