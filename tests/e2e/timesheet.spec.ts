@@ -221,3 +221,25 @@ test("an admin copies the previous week into next week and downloads the CSVs", 
   await page.getByRole("button", { name: "Reporte personal" }).click();
   expect((await personal).suggestedFilename()).toBe("reporte_personal_actividades.csv");
 });
+
+test("an admin closes another employee's month and sees it red and locked, then reopens it", async ({ page }) => {
+  await signIn(page, "admin");
+  await expect(page.getByTestId("week-calendar")).toBeVisible();
+  await page.getByRole("combobox", { name: "Empleado" }).click();
+  await page.getByRole("option", { name: "Jorge Hernández Castillo" }).click();
+  // Last week: always open (only weeks older than four are closed) and full of demo activities.
+  await page.locator(".fc-prev-button").click();
+  await expect(page.locator(".fc-timegrid-event.sia-editable").first()).toBeVisible();
+  await expect(page.locator(".fc-timegrid-event.sia-locked")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Cerrar mes" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(page.locator(".fc-timegrid-event.sia-locked").first()).toBeVisible();
+  await expect(page.locator(".fc-timegrid-event.sia-locked").first()).toHaveCSS("background-color", "rgb(211, 47, 47)");
+  await expect(page.locator(".fc-timegrid-event.sia-locked").first()).not.toHaveClass(/fc-event-draggable/);
+
+  await page.getByRole("button", { name: "Abrir mes" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(page.locator(".fc-timegrid-event.sia-locked")).toHaveCount(0);
+  await expect(page.locator(".fc-timegrid-event.sia-editable").first()).toBeVisible();
+});
