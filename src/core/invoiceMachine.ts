@@ -1,6 +1,6 @@
 /**
  * The invoice state machine (SPEC §4) as ONE table, and the percentage rule (SPEC §9). Decided in
- * docs/decisions/005-project-and-invoice-states.md.
+ * docs/decisions/007-project-and-invoice-states.md.
  */
 import { canAccess, type RoleHolder } from "./permissions";
 import type { MachineEvent } from "./projectMachine";

@@ -1,7 +1,7 @@
 /**
  * The project state machine (SPEC §4) as ONE table. The server enforces it (POST
  * projects/:id/aasm_transition), the screens read `permitted_events` computed from it, and the
- * warranty job uses its system event. Decided in docs/decisions/005-project-and-invoice-states.md.
+ * warranty job uses its system event. Decided in docs/decisions/007-project-and-invoice-states.md.
  *
  * Event names match the demo seed's project_stages (`crear` is the creation row, not an event).
  */

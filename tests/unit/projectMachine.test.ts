@@ -8,7 +8,7 @@ const operator = { operator_role: true };
 const finance = { finance_role: true };
 const names = (events: Array<{ name: string }>) => events.map((e) => e.name).sort();
 
-/** What an administrator may fire in each state (docs/decisions/005). */
+/** What an administrator may fire in each state (docs/decisions/007). */
 const table: Array<[keyof typeof PROJECT_STATES, string[]]> = [
   ["requerimiento", ["cancelar", "enviar_propuesta", "no_autorizar"]],
   ["propuesta", ["cancelar", "iniciar_ejecucion", "no_autorizar"]],

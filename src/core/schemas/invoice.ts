@@ -3,7 +3,7 @@ import { messages } from "../messages";
 import { optionalIsoDate, optionalText, requiredId, z } from "./fields";
 import { requiredComment } from "./project";
 
-/** Percent points of the project, 0 < p ≤ 100, two decimals (docs/decisions/005). */
+/** Percent points of the project, 0 < p ≤ 100, two decimals (docs/decisions/007). */
 export const percentageValue = () =>
   z.preprocess(
     (v) => (v === "" || v === null ? undefined : v),
