@@ -85,6 +85,11 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
   csv?: { filename: string; columns: CsvColumn<Row>[] };
   /** Actions this resource does not offer through the generic routes. */
   without?: Array<"create" | "update" | "delete">;
+  /**
+   * Wraps a create or update request's whole write (commit included): for side effects outside the
+   * database that must be undone when the write fails (the drive's folders).
+   */
+  aroundWrite?: <T>(app: FastifyInstance, request: FastifyRequest, write: () => Promise<T>) => Promise<T>;
   /** Resource-specific routes (registered in the same /api/v1 scope). */
   routes?: (app: FastifyInstance, def: ResourceDef) => void;
 }
@@ -382,6 +387,8 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const tags = [def.name];
   const path = `/${def.name}`;
   const without = new Set(def.without ?? []);
+  const around = <T,>(request: FastifyRequest, write: () => Promise<T>) =>
+    def.aroundWrite ? def.aroundWrite(app, request, write) : write();
 
   app.get(path, { schema: doc({ tags, summary: `Lista de ${def.name}` }) }, async (request) => {
     const ctx = service.context(app, request, "list");
@@ -401,14 +408,15 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   if (def.createSchema && !without.has("create")) {
     app.post(path, { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) }, async (request, reply) => {
       const ctx = service.context(app, request, "create");
+      const record = await around(request, () => service.create(ctx, request.body));
       reply.status(201);
-      return { [def.singular]: await service.create(ctx, request.body) };
+      return { [def.singular]: record };
     });
   }
   if (def.updateSchema && !without.has("update")) {
     app.put(`${path}/:id`, { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) }, async (request) => {
       const ctx = service.context(app, request, "update");
-      return { [def.singular]: await service.update(ctx, idOf(request), request.body) };
+      return { [def.singular]: await around(request, () => service.update(ctx, idOf(request), request.body)) };
     });
   }
   if (!without.has("delete")) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildClient, buildClientGroup, buildProduct, call, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
 
@@ -57,6 +57,24 @@ describe("clients", () => {
     expect(res.status).toBe(201);
     expect(res.body.client.client_code).not.toBe("0");
     expect(res.body.client.client_group_id).toBeNull();
+  });
+
+  it("undoes the folders it made when the save fails midway (aroundWrite): nothing half-made", async () => {
+    const picked = await folder();
+    const create = t.app.documents.createFolder.bind(t.app.documents);
+    let calls = 0;
+    const spy = vi.spyOn(t.app.documents, "createFolder").mockImplementation(async (parent, name) => {
+      if (++calls === 2) throw new Error("drive caído");
+      return create(parent, name);
+    });
+    const refused = await admin.post("/api/v1/clients", { client: { name: "A medias", ...picked } });
+    spy.mockRestore();
+    expect(calls).toBeGreaterThanOrEqual(2);
+    expect(refused.status).toBe(422);
+    expect((await admin.get("/api/v1/clients?search=a%20medias")).body.clients).toEqual([]);
+    const listing = await admin.get(`/api/v1/drive/folders?parent_id=${encodeURIComponent(picked.drive_root_id)}`);
+    expect(listing.status).toBe(200);
+    expect(listing.body.items).toEqual([]);
   });
 
   it("refuses a client without a picked folder or with a URL outside the drive, and builds its structure", async () => {

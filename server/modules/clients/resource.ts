@@ -11,7 +11,7 @@ import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
 import { searchCondition } from "../../http/search";
 import { outer } from "../../http/sql";
-import { driveAwareWrites, driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder } from "../drive/service";
+import { driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder, undoDriveWorkOnFailure } from "../drive/service";
 
 /** The next numeric client code: one more than the largest numeric code so far. */
 export async function nextClientCode(db: Tx): Promise<string> {
@@ -73,8 +73,8 @@ export const clientsResource = declareResource({
       return row && row.n > 0 ? `el cliente tiene ${row.n} actividades registradas` : null;
     },
   ],
-  // Create and update go through driveAwareWrites (routes below): a failed write undoes its folders.
-  without: ["create", "update"],
+  // A failed create or update undoes the folders its hooks made.
+  aroundWrite: undoDriveWorkOnFailure,
   async beforeWrite(values, ctx, existing) {
     if (!existing && (values.client_code === undefined || values.client_code === "0")) {
       values.client_code = await nextClientCode(ctx.db);
@@ -109,8 +109,7 @@ export const clientsResource = declareResource({
       { header: "Listo para producción", value: (r) => r.is_production_ready },
     ],
   },
-  routes(app, def) {
-    driveAwareWrites(app, def);
+  routes(app) {
     app.get(
       "/clients/next_client_code",
       { schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) },

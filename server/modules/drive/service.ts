@@ -6,8 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { messages, pipelineMessages } from "../../../src/core/messages";
 import { ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
-import { idOf, type ResourceDef, ResourceService } from "../../http/resource";
+
 import { DocumentsError, type DocumentsPort, type DriveItem, DriveWork } from "../../ports/documents";
 
 /**
@@ -97,39 +96,6 @@ export function driveFailure(error: unknown, message: string = pipelineMessages.
   throw error;
 }
 
-/**
- * POST /<name> and PUT /<name>/:id of a declared resource whose hooks touch the drive (declare it with
- * `without: ["create", "update"]`): the same calls as the generic ones, plus the undo of the request's
- * drive work when the write fails, commit included.
- */
-export function driveAwareWrites(
-  app: FastifyInstance,
-  def: ResourceDef,
-  actions: Array<"create" | "update"> = ["create", "update"],
-) {
-  const service = new ResourceService(def);
-  const tags = [def.name];
-  if (actions.includes("create") && def.createSchema) {
-    app.post(
-      `/${def.name}`,
-      { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) },
-      async (request, reply) => {
-        const ctx = service.context(app, request, "create");
-        const record = await withDriveWork(app, request, () => service.create(ctx, request.body));
-        reply.status(201);
-        return { [def.singular]: record };
-      },
-    );
-  }
-  if (actions.includes("update") && def.updateSchema) {
-    app.put(
-      `/${def.name}/:id`,
-      { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) },
-      async (request) => {
-        const ctx = service.context(app, request, "update");
-        return { [def.singular]: await withDriveWork(app, request, () => service.update(ctx, idOf(request), request.body)) };
-      },
-    );
-  }
-  return service;
-}
+/** A declared resource's `aroundWrite` when its hooks touch the drive: a failed write undoes its folders. */
+export const undoDriveWorkOnFailure = <T>(app: FastifyInstance, request: FastifyRequest, write: () => Promise<T>) =>
+  withDriveWork(app, request, write);

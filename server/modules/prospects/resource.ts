@@ -5,7 +5,7 @@ import { prospectSchema, prospectUpdateSchema } from "../../../src/core/schemas/
 import { activities, prospects, quotations } from "../../db/schema";
 import { declareResource } from "../../http/resource";
 import { safeFolderName } from "../../ports/documents";
-import { driveAwareWrites, driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder } from "../drive/service";
+import { driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder, undoDriveWorkOnFailure } from "../drive/service";
 import { convertToClientRoute } from "./convert";
 
 export const prospectsResource = declareResource({
@@ -31,8 +31,8 @@ export const prospectsResource = declareResource({
       return nq + na > 0 ? messages.prospectInUse(nq, na) : null;
     },
   ],
-  // Create and update go through driveAwareWrites: a failed write undoes its folders.
-  without: ["create", "update"],
+  // A failed create or update undoes the folders its hooks made.
+  aroundWrite: undoDriveWorkOnFailure,
   async beforeWrite(values, ctx, existing) {
     // On create the folder given is where the prospect's CV_ folder goes (the drive's root when none);
     // on update it is the prospect's own folder. Either way one of this drive's folders.
@@ -57,8 +57,7 @@ export const prospectsResource = declareResource({
       driveFailure(error);
     }
   },
-  routes(app, def) {
-    driveAwareWrites(app, def);
+  routes(app) {
     convertToClientRoute(app);
   },
 });

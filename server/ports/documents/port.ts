@@ -80,7 +80,13 @@ export async function findFolder(port: DocumentsPort, parentId: string, name: st
  * Makes sure `parentId` holds a folder for each name, creating the missing ones. Answers every folder
  * (found or created) by name, and which ones were created (so a caller can undo them).
  */
-export async function ensureStructure(port: DocumentsPort, parentId: string, names: readonly string[]) {
+/** `onCreate` hears of each folder as soon as it exists, so a failure midway can still undo the earlier ones. */
+export async function ensureStructure(
+  port: DocumentsPort,
+  parentId: string,
+  names: readonly string[],
+  onCreate?: (item: DriveItem) => void,
+) {
   const existing = await listAll(port, parentId);
   const folders: Record<string, DriveItem> = {};
   const created: DriveItem[] = [];
@@ -91,6 +97,7 @@ export async function ensureStructure(port: DocumentsPort, parentId: string, nam
       continue;
     }
     const made = await port.createFolder(parentId, name);
+    onCreate?.(made);
     folders[name] = made;
     created.push(made);
   }
@@ -131,9 +138,7 @@ export class DriveWork {
   }
 
   async ensureStructure(parentId: string, names: readonly string[]) {
-    const result = await ensureStructure(this.port, parentId, names);
-    for (const item of result.created) this.undos.push(() => this.port.delete(item.id));
-    return result;
+    return ensureStructure(this.port, parentId, names, (item) => this.undos.push(() => this.port.delete(item.id)));
   }
 
   async move(id: string, newParentId: string) {
