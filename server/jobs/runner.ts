@@ -105,24 +105,37 @@ export function lastRuns(db: Db, job: JobName, limit = 5) {
   return db.select().from(job_runs).where(eq(job_runs.job, job)).orderBy(desc(job_runs.ran_at), desc(job_runs.id)).limit(limit);
 }
 
-/** Runs every due job once a minute (first check shortly after start); timers are unref'd and stop with the app. */
+/** One scheduler tick: runs, one after the other, every job due at `now`; a failing job does not stop the others. */
+export async function runDueJobs(
+  deps: RunnerDeps,
+  jobs: readonly JobDefinition[],
+  now: Date,
+  log?: Pick<FastifyInstance["log"], "info" | "error">,
+): Promise<Array<{ job: JobDefinition["name"]; outcome?: RunOutcome; error?: unknown }>> {
+  const results: Array<{ job: JobDefinition["name"]; outcome?: RunOutcome; error?: unknown }> = [];
+  for (const job of jobs) {
+    if (!job.due(now, deps.config)) continue;
+    try {
+      const outcome = await runJob(deps, job, { now });
+      if (outcome.status === "done" && outcome.summary?.count)
+        log?.info({ job: job.name, period: outcome.period.key, summary: outcome.summary }, "tarea programada ejecutada");
+      results.push({ job: job.name, outcome });
+    } catch (error) {
+      log?.error({ err: error, job: job.name }, "la tarea programada falló");
+      results.push({ job: job.name, error });
+    }
+  }
+  return results;
+}
+
+/** Checks the due jobs once a minute (first shortly after start); timers are unref'd and stop with the app. */
 export function startJobs(app: FastifyInstance, jobs: readonly JobDefinition[], every = 60_000) {
   let running = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
-      const now = new Date();
-      for (const job of jobs) {
-        if (!job.due(now, app.config)) continue;
-        try {
-          const outcome = await runJob({ db: app.db.db, mail: app.mail, config: app.config }, job, { now });
-          if (outcome.status === "done" && outcome.summary?.count)
-            app.log.info({ job: job.name, period: outcome.period.key, summary: outcome.summary }, "tarea programada ejecutada");
-        } catch (error) {
-          app.log.error({ err: error, job: job.name }, "la tarea programada falló");
-        }
-      }
+      await runDueJobs({ db: app.db.db, mail: app.mail, config: app.config }, jobs, new Date(), app.log);
     } finally {
       running = false;
     }
