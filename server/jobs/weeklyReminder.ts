@@ -71,7 +71,13 @@ export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekSho
   const frozen = await tx
     .select({ employee_id: frozen_periods.employee_id, starts_on: frozen_periods.starts_on, ends_on: frozen_periods.ends_on })
     .from(frozen_periods)
-    .where(and(inArray(frozen_periods.employee_id, ids), lte(frozen_periods.starts_on, ends_on), gte(frozen_periods.ends_on, starts_on)));
+    .where(
+      and(
+        inArray(frozen_periods.employee_id, ids),
+        lte(frozen_periods.starts_on, ends_on),
+        gte(frozen_periods.ends_on, starts_on),
+      ),
+    );
 
   const out: WeekShortfall[] = [];
   for (const person of people) {

@@ -192,7 +192,8 @@ export const jobMessages = {
   dayName: (date: string) => `${WEEKDAY_NAMES[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${dmy(date)}`,
   reminderSubject: (starts: string, ends: string) => `SIA: completa tu semana ${jobMessages.weekRange(starts, ends)}`,
   reminderGreeting: (name: string) => `Hola, ${name}:`,
-  reminderIntro: (starts: string, ends: string) => `Tu registro de actividades de la semana ${jobMessages.weekRange(starts, ends)} está incompleto:`,
+  reminderIntro: (starts: string, ends: string) =>
+    `Tu registro de actividades de la semana ${jobMessages.weekRange(starts, ends)} está incompleto:`,
   reminderNotClosed: "La semana no está cerrada. Revisa tus actividades y ciérrala en SIA.",
   reminderHours: (logged: number, expected: number) =>
     `Registraste ${hoursText(logged)} de ${hoursText(expected)} esperadas (faltan ${hoursText(Math.max(0, expected - logged))}).`,

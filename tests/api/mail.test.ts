@@ -96,14 +96,23 @@ describe("configuration of mail and jobs", () => {
     const config = loadConfig(base);
     expect(config).toMatchObject({ JOBS_TIMEZONE: "America/Mexico_City", WEEKLY_JOBS_TIME: "09:00" });
     expect(config.SMTP_URL).toBeUndefined();
-    expect(loadConfig({ ...base, SMTP_URL: "smtps://u:p@mail.prueba.mx:465", JOBS_TIMEZONE: "Europe/Madrid", WEEKLY_JOBS_TIME: "07:30" })).toMatchObject({
+    expect(
+      loadConfig({
+        ...base,
+        SMTP_URL: "smtps://u:p@mail.prueba.mx:465",
+        JOBS_TIMEZONE: "Europe/Madrid",
+        WEEKLY_JOBS_TIME: "07:30",
+      }),
+    ).toMatchObject({
       SMTP_URL: "smtps://u:p@mail.prueba.mx:465",
       JOBS_TIMEZONE: "Europe/Madrid",
     });
   });
   it("refuses bad values with Spanish messages", () => {
     expect(() => loadConfig({ ...base, SMTP_URL: "http://mail" })).toThrow(/SMTP_URL: debe ser una URL smtp:\/\/ o smtps:\/\//);
-    expect(() => loadConfig({ ...base, JOBS_TIMEZONE: "Marte/Olympus" })).toThrow(/JOBS_TIMEZONE: debe ser una zona horaria IANA válida/);
+    expect(() => loadConfig({ ...base, JOBS_TIMEZONE: "Marte/Olympus" })).toThrow(
+      /JOBS_TIMEZONE: debe ser una zona horaria IANA válida/,
+    );
     expect(() => loadConfig({ ...base, WEEKLY_JOBS_TIME: "9am" })).toThrow(/WEEKLY_JOBS_TIME: debe tener el formato HH:MM/);
   });
 });

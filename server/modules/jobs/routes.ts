@@ -33,7 +33,10 @@ export async function jobsRoutes(api: FastifyInstance) {
     const parsed = outboxListQuery.safeParse(request.query ?? {});
     if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
     const { items, total } = await listOutbox(outboxDir(api.config), parsed.data.page, parsed.data.per_page);
-    return { outbox: items, meta: { total_count: total, page: parsed.data.page, per_page: parsed.data.per_page, adapter: api.mail.kind } };
+    return {
+      outbox: items,
+      meta: { total_count: total, page: parsed.data.page, per_page: parsed.data.per_page, adapter: api.mail.kind },
+    };
   });
 
   api.get("/outbox/:id", { schema: doc({ tags, summary: "Un mensaje del buzón local" }) }, async (request) => {
@@ -78,7 +81,12 @@ export async function jobsRoutes(api: FastifyInstance) {
         outcome.status === "done"
           ? jobMessages.jobDone(label, outcome.summary?.message ?? "")
           : jobMessages.jobAlreadyDone(label, outcome.period.key);
-      return { status: outcome.status, period_key: outcome.period.key, message, job_run: outcome.run ? runView(outcome.run) : null };
+      return {
+        status: outcome.status,
+        period_key: outcome.period.key,
+        message,
+        job_run: outcome.run ? runView(outcome.run) : null,
+      };
     },
   );
 }

@@ -3,9 +3,9 @@ import type { Config } from "../../config";
 import { OutboxMail, SmtpMail } from "./nodemailer";
 import type { MailPort } from "./port";
 
+export { OutboxMail, SmtpMail } from "./nodemailer";
 export { listOutbox, readOutbox } from "./outbox";
 export * from "./port";
-export { OutboxMail, SmtpMail } from "./nodemailer";
 
 export const outboxDir = (config: Pick<Config, "dataDir">) => path.join(config.dataDir, "outbox");
 

@@ -9,5 +9,8 @@ export const outboxListQuery = z.object({
 
 /** POST jobs/:name/run. `force` runs a period that already ran again (and sends again). */
 export const jobRunBody = z.object({
-  force: z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean({ error: messages.invalidValue }).default(false)),
+  force: z.preprocess(
+    (v) => (v === "true" ? true : v === "false" ? false : v),
+    z.boolean({ error: messages.invalidValue }).default(false),
+  ),
 });
