@@ -50,6 +50,8 @@ const schema = z.object({
     .string()
     .default("America/Mexico_City")
     .refine(validTimeZone, "debe ser una zona horaria IANA válida, p. ej. America/Mexico_City"),
+  /** False: this process does not run the scheduler (jobs still run by hand from the admin page). */
+  JOBS_ENABLED: bool(true),
   /** Local time (HH:MM, 24 h) on Tuesdays at which the weekly reminder and report go out. */
   WEEKLY_JOBS_TIME: z
     .string()

@@ -36,7 +36,7 @@ export async function main() {
   const app = await build({ config, database });
   // Scheduled jobs (server/jobs: Tuesday reminder and report, hourly Garantía auto-close), checked every
   // minute: the server process only, never in tests.
-  startJobs(app, JOBS);
+  if (config.JOBS_ENABLED) startJobs(app, JOBS);
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: cerrando SIA`);
     await app.close().catch(() => undefined);
