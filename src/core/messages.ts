@@ -165,6 +165,21 @@ export const pipelineMessages = {
   projectWithoutClientFolder: "el cliente del proyecto no tiene carpeta en el drive",
 } as const;
 
+// reports (reporting screen and reporting_activities.csv, SPEC §5)
+export const reportMessages = {
+  selectItem: {
+    project: "Por favor seleccione un proyecto antes de descargar",
+    client: "Por favor seleccione un cliente antes de descargar",
+    employee: "Por favor seleccione un empleado antes de descargar",
+    client_group: "Por favor seleccione un Grupo de cliente antes de descargar",
+    workspace: "Por favor seleccione un espacio de trabajo antes de descargar",
+  },
+  selectKind: "Por favor seleccione el tipo de reporte",
+  selectDates: "Por favor seleccione las fechas de inicio y fin.",
+  startAfterEnd: "La fecha de inicio no puede ser posterior a la fecha de fin.",
+  downloadFailed: "No se pudo descargar el reporte",
+} as const;
+
 // --- scheduled e-mail and jobs (issue 7) ---
 const WEEKDAY_NAMES = ["domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"];
 /** 'YYYY-MM-DD' → 'DD/MM/YYYY'. */
