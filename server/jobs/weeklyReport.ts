@@ -3,73 +3,27 @@
  * employees with a user e-mail) get one e-mail with the previous week's activity report of the workspace
  * attached as CSV. A notifiable workspace without such bosses is skipped and counted.
  */
-import { and, asc, eq, gte, inArray, isNotNull, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { jobMessages } from "../../src/core/messages";
-import { endOfDay, startOfDay } from "../../src/core/week";
 import type { Tx } from "../db/client";
-import {
-  activities,
-  activity_type_catalogs,
-  bosses_workspaces,
-  clients,
-  employees,
-  products,
-  projects,
-  prospects,
-  users,
-  workspaces,
-} from "../db/schema";
+import { bosses_workspaces, employees, users, workspaces } from "../db/schema";
 import { toCsv } from "../http/csv";
-import { ACTIVITY_CSV } from "../modules/activities/resource";
+import { ACTIVITY_REPORT_CSV, type ActivityCsvRow, reportQuery } from "../modules/reports/report";
 import type { JobDefinition } from "./runner";
 import { previousWeekPeriod, weeklyDue } from "./schedule";
 
 export const WEEKLY_REPORT_LOCK_KEY = 7_310_062;
 
 /**
- * The week's activities of the workspace's employees as CSV (the activities export's columns, the one
- * CSV writer: UTF-8 with BOM).
+ * The week's activity report of a workspace as CSV: the report module's query and columns
+ * (server/modules/reports/report.ts) and the one CSV writer (UTF-8 with BOM). It runs in the job's
+ * transaction: reportCsvStream() reads through its own connection (a cursor), which on PGlite would wait
+ * for this very transaction to end; a week of one workspace is small enough to collect in memory.
  */
 export async function workspaceWeekCsv(tx: Tx, workspaceId: number, starts_on: string, ends_on: string) {
-  const rows = await tx
-    .select({
-      id: activities.id,
-      employee_name: employees.name,
-      begins_at: activities.begins_at,
-      ends_at: activities.ends_at,
-      action_type: activities.action_type,
-      activity_type_code: activity_type_catalogs.code,
-      project_code: projects.project_code,
-      project_name: projects.name,
-      client_name: clients.name,
-      prospect_name: prospects.name,
-      ownerable_type: activities.ownerable_type,
-      product_name: products.name,
-      ticket_id: activities.ticket_id,
-      description: activities.description,
-    })
-    .from(activities)
-    .innerJoin(employees, eq(employees.id, activities.employee_id))
-    .leftJoin(activity_type_catalogs, eq(activity_type_catalogs.id, activities.activity_type_catalog_id))
-    .leftJoin(projects, eq(projects.id, activities.project_id))
-    .leftJoin(clients, and(eq(activities.ownerable_type, "Client"), eq(clients.id, activities.ownerable_id)))
-    .leftJoin(prospects, and(eq(activities.ownerable_type, "Prospect"), eq(prospects.id, activities.ownerable_id)))
-    .leftJoin(products, eq(products.id, activities.product_catalog_id))
-    .where(
-      and(
-        eq(employees.workspace_id, workspaceId),
-        gte(activities.begins_at, startOfDay(starts_on)),
-        lte(activities.begins_at, endOfDay(ends_on)),
-      ),
-    )
-    .orderBy(asc(employees.name), asc(activities.begins_at));
-  const csvRows = rows.map((r) => ({
-    ...r,
-    begins_at: r.begins_at.toISOString(),
-    ends_at: r.ends_at.toISOString(),
-    ownerable_name: r.ownerable_type === "Prospect" ? r.prospect_name : r.client_name,
-  }));
-  return { csv: toCsv(ACTIVITY_CSV, csvRows), rows: rows.length };
+  const result = await tx.execute(reportQuery({ kind: "workspace", id: workspaceId, start_date: starts_on, end_date: ends_on }));
+  const rows = (result as unknown as { rows: ActivityCsvRow[] }).rows;
+  return { csv: toCsv(ACTIVITY_REPORT_CSV, rows), rows: rows.length };
 }
 
 const slug = (name: string) =>

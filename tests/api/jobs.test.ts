@@ -4,8 +4,9 @@ import { activities, bosses_workspaces, employees, frozen_periods, holydays, job
 import { JOBS } from "../../server/jobs";
 import { type RunnerDeps, runDueJobs, runJob } from "../../server/jobs/runner";
 import { isoWeekKey, previousWeekPeriod, weeklyDue } from "../../server/jobs/schedule";
-import { weeklyReminderJob } from "../../server/jobs/weeklyReminder";
+import { WEEKLY_REMINDER_LOCK_KEY, weeklyReminderJob } from "../../server/jobs/weeklyReminder";
 import { weeklyReportJob } from "../../server/jobs/weeklyReport";
+import { ACTIVITY_REPORT_CSV } from "../../server/modules/reports/report";
 import { addDays, zonedTime } from "../../src/core/week";
 import { buildSiblingApp, buildTestApp, type TestApp } from "../support/app";
 import { buildEmployee } from "../support/catalog-factories";
@@ -203,7 +204,8 @@ describe("weekly_report", () => {
     expect(csv.filename).toBe("reporte_consultoria_norte_2030-03-25_2030-03-31.csv");
     expect([...csv.content.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const content = csv.content.toString("utf8");
-    expect(content.split("\r\n")[0]).toContain("Empleado");
+    // The activity report's columns (server/modules/reports/report.ts).
+    expect(content.split("\r\n")[0]).toBe(`\uFEFF${ACTIVITY_REPORT_CSV.map((c) => c.header).join(",")}`);
     expect(content).toContain(worker.employee.name);
     expect(content).toContain("Análisis de requerimientos");
     expect(content).not.toContain("Fuera de la semana");
@@ -299,5 +301,24 @@ describe("two server processes", () => {
       expect((await other.post("/api/v1/jobs/weekly_reminder/run", { force: true })).status).toBe(403);
     }
     expect(smtp.received).toHaveLength(2);
+  });
+
+  // PGlite is one session (advisory locks are re-entrant there): the lock itself is exercised on PostgreSQL.
+  it.runIf(Boolean(process.env.DATABASE_URL))("skip a run while another session holds the job's advisory lock", async () => {
+    const monday = "2030-04-08";
+    await onlyThese();
+    const late = await person();
+    const client = await a.database.pool!.connect();
+    try {
+      await client.query("begin");
+      await client.query("select pg_advisory_xact_lock($1)", [WEEKLY_REMINDER_LOCK_KEY]);
+      expect((await runJob(deps(b), weeklyReminderJob, { now: tuesdayAfter(monday) })).status).toBe("busy");
+      await client.query("rollback");
+    } finally {
+      client.release();
+    }
+    expect(smtp.received).toHaveLength(0);
+    expect((await runJob(deps(b), weeklyReminderJob, { now: tuesdayAfter(monday) })).status).toBe("done");
+    expect(recipients()).toEqual([late.user.email]);
   });
 });
