@@ -14,7 +14,7 @@ import type { JobName } from "../../src/core/constants";
 import type { Config } from "../config";
 import type { Db, Tx } from "../db/client";
 import { job_runs } from "../db/schema";
-import type { MailPort } from "../ports/mail";
+import type { MailMessage, MailPort } from "../ports/mail";
 import type { JobPeriod, ScheduleConfig } from "./schedule";
 
 export type JobRun = typeof job_runs.$inferSelect;
@@ -52,6 +52,29 @@ export interface RunOutcome {
   period: JobPeriod;
   run?: JobRun;
   summary?: JobSummary;
+}
+
+export class AllSendsFailedError extends Error {}
+
+/**
+ * Sends each message on its own: one refused address does not stop the others nor undo the run (which
+ * would send the rest again on the next try). When every message fails (the server is down) it throws,
+ * so nothing is recorded and the scheduler tries again later.
+ */
+export async function sendEach(mail: MailPort, messages: MailMessage[]) {
+  const sent: string[] = [];
+  const failed: Array<{ to: string; error: string }> = [];
+  for (const message of messages) {
+    const to = Array.isArray(message.to) ? message.to.join(", ") : message.to;
+    try {
+      await mail.send(message);
+      sent.push(to);
+    } catch (error) {
+      failed.push({ to, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  if (messages.length && !sent.length) throw new AllSendsFailedError(failed[0]?.error ?? "");
+  return { sent, failed };
 }
 
 /** Runs `work` inside a transaction holding the advisory lock `key`, or answers locked: false at once. */

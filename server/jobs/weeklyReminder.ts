@@ -11,7 +11,7 @@ import { addDays, dayOfWeek, endOfDay, isDayFrozen, startOfDay } from "../../src
 import type { Tx } from "../db/client";
 import { activities, employees, frozen_periods, holydays, users } from "../db/schema";
 import { localDaySql } from "../modules/activities/service";
-import type { JobDefinition } from "./runner";
+import { type JobDefinition, sendEach } from "./runner";
 import { previousWeekPeriod, weeklyDue } from "./schedule";
 
 export const WEEKLY_REMINDER_LOCK_KEY = 7_310_061;
@@ -123,17 +123,19 @@ export const weeklyReminderJob: JobDefinition = {
     const starts_on = period.starts_on as string;
     const ends_on = period.ends_on as string;
     const shortfalls = await weekShortfalls(tx, starts_on);
-    for (const s of shortfalls) {
-      await mail.send({
+    const { sent, failed } = await sendEach(
+      mail,
+      shortfalls.map((s) => ({
         to: s.email,
         subject: jobMessages.reminderSubject(starts_on, ends_on),
         text: reminderText(s, starts_on, ends_on, config.PUBLIC_URL),
-      });
-    }
+      })),
+    );
     return {
-      count: shortfalls.length,
-      message: jobMessages.jobRemindersSent(shortfalls.length),
-      recipients: shortfalls.map((s) => s.email),
+      count: sent.length,
+      message: jobMessages.jobRemindersSent(sent.length) + (failed.length ? jobMessages.jobSendFailures(failed.length) : ""),
+      recipients: sent,
+      failed,
     };
   },
 };

@@ -9,7 +9,8 @@ import type { Tx } from "../db/client";
 import { bosses_workspaces, employees, users, workspaces } from "../db/schema";
 import { toCsv } from "../http/csv";
 import { ACTIVITY_REPORT_CSV, type ActivityCsvRow, reportQuery } from "../modules/reports/report";
-import type { JobDefinition } from "./runner";
+import type { MailMessage } from "../ports/mail";
+import { type JobDefinition, sendEach } from "./runner";
 import { previousWeekPeriod, weeklyDue } from "./schedule";
 
 export const WEEKLY_REPORT_LOCK_KEY = 7_310_062;
@@ -68,9 +69,8 @@ export const weeklyReportJob: JobDefinition = {
           )
           .orderBy(asc(users.email))
       : [];
-    let sent = 0;
     let skipped = 0;
-    const recipients: string[] = [];
+    const messages: MailMessage[] = [];
     for (const workspace of notifiable) {
       const to = [...new Set(bosses.filter((b) => b.workspace_id === workspace.id).map((b) => b.email))];
       if (!to.length) {
@@ -78,7 +78,7 @@ export const weeklyReportJob: JobDefinition = {
         continue;
       }
       const { csv, rows } = await workspaceWeekCsv(tx, workspace.id, starts_on, ends_on);
-      await mail.send({
+      messages.push({
         to,
         subject: jobMessages.reportSubject(workspace.name, starts_on, ends_on),
         text: jobMessages.reportBody(workspace.name, starts_on, ends_on, rows),
@@ -86,9 +86,15 @@ export const weeklyReportJob: JobDefinition = {
           { filename: reportFilename(workspace.name, starts_on, ends_on), content: csv, contentType: "text/csv; charset=utf-8" },
         ],
       });
-      sent++;
-      recipients.push(...to);
     }
-    return { count: sent, message: jobMessages.jobReportsSent(sent, skipped), recipients, skipped };
+    const { sent, failed } = await sendEach(mail, messages);
+    return {
+      count: sent.length,
+      message:
+        jobMessages.jobReportsSent(sent.length, skipped) + (failed.length ? jobMessages.jobSendFailures(failed.length) : ""),
+      recipients: sent,
+      failed,
+      skipped,
+    };
   },
 };

@@ -203,6 +203,7 @@ export const jobMessages = {
     `${n === 1 ? "se envió 1 reporte" : `se enviaron ${n} reportes`}${
       skipped ? ` (${skipped} espacio(s) notificable(s) sin jefes con correo)` : ""
     }`,
+  jobSendFailures: (n: number) => `; ${n} mensaje(s) no se pudieron enviar (ver el detalle de la ejecución)`,
   weekRange: (starts: string, ends: string) => `del ${dmy(starts)} al ${dmy(ends)}`,
   dayName: (date: string) => `${WEEKDAY_NAMES[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${dmy(date)}`,
   reminderSubject: (starts: string, ends: string) => `SIA: completa tu semana ${jobMessages.weekRange(starts, ends)}`,

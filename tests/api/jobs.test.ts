@@ -1,6 +1,15 @@
 import { eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { activities, bosses_workspaces, employees, frozen_periods, holydays, job_runs, workspaces } from "../../server/db/schema";
+import {
+  activities,
+  bosses_workspaces,
+  employees,
+  frozen_periods,
+  holydays,
+  job_runs,
+  users,
+  workspaces,
+} from "../../server/db/schema";
 import { JOBS } from "../../server/jobs";
 import { type RunnerDeps, runDueJobs, runJob } from "../../server/jobs/runner";
 import { isoWeekKey, previousWeekPeriod, weeklyDue } from "../../server/jobs/schedule";
@@ -158,6 +167,38 @@ describe("weekly_reminder", () => {
     expect(text).toContain("Registraste 24 h de 32 h esperadas (faltan 8 h).");
     expect(text).toContain("Días hábiles sin actividades: viernes 22/03/2030.");
     expect(text).toContain("Se descontaron 1 día(s) festivo(s)");
+  });
+
+  it("a refused address does not stop the others nor make the week run again", async () => {
+    const refusing = await startSmtp(["rechazado@prueba.mx"]);
+    const t = await buildSiblingApp(a, { SMTP_URL: refusing.url });
+    try {
+      const monday = "2030-05-06";
+      await onlyThese();
+      const before = await person();
+      const bad = await person();
+      await db().update(users).set({ email: "rechazado@prueba.mx" }).where(eq(users.id, bad.user.id));
+      const after = await person();
+      const outcome = await runJob(deps(t), weeklyReminderJob, { now: tuesdayAfter(monday) });
+      expect(outcome.status).toBe("done");
+      expect(outcome.summary).toMatchObject({ count: 2, failed: [{ to: "rechazado@prueba.mx" }] });
+      expect(outcome.summary?.message).toBe(
+        "se enviaron 2 recordatorios; 1 mensaje(s) no se pudieron enviar (ver el detalle de la ejecución)",
+      );
+      expect(refusing.received.flatMap((m) => m.envelope.to).sort()).toEqual([before.user.email, after.user.email].sort());
+      expect((await runJob(deps(t), weeklyReminderJob, { now: tuesdayAfter(monday) })).status).toBe("already_done");
+      expect(refusing.received).toHaveLength(2);
+
+      // Every message refused (the server is down for SIA): nothing is recorded, the next try sends.
+      await onlyThese();
+      await db().update(employees).set({ is_active: true }).where(eq(employees.id, bad.employee.id));
+      const week2 = "2030-05-13";
+      await expect(runJob(deps(t), weeklyReminderJob, { now: tuesdayAfter(week2) })).rejects.toThrow();
+      expect(await db().select().from(job_runs).where(eq(job_runs.period_key, "2030-W20"))).toHaveLength(0);
+    } finally {
+      await t.close();
+      await refusing.close();
+    }
   });
 });
 

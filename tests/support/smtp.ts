@@ -8,12 +8,17 @@ export interface ReceivedMail {
   parsed: ParsedMail;
 }
 
-export async function startSmtp() {
+/** `rejected`: recipients the server refuses (550), to test a failed delivery. */
+export async function startSmtp(rejected: string[] = []) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["AUTH", "STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (rejected.includes(address.address)) callback(Object.assign(new Error("Buzón inexistente"), { responseCode: 550 }));
+      else callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
