@@ -144,6 +144,13 @@ describe("outbox routes", () => {
     expect(one.status).toBe(200);
     expect(one.body.outbox.text.trim()).toBe("Cuerpo del mensaje");
     expect((await api.get("/api/v1/outbox/no-existe")).status).toBe(404);
+    const raw = await api.get(`/api/v1/outbox/${sent.outboxId}/eml`);
+    expect(raw.status).toBe(200);
+    expect(raw.headers["content-type"]).toContain("message/rfc822");
+    expect((await simpleParser(raw.text)).subject).toBe("Hola desde SIA");
+    expect((await api.get("/api/v1/outbox/no-existe/eml")).status).toBe(404);
+    const { api: operator } = await signInAs(t.app, "operator");
+    expect((await operator.get(`/api/v1/outbox/${sent.outboxId}/eml`)).status).toBe(403);
     const bad = await api.get("/api/v1/outbox?per_page=abc");
     expect(bad.status).toBe(422);
   });

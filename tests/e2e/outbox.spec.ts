@@ -33,6 +33,11 @@ test("an administrator runs the weekly reminder by hand and reads the messages i
   const dialog = page.getByRole("dialog");
   await expect(dialog).toContainText("Tu registro de actividades de la semana");
   await expect(dialog.getByTestId("outbox-message-text")).toContainText("Este es un mensaje automático de SIA.");
+  const download = dialog.getByRole("link", { name: "Descargar .eml" });
+  await expect(download).toHaveAttribute("href", /^\/api\/v1\/outbox\/[0-9TZ]+-[0-9a-f]+\/eml$/);
+  const eml = await page.request.get((await download.getAttribute("href")) as string);
+  expect(eml.headers()["content-type"]).toContain("message/rfc822");
+  expect(await eml.text()).toContain("Subject: SIA: completa tu semana");
   await dialog.getByRole("button", { name: "Cerrar" }).click();
   await expect(dialog).toHaveCount(0);
 

@@ -2,6 +2,7 @@
  * The outbox and the scheduled jobs, for administrators (matrix: outbox list/show, jobs list/create).
  *   GET  /api/v1/outbox?page&per_page    messages the local adapter wrote (DATA_DIR/outbox), newest first
  *   GET  /api/v1/outbox/:id              one message: headers, text, attachments' names
+ *   GET  /api/v1/outbox/:id/eml          the message as it was written (message/rfc822, with attachments)
  *   GET  /api/v1/jobs                    every job, its current period and its last runs
  *   POST /api/v1/jobs/:name/run {force}  runs the job now for its current period; a period already run
  *                                        sends nothing (status already_done) unless force is true
@@ -14,7 +15,7 @@ import { HttpError, notFound, ValidationError, zodFieldErrors } from "../../http
 import { doc } from "../../http/openapi";
 import { JOBS, jobByName } from "../../jobs";
 import { type JobRun, lastRuns, runJob } from "../../jobs/runner";
-import { listOutbox, outboxDir, readOutbox } from "../../ports/mail";
+import { listOutbox, outboxDir, readOutbox, readOutboxRaw } from "../../ports/mail";
 
 const runView = (run: JobRun) => {
   let detail: Record<string, unknown> = {};
@@ -45,6 +46,18 @@ export async function jobsRoutes(api: FastifyInstance) {
     if (!message) throw notFound();
     return { outbox: message };
   });
+
+  api.get(
+    "/outbox/:id/eml",
+    { schema: doc({ tags, summary: "Un mensaje del buzón local como archivo .eml" }) },
+    async (request, reply) => {
+      authorize(request, "outbox", "show");
+      const id = (request.params as { id: string }).id;
+      const raw = await readOutboxRaw(outboxDir(api.config), id);
+      if (!raw) throw notFound();
+      return reply.type("message/rfc822").header("content-disposition", `attachment; filename="${id}.eml"`).send(raw);
+    },
+  );
 
   api.get("/jobs", { schema: doc({ tags, summary: "Tareas programadas y sus últimas ejecuciones" }) }, async (request) => {
     authorize(request, "jobs", "list");

@@ -4,7 +4,7 @@ import { OutboxMail, SmtpMail } from "./nodemailer";
 import type { MailPort } from "./port";
 
 export { OutboxMail, SmtpMail } from "./nodemailer";
-export { listOutbox, readOutbox } from "./outbox";
+export { listOutbox, readOutbox, readOutboxRaw } from "./outbox";
 export * from "./port";
 
 export const outboxDir = (config: Pick<Config, "dataDir">) => path.join(config.dataDir, "outbox");

@@ -74,3 +74,14 @@ export async function readOutbox(dir: string, id: string): Promise<OutboxMessage
     throw error;
   }
 }
+
+/** The raw .eml bytes of one message, or null. */
+export async function readOutboxRaw(dir: string, id: string): Promise<Buffer | null> {
+  if (!OUTBOX_ID.test(id)) return null;
+  try {
+    return await fs.readFile(path.join(dir, `${id}.eml`));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}

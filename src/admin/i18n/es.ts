@@ -391,6 +391,7 @@ export const sia = {
     subject: "Asunto",
     attachments: "Adjuntos",
     close: "Cerrar",
+    download: "Descargar .eml",
     schedule_note: "El recordatorio y el reporte semanales salen los martes; cada semana se envían una sola vez.",
   },
   filters: {

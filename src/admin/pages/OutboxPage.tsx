@@ -164,6 +164,9 @@ function MessageDialog({ id, onClose }: { id: string; onClose: () => void }) {
         )}
       </DialogContent>
       <DialogActions>
+        <Button component="a" href={`/api/v1/outbox/${encodeURIComponent(id)}/eml`} download>
+          {translate("sia.outbox.download")}
+        </Button>
         <Button onClick={onClose}>{translate("sia.outbox.close")}</Button>
       </DialogActions>
     </Dialog>
