@@ -20,9 +20,11 @@ import { registerErrorHandler } from "./http/errors";
 import { registerResource } from "./http/resource";
 import { resources } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
+import { jobsRoutes } from "./modules/jobs/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { type CalendarPort, createCalendar } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
+import { createMail, type MailPort } from "./ports/mail";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -32,6 +34,8 @@ declare module "fastify" {
     documents: DocumentsPort;
     /** The calendar of quotation events (server/ports/calendar), one per app. */
     calendar: CalendarPort;
+    /** Outgoing e-mail (server/ports/mail): SMTP or the local outbox, one per app. */
+    mail: MailPort;
   }
 }
 
@@ -45,6 +49,8 @@ export async function build(options: {
   logger?: boolean;
   /** A drive other than the configured one (tests). */
   documents?: DocumentsPort;
+  /** A mail port other than the configured one (tests). */
+  mail?: MailPort;
 }): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
@@ -58,6 +64,7 @@ export async function build(options: {
   app.decorate("config", config);
   app.decorate("documents", options.documents ?? createDocuments(config));
   app.decorate("calendar", createCalendar(config));
+  app.decorate("mail", options.mail ?? createMail(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
 
@@ -104,6 +111,7 @@ export async function build(options: {
       await api.register(sessionRoutes);
       for (const resource of resources) registerResource(api, resource);
       await api.register(driveApiRoutes);
+      await api.register(jobsRoutes);
     },
     { prefix: "/api/v1" },
   );

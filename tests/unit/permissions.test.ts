@@ -29,6 +29,11 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["reports", "export", "all", "own", "all"],
   ["drive", "show", "all", "all", "all"],
   ["drive", "create", "all", null, null],
+  // scheduled e-mail (issue 7)
+  ["outbox", "list", "all", null, null],
+  ["outbox", "show", "all", null, null],
+  ["jobs", "list", "all", null, null],
+  ["jobs", "create", "all", null, null],
 ];
 
 describe("permission matrix", () => {
