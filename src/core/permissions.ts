@@ -96,11 +96,7 @@ export const permissionMatrix = {
   project_types: catalogue(),
   employee_positions: catalogue(),
   // Finanzas reads every employee (reports by employee); an Operador only their own record.
-  employees: {
-    ...adminOnly(),
-    list: { admin: "all", finance: "all", operator: "own" },
-    show: { admin: "all", finance: "all", operator: "own" },
-  },
+  employees: { ...adminOnly(), list: { admin: "all", finance: "all", operator: "own" }, show: { admin: "all", finance: "all", operator: "own" } },
   estimated_work_hours: financeReads(),
   holydays: { ...catalogue(), import: admin },
   workspaces: financeReads(),
@@ -148,7 +144,11 @@ export function grantFor(user: RoleHolder | null | undefined, resource: string, 
   return best;
 }
 
-export function canAccess(params: { user: RoleHolder | null | undefined; resource: string; action: Action }): boolean {
+export function canAccess(params: {
+  user: RoleHolder | null | undefined;
+  resource: string;
+  action: Action;
+}): boolean {
   return grantFor(params.user, params.resource, params.action) !== null;
 }
 
