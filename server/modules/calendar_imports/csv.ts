@@ -49,7 +49,12 @@ export function parseActivitiesCsv(source: string, week: Period): CsvParseResult
   const text = source.replace(/^\uFEFF/, "");
   const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false });
   const lines = parsed.data;
-  const header = (lines[0] ?? []).map((h) => String(h).replace(/^\uFEFF/, "").trim().toLowerCase());
+  const header = (lines[0] ?? []).map((h) =>
+    String(h)
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .toLowerCase(),
+  );
   const missing = ACTIVITY_CSV_COLUMNS.filter((c) => !header.includes(c));
   if (missing.length) return { rows: [], errors: [importMessages.csvMissingColumns(missing.join(", "))] };
   const rows: CsvParseResult["rows"] = [];
@@ -62,7 +67,8 @@ export function parseActivitiesCsv(source: string, week: Period): CsvParseResult
     const problems: string[] = [];
     const date = /^\d{4}-\d{2}-\d{2}$/.test(row.fecha) ? localDateOf(row.fecha) : null;
     if (!date) problems.push(importMessages.csvBadDate);
-    else if (date < week.starts_on || date > week.ends_on) problems.push(importMessages.csvOutsideWeek(week.starts_on, week.ends_on));
+    else if (date < week.starts_on || date > week.ends_on)
+      problems.push(importMessages.csvOutsideWeek(week.starts_on, week.ends_on));
     const from = minutesOf(row.hora_inicio);
     const to = minutesOf(row.hora_fin);
     if (from === null || to === null) problems.push(importMessages.csvBadTime);
