@@ -21,7 +21,7 @@ import { registerResource } from "./http/resource";
 import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
-import { type CalendarPort, createCalendar } from "./ports/calendar";
+import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
 
 declare module "fastify" {
@@ -32,6 +32,8 @@ declare module "fastify" {
     documents: DocumentsPort;
     /** The calendar of quotation events (server/ports/calendar), one per app. */
     calendar: CalendarPort;
+    /** The provider calendar the timesheet import reads (null: .ics files only). */
+    calendarReader: CalendarReader | null;
   }
 }
 
@@ -45,6 +47,8 @@ export async function build(options: {
   logger?: boolean;
   /** A drive other than the configured one (tests). */
   documents?: DocumentsPort;
+  /** A provider calendar reader other than the configured one (tests). */
+  calendarReader?: CalendarReader | null;
 }): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
@@ -58,6 +62,7 @@ export async function build(options: {
   app.decorate("config", config);
   app.decorate("documents", options.documents ?? createDocuments(config));
   app.decorate("calendar", createCalendar(config));
+  app.decorate("calendarReader", options.calendarReader !== undefined ? options.calendarReader : createCalendarReader(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
 

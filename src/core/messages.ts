@@ -198,7 +198,7 @@ export const importMessages = {
   csvLine: (line: number, message: string) => `Línea ${line}: ${message}`,
   csvMissingColumns: (columns: string) => `Faltan columnas en el encabezado: ${columns}`,
   csvNoRows: "El archivo no tiene actividades",
-  csvBadDate: "la fecha no es válida (AAAA-MM-DD)",
+  csvBadDate: "la fecha no es válida (AAAA-MM-DD o DD/MM/AAAA)",
   csvOutsideWeek: (monday: string, sunday: string) => `la fecha está fuera de la semana del ${monday} al ${sunday}`,
   csvBadTime: "la hora no es válida (HH:MM)",
   csvEndBeforeStart: "la hora de fin debe ser posterior a la de inicio",

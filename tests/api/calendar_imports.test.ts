@@ -8,7 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { build } from "../../server/app";
 import { activities, activity_type_catalogs, app_settings, calendar_mappings, projects, prospects } from "../../server/db/schema";
+import type { CalendarInstance, CalendarRange, CalendarReader } from "../../server/ports/calendar";
 import { ACTIVITY_TYPES, VACATION_DESCRIPTION } from "../../src/core/constants";
 import { type LocalEvent, localEventToActivity } from "../../src/core/localEvent";
 import { ACTIVITY_CSV_COLUMNS } from "../../src/core/schemas/activity";
@@ -200,6 +202,71 @@ describe("POST calendar_imports (.ics)", () => {
     const res = await operator.post("/api/v1/calendar_imports", { start_date: WEEK, source: "google" });
     expect(res.status).toBe(422);
     expect(res.body.errors.base[0]).toMatch(/No hay un servicio de Google Calendar configurado/);
+  });
+
+  it("source google reads through the CalendarReader port with the user's saved token, same rules", async () => {
+    const calls: Array<{ token: string; range: CalendarRange }> = [];
+    const instance = (id: string, summary: string, start: string, end: string, extra: Partial<CalendarInstance> = {}) => ({
+      uid: id,
+      instanceId: id,
+      seriesId: null,
+      summary,
+      start: new Date(start),
+      end: new Date(end),
+      allDay: false,
+      cancelled: false,
+      transparent: false,
+      organizer: "jefe@empresa.mx",
+      hangoutLink: null,
+      ...extra,
+    });
+    const fake: CalendarReader = {
+      kind: "fake",
+      async listInstances(token, range) {
+        calls.push({ token, range });
+        return [
+          instance("g1", "RH|Plática de bienestar", at("2031-03-04", "09:00"), at("2031-03-04", "10:00")),
+          instance("g1", "RH|Plática de bienestar", at("2031-03-04", "09:00"), at("2031-03-04", "10:00")),
+          instance("g2", "RH|Cancelada", at("2031-03-04", "11:00"), at("2031-03-04", "12:00"), { cancelled: true }),
+          instance("g3", "RH|Libre", at("2031-03-04", "12:00"), at("2031-03-04", "13:00"), { transparent: true }),
+          instance("g4", "RH|Todo el día", at("2031-03-04", "00:00"), at("2031-03-05", "00:00"), { allDay: true }),
+          instance("g5", "RH|Otra semana", at("2031-03-11", "09:00"), at("2031-03-11", "10:00")),
+        ];
+      },
+    };
+    const google = await build({ config: t.app.config, database: t.database, logger: false, calendarReader: fake });
+    await google.ready();
+    try {
+      const op = await signInAs(google, "operator");
+      const api = await signIn(google, op.user.email);
+      const post = (payload: unknown) =>
+        call(google, "POST", "/api/v1/calendar_imports", payload, { authorization: `Bearer ${api.token}` });
+      const noToken = await post({ start_date: WEEK, source: "google" });
+      expect(noToken.status).toBe(422);
+      expect(noToken.body.errors.base[0]).toMatch(/No ha guardado el token de Google Calendar/);
+      const saved = await call(
+        google,
+        "POST",
+        "/api/v1/users/save_cloud_token",
+        { token: "ya29.token-de-prueba" },
+        { authorization: `Bearer ${api.token}` },
+      );
+      expect(saved.status).toBe(200);
+      const res = await post({ start_date: WEEK, source: "google" });
+      expect(res.status).toBe(200);
+      expect(calls.at(-1)?.token).toBe("ya29.token-de-prueba");
+      expect(calls.at(-1)?.range.start.toISOString()).toBe(at(WEEK, "00:00"));
+      expect(res.body.events).toHaveLength(1);
+      expect(res.body.events[0]).toMatchObject({
+        id: "g1",
+        actionType: "rh",
+        isValidate: true,
+        google_calendar_id: "g1",
+        google_calendar_event: { organizer: "jefe@empresa.mx", hangoutLink: null },
+      });
+    } finally {
+      await google.close();
+    }
   });
 
   it("no session → 401; a user without an employee → 422", async () => {
@@ -426,16 +493,17 @@ describe("PUT activities/import_activities_csv", () => {
     const bad = [
       header,
       "2031-03-17,09:00,10:00,P,,PRY-ICS,,DE,,Bien",
-      "17/03/2031,09:00,10:00,P,,PRY-ICS,,DE,,Fecha mal",
+      "2031-02-30,09:00,10:00,P,,PRY-ICS,,DE,,Fecha mal",
+      "18/03/2031,9:00,10:00,RH,,,,,,Fecha como la escribe una hoja de cálculo",
       "2031-03-24,09:00,10:00,RH,,,,,,Otra semana",
       "2031-03-18,10:00,09:00,XX,,,,,,Tipo y horas mal",
     ].join("\n");
     const res = await importCsv(operator, CSV_WEEK, bad);
     expect(res.status).toBe(422);
     expect(res.body.errors.base).toEqual([
-      "Línea 3: la fecha no es válida (AAAA-MM-DD)",
-      "Línea 4: la fecha está fuera de la semana del 2031-03-17 al 2031-03-23",
-      "Línea 5: la hora de fin debe ser posterior a la de inicio; el tipo debe ser P, S, PC, AS, RH o V",
+      "Línea 3: la fecha no es válida (AAAA-MM-DD o DD/MM/AAAA)",
+      "Línea 5: la fecha está fuera de la semana del 2031-03-17 al 2031-03-23",
+      "Línea 6: la hora de fin debe ser posterior a la de inicio; el tipo debe ser P, S, PC, AS, RH o V",
     ]);
     const columns = await importCsv(operator, CSV_WEEK, "fecha,descripcion\n2031-03-17,x");
     expect(columns.status).toBe(422);

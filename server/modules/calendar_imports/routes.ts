@@ -17,7 +17,7 @@ import { authorize, currentUser } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { decryptSecret, secretKey } from "../../http/secrets";
-import { type CalendarInstance, createCalendarReader, IcsError, readIcs } from "../../ports/calendar";
+import { type CalendarInstance, IcsError, readIcs } from "../../ports/calendar";
 import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
 import { calendarLocalEvents, fitKey, importableInstances, loadResolver } from "./service";
 
@@ -101,7 +101,7 @@ export async function calendarImportRoutes(app: FastifyInstance) {
           throw error;
         }
       } else if (fields.source === "google") {
-        const reader = createCalendarReader(app.config);
+        const reader = app.calendarReader;
         if (!reader) throw ValidationError.base(importMessages.googleNotConfigured);
         const [row] = await app.db.db
           .select({ token: users.cloud_token_encrypted })
