@@ -46,7 +46,7 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
       if (part.type === "file") {
         const f = part as MultipartFile;
         const content = await f.toBuffer();
-        if (!file && f.fieldname === "file") file = { filename: f.filename ?? "", mimetype: f.mimetype.toLowerCase(), content };
+        if (!file) file = { filename: f.filename ?? "", mimetype: f.mimetype.toLowerCase(), content };
       } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
     }
   } catch (error) {
