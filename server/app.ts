@@ -18,11 +18,11 @@ import type { Database } from "./db/client";
 import { registerAuth } from "./http/auth";
 import { registerErrorHandler } from "./http/errors";
 import { registerResource } from "./http/resource";
-import { resources } from "./modules";
+import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { jobsRoutes } from "./modules/jobs/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
-import { type CalendarPort, createCalendar } from "./ports/calendar";
+import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
 import { createMail, type MailPort } from "./ports/mail";
 
@@ -36,6 +36,8 @@ declare module "fastify" {
     calendar: CalendarPort;
     /** Outgoing e-mail (server/ports/mail): SMTP or the local outbox, one per app. */
     mail: MailPort;
+    /** The provider calendar the timesheet import reads (null: .ics files only). */
+    calendarReader: CalendarReader | null;
   }
 }
 
@@ -51,6 +53,8 @@ export async function build(options: {
   documents?: DocumentsPort;
   /** A mail port other than the configured one (tests). */
   mail?: MailPort;
+  /** A provider calendar reader other than the configured one (tests). */
+  calendarReader?: CalendarReader | null;
 }): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
@@ -65,6 +69,7 @@ export async function build(options: {
   app.decorate("documents", options.documents ?? createDocuments(config));
   app.decorate("calendar", createCalendar(config));
   app.decorate("mail", options.mail ?? createMail(config));
+  app.decorate("calendarReader", options.calendarReader !== undefined ? options.calendarReader : createCalendarReader(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
 
@@ -110,6 +115,7 @@ export async function build(options: {
       registerAuth(api);
       await api.register(sessionRoutes);
       for (const resource of resources) registerResource(api, resource);
+      for (const routes of routeModules) await api.register(routes);
       await api.register(driveApiRoutes);
       await api.register(jobsRoutes);
     },

@@ -222,3 +222,44 @@ export const jobMessages = {
   reportBody: (workspace: string, starts: string, ends: string, rows: number) =>
     `Se adjunta el reporte de actividades del espacio de trabajo ${workspace} de la semana ${jobMessages.weekRange(starts, ends)} (${rows} actividad(es)).`,
 } as const;
+
+// timesheet imports: calendar (.ics, Google) and CSV (issue 6)
+export const importMessages = {
+  wrongParts: (code: string, shape: string, expected: number, parts: number) =>
+    `El título con ${code} necesita ${expected} partes separadas por «|» (${shape}) y tiene ${parts}; se importó como actividad interna para revisar`,
+  unrecognised: "El título no tiene un formato reconocido (P, S, PC, AS o RH); se importó como actividad interna para revisar",
+  untitled: "El evento no tiene título",
+  projectFoundNeedsType: "Se reconoció el proyecto en el título; falta el tipo de actividad",
+  clientFoundNeedsProduct: "Se reconoció el cliente en el título; falta el producto",
+  descriptionMissing: "Falta la descripción",
+  typeMissing: "Falta el tipo de actividad",
+  projectMissing: "Falta el código de proyecto",
+  clientMissing: "Falta el cliente",
+  ownerMissing: "Falta el cliente o prospecto",
+  productMissing: "Falta el producto",
+  projectNotFound: (value: string) => `No se encontró el proyecto «${value}»`,
+  clientNotFound: (value: string) => `No se encontró el cliente «${value}»`,
+  ownerNotFound: (value: string) => `No se encontró el cliente o prospecto «${value}»`,
+  productNotFound: (value: string) => `No se encontró el producto «${value}» (o no se puede elegir)`,
+  typeNotFound: (value: string) => `No se encontró el tipo de actividad «${value}»`,
+  clientExcludedFromSupport: (value: string) => `El cliente «${value}» no puede usarse en actividades de soporte`,
+  fileInvalid: "Archivo no válido o no seleccionado.",
+  icsUnreadable: "El archivo no es un calendario .ics válido",
+  startDateRequired: "Indique la semana a importar (start_date)",
+  dayOutsideWeek: "El día elegido no pertenece a la semana a importar",
+  sourceInvalid: "Envíe un archivo .ics o source «google»",
+  googleNotConfigured:
+    "No hay un servicio de Google Calendar configurado en este servidor; exporte su calendario como .ics e impórtelo",
+  googleTokenMissing: "No ha guardado el token de Google Calendar; inicie sesión con Google nuevamente",
+  googleFailed: "Error al obtener eventos. Recargue la página o inicie sesión nuevamente",
+  memoryApplied: "Mapeo recordado de la serie",
+  csvLine: (line: number, message: string) => `Línea ${line}: ${message}`,
+  csvMissingColumns: (columns: string) => `Faltan columnas en el encabezado: ${columns}`,
+  csvNoRows: "El archivo no tiene actividades",
+  csvBadDate: "la fecha no es válida (AAAA-MM-DD o DD/MM/AAAA)",
+  csvOutsideWeek: (monday: string, sunday: string) => `la fecha está fuera de la semana del ${monday} al ${sunday}`,
+  csvBadTime: "la hora no es válida (HH:MM)",
+  csvEndBeforeStart: "la hora de fin debe ser posterior a la de inicio",
+  csvBadType: "el tipo debe ser P, S, PC, AS, RH o V",
+  csvFieldMissing: (field: string) => `falta ${field}`,
+} as const;
