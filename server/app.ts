@@ -18,7 +18,7 @@ import type { Database } from "./db/client";
 import { registerAuth } from "./http/auth";
 import { registerErrorHandler } from "./http/errors";
 import { registerResource } from "./http/resource";
-import { resources } from "./modules";
+import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { type CalendarPort, createCalendar } from "./ports/calendar";
@@ -104,6 +104,7 @@ export async function build(options: {
       await api.register(sessionRoutes);
       for (const resource of resources) registerResource(api, resource);
       await api.register(driveApiRoutes);
+      for (const routes of routeModules) await api.register(routes);
     },
     { prefix: "/api/v1" },
   );

@@ -6,6 +6,7 @@ import { appSettingsResource } from "./app_settings/resource";
 import { assignmentsResource } from "./assignments/resource";
 import { clientGroupsResource } from "./client_groups/resource";
 import { clientsResource } from "./clients/resource";
+import { dashboardRoutes } from "./dashboards/routes";
 import { employeePositionsResource } from "./employee_positions/resource";
 import { employeesResource } from "./employees/resource";
 import { estimatedWorkHoursResource } from "./estimated_work_hours/resource";
@@ -40,3 +41,6 @@ export const resources = [
   projectsResource,
   invoicesResource,
 ];
+
+/** Route modules that are not declared resources (registered after them in the same /api/v1 scope). */
+export const routeModules = [dashboardRoutes];

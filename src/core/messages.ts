@@ -164,3 +164,13 @@ export const pipelineMessages = {
   folderInsideProspect: "la carpeta del cliente no puede estar dentro de la carpeta del prospecto",
   projectWithoutClientFolder: "el cliente del proyecto no tiene carpeta en el drive",
 } as const;
+
+// dashboards (issue 7: the charts)
+export const dashboardMessages = {
+  rangeOrder: "La fecha de inicio no puede ser posterior a la fecha de fin.",
+  rangeTooLong: (weeks: number) => `El periodo no puede abarcar más de ${weeks} semanas.`,
+  year: "no es un año válido",
+  noWorkspace: "Sin espacio de trabajo",
+  noPosition: "Sin puesto",
+  noProduct: "Sin producto",
+} as const;

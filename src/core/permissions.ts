@@ -107,6 +107,10 @@ export const permissionMatrix = {
   outbox: { list: admin, show: admin },
   // The drive (documents port): everyone signed in browses and opens files; administrators create folders.
   drive: { list: everyone, show: everyone, create: admin },
+  // Tableros (issue 7): `show` is one employee's week (each their own; administrators anyone's), `list` the
+  // team's (every employee, weeks not closed). A project's or a client's dashboard is read by whoever may
+  // show that project or client (`projects`/`clients` × show): the rule is theirs, not repeated here.
+  dashboards: { show: everyoneOwn, list: admin },
 } satisfies Record<string, ResourceRules>;
 
 export type PermissionResource = keyof typeof permissionMatrix;

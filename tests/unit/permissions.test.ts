@@ -29,6 +29,8 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["reports", "export", "all", "own", "all"],
   ["drive", "show", "all", "all", "all"],
   ["drive", "create", "all", null, null],
+  ["dashboards", "show", "all", "own", "own"],
+  ["dashboards", "list", "all", null, null],
 ];
 
 describe("permission matrix", () => {
