@@ -89,6 +89,8 @@ export const PAGE_PATHS = {
   showGoogleCalendar: "/app/showGoogleCalendar",
   changelog: "/app/changeLogSia",
   reporting: "/app/reporting/list",
+  /** The dashboards (issue 7; not in SPEC §2). */
+  dashboard: "/app/dashboard",
   signIn: "/sign_in",
   notFound: "/404",
 } as const;
