@@ -62,7 +62,7 @@ function WeekSection({ user }: { user: SessionUser }) {
       ? translate("sia.dashboards.week.title")
       : translate("sia.dashboards.week.title_of", { name: query.data.employee.name });
   const navigation = (
-    <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap", rowGap: 1 }}>
+    <Stack direction="row" sx={{ alignItems: "center", flexWrap: "wrap", columnGap: 1, rowGap: 1 }}>
       {isAdmin && <EmployeePicker value={employeeId} onChange={setEmployeeId} />}
       <Tooltip title={translate("sia.dashboards.week.previous")}>
         <IconButton aria-label={translate("sia.dashboards.week.previous")} onClick={() => setDay(addDays(mondayOf(day), -7))}>

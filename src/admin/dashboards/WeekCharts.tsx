@@ -33,7 +33,7 @@ export function WeekCharts({ data }: { data: EmployeeDashboard }) {
 
   return (
     <Box>
-      <Stack direction="row" spacing={2} sx={{ alignItems: "center", flexWrap: "wrap", rowGap: 1 }}>
+      <Stack direction="row" sx={{ alignItems: "center", flexWrap: "wrap", columnGap: 2, rowGap: 1 }}>
         <Typography sx={{ fontWeight: 600 }} data-testid="dashboard-week-total">
           {translate("sia.dashboards.week.total", { hours: formatHours(data.total_hours) })}
         </Typography>
