@@ -79,8 +79,11 @@ test("a demo project shows its estimated vs logged hours, and a demo client its 
   await page.goto(`/app/projects/${projectId}`);
   const panel = page.getByRole("region", { name: "Horas estimadas vs. registradas" });
   await expect(panel).toBeVisible();
+  const logged = formatHours(project.dashboard.logged_hours);
   await expect(panel.getByTestId("project-hours-totals")).toHaveText(
-    `${formatHours(project.dashboard.logged_hours)} registradas de ${formatHours(project.dashboard.estimated_hours)} estimadas`,
+    project.dashboard.estimated_hours
+      ? `${logged} registradas de ${formatHours(project.dashboard.estimated_hours)} estimadas`
+      : `${logged} registradas; el proyecto no tiene horas estimadas`,
   );
   await expect(panel.getByTestId("project-hours-by-position").locator(BARS).first()).toBeVisible();
   await expect(panel.getByTestId("project-hours-cumulative").locator("svg path").first()).toBeVisible();

@@ -18,12 +18,14 @@ function ProjectCharts({ data }: { data: ProjectDashboard }) {
   return (
     <Box>
       <Typography sx={{ fontWeight: 600 }} data-testid="project-hours-totals">
-        {data.estimates_visible
+        {data.estimates_visible && data.estimated_hours
           ? translate("sia.dashboards.project.totals", {
               logged: formatHours(data.logged_hours),
-              estimated: formatHours(data.estimated_hours ?? 0),
+              estimated: formatHours(data.estimated_hours),
             })
-          : translate("sia.dashboards.project.logged_only", { logged: formatHours(data.logged_hours) })}
+          : translate(data.estimates_visible ? "sia.dashboards.project.no_estimates" : "sia.dashboards.project.logged_only", {
+              logged: formatHours(data.logged_hours),
+            })}
       </Typography>
       <Stack direction={{ xs: "column", lg: "row" }} spacing={2}>
         <Box sx={{ flex: 1, minWidth: 0 }} data-testid="project-hours-by-position">
@@ -63,6 +65,7 @@ function ProjectCharts({ data }: { data: ProjectDashboard }) {
           ) : (
             <LineChart
               height={280}
+              margin={{ right: 24 }}
               localeText={localeText}
               xAxis={[{ scaleType: "point", data: data.weekly.map((w) => shortDate(w.week)) }]}
               yAxis={[{ min: 0, max: Math.max(data.estimated_hours ?? 0, data.logged_hours) * 1.05 || undefined }]}

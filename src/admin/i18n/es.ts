@@ -410,6 +410,7 @@ export const sia = {
       weekly: "Registradas en la semana",
       totals: "%{logged} registradas de %{estimated} estimadas",
       logged_only: "%{logged} registradas",
+      no_estimates: "%{logged} registradas; el proyecto no tiene horas estimadas",
       no_position: "Sin puesto",
       empty: "El proyecto aún no tiene horas estimadas ni registradas.",
     },
