@@ -5,6 +5,15 @@ import { expectNoEnglish, signIn } from "./fixtures";
 /** Bars the chart drew with some height (a zero value draws an empty bar). */
 const BARS = '.MuiBarElement-root:not([height="0"]):not([width="0"])';
 
+/** Every JavaScript file the page loads, to see when the chart library (the chartKit chunk) arrives. */
+function scriptsOf(page: Page) {
+  const urls: string[] = [];
+  page.on("request", (request) => {
+    if (/\/assets\/.+\.js$/.test(new URL(request.url()).pathname)) urls.push(request.url());
+  });
+  return { charts: () => urls.filter((u) => /\/assets\/(chartKit|DashboardPage|ProjectHoursPanel|ClientSupportPanel)-/.test(u)) };
+}
+
 /** The API's answer for a path, with the page's session. */
 async function api<T>(page: Page, path: string): Promise<T> {
   const response = await page.request.get(path);
@@ -13,16 +22,20 @@ async function api<T>(page: Page, path: string): Promise<T> {
 }
 
 test("an operador opens the Tablero and sees this week's hours in a chart, the same total as the calendar", async ({ page }) => {
+  const scripts = scriptsOf(page);
   await signIn(page, "operator");
   // The timesheet's total of the week, as the calendar shows it.
   await expect(page.getByTestId("week-total")).not.toHaveText("Total de la semana: 0 h");
   const calendarTotal = await page.getByTestId("week-total").innerText();
   expect(calendarTotal).toMatch(/^Total de la semana: .+ h$/);
+  // The timesheet does not load the charts.
+  expect(scripts.charts()).toEqual([]);
 
   await page.getByRole("menuitem", { name: "Tablero" }).click();
   await expect(page).toHaveURL(/\/app\/dashboard$/);
   const week = page.getByRole("region", { name: "Mi semana" });
   await expect(week).toBeVisible();
+  expect(scripts.charts().some((u) => u.includes("/assets/chartKit-"))).toBe(true);
   const { dashboard } = await api<{ dashboard: { total_hours: number; expected_hours: number } }>(
     page,
     "/api/v1/dashboards/employee",
@@ -46,7 +59,12 @@ test("an operador opens the Tablero and sees this week's hours in a chart, the s
 });
 
 test("an administrator sees the team: hours per workspace and the weeks not closed", async ({ page }) => {
+  const scripts = scriptsOf(page);
   await signIn(page, "admin");
+  // An ordinary list does not load the charts.
+  await page.getByRole("menuitem", { name: "Proyectos", exact: true }).click();
+  await expect(page.getByRole("columnheader", { name: "Código" })).toBeVisible();
+  expect(scripts.charts()).toEqual([]);
   await page.getByRole("menuitem", { name: "Tablero" }).click();
   const team = page.getByRole("region", { name: "Equipo" });
   await expect(team).toBeVisible();

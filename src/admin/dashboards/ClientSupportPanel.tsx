@@ -8,7 +8,7 @@ import { useState } from "react";
 import { type Identifier, useDataProvider, useTranslate } from "react-admin";
 import { localToday } from "../../core/week";
 import type { ClientDashboard, SiaDataProvider } from "../../dataProvider";
-import { DashboardCard, EmptyState, formatHours, hoursFormatter, Loaded, useChartLocale } from "./common";
+import { DashboardCard, EmptyState, formatHours, hoursFormatter, Loaded, useChartLocale } from "./chartKit";
 
 const percent = new Intl.NumberFormat("es-MX", { style: "percent", maximumFractionDigits: 1 });
 

@@ -13,7 +13,7 @@ import { canAccess } from "../../core/permissions";
 import type { SessionUser } from "../../core/session";
 import { addDays, localToday, mondayOf, sundayOf, weekOf } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
-import { DashboardCard, EmptyState, fullDate, Loaded } from "./common";
+import { DashboardCard, EmptyState, fullDate, Loaded } from "./chartKit";
 import { TeamCharts } from "./TeamCharts";
 import { WeekCharts } from "./WeekCharts";
 

@@ -6,7 +6,7 @@ import { Link } from "react-router-dom";
 import { screenPath } from "../../core/resources";
 import { addDays } from "../../core/week";
 import type { TeamDashboard } from "../../dataProvider";
-import { ChartTitle, EmptyState, formatHours, hoursFormatter, shortDate, useChartLocale } from "./common";
+import { ChartTitle, EmptyState, formatHours, hoursFormatter, shortDate, useChartLocale } from "./chartKit";
 
 export function TeamCharts({ data }: { data: TeamDashboard }) {
   const translate = useTranslate();

@@ -17,7 +17,7 @@ import { ACTION_TYPES, type ActionType, WORKING_DAY_HOURS } from "../../core/con
 import { addDays, dayOfWeek } from "../../core/week";
 import type { EmployeeDashboard } from "../../dataProvider";
 import { ACTION_COLORS, ACTION_LABELS } from "../../timesheet/colors";
-import { ChartTitle, EmptyState, formatHours, fullDate, hoursFormatter, useChartLocale, weekdayDate } from "./common";
+import { ChartTitle, EmptyState, formatHours, fullDate, hoursFormatter, useChartLocale, weekdayDate } from "./chartKit";
 
 const typeLabel = (t: string) => ACTION_LABELS[t as ActionType] ?? t;
 
