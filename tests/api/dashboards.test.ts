@@ -6,7 +6,7 @@ import { sumHours } from "../../src/core/hours";
 import { zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildActivity, buildEmployee, buildPosition, buildProject } from "../support/catalog-factories";
-import { type ApiClient, buildClient, buildProduct, buildWorkspace, signInAs } from "../support/factories";
+import { type ApiClient, buildClient, buildProduct, buildUser, buildWorkspace, signIn, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -164,6 +164,33 @@ describe("dashboards: one employee's week", () => {
     expect((await operator.get(`/api/v1/dashboards/employee?week=${MONDAY}&employee_id=${colleague}`)).status).toBe(403);
     expect((await operator.get(`/api/v1/dashboards/employee?week=${MONDAY}&employee_id=${me}`)).status).toBe(200);
     expect((await admin.get(`/api/v1/dashboards/employee?employee_id=999999`)).status).toBe(404);
+  });
+
+  it("asks an admin without an employee to choose one, and tells anyone else to see RH", async () => {
+    const lone = await signIn(t.app, (await buildUser(db(), "admin", {}, false)).user.email);
+    const noChoice = await lone.get("/api/v1/dashboards/employee");
+    expect(noChoice.status).toBe(422);
+    expect(noChoice.body.errors.employee_id).toEqual(["Seleccione un empleado"]);
+    expect((await lone.get(`/api/v1/dashboards/employee?employee_id=${me}&week=${MONDAY}`)).body.dashboard.total_hours).toBe(
+      6.61,
+    );
+    const nobody = await signIn(t.app, (await buildUser(db(), "finance", {}, false)).user.email);
+    const refused = await nobody.get("/api/v1/dashboards/employee");
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.base).toEqual(["Favor de ponerse en contacto con RH para que lo den de alta como empleado"]);
+  });
+
+  it("is described in the OpenAPI document", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    const paths = Object.keys(res.json().paths);
+    for (const path of [
+      "/api/v1/dashboards/employee",
+      "/api/v1/dashboards/team",
+      "/api/v1/dashboards/projects/{id}",
+      "/api/v1/dashboards/clients/{id}",
+    ]) {
+      expect(paths).toContain(path);
+    }
   });
 
   it("answers bad input in Spanish, and an empty week with zeros", async () => {
