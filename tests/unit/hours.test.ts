@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { centihoursBetween, expectedWeekHours, hoursBetween, sumHours } from "../../src/core/hours";
+import { hoursByDay, totalHours } from "../../src/timesheet/totals";
 
 const at = (iso: string) => new Date(iso);
 
@@ -17,6 +18,13 @@ describe("hours of activities", () => {
     expect(sumHours([0.33, 0.33, 0.33])).toBe(0.99);
     expect(sumHours(["0.1", "0.2"])).toBe(0.3);
     expect(sumHours([])).toBe(0);
+  });
+
+  it("gives the calendar's totals by the same rule (the CSV's and the dashboards')", () => {
+    const twenty = (from: string, to: string) => ({ begins_at: `2025-03-13T${from}:00Z`, ends_at: `2025-03-13T${to}:00Z` });
+    const three = [twenty("16:00", "16:20"), twenty("16:20", "16:40"), twenty("16:40", "17:00")];
+    expect(totalHours(three)).toBe(0.99);
+    expect(hoursByDay(three)).toEqual({ "2025-03-13": 0.99 });
   });
 
   it("expects 40 hours a week less 8 per weekday holiday", () => {
