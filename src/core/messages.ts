@@ -170,7 +170,4 @@ export const dashboardMessages = {
   rangeOrder: "La fecha de inicio no puede ser posterior a la fecha de fin.",
   rangeTooLong: (weeks: number) => `El periodo no puede abarcar más de ${weeks} semanas.`,
   year: "no es un año válido",
-  noWorkspace: "Sin espacio de trabajo",
-  noPosition: "Sin puesto",
-  noProduct: "Sin producto",
 } as const;

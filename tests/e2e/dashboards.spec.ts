@@ -26,7 +26,7 @@ test("an operador opens the Tablero and sees this week's hours in a chart, the s
   await signIn(page, "operator");
   // The timesheet's total of the week, as the calendar shows it.
   await expect(page.getByTestId("week-total")).not.toHaveText("Total de la semana: 0 h");
-  const calendarTotal = await page.getByTestId("week-total").innerText();
+  const calendarTotal = (await page.getByTestId("week-total").textContent()) ?? "";
   expect(calendarTotal).toMatch(/^Total de la semana: .+ h$/);
   // The timesheet does not load the charts.
   expect(scripts.charts()).toEqual([]);

@@ -86,7 +86,7 @@ export async function teamWeeks(database: Database, from: string, to: string, to
   const start = startOfDay(firstMonday);
   const end = endOfDay(addDays(lastMonday, 6));
   // Only weeks that are over can be late: the current week is still being written.
-  const lastClosable = addDays(mondayOf(today), -7) < lastMonday ? addDays(mondayOf(today), -7) : lastMonday;
+  const lastClosable = [addDays(mondayOf(today), -7), lastMonday].sort()[0];
   const [byWorkspace, notClosed, holidays] = await Promise.all([
     database.rows<{ workspace_id: number | null; workspace_name: string | null; week: string; hours: number }>(
       sql`select e.workspace_id, w.name as workspace_name, ${isoDate(WEEK_OF_A)} as week, ${SUM_HOURS} as hours
