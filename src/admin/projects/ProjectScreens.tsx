@@ -46,6 +46,7 @@ import { CsvDownloadButton } from "../common/CsvDownloadButton";
 import { DatePickerInput, formatDate } from "../common/DatePickerInput";
 import { CreateLink, EditLink, showRowClick } from "../common/links";
 import { SiaPagination } from "../common/SiaPagination";
+import { DriveCheckButton } from "./DriveCheckButton";
 import { EstimatedHoursPanel, ProjectActionsBar, ProjectCommentBox, StageHistory, stateValueLabel } from "./ProjectPanels";
 
 const createResolver = zodResolver(projectSchema as never);
@@ -409,6 +410,7 @@ export function ProjectShow() {
         <TopToolbar>
           <InvoicesLink />
           <EditLink />
+          <DriveCheckButton />
         </TopToolbar>
       }
     >
