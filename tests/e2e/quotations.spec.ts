@@ -174,7 +174,9 @@ test("Finanzas reads quotations without changing them; Operador does not see the
   await expect(page.getByRole("link", { name: "Crear" })).toHaveCount(0);
   await page.getByRole("combobox", { name: "Estado" }).click();
   await page.getByRole("option", { name: "Demo" }).click();
-  await page.getByRole("row").nth(1).click();
+  await expect(page.getByRole("row").nth(1)).toContainText("Demo");
+  await expect(page.getByRole("row").filter({ hasText: "Cancelada" })).toHaveCount(0);
+  await page.getByRole("row").nth(1).getByRole("cell").first().click();
   await expect(page).toHaveURL(/\/app\/quotations\/\d+$/);
   await expect(page.locator("#main-content").getByText("Demo", { exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "Editar" })).toHaveCount(0);
@@ -189,7 +191,7 @@ test("Finanzas reads quotations without changing them; Operador does not see the
   expect(status).toBe(403);
   // Operador reads prospects but cannot convert them.
   await page.getByRole("menuitem", { name: "Prospectos", exact: true }).click();
-  await page.getByRole("row").nth(1).click();
+  await page.getByRole("row").nth(1).getByRole("cell").first().click();
   await expect(page).toHaveURL(/\/app\/prospects\/\d+$/);
   await expect(page.locator("#main-content").getByText(/Fecha de creación/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Convertir a cliente" })).toHaveCount(0);

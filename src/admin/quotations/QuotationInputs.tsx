@@ -74,7 +74,7 @@ function EventInputs() {
         />
       </Grid>
       <Grid size={{ xs: 12, md: 2 }}>
-        <NumberInput source="event.duration_minutes" min={5} step={15} fullWidth />
+        <NumberInput source="event.duration_minutes" min={5} step={5} fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
         <TextInput source="event.summary" fullWidth helperText="Vacío: «Demostración — nombre del prospecto»" />
