@@ -27,7 +27,9 @@ async function fireEvent(page: Page, button: string, comment: string, toast: str
   await expect(page.getByText(toast)).toBeVisible();
 }
 
-test("an administrator takes a prospect's quotation from Demo to Alta Cliente: client and type-6 project created", async ({ page }) => {
+test("an administrator takes a prospect's quotation from Demo to Alta Cliente: client and type-6 project created", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const id = suffix();
   const prospect = `Ferretería El Tornillo ${id}`;
@@ -51,7 +53,7 @@ test("an administrator takes a prospect's quotation from Demo to Alta Cliente: c
   await page.getByRole("option", { name: prospect }).click();
   await page.getByRole("combobox", { name: "Producto" }).click();
   const productOption = page.getByRole("option").first();
-  const product = (await productOption.innerText()).trim();
+  const product = ((await productOption.textContent()) ?? "").trim();
   await productOption.click();
   await page.getByLabel("Agendar evento en el calendario").check();
   await expect(page.getByRole("spinbutton", { name: "Duración (minutos)" })).toHaveValue("60");
