@@ -307,5 +307,5 @@ export const quotations = {
   edit: QuotationEdit,
   show: QuotationShow,
   icon: RequestQuoteIcon,
-  recordRepresentation: (r: Record<string, unknown>) => `Cotización ${r.id ?? ""} — ${r.contact_name ?? ""}`,
+  recordRepresentation: (r: Record<string, unknown>) => `#${r.id ?? ""} — ${r.contact_name ?? ""}`,
 };
