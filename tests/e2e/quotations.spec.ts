@@ -89,6 +89,18 @@ test("an administrator takes a prospect's quotation from Demo to Alta Cliente: c
   expect(text).toContain("mailto:lucia@tornillo.mx");
   await expectNoEnglish(page);
 
+  // Editing: the event comes back into the form as it was saved; a longer meeting is saved as such.
+  await page.getByRole("link", { name: "Editar" }).click();
+  await expect(page).toHaveURL(/\/app\/quotations\/update\/\d+$/);
+  await expect(page.getByLabel("Agendar evento en el calendario")).toBeChecked();
+  await expect(page.getByLabel("Fecha y hora del evento")).toHaveValue("2026-12-01T10:00");
+  await expect(page.getByRole("button", { name: "lucia@tornillo.mx" })).toBeVisible();
+  await page.getByRole("spinbutton", { name: "Duración (minutos)" }).fill("90");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page).toHaveURL(/\/app\/quotations\/\d+$/);
+  await expect(page.getByTestId("quotation-event-when")).toContainText("(90 min)");
+  expect((await (await page.request.get(href)).text()).replace(/\r\n /g, "")).toContain("DTEND:20261201T173000Z");
+
   // The comment is required.
   await page.getByRole("button", { name: "Aprobar demo", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Aprobar demo" });

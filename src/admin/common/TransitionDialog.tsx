@@ -29,7 +29,6 @@ export function TransitionDialog({
   validate,
   send,
   onClose,
-  onDone,
 }: {
   title: string;
   subtitle?: ReactNode;
@@ -37,11 +36,9 @@ export function TransitionDialog({
   children?: ReactNode;
   /** Parses the whole input with this comment. */
   validate: (comment: string) => ParseOutcome;
-  /** Sends it; answers the success toast (or the answer and its toast). */
+  /** Sends it through a named dataProvider verb; answers the success toast. */
   send: (comment: string) => Promise<string>;
   onClose: () => void;
-  /** After a success, before the dialog closes. */
-  onDone?: () => void;
 }) {
   const notify = useNotify();
   const refresh = useRefresh();
@@ -62,7 +59,6 @@ export function TransitionDialog({
       const message = await send(comment);
       notify(message, { type: "success" });
       refresh();
-      onDone?.();
       onClose();
     } catch (e) {
       const message = (e as Error)?.message || "Ocurrió un error";
