@@ -160,6 +160,13 @@ test("an administrator converts a prospect to a client through the folder picker
   await signIn(page, "admin");
   const prospectId = await createProspect(page, name);
 
+  // A quotation can start from here, the prospect already chosen.
+  await page.getByRole("link", { name: "Nueva cotización" }).click();
+  await expect(page).toHaveURL(/\/app\/quotations\/new\?source=/);
+  await expect(page.getByRole("combobox", { name: "Prospecto" })).toHaveValue(name);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/app/prospects/${prospectId}$`));
+
   await page.getByRole("button", { name: "Convertir a cliente" }).click();
   const dialog = page.getByRole("dialog", { name: "Convertir a cliente" });
   await expect(dialog.getByRole("textbox", { name: "Nombre" })).toHaveValue(name);

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
 import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
 import TravelExploreIcon from "@mui/icons-material/TravelExplore";
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from "@mui/material";
@@ -19,6 +20,7 @@ import {
   useRedirect,
 } from "react-admin";
 import { type FieldValues, type Resolver, useFormState } from "react-hook-form";
+import { Link } from "react-router-dom";
 import { messages } from "../../core/messages";
 import { screenPath } from "../../core/resources";
 import { prospectConversionSchema, prospectSchema } from "../../core/schemas/prospect";
@@ -149,9 +151,29 @@ function ConvertToClientButton() {
   );
 }
 
+/** A new quotation for this prospect (react-admin presets the form from `?source=`). */
+function NewQuotationLink() {
+  const record = useRecordContext<{ id: number }>();
+  const { canAccess } = useCanAccess({ resource: "quotations", action: "create" });
+  if (!record || !canAccess) return null;
+  const to = `${screenPath("quotations", "create")}?source=${encodeURIComponent(JSON.stringify({ prospect_id: record.id }))}`;
+  return (
+    <Button component={Link} to={to} size="small" startIcon={<RequestQuoteIcon />}>
+      Nueva cotización
+    </Button>
+  );
+}
+
 export function ProspectShow() {
   return (
-    <SiaShow actions={<ConvertToClientButton />}>
+    <SiaShow
+      actions={
+        <>
+          <NewQuotationLink />
+          <ConvertToClientButton />
+        </>
+      }
+    >
       <SimpleShowLayout>
         <TextField source="name" />
         <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" />
