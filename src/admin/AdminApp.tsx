@@ -21,20 +21,15 @@ import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
 import { CatchAll } from "./pages/NotFoundPage";
 import { OutboxPage } from "./pages/OutboxPage";
+import { UnderConstruction } from "./pages/UnderConstruction";
 import { products } from "./products";
 import { projectTypes } from "./project_types";
-import { prospects } from "./prospects";
-import { UnderConstruction, underConstruction } from "./pages/UnderConstruction";
 import { projects } from "./projects";
+import { prospects } from "./prospects";
+import { quotations } from "./quotations";
 import { theme } from "./theme";
 import { users } from "./users";
 import { workspaces } from "./workspaces";
-
-/** Screens not built yet: every spec path of theirs opens a Spanish "en construcción" page. */
-const pending = (title: string) => {
-  const Page = underConstruction(title);
-  return { list: Page, create: Page, edit: Page, show: Page };
-};
 
 // The timesheet is code-split: admin lists never load FullCalendar.
 const ActivitiesPage = lazy(() => import("../timesheet/ActivitiesPage"));
@@ -61,7 +56,7 @@ export function AdminApp() {
       {resourceRoutes("clients", clients)}
       {resourceRoutes("prospects", prospects)}
       {resourceRoutes("client_group", clientGroups)}
-      {resourceRoutes("quotations", pending("Cotizaciones"))}
+      {resourceRoutes("quotations", quotations)}
       {resourceRoutes("projects", {
         ...projects,
         children: <Route path=":projectId/invoices/*" element={<ProjectInvoicesRoutes />} />,

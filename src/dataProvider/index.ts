@@ -383,6 +383,38 @@ export interface JobRunAnswer {
   job_run: JobRunView | null;
 }
 
+// --- pipeline: quotations, prospect conversion, project drive check (SPEC §4, §7) ---
+/** POST quotations/:id/aasm_transition body (client_hash / project_hash adjust what approve_quote creates). */
+export interface QuotationTransition {
+  quotation: { event: string; audit_comment: string };
+  client_hash?: Record<string, unknown>;
+  project_hash?: Record<string, unknown>;
+}
+
+export const pipelineVerbs = {
+  /** GET quotations/quotation_states → [{id, name}] (Spanish labels; finalizada is "Alta Cliente"). */
+  quotationStates: () =>
+    apiFetch<{ quotation_states: { id: string; name: string }[] }>("quotations/quotation_states").then((r) => r.quotation_states),
+  /** POST quotations/:id/aasm_transition: answers the quotation (after approve_quote, with client_id and project_id). */
+  transitionQuotation: (id: Identifier, input: QuotationTransition) =>
+    apiFetch<{ quotation: RaRecord }>(`quotations/${encodeURIComponent(String(id))}/aasm_transition`, {
+      method: "POST",
+      body: input,
+    }).then((r) => r.quotation),
+  /** POST prospects/:id/convert_to_client {client}: the new client, and the warning when the old folder stayed. */
+  convertProspectToClient: (id: Identifier, client: Record<string, unknown>) =>
+    apiFetch<{ client: RaRecord; warning?: string }>(`prospects/${encodeURIComponent(String(id))}/convert_to_client`, {
+      method: "POST",
+      body: { client },
+    }),
+  /** POST projects/:id/drive_check: verifies and repairs the project's folders. */
+  checkProjectDrive: (id: Identifier) =>
+    apiFetch<{ message: string; created: string[]; project: { id: number; drive_root_id: string; drive_root_url: string } }>(
+      `projects/${encodeURIComponent(String(id))}/drive_check`,
+      { method: "POST" },
+    ),
+};
+
 export interface ActivitySkipped {
   description: string;
   begins_at: string;
@@ -449,12 +481,13 @@ export interface ClientDashboard {
 
 export type FreezeVerb = "close_activities" | "open_activities" | "close_month_activities" | "open_month_activities";
 
-export type SiaDataProvider = DataProvider & typeof customVerbs & typeof mailVerbs;
+/** Every named verb, whatever its group: the dataProvider answers them all. */
+const verbs = { ...customVerbs, ...pipelineVerbs, ...mailVerbs };
+export type SiaDataProvider = DataProvider & typeof verbs;
 
 export const dataProvider: SiaDataProvider = new Proxy(baseDataProvider, {
   get(target, method: string) {
-    if (method in customVerbs) return customVerbs[method as keyof typeof customVerbs];
-    if (method in mailVerbs) return mailVerbs[method as keyof typeof mailVerbs];
+    if (method in verbs) return verbs[method as keyof typeof verbs];
     const base = target[method as keyof DataProvider];
     if (typeof base !== "function") return base;
     return (raResource: string, params: unknown) => {

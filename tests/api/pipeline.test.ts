@@ -238,6 +238,62 @@ describe("quotations", () => {
     ).toBe(403);
   });
 
+  it("refuses by role what the matrix refuses: Finanzas only reads, Operador sees nothing, and neither converts", async () => {
+    const product = await buildProduct(t.app.db.db);
+    const prospect = await buildProspect(t.app.db.db);
+    const q = await buildQuotation(t.app.db.db, product.id, prospect.id);
+    const body = { quotation: { contact_name: "Otro" } };
+    expect((await finance.get(`/api/v1/quotations/${q.id}`)).status).toBe(200);
+    expect((await finance.put(`/api/v1/quotations/${q.id}`, body)).status).toBe(403);
+    expect((await finance.delete(`/api/v1/quotations/${q.id}`)).status).toBe(403);
+    expect((await operator.get(`/api/v1/quotations/${q.id}`)).status).toBe(403);
+    expect((await operator.put(`/api/v1/quotations/${q.id}`, body)).status).toBe(403);
+    expect((await operator.get(`/api/v1/quotations/${q.id}/invitation.ics`)).status).toBe(403);
+    expect(
+      (await operator.post(`/api/v1/quotations/${q.id}/aasm_transition`, { quotation: { event: "cancel", audit_comment: "x" } }))
+        .status,
+    ).toBe(403);
+    expect((await finance.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, { client: { name: "x" } })).status).toBe(
+      403,
+    );
+    const [row] = await t.app.db.db.select().from(quotations).where(eq(quotations.id, q.id));
+    expect(row).toMatchObject({ contact_name: "Contacto", state: "demo" });
+    expect((await admin.get(`/api/v1/prospects/${prospect.id}`)).status).toBe(200);
+  });
+
+  it("edits the event (the invitation's sequence grows) and removes it with null, as the form sends it", async () => {
+    const product = await buildProduct(t.app.db.db);
+    const prospect = await buildProspect(t.app.db.db);
+    const created = await admin.post("/api/v1/quotations", {
+      quotation: {
+        contact_name: "Eva",
+        prospect_id: prospect.id,
+        product_catalog_id: product.id,
+        event: { starts_at: "2025-05-05T15:00:00.000Z", duration_minutes: 60, summary: null, description: null, attendees: [] },
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.quotation.id;
+    const moved = await admin.put(`/api/v1/quotations/${id}`, {
+      quotation: { event: { starts_at: "2025-05-06T15:00:00.000Z", duration_minutes: 30, attendees: ["eva@cliente.mx"] } },
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body.quotation.event).toMatchObject({
+      end: { dateTime: "2025-05-06T15:30:00.000Z" },
+      duration_minutes: 30,
+      sequence: 1,
+      attendees: [{ email: "eva@cliente.mx" }],
+    });
+    expect((await admin.get(`/api/v1/quotations/${id}/invitation.ics`)).text).toContain("SEQUENCE:1");
+    // Another field alone leaves the event as it was.
+    const renamed = await admin.put(`/api/v1/quotations/${id}`, { quotation: { contact_name: "Eva Ruiz" } });
+    expect(renamed.body.quotation.event.sequence).toBe(1);
+    const removed = await admin.put(`/api/v1/quotations/${id}`, { quotation: { event: null } });
+    expect(removed.status).toBe(200);
+    expect(removed.body.quotation).toMatchObject({ event: null, event_id: null, event_url: null });
+    expect((await admin.get(`/api/v1/quotations/${id}/invitation.ics`)).status).toBe(404);
+  });
+
   it("escapes iCalendar text and folds long lines", () => {
     expect(escapeText("a\\b;c,d\ne")).toBe("a\\\\b\\;c\\,d\\ne");
     const ics = toIcs({

@@ -15,8 +15,8 @@ test("an administrator creates a prospect, finds it, edits and deletes it", asyn
   await expect(page).toHaveURL(/\/app\/prospects\/\d+$/);
   const main = page.locator("#main-content");
   await expect(main.getByText(name, { exact: true })).toBeVisible();
-  // Conversion to client is not available yet: the button is shown disabled.
-  await expect(page.getByRole("button", { name: "Convertir en cliente" })).toBeDisabled();
+  // Conversion to client (tests/e2e/quotations.spec.ts walks it): offered to administrators.
+  await expect(page.getByRole("button", { name: "Convertir a cliente" })).toBeEnabled();
   await expectNoEnglish(page);
   const id = page.url().split("/").pop();
 

@@ -285,6 +285,22 @@ export const resources = {
       permitted_events: "Acciones disponibles",
       client_hash: "Datos del cliente",
       project_hash: "Datos del proyecto",
+      // quotation screens
+      prospect_name: "Prospecto",
+      product_name: "Producto",
+      state_name: "Estado",
+      client_id: "Cliente",
+      project_id: "Proyecto",
+      by_product: "Producto",
+      by_status: "Estado",
+      with_event: "Agendar evento en el calendario",
+      event: {
+        starts_at: "Fecha y hora del evento",
+        duration_minutes: "Duración (minutos)",
+        attendees: "Correos de los invitados",
+        summary: "Título del evento",
+        description: "Descripción del evento",
+      },
     },
   },
   activities: {

@@ -9,21 +9,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import AddIcon from "@mui/icons-material/Add";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import EditIcon from "@mui/icons-material/Edit";
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardContent,
-  Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  TextField as MuiTextField,
-  Stack,
-  Typography,
-} from "@mui/material";
+import { Box, Button, Card, CardContent, Chip, TextField as MuiTextField, Stack, Typography } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import {
@@ -61,6 +47,7 @@ import type { SiaDataProvider } from "../../dataProvider";
 import { AuditTrail } from "../common/AuditTrail";
 import { DatePickerInput, formatDate, SiaDatePicker } from "../common/DatePickerInput";
 import { SiaPagination } from "../common/SiaPagination";
+import { TransitionDialog } from "../common/TransitionDialog";
 
 const createResolver = zodResolver(invoiceSchema as never);
 const updateResolver = zodResolver(invoiceUpdateSchema as never);
@@ -273,65 +260,30 @@ interface InvoiceEvent {
 /** State change of an invoice: comment (required), date and, when resolving, an optional folio. */
 function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecord; event: InvoiceEvent; onClose: () => void }) {
   const dataProvider = useDataProvider<SiaDataProvider>();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const [comment, setComment] = useState("");
   const [date, setDate] = useState<string | null>(new Date().toISOString().slice(0, 10));
   const [folio, setFolio] = useState("");
-  const [commentError, setCommentError] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const withFolio = event.to === "resuelto";
-  const submit = async () => {
-    const input = { event: event.name, audit_comment: comment, date, ...(withFolio && folio ? { folio } : {}) };
-    const parsed = invoiceTransitionSchema.safeParse(input);
-    setCommentError(parsed.success ? undefined : parsed.error.issues.find((i) => i.path[0] === "audit_comment")?.message);
-    if (!parsed.success) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await dataProvider.transitionInvoice(invoice.id, input);
-      notify(`Factura en ${invoiceStateLabel(event.to)}`, { type: "success" });
-      refresh();
-      onClose();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const input = (comment: string) => ({
+    event: event.name,
+    audit_comment: comment,
+    date,
+    ...(withFolio && folio ? { folio } : {}),
+  });
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="invoice-transition-title">
-      <DialogTitle id="invoice-transition-title">{event.label}</DialogTitle>
-      <DialogContent>
-        {error && <Alert severity="error">{error}</Alert>}
-        <MuiTextField
-          label="Comentario"
-          value={comment}
-          onChange={(e) => setComment(e.target.value)}
-          error={Boolean(commentError)}
-          helperText={commentError ?? " "}
-          multiline
-          minRows={2}
-          fullWidth
-          margin="dense"
-          required
-          autoFocus
-        />
-        <SiaDatePicker label="Fecha" value={date} onChange={setDate} />
-        {withFolio && (
-          <MuiTextField label="Folio" value={folio} onChange={(e) => setFolio(e.target.value)} fullWidth margin="dense" />
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          Cancelar
-        </Button>
-        <Button variant="contained" onClick={submit} disabled={busy}>
-          Confirmar
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <TransitionDialog
+      title={event.label}
+      validate={(comment) => invoiceTransitionSchema.safeParse(input(comment))}
+      send={async (comment) => {
+        await dataProvider.transitionInvoice(invoice.id, input(comment));
+        return `Factura en ${invoiceStateLabel(event.to)}`;
+      }}
+      onClose={onClose}
+    >
+      <SiaDatePicker label="Fecha" value={date} onChange={setDate} />
+      {withFolio && (
+        <MuiTextField label="Folio" value={folio} onChange={(e) => setFolio(e.target.value)} fullWidth margin="dense" />
+      )}
+    </TransitionDialog>
   );
 }
 

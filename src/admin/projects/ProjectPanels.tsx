@@ -45,6 +45,7 @@ import { INVOICE_ACTIONS } from "../../core/states";
 import type { SiaDataProvider } from "../../dataProvider";
 import { formatDateTime } from "../common/AuditTrail";
 import { formatDate, SiaDatePicker } from "../common/DatePickerInput";
+import { issueOf, TransitionDialog } from "../common/TransitionDialog";
 
 interface PermittedEvent {
   name: string;
@@ -70,9 +71,6 @@ export const stateValueLabel = (field: string, value: string | null) => {
 };
 
 const errorText = (error: unknown) => (error as Error)?.message ?? "Ocurrió un error";
-/** First message of a zod failure on a field. */
-const issueOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }, field: string) =>
-  result.success ? undefined : result.error?.issues.find((i) => i.path[0] === field)?.message;
 
 function useActiveEmployees() {
   return useGetList<{ id: number; name: string }>("employees", {
@@ -83,80 +81,49 @@ function useActiveEmployees() {
 }
 
 /** Dialog of one state event: comment (required), date, responsible person and ETA. */
-function TransitionDialog({ project, event, onClose }: { project: ProjectRecord; event: PermittedEvent; onClose: () => void }) {
+function ProjectTransitionDialog({
+  project,
+  event,
+  onClose,
+}: {
+  project: ProjectRecord;
+  event: PermittedEvent;
+  onClose: () => void;
+}) {
   const dataProvider = useDataProvider<SiaDataProvider>();
-  const notify = useNotify();
-  const refresh = useRefresh();
   const { data: employees = [] } = useActiveEmployees();
-  const [comment, setComment] = useState("");
   const [date, setDate] = useState<string | null>(new Date().toISOString().slice(0, 10));
   const [responsible, setResponsible] = useState<number | null>(project.rape_id ?? null);
   const [eta, setEta] = useState<string | null>(project.eta ?? null);
-  const [commentError, setCommentError] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async () => {
-    const input = { event: event.name, audit_comment: comment, date, responsible_id: responsible, eta };
-    const parsed = projectTransitionSchema.safeParse(input);
-    setCommentError(issueOf(parsed, "audit_comment"));
-    if (!parsed.success) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await dataProvider.transitionProject(project.id, input);
-      notify(`Proyecto en ${projectStateLabel(event.to)}`, { type: "success" });
-      refresh();
-      onClose();
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const input = (comment: string) => ({ event: event.name, audit_comment: comment, date, responsible_id: responsible, eta });
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="transition-title">
-      <DialogTitle id="transition-title">{event.label}</DialogTitle>
-      <DialogContent>
+    <TransitionDialog
+      title={event.label}
+      subtitle={
         <Typography variant="body2" sx={{ mb: 1 }}>
           {projectStateLabel(project.state ?? "")} → {projectStateLabel(event.to)}
         </Typography>
-        {error && <Alert severity="error">{error}</Alert>}
-        <TextField
-          label="Comentario"
-          value={comment}
-          onChange={(e) => setComment(e.target.value)}
-          error={Boolean(commentError)}
-          helperText={commentError ?? " "}
-          multiline
-          minRows={2}
-          fullWidth
-          margin="dense"
-          required
-          autoFocus
-        />
-        <SiaDatePicker label="Fecha" value={date} onChange={setDate} />
-        <Autocomplete
-          options={employees}
-          getOptionLabel={(o) => o.name}
-          value={employees.find((e) => e.id === responsible) ?? null}
-          onChange={(_e, value) => setResponsible(value?.id ?? null)}
-          isOptionEqualToValue={(a, b) => a.id === b.id}
-          noOptionsText="Sin opciones"
-          renderInput={(params) => <TextField {...params} label="Responsable" margin="dense" size="small" />}
-        />
-        <SiaDatePicker label="Fecha estimada de entrega" value={eta} onChange={setEta} />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          Cancelar
-        </Button>
-        <Button variant="contained" onClick={submit} disabled={busy}>
-          Confirmar
-        </Button>
-      </DialogActions>
-    </Dialog>
+      }
+      validate={(comment) => projectTransitionSchema.safeParse(input(comment))}
+      send={async (comment) => {
+        await dataProvider.transitionProject(project.id, input(comment));
+        return `Proyecto en ${projectStateLabel(event.to)}`;
+      }}
+      onClose={onClose}
+    >
+      <SiaDatePicker label="Fecha" value={date} onChange={setDate} />
+      <Autocomplete
+        options={employees}
+        getOptionLabel={(o) => o.name}
+        value={employees.find((e) => e.id === responsible) ?? null}
+        onChange={(_e, value) => setResponsible(value?.id ?? null)}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        noOptionsText="Sin opciones"
+        renderInput={(params) => <TextField {...params} label="Responsable" margin="dense" size="small" />}
+      />
+      <SiaDatePicker label="Fecha estimada de entrega" value={eta} onChange={setEta} />
+    </TransitionDialog>
   );
 }
 
@@ -384,7 +351,7 @@ export function ProjectActionsBar() {
           )}
         </Stack>
       </CardContent>
-      {open?.kind === "event" && <TransitionDialog project={project} event={open.event} onClose={close} />}
+      {open?.kind === "event" && <ProjectTransitionDialog project={project} event={open.event} onClose={close} />}
       {open?.kind === "extend" && <ExtendDialog project={project} onClose={close} />}
       {open?.kind === "invoicing" && <InvoicingDialog project={project} onClose={close} />}
       {open?.kind === "notify" && <NotifyDialog project={project} onClose={close} />}

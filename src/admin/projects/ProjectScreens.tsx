@@ -47,6 +47,7 @@ import { DatePickerInput, formatDate } from "../common/DatePickerInput";
 import { CreateLink, EditLink, showRowClick } from "../common/links";
 import { SiaPagination } from "../common/SiaPagination";
 import { ProjectHoursPanel } from "../dashboards/panels";
+import { DriveCheckButton } from "./DriveCheckButton";
 import { EstimatedHoursPanel, ProjectActionsBar, ProjectCommentBox, StageHistory, stateValueLabel } from "./ProjectPanels";
 
 const createResolver = zodResolver(projectSchema as never);
@@ -411,6 +412,7 @@ export function ProjectShow() {
         <TopToolbar>
           <InvoicesLink />
           <EditLink />
+          <DriveCheckButton />
         </TopToolbar>
       }
     >

@@ -1,60 +1,54 @@
-import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
-import { DriveFolderInput } from "../common/DriveFolderInput";
-import { recordError } from "../common/RecordError";
-import TravelExploreIcon from "@mui/icons-material/TravelExplore";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Tooltip } from "@mui/material";
+import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
+import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
+import TravelExploreIcon from "@mui/icons-material/TravelExplore";
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from "@mui/material";
+import { useState } from "react";
 import {
-  Create,
-  Datagrid,
   DateField,
-  DeleteButton,
-  Edit,
-  List,
-  SaveButton,
+  Form,
+  HttpError,
   SearchInput,
-  Show,
-  SimpleForm,
   SimpleShowLayout,
   TextField,
   TextInput,
-  Toolbar,
-  TopToolbar,
   UrlField,
+  useCanAccess,
+  useDataProvider,
   useNotify,
+  useRecordContext,
   useRedirect,
 } from "react-admin";
+import { type FieldValues, type Resolver, useFormState } from "react-hook-form";
+import { Link } from "react-router-dom";
 import { messages } from "../../core/messages";
 import { screenPath } from "../../core/resources";
-import { prospectSchema } from "../../core/schemas/prospect";
-import { CreateLink, EditLink, showRowClick } from "../common/links";
-import { SiaPagination } from "../common/SiaPagination";
+import { prospectConversionSchema, prospectSchema } from "../../core/schemas/prospect";
+import type { SiaDataProvider } from "../../dataProvider";
+import { DriveFolderInput } from "../common/DriveFolderInput";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const resolver = zodResolver(prospectSchema as never);
+const conversionResolver = zodResolver(prospectConversionSchema as never) as Resolver<FieldValues, unknown, FieldValues>;
 const dateTime = { dateStyle: "medium", timeStyle: "short" } as const;
 
 const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />];
 
 export function ProspectList() {
   return (
-    <List
-      filters={filters}
-      perPage={10}
-      sort={{ field: "name", order: "ASC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-        </TopToolbar>
-      }
-    >
-      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
-        <TextField source="id" />
-        <TextField source="name" />
-        <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" onClick={(e) => e.stopPropagation()} sortable={false} />
-        <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
+      <TextField source="id" />
+      <TextField source="name" />
+      <UrlField
+        source="drive_root_url"
+        emptyText="—"
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={(e) => e.stopPropagation()}
+        sortable={false}
+      />
+      <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
+    </SiaList>
   );
 }
 
@@ -67,66 +61,117 @@ function ProspectInputs() {
   );
 }
 
-function useSaved() {
-  const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: (data: { id: number }) => {
-      notify(messages.saved, { type: "success" });
-      redirect(screenPath("prospects", "show", data.id));
-    },
-  };
-}
-
 export function ProspectCreate() {
   return (
-    <Create mutationOptions={useSaved()}>
-      <SimpleForm resolver={resolver}>
-        <ProspectInputs />
-      </SimpleForm>
-    </Create>
+    <SiaCreate resolver={resolver}>
+      <ProspectInputs />
+    </SiaCreate>
   );
 }
 
 export function ProspectEdit() {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
-      <SimpleForm
-        resolver={resolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect="list" />
-          </Toolbar>
-        }
-      >
-        <ProspectInputs />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit resolver={resolver}>
+      <ProspectInputs />
+    </SiaEdit>
   );
 }
 
-/** Conversion to client (SPEC §4) comes with the drive folder picker: shown, but not yet available. */
-function ConvertToClientButton() {
+function ConvertActions({ onClose }: { onClose: () => void }) {
+  const { isSubmitting } = useFormState();
   return (
-    <Tooltip title="Disponible próximamente">
-      <span>
-        <Button size="small" startIcon={<SwapHorizIcon />} disabled>
-          Convertir en cliente
-        </Button>
-      </span>
-    </Tooltip>
+    <DialogActions>
+      <Button onClick={onClose} disabled={isSubmitting}>
+        Cancelar
+      </Button>
+      <Button type="submit" variant="contained" disabled={isSubmitting}>
+        Convertir
+      </Button>
+    </DialogActions>
+  );
+}
+
+/**
+ * "Convertir a cliente" (SPEC §4): the client's folder is picked in the drive (required), the prospect's
+ * folders move into it, the client is saved and the prospect deleted; then the new client opens.
+ */
+function ConvertDialog({ prospect, onClose }: { prospect: { id: number | string; name?: string }; onClose: () => void }) {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const submit = async (values: Record<string, unknown>) => {
+    try {
+      const { client, warning } = await dataProvider.convertProspectToClient(prospect.id, values);
+      // The warning travels in the same toast: the client exists, the old folder stayed in the drive.
+      notify(warning ? `${messages.clientCreated}. ${warning}` : messages.clientCreated, {
+        type: warning ? "warning" : "success",
+      });
+      onClose();
+      redirect(screenPath("clients", "show", client.id));
+      return undefined;
+    } catch (error) {
+      const fields =
+        error instanceof HttpError ? (error.body as { errors?: Record<string, string> } | undefined)?.errors : undefined;
+      if (fields) return fields; // shown on the fields (and toasted per field by the data layer)
+      notify((error as Error).message, { type: "error" });
+      return undefined;
+    }
+  };
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="convert-title">
+      <DialogTitle id="convert-title">Convertir a cliente</DialogTitle>
+      {/* Its own record: the prospect's CV_ folder is not the client's folder; the user picks one. */}
+      <Form resolver={conversionResolver} record={{ id: prospect.id, name: prospect.name ?? "" }} onSubmit={submit}>
+        <DialogContent>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            Elija la carpeta del cliente en el drive: se crea ahí su estructura y se mueve lo que tenía el prospecto. El prospecto
+            se elimina.
+          </Typography>
+          <TextInput source="name" resource="clients" fullWidth />
+          <DriveFolderInput label="Carpeta del cliente en el drive" />
+        </DialogContent>
+        <ConvertActions onClose={onClose} />
+      </Form>
+    </Dialog>
+  );
+}
+
+function ConvertToClientButton() {
+  const record = useRecordContext<{ id: number; name?: string }>();
+  const { canAccess } = useCanAccess({ resource: "prospects", action: "transition", record });
+  const [open, setOpen] = useState(false);
+  if (!record || !canAccess) return null;
+  return (
+    <>
+      <Button size="small" startIcon={<SwapHorizIcon />} onClick={() => setOpen(true)}>
+        Convertir a cliente
+      </Button>
+      {open && <ConvertDialog prospect={record} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** A new quotation for this prospect (react-admin presets the form from `?source=`). */
+function NewQuotationLink() {
+  const record = useRecordContext<{ id: number }>();
+  const { canAccess } = useCanAccess({ resource: "quotations", action: "create" });
+  if (!record || !canAccess) return null;
+  const to = `${screenPath("quotations", "create")}?source=${encodeURIComponent(JSON.stringify({ prospect_id: record.id }))}`;
+  return (
+    <Button component={Link} to={to} size="small" startIcon={<RequestQuoteIcon />}>
+      Nueva cotización
+    </Button>
   );
 }
 
 export function ProspectShow() {
   return (
-    <Show error={recordError}
+    <SiaShow
       actions={
-        <TopToolbar>
-          <EditLink />
+        <>
+          <NewQuotationLink />
           <ConvertToClientButton />
-        </TopToolbar>
+        </>
       }
     >
       <SimpleShowLayout>
@@ -134,7 +179,7 @@ export function ProspectShow() {
         <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" />
         <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
       </SimpleShowLayout>
-    </Show>
+    </SiaShow>
   );
 }
 

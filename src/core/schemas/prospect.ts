@@ -1,3 +1,5 @@
+import { pipelineMessages } from "../messages";
+import { clientFieldsSchema } from "./client";
 import { optionalText, requiredText, z } from "./fields";
 
 /**
@@ -11,3 +13,15 @@ export const prospectSchema = z.object({
 });
 export type ProspectInput = z.infer<typeof prospectSchema>;
 export const prospectUpdateSchema = prospectSchema.partial();
+
+/**
+ * The "Convertir a cliente" dialog (POST prospects/:id/convert_to_client): the client's name and the folder
+ * picked in the drive, required ('No se ha seleccionado una carpeta', SPEC §5).
+ */
+export const prospectConversionSchema = clientFieldsSchema
+  .pick({ name: true, drive_root_id: true, drive_root_url: true })
+  .superRefine((value, ctx) => {
+    if (!value.drive_root_id && !value.drive_root_url) {
+      ctx.addIssue({ code: "custom", path: ["drive_root_id"], message: pipelineMessages.folderNotSelected });
+    }
+  });

@@ -56,3 +56,15 @@ export const quotationTransitionSchema = z.object({
     })
     .optional(),
 });
+
+/**
+ * The quotation form: `with_event` schedules the calendar event (then validated as the API takes it);
+ * unticked, the event is sent as null (an existing one is removed from the calendar).
+ */
+export const quotationFormSchema = z.preprocess(
+  (value) =>
+    value && typeof value === "object" && !(value as { with_event?: unknown }).with_event
+      ? { ...(value as object), event: null }
+      : value,
+  quotationSchema.extend({ with_event: z.boolean().optional() }),
+);

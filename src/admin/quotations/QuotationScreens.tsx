@@ -1,0 +1,311 @@
+/**
+ * Quotations (SPEC §2 /app/quotations, §3, §4): the list with product and status filters, the form with
+ * the optional calendar event, and the detail with one button per permitted event, each through the
+ * comment dialog; after "Aprobar cotización" the client and project it created.
+ */
+import { zodResolver } from "@hookform/resolvers/zod";
+import BusinessIcon from "@mui/icons-material/Business";
+import EventIcon from "@mui/icons-material/Event";
+import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
+import ViewKanbanIcon from "@mui/icons-material/ViewKanban";
+import { Alert, Box, Button, Card, CardContent, Chip, Link as MuiLink, Stack, Typography } from "@mui/material";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import {
+  DateField,
+  FunctionField,
+  type RaRecord,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  SimpleShowLayout,
+  TextField,
+  useCanAccess,
+  useDataProvider,
+  useGetOne,
+  useRecordContext,
+} from "react-admin";
+import { Link } from "react-router-dom";
+import { MAX_PER_PAGE } from "../../core/constants";
+import { FINAL_QUOTATION_STATES, nextState } from "../../core/quotationMachine";
+import { screenPath } from "../../core/resources";
+import { quotationFormSchema, quotationTransitionSchema } from "../../core/schemas/quotation";
+import { QUOTATION_STATES, type QuotationState } from "../../core/states";
+import type { SiaDataProvider } from "../../dataProvider";
+import { formatDateTime } from "../common/AuditTrail";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
+import { TransitionDialog } from "../common/TransitionDialog";
+import { emptyEvent, eventForForm, QuotationInputs } from "./QuotationInputs";
+
+const resolver = zodResolver(quotationFormSchema as never);
+const dateTime = { dateStyle: "medium", timeStyle: "short" } as const;
+
+type QuotationRecord = RaRecord & {
+  state?: string;
+  state_name?: string;
+  contact_name?: string;
+  prospect_id?: number | null;
+  prospect_name?: string | null;
+  client_id?: number | null;
+  project_id?: number | null;
+  event?: unknown;
+  event_url?: string | null;
+  permitted_events?: Array<{ id: string; name: string }>;
+};
+
+const stateLabel = (state?: string) => (state ? (QUOTATION_STATES[state as QuotationState] ?? state) : "—");
+
+/** The state as a chip: open states coloured, final ones outlined ("Alta Cliente" green). */
+export function QuotationStateChip({ state, label }: { state?: string; label?: string }) {
+  if (!state) return null;
+  const final = FINAL_QUOTATION_STATES.includes(state as QuotationState);
+  return (
+    <Chip
+      size="small"
+      label={label ?? stateLabel(state)}
+      color={state === "finalizada" ? "success" : final ? "default" : "primary"}
+      variant={final ? "outlined" : "filled"}
+    />
+  );
+}
+
+/** GET quotations/quotation_states: the status filter's choices, with the server's Spanish labels. */
+function useQuotationStates() {
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  return useQuery({
+    queryKey: ["quotations", "quotationStates"],
+    queryFn: () => dataProvider.quotationStates(),
+    staleTime: Infinity,
+  });
+}
+
+export function QuotationList() {
+  const { data: states = [] } = useQuotationStates();
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por contacto" />,
+    <ReferenceInput
+      key="product"
+      source="by_product"
+      reference="products"
+      perPage={MAX_PER_PAGE}
+      sort={{ field: "name", order: "ASC" }}
+      alwaysOn
+    >
+      <SelectInput optionText="name" label="Producto" emptyText="Todos" />
+    </ReferenceInput>,
+    <SelectInput key="status" source="by_status" label="Estado" choices={states} alwaysOn emptyText="Todos" emptyValue="" />,
+  ];
+  return (
+    <SiaList filters={filters} sort={{ field: "created_at", order: "DESC" }}>
+      <TextField source="id" />
+      <TextField source="contact_name" />
+      <TextField source="prospect_name" sortBy="prospect_name" emptyText="—" />
+      <TextField source="product_name" sortBy="product_name" emptyText="—" />
+      <FunctionField
+        source="state"
+        sortBy="state"
+        render={(r: QuotationRecord) => <QuotationStateChip state={r.state} label={r.state_name} />}
+      />
+      <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
+    </SiaList>
+  );
+}
+
+/** The form's values leave without the tick; an unticked event is null (removed from the calendar). */
+const transform = (data: Record<string, unknown>) => {
+  const { with_event: _tick, ...rest } = data;
+  return rest;
+};
+
+export function QuotationCreate() {
+  return (
+    <SiaCreate transform={transform} resolver={resolver} defaultValues={{ with_event: false, event: emptyEvent() }}>
+      <QuotationInputs />
+    </SiaCreate>
+  );
+}
+
+/** The stored event (calendar shape) becomes the form's, so an untouched event is not sent again. */
+const forEditing = (record: QuotationRecord) => {
+  const event = eventForForm(record.event);
+  return { ...record, with_event: Boolean(event), event };
+};
+
+export function QuotationEdit() {
+  return (
+    <SiaEdit transform={transform} resolver={resolver} queryOptions={{ select: forEditing as never }}>
+      <QuotationInputs />
+    </SiaEdit>
+  );
+}
+
+/** The calendar event: when, who, the .ics invitation and, for a real calendar, its page. */
+function EventPanel() {
+  const record = useRecordContext<QuotationRecord>();
+  const event = eventForForm(record?.event);
+  if (!record || !event) return null;
+  const ics = `/api/v1/quotations/${encodeURIComponent(String(record.id))}/invitation.ics`;
+  const ends = new Date(new Date(event.starts_at).getTime() + event.duration_minutes * 60_000).toISOString();
+  return (
+    <Card variant="outlined" sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          Evento en el calendario
+        </Typography>
+        <Typography variant="body2">{event.summary ?? "—"}</Typography>
+        <Typography variant="body2" data-testid="quotation-event-when">
+          {formatDateTime(event.starts_at)} – {formatDateTime(ends)} ({event.duration_minutes} min)
+        </Typography>
+        <Typography variant="body2" sx={{ mb: 1 }}>
+          Invitados: {event.attendees.length ? event.attendees.join(", ") : "ninguno"}
+        </Typography>
+        <Stack direction="row" spacing={2}>
+          <MuiLink href={ics} download>
+            <Stack direction="row" spacing={0.5} alignItems="center" component="span">
+              <EventIcon fontSize="small" />
+              <span>Descargar invitación (.ics)</span>
+            </Stack>
+          </MuiLink>
+          {record.event_url && record.event_url !== ics && (
+            <MuiLink href={record.event_url} target="_blank" rel="noopener noreferrer">
+              Ver en el calendario
+            </MuiLink>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** What "Aprobar cotización" created (quotations.client_id / project_id, as the transition answered). */
+function CreatedRecords() {
+  const record = useRecordContext<QuotationRecord>();
+  const { canAccess: canSeeClients } = useCanAccess({ resource: "clients", action: "show" });
+  const { canAccess: canSeeProjects } = useCanAccess({ resource: "projects", action: "show" });
+  const clientId = record?.client_id ?? undefined;
+  const projectId = record?.project_id ?? undefined;
+  const { data: client } = useGetOne("clients", { id: clientId as number }, { enabled: Boolean(clientId) && canSeeClients });
+  const { data: project } = useGetOne("projects", { id: projectId as number }, { enabled: Boolean(projectId) && canSeeProjects });
+  if (!record || (!clientId && !projectId)) return null;
+  return (
+    <Alert severity="success" sx={{ mt: 2 }} icon={false}>
+      <Typography variant="subtitle2" gutterBottom>
+        {record.state === "finalizada" ? "Alta Cliente: la cotización creó" : "Registros de la cotización"}
+      </Typography>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
+        {clientId && (
+          <Button
+            component={Link}
+            to={screenPath("clients", "show", clientId)}
+            startIcon={<BusinessIcon />}
+            size="small"
+            variant="outlined"
+          >
+            Cliente: {client?.name ?? `#${clientId}`}
+          </Button>
+        )}
+        {projectId && (
+          <Button
+            component={Link}
+            to={screenPath("projects", "show", projectId)}
+            startIcon={<ViewKanbanIcon />}
+            size="small"
+            variant="outlined"
+          >
+            Proyecto: {project ? `${project.project_code} — ${project.name}` : `#${projectId}`}
+          </Button>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** One button per permitted event; each asks for the comment and posts aasm_transition. */
+function QuotationEvents() {
+  const record = useRecordContext<QuotationRecord>();
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const { canAccess } = useCanAccess({ resource: "quotations", action: "transition", record });
+  const [open, setOpen] = useState<{ id: string; name: string } | null>(null);
+  const events = record?.permitted_events ?? [];
+  if (!record || !canAccess || events.length === 0) return null;
+  const to = open ? nextState(String(record.state), open.id) : null;
+  return (
+    <Card variant="outlined" sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          Cambiar estado
+        </Typography>
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }} aria-label="Eventos de la cotización">
+          {events.map((event) => (
+            <Button key={event.id} variant="contained" size="small" onClick={() => setOpen(event)}>
+              {event.name}
+            </Button>
+          ))}
+        </Stack>
+      </CardContent>
+      {open && (
+        <TransitionDialog
+          title={open.name}
+          subtitle={
+            <Typography variant="body2" sx={{ mb: 1 }}>
+              {stateLabel(record.state)} → {stateLabel(to ?? undefined)}
+            </Typography>
+          }
+          validate={(comment) => quotationTransitionSchema.safeParse({ quotation: { event: open.id, audit_comment: comment } })}
+          send={async (comment) => {
+            const answer = (await dataProvider.transitionQuotation(record.id, {
+              quotation: { event: open.id, audit_comment: comment },
+            })) as QuotationRecord;
+            if (answer.state === "finalizada") return "Alta Cliente: se crearon el cliente y su proyecto";
+            return `Cotización en ${stateLabel(answer.state)}`;
+          }}
+          onClose={() => setOpen(null)}
+        />
+      )}
+    </Card>
+  );
+}
+
+export function QuotationShow() {
+  return (
+    <SiaShow>
+      <Box>
+        <SimpleShowLayout>
+          <TextField source="id" />
+          <TextField source="contact_name" />
+          <FunctionField
+            source="prospect_name"
+            render={(r: QuotationRecord) =>
+              r.prospect_id ? (
+                <MuiLink component={Link} to={screenPath("prospects", "show", r.prospect_id)}>
+                  {r.prospect_name}
+                </MuiLink>
+              ) : (
+                (r.prospect_name ?? "—")
+              )
+            }
+          />
+          <TextField source="product_name" emptyText="—" />
+          <FunctionField
+            source="state"
+            render={(r: QuotationRecord) => <QuotationStateChip state={r.state} label={r.state_name} />}
+          />
+          <TextField source="audit_comment" emptyText="—" />
+          <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
+        </SimpleShowLayout>
+        <CreatedRecords />
+        <QuotationEvents />
+        <EventPanel />
+      </Box>
+    </SiaShow>
+  );
+}
+
+export const quotations = {
+  list: QuotationList,
+  create: QuotationCreate,
+  edit: QuotationEdit,
+  show: QuotationShow,
+  icon: RequestQuoteIcon,
+  recordRepresentation: (r: Record<string, unknown>) => `#${r.id ?? ""} — ${r.contact_name ?? ""}`,
+};

@@ -1,0 +1,1 @@
+export { quotations } from "./QuotationScreens";
