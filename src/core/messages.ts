@@ -145,8 +145,7 @@ export const messages = {
   confirmCsvImport: "¿Deseas importar las actividades localmente del archivo CSV a la semana actual?",
   confirmRemoveWeek: "¿Deseas remover las actividades de la semana?",
   confirmSaveWeek: "¿Deseas guardar en el SIA las actividades de la semana?",
-  savedCountDiffers: (sent: number, saved: number) =>
-    `Se enviaron ${sent} actividades y se guardaron ${saved}.`,
+  savedCountDiffers: (sent: number, saved: number) => `Se enviaron ${sent} actividades y se guardaron ${saved}.`,
   // projects
   commentRequired: "Por favor, agregue un comentario",
   invalidTransition: (event: string, state: string) => `El evento «${event}» no está permitido en el estado «${state}»`,

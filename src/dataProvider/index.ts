@@ -6,8 +6,8 @@
 import { type DataProvider, type GetListParams, HttpError, type Identifier, type RaRecord } from "react-admin";
 import { apiResourceOf, singularOf } from "../core/resources";
 import { API_ROOT, apiFetch, errorFor, type Query, toQueryString, validationFromBody } from "./http";
-import type { LocalEvent } from "../core/localEvent";
 import { messages } from "../core/messages";
+import type { LocalEvent } from "../core/localEvent";
 
 type ListResponse = { meta: { total_count: number } } & Record<string, unknown>;
 

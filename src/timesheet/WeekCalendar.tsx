@@ -96,8 +96,7 @@ export const toEventInput = (a: Activity): EventInput => {
   };
 };
 
-const localDuration = (e: LocalEvent) =>
-  durationOf({ begins_at: e.start, ends_at: e.end } as Activity);
+const localDuration = (e: LocalEvent) => durationOf({ begins_at: e.start, ends_at: e.end } as Activity);
 
 /** A local event of the saved week: red when invalid, brown when already in SIA, clickable inside the week. */
 export const toLocalEventInput = (e: LocalEvent, week: WeekCalendarProps["savedWeek"]): EventInput => {

@@ -159,9 +159,7 @@ export function updateEvent(week: SavedWeek, id: string, changes: Partial<LocalE
   if (!week.events.some((e) => e.id === id)) return null;
   return {
     ...week,
-    events: week.events
-      .map((e) => (e.id === id ? { ...e, ...changes, id, isValidate: true, errors: [] } : e))
-      .sort(byStart),
+    events: week.events.map((e) => (e.id === id ? { ...e, ...changes, id, isValidate: true, errors: [] } : e)).sort(byStart),
   };
 }
 

@@ -86,7 +86,13 @@ describe("saved week storage (SPEC §3 weekCalendar)", () => {
 
   it("tolerates garbage: anything that is not a saved week loads as none", () => {
     const s = fakeStorage();
-    for (const text of ["{", "null", "[]", '{"importType":"XYZ","startOfWeek":"2031-03-03","endOfWeek":"2031-03-09","events":[]}', '{"importType":"CSV","startOfWeek":"2031-03-03","endOfWeek":"2031-03-09","events":[{"id":1}]}']) {
+    for (const text of [
+      "{",
+      "null",
+      "[]",
+      '{"importType":"XYZ","startOfWeek":"2031-03-03","endOfWeek":"2031-03-09","events":[]}',
+      '{"importType":"CSV","startOfWeek":"2031-03-03","endOfWeek":"2031-03-09","events":[{"id":1}]}',
+    ]) {
       s.data.set(WEEK_STORAGE_KEY, text);
       expect(loadSavedWeek(s)).toBeNull();
     }
@@ -114,18 +120,33 @@ describe("saved week storage (SPEC §3 weekCalendar)", () => {
 
 describe("saved week changes (SPEC §4 local week lifecycle)", () => {
   const server = (id: number, date: string, from: string, to: string, import_key: string | null = null) =>
-    ({ id, employee_id: 1, begins_at: at(date, from), ends_at: at(date, to), description: `srv ${id}`, action_type: "project", import_key }) as Activity;
+    ({
+      id,
+      employee_id: 1,
+      begins_at: at(date, from),
+      ends_at: at(date, to),
+      description: `srv ${id}`,
+      action_type: "project",
+      import_key,
+    }) as Activity;
 
   it("refresh: the server's activities of the week become isintoSia events; saved local events give way", () => {
     const w = week([ev("a", MONDAY, "09:00", "10:00"), ev("b", MONDAY, "11:00", "12:00")]);
-    const merged = mergeServerActivities(w, [server(7, MONDAY, "09:00", "10:00", "key-a"), server(8, "2031-03-05", "08:00", "09:00"), server(9, "2031-03-12", "08:00", "09:00")]);
+    const merged = mergeServerActivities(w, [
+      server(7, MONDAY, "09:00", "10:00", "key-a"),
+      server(8, "2031-03-05", "08:00", "09:00"),
+      server(9, "2031-03-12", "08:00", "09:00"),
+    ]);
     expect(merged.events.map((e) => [e.id, e.isintoSia])).toEqual([
       ["SIA-7", true],
       ["b", false],
       ["SIA-8", true],
     ]);
     // Refreshing again replaces the server's events instead of adding them twice.
-    expect(mergeServerActivities(merged, [server(8, "2031-03-05", "08:00", "09:00")]).events.map((e) => e.id)).toEqual(["b", "SIA-8"]);
+    expect(mergeServerActivities(merged, [server(8, "2031-03-05", "08:00", "09:00")]).events.map((e) => e.id)).toEqual([
+      "b",
+      "SIA-8",
+    ]);
     expect(eventsToSave(merged).map((e) => e.id)).toEqual(["b"]);
   });
 
