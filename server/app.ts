@@ -18,7 +18,7 @@ import type { Database } from "./db/client";
 import { registerAuth } from "./http/auth";
 import { registerErrorHandler } from "./http/errors";
 import { registerResource } from "./http/resource";
-import { resources } from "./modules";
+import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { type CalendarPort, createCalendar } from "./ports/calendar";
@@ -103,6 +103,7 @@ export async function build(options: {
       registerAuth(api);
       await api.register(sessionRoutes);
       for (const resource of resources) registerResource(api, resource);
+      for (const routes of routeModules) await api.register(routes);
       await api.register(driveApiRoutes);
     },
     { prefix: "/api/v1" },

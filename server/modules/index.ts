@@ -4,6 +4,7 @@ import { activityTypeCatalogsResource } from "./activity_type_catalogs/resource"
 import { appLicensesResource } from "./app_licenses/resource";
 import { appSettingsResource } from "./app_settings/resource";
 import { assignmentsResource } from "./assignments/resource";
+import { calendarImportRoutes } from "./calendar_imports/routes";
 import { clientGroupsResource } from "./client_groups/resource";
 import { clientsResource } from "./clients/resource";
 import { employeePositionsResource } from "./employee_positions/resource";
@@ -40,3 +41,6 @@ export const resources = [
   projectsResource,
   invoicesResource,
 ];
+
+/** Modules with routes only (no declared resource), registered under /api/v1 after the resources. */
+export const routeModules = [calendarImportRoutes];

@@ -85,5 +85,10 @@ export function localEventToActivity(event: LocalEvent, employeeId?: number | nu
     google_calendar_id: event.google_calendar_id,
     google_calendar_event: event.google_calendar_event,
     import_key: event.importKey ?? event.google_calendar_id ?? null,
+    /**
+     * The calendar series (googleCId) of a recurring event: not stored on the activity; the batch save
+     * remembers what the series was mapped to, so its next week's instances arrive already valid.
+     */
+    google_series_id: event.googleCId ?? null,
   };
 }

@@ -107,6 +107,8 @@ export const permissionMatrix = {
   outbox: { list: admin, show: admin },
   // The drive (documents port): everyone signed in browses and opens files; administrators create folders.
   drive: { list: everyone, show: everyone, create: admin },
+  // Timesheet imports (calendar .ics / Google): everyone with an employee reads events into their own week.
+  calendar_imports: { import: { admin: "own", operator: "own", finance: "own" } },
 } satisfies Record<string, ResourceRules>;
 
 export type PermissionResource = keyof typeof permissionMatrix;

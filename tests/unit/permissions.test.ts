@@ -28,6 +28,8 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["app_licenses", "list", "all", null, "all"],
   ["reports", "export", "all", "own", "all"],
   ["drive", "show", "all", "all", "all"],
+  ["calendar_imports", "import", "own", "own", "own"],
+  ["calendar_imports", "create", null, null, null],
   ["drive", "create", "all", null, null],
 ];
 

@@ -53,6 +53,7 @@ import {
 } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { ticketsError, ticketsPort } from "../../ports/tickets";
+import { rememberSeries } from "../calendar_imports/service";
 import {
   type ActivityValues,
   checkActivity,
@@ -326,6 +327,15 @@ function registerActivityRoutes(app: FastifyInstance) {
               out.push({ id: stored.id, created: false });
             }
           }
+          // Recurring memory (issue 6): what each calendar series was mapped to, for its next import.
+          await rememberSeries(
+            tx,
+            ctx.user.id,
+            items.map((item) => ({
+              seriesId: (parsed.data.activities[item.index] as Record<string, unknown> | null)?.google_series_id,
+              values: item.values,
+            })),
+          );
           return out;
         }),
       );

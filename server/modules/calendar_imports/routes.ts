@@ -1,0 +1,163 @@
+/**
+ * Timesheet imports over HTTP (issue 6). Both answer local events (src/core/localEvent.ts); nothing is
+ * saved — the browser keeps them as the saved week until POST activities/validate and activities/batch.
+ *   POST /api/v1/calendar_imports                       start_date (the week), optional day, and a
+ *        multipart .ics `file` or `source: "google"`   → { events: LocalEvent[] }
+ *   PUT  /api/v1/activities/import_activities_csv?date=  multipart CSV `file` (+ week start)
+ *                                                      → { import_activities: LocalEvent[] }
+ */
+import type { MultipartFile } from "@fastify/multipart";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { importMessages, messages } from "../../../src/core/messages";
+import type { SessionUser } from "../../../src/core/session";
+import { endOfDay, localDateOf, startOfDay, weekOf } from "../../../src/core/week";
+import { users } from "../../db/schema";
+import { authorize, currentUser } from "../../http/auth";
+import { ValidationError } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { decryptSecret, secretKey } from "../../http/secrets";
+import { type CalendarInstance, createCalendarReader, IcsError, readIcs } from "../../ports/calendar";
+import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
+import { calendarLocalEvents, fitKey, importableInstances, loadResolver } from "./service";
+
+const ICS_MIMETYPES = new Set(["text/calendar", "application/ics", "text/x-vcalendar", "application/octet-stream"]);
+const CSV_MIMETYPES = new Set(["text/csv", "application/vnd.ms-excel", "application/csv", "text/x-csv"]);
+
+interface Upload {
+  fields: Record<string, string>;
+  file: { filename: string; mimetype: string; content: Buffer } | null;
+}
+
+/** Reads a multipart body (fields in any order, one file) or a JSON body; the query string fills the rest. */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+    if (typeof value === "string") fields[key] = value;
+  }
+  if (!request.isMultipart()) {
+    const body = (request.body && typeof request.body === "object" ? request.body : {}) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(body)) if (typeof value === "string") fields[key] = value;
+    return { fields, file: null };
+  }
+  let file: Upload["file"] = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        const f = part as MultipartFile;
+        const content = await f.toBuffer();
+        if (!file && f.fieldname === "file") file = { filename: f.filename ?? "", mimetype: f.mimetype.toLowerCase(), content };
+      } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
+    }
+  } catch (error) {
+    // A file over UPLOAD_LIMIT_BYTES answers 413 (server/http/errors.ts); any other broken body is a bad file.
+    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw error;
+    throw ValidationError.base(importMessages.fileInvalid);
+  }
+  return { fields, file };
+}
+
+function ownEmployee(user: SessionUser): number {
+  if (!user.employee) throw ValidationError.base(messages.noEmployee);
+  return user.employee.id;
+}
+
+/** The range to import: start_date's week, or one day of it. */
+function rangeOf(fields: Record<string, string>) {
+  const startDate = fields.start_date ? localDateOf(fields.start_date) : null;
+  if (!startDate) throw ValidationError.field("start_date", importMessages.startDateRequired);
+  const week = weekOf(startDate);
+  if (!fields.day) return { week, range: { start: week.start, end: week.end } };
+  const day = localDateOf(fields.day);
+  if (!day) throw ValidationError.field("day", messages.invalidDate);
+  if (day < week.starts_on || day > week.ends_on) throw ValidationError.field("day", importMessages.dayOutsideWeek);
+  return { week, range: { start: startOfDay(day), end: endOfDay(day) } };
+}
+
+export async function calendarImportRoutes(app: FastifyInstance) {
+  app.post(
+    "/calendar_imports",
+    {
+      schema: doc({
+        tags: ["calendar_imports"],
+        summary:
+          "Leer los eventos de una semana (archivo .ics en multipart `file`, o source «google»): start_date, day opcional. No guarda nada.",
+      }),
+    },
+    async (request) => {
+      authorize(request, "calendar_imports", "import");
+      const user = currentUser(request);
+      const employeeId = ownEmployee(user);
+      const { fields, file } = await readUpload(request);
+      const { range } = rangeOf(fields);
+      let instances: CalendarInstance[];
+      if (file) {
+        const isIcs = /\.ics$/i.test(file.filename) && (ICS_MIMETYPES.has(file.mimetype) || file.mimetype.startsWith("text/"));
+        if (!isIcs || file.content.length === 0) throw ValidationError.base(importMessages.fileInvalid);
+        try {
+          instances = readIcs(file.content.toString("utf8"), range);
+        } catch (error) {
+          if (error instanceof IcsError) throw ValidationError.base(importMessages.icsUnreadable);
+          throw error;
+        }
+      } else if (fields.source === "google") {
+        const reader = createCalendarReader(app.config);
+        if (!reader) throw ValidationError.base(importMessages.googleNotConfigured);
+        const [row] = await app.db.db
+          .select({ token: users.cloud_token_encrypted })
+          .from(users)
+          .where(eq(users.id, user.id))
+          .limit(1);
+        const token = row?.token ? decryptSecret(row.token, secretKey(app.config)) : null;
+        if (!token) throw ValidationError.base(importMessages.googleTokenMissing);
+        try {
+          instances = await reader.listInstances(token, range);
+        } catch {
+          throw ValidationError.base(importMessages.googleFailed);
+        }
+      } else if (fields.source && fields.source !== "ics") {
+        throw ValidationError.field("source", importMessages.sourceInvalid);
+      } else {
+        throw ValidationError.base(importMessages.fileInvalid);
+      }
+      const kept = importableInstances(instances, range);
+      const resolver = await loadResolver(
+        app.db.db,
+        user.id,
+        employeeId,
+        kept.map((i) => fitKey(i.instanceId)),
+      );
+      return { events: calendarLocalEvents(kept, resolver) };
+    },
+  );
+
+  app.put(
+    "/activities/import_activities_csv",
+    {
+      schema: doc({
+        tags: ["activities"],
+        summary: "Leer un CSV de actividades de una semana (multipart `file`, ?date= de la semana). No guarda nada.",
+      }),
+    },
+    async (request) => {
+      authorize(request, "activities", "import");
+      const user = currentUser(request);
+      const employeeId = ownEmployee(user);
+      const { fields, file } = await readUpload(request);
+      const isCsv = file && CSV_MIMETYPES.has(file.mimetype) && /\.csv$/i.test(file.filename);
+      if (!file || !isCsv || file.content.length === 0) throw ValidationError.base(importMessages.fileInvalid);
+      const date = localDateOf(fields.date ?? fields.start_date ?? "");
+      if (!date) throw ValidationError.field("date", messages.invalidDate);
+      const week = weekOf(date);
+      const { rows, errors } = parseActivitiesCsv(file.content.toString("utf8"), week);
+      if (errors.length) throw new ValidationError({ base: errors });
+      const resolver = await loadResolver(
+        app.db.db,
+        user.id,
+        employeeId,
+        rows.map((r) => rowKey(r.row)),
+      );
+      return { import_activities: csvLocalEvents(rows, resolver) };
+    },
+  );
+}
