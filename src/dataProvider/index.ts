@@ -409,9 +409,10 @@ export const importVerbs = {
     callKeeping422<{ activities: RaRecord[]; created: number; existing: number; message: string }>("activities/batch", "POST", {
       activities,
     }),
-  /** Where the CSV format is downloaded (a plain link). */
-  activitiesCsvFormatUrl: () => `${API_ROOT}/activities/download_csv_format`,
 };
+
+/** Where the activities CSV format is downloaded (GET activities/download_csv_format, a plain link). */
+export const ACTIVITIES_CSV_FORMAT_URL = `${API_ROOT}/activities/download_csv_format`;
 
 export interface ActivitySkipped {
   description: string;

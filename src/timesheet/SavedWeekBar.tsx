@@ -11,7 +11,7 @@ import { MAX_PER_PAGE } from "../core/constants";
 import { type LocalEvent, localEventToActivity, type SavedWeek } from "../core/localEvent";
 import { messages } from "../core/messages";
 import { sundayOf } from "../core/week";
-import { ImportCallError, type SiaDataProvider } from "../dataProvider";
+import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../dataProvider";
 import {
   errorLines,
   FileImportDialog,
@@ -275,7 +275,7 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
           if (keep("CSV", weekStart, events)) setDialog(null);
         }}
       >
-        <FormatLink href={dataProvider.activitiesCsvFormatUrl()} />
+        <FormatLink href={ACTIVITIES_CSV_FORMAT_URL} />
       </FileImportDialog>
       <DayImportDialog {...props} onGoogle={() => setAsk("google")} keep={keep} busy={busy} />
       <Confirm

@@ -66,7 +66,7 @@ async function fixProject(page: Page, text: string) {
   await local(page, text).click();
   const modal = page.getByTestId("imported-activity-modal");
   await expect(modal.getByText("Editar actividad importada")).toBeVisible();
-  await modal.getByRole("combobox", { name: "Proyecto" }).fill("PRY-0101");
+  await modal.getByTestId("project-picker").getByRole("combobox").fill("PRY-0101");
   await page.getByRole("option", { name: /PRY-0101/ }).click();
   await modal.getByRole("button", { name: "Guardar" }).click();
   await expect(modal).toBeHidden();
