@@ -49,6 +49,15 @@ async function showWeek(page: Page, weeks: number) {
 
 const local = (page: Page, text?: string) => page.locator(".fc-timegrid-event.sia-local", text ? { hasText: text } : {});
 const invalid = (page: Page) => page.locator(".fc-timegrid-event.sia-invalid");
+const inSia = (page: Page) => page.locator(".fc-timegrid-event.sia-in-sia");
+
+async function removeWeek(page: Page) {
+  await page.getByRole("button", { name: "Remover semana" }).click();
+  await expect(page.getByText("¿Deseas remover las actividades de la semana?")).toBeVisible();
+  await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(page.getByText("Las actividades se removieron correctamente")).toBeVisible();
+  await expect(local(page)).toHaveCount(0);
+}
 
 /** The server's activities of the operator's week (what was really saved). */
 async function savedCount(page: Page, monday: string) {
@@ -149,13 +158,17 @@ test("an employee imports a week from an .ics file, fixes the invalid event, sav
   await expect(page.locator(".fc-timegrid-event.sia-editable", { hasText: "Revisión de avance" })).toHaveCount(1);
   expect(await savedCount(page, monday)).toBe(7);
 
-  // The same file again: imported, fixed and saved again → no duplicates.
+  // The same file again: every event is already in SIA (brown), so saving sends nothing and adds nothing.
   await importIcs(page, monday);
   await expect(local(page)).toHaveCount(7);
-  await fixProject(page, "Revisión de avance");
-  await saveWeek(page);
-  await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(7);
+  await expect(inSia(page)).toHaveCount(7);
+  await expect(invalid(page)).toHaveCount(0);
+  await expect(inSia(page).first()).toHaveCSS("background-color", "rgb(121, 85, 72)");
+  await page.getByRole("button", { name: "Guardar semana" }).click();
+  await expect(page.getByText("No tienes ninguna actividad de la semana guardada")).toBeVisible();
   expect(await savedCount(page, monday)).toBe(7);
+  await removeWeek(page);
+  await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(7);
 });
 
 test("an employee imports a CSV week, fixes the invalid row, saves it twice without duplicates, and removing a week asks first", async ({
@@ -174,22 +187,22 @@ test("an employee imports a CSV week, fixes the invalid row, saves it twice with
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(4);
   expect(await savedCount(page, monday)).toBe(4);
 
+  // The same file again: its rows are already in SIA (brown); saving adds nothing.
   await importCsv(page, monday);
-  await fixProject(page, "Análisis de requerimientos");
-  await saveWeek(page);
+  await expect(inSia(page)).toHaveCount(4);
+  await page.getByRole("button", { name: "Guardar semana" }).click();
+  await expect(page.getByText("No tienes ninguna actividad de la semana guardada")).toBeVisible();
   expect(await savedCount(page, monday)).toBe(4);
 
-  // Refresh merges the server's activities (brown); removing the week asks for confirmation.
-  await importCsv(page, monday);
+  // Refresh merges the server's activities (brown, still four); removing the week asks for confirmation.
   await page.getByRole("button", { name: "Refrescar actividades" }).click();
   await expect(page.getByText("Las actividades se actualizaron localmente de manera correcta")).toBeVisible();
-  await expect(page.locator(".fc-timegrid-event.sia-in-sia")).toHaveCount(4);
-  await expect(page.locator(".fc-timegrid-event.sia-in-sia").first()).toHaveCSS("background-color", "rgb(121, 85, 72)");
+  await expect(inSia(page)).toHaveCount(4);
   await page.getByRole("button", { name: "Remover semana" }).click();
   await expect(page.getByText("¿Deseas remover las actividades de la semana?")).toBeVisible();
-  await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
-  await expect(page.getByText("Las actividades se removieron correctamente")).toBeVisible();
-  await expect(local(page)).toHaveCount(0);
+  await page.getByRole("dialog").getByRole("button", { name: "Cancelar" }).click();
+  await expect(inSia(page)).toHaveCount(4);
+  await removeWeek(page);
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(4);
   expect(await page.evaluate(() => localStorage.getItem("weekCalendar"))).toBeNull();
 });
