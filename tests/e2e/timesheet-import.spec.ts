@@ -153,9 +153,18 @@ test("an employee imports a week from an .ics file, fixes the invalid event, sav
 
   await fixProject(page, "Revisión de avance");
   await expect(invalid(page)).toHaveCount(0);
+  const before = await page.evaluate(() => localStorage.getItem("weekCalendar"));
   await saveWeek(page);
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(7);
   await expect(page.locator(".fc-timegrid-event.sia-editable", { hasText: "Revisión de avance" })).toHaveCount(1);
+  expect(await savedCount(page, monday)).toBe(7);
+
+  // A stale copy of the same saved week (another tab) saved again: the batch finds every import key, adds nothing.
+  await page.evaluate((week) => localStorage.setItem("weekCalendar", week ?? ""), before);
+  await page.reload();
+  await page.getByRole("button", { name: `${monday} – ${addDays(monday, 6)}` }).click();
+  await expect(local(page)).toHaveCount(7);
+  await saveWeek(page);
   expect(await savedCount(page, monday)).toBe(7);
 
   // The same file again: every event is already in SIA (brown), so saving sends nothing and adds nothing.
