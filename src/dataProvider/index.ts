@@ -342,6 +342,8 @@ export class ImportCallError extends HttpError {
     readonly byIndex: Record<string, Record<string, string[]>> = {},
   ) {
     super(message, status, {});
+    // react-admin's HttpError resets the prototype to its own: keep the subclass recognisable.
+    Object.setPrototypeOf(this, ImportCallError.prototype);
   }
 }
 
