@@ -19,7 +19,7 @@ import {
 } from "@mui/material";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslate } from "react-admin";
-import { messages } from "../core/messages";
+import { importMessages, messages } from "../core/messages";
 import { ImportCallError } from "../dataProvider";
 
 const t = (key: string) => `sia.timesheet_import.${key}`;
@@ -93,7 +93,7 @@ export function FileImportDialog(props: FileImportDialogProps) {
     if (pending) return;
     if (!file || !props.isValidFile(file)) {
       setConfirming(false);
-      setFailure({ title: props.failureTitle, lines: [messages.invalidImportFile] });
+      setFailure({ title: props.failureTitle, lines: [importMessages.fileInvalid] });
       return;
     }
     if (props.confirmText && !confirming) {

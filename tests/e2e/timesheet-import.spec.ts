@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { addDays, localToday, mondayOf } from "../../src/core/week";
+import { copyIconOf, drag, grip, scrollCalendarTo, slot } from "./calendar";
 import { signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
@@ -214,4 +215,57 @@ test("an employee imports a CSV week, fixes the invalid row, saves it twice with
   await removeWeek(page);
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(4);
   expect(await page.evaluate(() => localStorage.getItem("weekCalendar"))).toBeNull();
+});
+
+test("Google import asks first and shows the server's answer; a local event dragged becomes valid, the copy icon duplicates it, and a one-day import replaces only that day", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, "operator");
+  const monday = await showWeek(page, 7);
+  const tuesday = addDays(monday, 1);
+
+  await page.getByRole("button", { name: "Importar actividades localmente (Google Calendar)" }).click();
+  await expect(
+    page.getByText("¿Deseas importar las actividades localmente del Google Calendar a la semana actual?"),
+  ).toBeVisible();
+  await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(page.getByTestId("import-errors")).toContainText("Error en la importación");
+  await expect(page.getByTestId("import-errors")).toContainText("Google Calendar");
+  expect(await page.evaluate(() => localStorage.getItem("weekCalendar"))).toBeNull();
+
+  await importIcs(page, monday);
+  await expect(local(page)).toHaveCount(7);
+  await scrollCalendarTo(page, "12:00");
+
+  // Dragging the invalid event moves it and makes it valid (SPEC §4).
+  await drag(page, await grip(invalid(page)), await slot(page, monday, "15:00"));
+  await expect(page.getByText("Las actividades se actualizaron localmente de manera correcta")).toBeVisible();
+  await expect(invalid(page)).toHaveCount(0);
+  await expect(local(page, "Revisión de avance")).toContainText("15:00 - 16:00");
+
+  // The copy icon adds a duplicate with a CP- id.
+  await drag(page, await copyIconOf(local(page, "Entrevista de candidato")), await slot(page, tuesday, "14:00"));
+  await expect(local(page)).toHaveCount(8);
+  const tuesdayEvents = page.locator(`.fc-timegrid-col[data-date="${tuesday}"] .fc-timegrid-event.sia-local`);
+  await expect(tuesdayEvents).toHaveCount(3);
+  const ids = await page.evaluate(() =>
+    JSON.parse(localStorage.getItem("weekCalendar") ?? "{}").events.map((e: { id: string }) => e.id),
+  );
+  expect(ids.filter((id: string) => id.startsWith("CP-"))).toHaveLength(1);
+
+  // Importing Tuesday alone (the all-day cell) replaces Tuesday's events only.
+  await page.locator(`.fc-daygrid-day[data-date="${tuesday}"]`).click();
+  const dialog = page.getByTestId("import-dialog");
+  await expect(dialog.getByText(`Importar el día ${tuesday}`)).toBeVisible();
+  await dialog.getByTestId("import-file").setInputFiles(icsFor(monday));
+  await dialog.getByRole("button", { name: "Importar" }).click();
+  await expect(page.getByText("Se importaron correctamente las actividades")).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(tuesdayEvents).toHaveCount(2);
+  await expect(local(page)).toHaveCount(7);
+  await expect(local(page, "Revisión de avance")).toContainText("15:00 - 16:00");
+
+  await removeWeek(page);
+  await expect(page.locator(".fc-timegrid-event")).toHaveCount(0);
 });
