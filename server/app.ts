@@ -20,9 +20,11 @@ import { registerErrorHandler } from "./http/errors";
 import { registerResource } from "./http/resource";
 import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
+import { jobsRoutes } from "./modules/jobs/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
-import { type CalendarPort, createCalendar } from "./ports/calendar";
+import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
+import { createMail, type MailPort } from "./ports/mail";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -32,6 +34,10 @@ declare module "fastify" {
     documents: DocumentsPort;
     /** The calendar of quotation events (server/ports/calendar), one per app. */
     calendar: CalendarPort;
+    /** Outgoing e-mail (server/ports/mail): SMTP or the local outbox, one per app. */
+    mail: MailPort;
+    /** The provider calendar the timesheet import reads (null: .ics files only). */
+    calendarReader: CalendarReader | null;
   }
 }
 
@@ -45,6 +51,10 @@ export async function build(options: {
   logger?: boolean;
   /** A drive other than the configured one (tests). */
   documents?: DocumentsPort;
+  /** A mail port other than the configured one (tests). */
+  mail?: MailPort;
+  /** A provider calendar reader other than the configured one (tests). */
+  calendarReader?: CalendarReader | null;
 }): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
@@ -58,6 +68,8 @@ export async function build(options: {
   app.decorate("config", config);
   app.decorate("documents", options.documents ?? createDocuments(config));
   app.decorate("calendar", createCalendar(config));
+  app.decorate("mail", options.mail ?? createMail(config));
+  app.decorate("calendarReader", options.calendarReader !== undefined ? options.calendarReader : createCalendarReader(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
 
@@ -105,6 +117,7 @@ export async function build(options: {
       for (const resource of resources) registerResource(api, resource);
       for (const routes of routeModules) await api.register(routes);
       await api.register(driveApiRoutes);
+      await api.register(jobsRoutes);
     },
     { prefix: "/api/v1" },
   );

@@ -8,6 +8,15 @@ const bool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined || v === "" ? fallback : !["0", "false", "no", "off"].includes(v.toLowerCase())));
 
+function validTimeZone(zone: string) {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   HOST: z.string().default("127.0.0.1"),
@@ -27,6 +36,27 @@ const schema = z.object({
   DOCUMENTS_ADAPTER: z.enum(["local"]).default("local"),
   /** Where quotation events go: `local` (stored with the quotation, offered as an .ics invitation). */
   CALENDAR_ADAPTER: z.enum(["local"]).default("local"),
+  // --- mail and scheduled jobs (issue 7) ---
+  /** SMTP server (smtp://user:pass@host:587, smtps://…:465); unset: each message is written to DATA_DIR/outbox as .eml. */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || /^smtps?:\/\/[^\s]+$/.test(v), "debe ser una URL smtp:// o smtps://"),
+  /** Sender of every message SIA sends. */
+  MAIL_FROM: z.string().min(3, "debe ser una dirección de correo").default("SIA <sia@localhost>"),
+  /** Zone of the weekly jobs' schedule (IANA name). */
+  JOBS_TIMEZONE: z
+    .string()
+    .default("America/Mexico_City")
+    .refine(validTimeZone, "debe ser una zona horaria IANA válida, p. ej. America/Mexico_City"),
+  /** False: this process does not run the scheduler (jobs still run by hand from the admin page). */
+  JOBS_ENABLED: bool(true),
+  /** Local time (HH:MM, 24 h) on Tuesdays at which the weekly reminder and report go out. */
+  WEEKLY_JOBS_TIME: z
+    .string()
+    .default("09:00")
+    .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

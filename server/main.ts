@@ -6,7 +6,8 @@ import { build } from "./app";
 import { loadConfig } from "./config";
 import { createDb, DataDirLockedError } from "./db/client";
 import { seedBase, seedDemo } from "./db/seed";
-import { startJobs } from "./jobs/warrantyAutoClose";
+import { JOBS } from "./jobs";
+import { startJobs } from "./jobs/runner";
 
 /** The demo firm's accounts (server/db/seed/data.ts), printed at start. */
 const DEMO_ACCOUNTS = [
@@ -33,7 +34,9 @@ export async function main() {
     !config.DATABASE_URL && config.SIA_DEMO ? (await seedDemo(database.db, { password: config.SIA_DEMO_PASSWORD })).seeded : false;
 
   const app = await build({ config, database });
-  startJobs(app); // scheduled jobs (Garantía auto-close, hourly): production only, never in tests
+  // Scheduled jobs (server/jobs: Tuesday reminder and report, hourly Garantía auto-close), checked every
+  // minute: the server process only, never in tests.
+  if (config.JOBS_ENABLED) startJobs(app, JOBS);
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: cerrando SIA`);
     await app.close().catch(() => undefined);

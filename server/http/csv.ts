@@ -1,7 +1,16 @@
 /**
- * The one CSV writer of the product: UTF-8 with BOM for Excel, every cell neutralised against formula
- * injection (papaparse's escapeFormulae prefixes a quote to cells starting with = + - @ tab or CR).
+ * The one CSV writer of the product: UTF-8 with BOM for Excel, CRLF, every cell neutralised against formula
+ * injection (papaparse's escapeFormulae prefixes a quote to cells starting with = + - @ tab or CR; a joined
+ * list is one cell, escaped as a whole).
+ *
+ * csvStream() is the writer: it takes rows (an array, an iterable or an async iterable of rows or of row
+ * batches) and gives a Readable that emits the BOM and the header at once, then one chunk per batch of rows,
+ * pulling the next batch only when the consumer asks (back-pressure). toCsv() is the same code collected
+ * into a string, for small bodies (tests, e-mail attachments of a known size).
+ * Formats (docs/decisions/008-csv-streaming.md): dates YYYY-MM-DD, times HH:MM, hours with a dot and two
+ * decimals (formatHours), booleans Sí/No.
  */
+import { Readable } from "node:stream";
 import Papa from "papaparse";
 
 export interface CsvColumn<Row> {
@@ -9,13 +18,13 @@ export interface CsvColumn<Row> {
   value: (row: Row) => unknown;
 }
 
-const BOM = "\uFEFF";
+export const BOM = "\uFEFF";
 const FORMULA = /^[=+\-@\t\r]/;
+const OPTIONS = { escapeFormulae: FORMULA, newline: "\r\n" } as const;
+/** Rows buffered into one chunk when the source yields single rows. */
+const CHUNK_ROWS = 500;
 
-export function toCsv<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
-  const data = rows.map((row) => columns.map((c) => formatCell(c.value(row))));
-  return BOM + Papa.unparse({ fields: columns.map((c) => c.header), data }, { escapeFormulae: FORMULA, newline: "\r\n" });
-}
+type RowSource<Row> = Iterable<Row | Row[]> | AsyncIterable<Row | Row[]>;
 
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -23,6 +32,56 @@ export function formatCell(value: unknown): string {
   if (Array.isArray(value)) return value.map(formatCell).join(", ");
   if (typeof value === "boolean") return value ? "Sí" : "No";
   return String(value);
+}
+
+/** Decimal hours as Mexican Excel and LibreOffice read a number: a dot and two decimals ("1.50"). */
+export const formatHours = (hours: number | string | null | undefined) =>
+  hours === null || hours === undefined || hours === "" ? "" : Number(hours).toFixed(2);
+
+const headerLine = <Row>(columns: CsvColumn<Row>[]) =>
+  BOM + Papa.unparse({ fields: columns.map((c) => c.header), data: [] }, OPTIONS) + OPTIONS.newline;
+
+const rowLines = <Row>(columns: CsvColumn<Row>[], rows: Row[]) =>
+  Papa.unparse(
+    rows.map((row) => columns.map((c) => formatCell(c.value(row)))),
+    OPTIONS,
+  ) + OPTIONS.newline;
+
+/** Chunks of CSV text: header first, then one chunk per batch of rows. */
+async function* csvChunks<Row>(columns: CsvColumn<Row>[], source: RowSource<Row>): AsyncGenerator<string> {
+  yield headerLine(columns);
+  let pending: Row[] = [];
+  for await (const item of source as AsyncIterable<Row | Row[]>) {
+    if (Array.isArray(item)) {
+      if (pending.length) {
+        yield rowLines(columns, pending);
+        pending = [];
+      }
+      if (item.length) yield rowLines(columns, item);
+    } else {
+      pending.push(item);
+      if (pending.length >= CHUNK_ROWS) {
+        yield rowLines(columns, pending);
+        pending = [];
+      }
+    }
+  }
+  if (pending.length) yield rowLines(columns, pending);
+}
+
+/**
+ * The streaming writer. A source yields rows or arrays of rows (a batch is written as one chunk); a row that
+ * is itself an array must be given in batches.
+ */
+export function csvStream<Row>(columns: CsvColumn<Row>[], source: RowSource<Row>): Readable {
+  return Readable.from(csvChunks(columns, source), { objectMode: false, highWaterMark: 64 * 1024 });
+}
+
+/** The whole CSV as a string (small bodies only): the same writer, collected. */
+export function toCsv<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
+  let out = headerLine(columns);
+  for (let i = 0; i < rows.length; i += CHUNK_ROWS) out += rowLines(columns, rows.slice(i, i + CHUNK_ROWS));
+  return out;
 }
 
 export function csvFilename(base: string) {

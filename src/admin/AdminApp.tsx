@@ -20,6 +20,7 @@ import { ProjectInvoicesRoutes } from "./invoices/InvoiceScreens";
 import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
 import { CatchAll } from "./pages/NotFoundPage";
+import { OutboxPage } from "./pages/OutboxPage";
 import { products } from "./products";
 import { projectTypes } from "./project_types";
 import { prospects } from "./prospects";
@@ -86,6 +87,7 @@ export function AdminApp() {
         <Route path="/showGoogleCalendar" element={<UnderConstruction title="Importar del calendario" />} />
         <Route path="/changeLogSia" element={<ChangelogPage />} />
         <Route path="/reporting/list" element={<UnderConstruction title="Reportes" />} />
+        <Route path="/outbox" element={<OutboxPage />} />
       </CustomRoutes>
     </Admin>
   );

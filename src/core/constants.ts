@@ -78,3 +78,17 @@ export const ROLE_LABELS: Record<RoleFlag, string> = {
   operator_role: "Operador",
   finance_role: "Finanzas",
 };
+
+// --- weekly jobs (issue 7) ---
+/**
+ * The working week the Tuesday reminder expects: Monday to Friday, 8 hours a day, so 40 hours; each
+ * holiday that falls on one of those days takes its 8 hours off the week's expectation.
+ */
+export const WORKDAY_HOURS = 8;
+export const WORKDAYS_PER_WEEK = 5;
+export const WORK_WEEK_HOURS = WORKDAY_HOURS * WORKDAYS_PER_WEEK;
+/** Day of the week (0 = Sunday … 6 = Saturday) on which the weekly reminder and report go out. */
+export const WEEKLY_JOBS_WEEKDAY = 2;
+/** The scheduled jobs (server/jobs): their names in the API and in job_runs. */
+export const JOB_NAMES = ["weekly_reminder", "weekly_report", "warranty_auto_close"] as const;
+export type JobName = (typeof JOB_NAMES)[number];

@@ -52,6 +52,8 @@ export const TITLE_SHAPES: Record<keyof typeof TITLE_PARTS, string> = {
 
 const titleMessages = importMessages;
 
+const MIN_CODE_IN_TEXT = 3;
+const MIN_NAME_IN_TEXT = 4;
 const VACATION_WORDS = /\b(vacaciones|vacacion|incapacidad|incapacidades)\b/;
 
 const parsed = (format: TitleFormat, actionType: ActionType, fields: Partial<ParsedTitle> = {}): ParsedTitle => ({
@@ -101,14 +103,19 @@ export function parseGenericTitle(title: string, lookups?: Pick<TitleLookups, "p
   if (VACATION_WORDS.test(key)) return parsed("vacation", "vacation", { description: VACATION_DESCRIPTION });
   const byLength = <T>(items: ReadonlyArray<T>, value: (item: T) => string) =>
     [...items].map((item) => ({ item, key: normalizeKey(value(item)) })).sort((a, b) => b.key.length - a.key.length);
-  const project = byLength(lookups?.projects ?? [], (p) => p.code).find((p) => containsWords(key, p.key));
+  // Very short codes and names ('SA', 'TI') would match ordinary words: not recognised in free text.
+  const project = byLength(lookups?.projects ?? [], (p) => p.code).find(
+    (p) => p.key.length >= MIN_CODE_IN_TEXT && containsWords(key, p.key),
+  );
   if (project)
     return parsed("generic", "project", {
       project: project.item.code,
       description: text,
       problems: [titleMessages.projectFoundNeedsType],
     });
-  const client = byLength(lookups?.clients ?? [], (c) => c.name).find((c) => containsWords(key, c.key));
+  const client = byLength(lookups?.clients ?? [], (c) => c.name).find(
+    (c) => c.key.length >= MIN_NAME_IN_TEXT && containsWords(key, c.key),
+  );
   if (client)
     return parsed("generic", "support", {
       owner: client.item.name,

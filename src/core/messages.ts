@@ -181,6 +181,64 @@ export const pipelineMessages = {
   projectWithoutClientFolder: "el cliente del proyecto no tiene carpeta en el drive",
 } as const;
 
+// reports (reporting screen and reporting_activities.csv, SPEC §5)
+export const reportMessages = {
+  selectItem: {
+    project: "Por favor seleccione un proyecto antes de descargar",
+    client: "Por favor seleccione un cliente antes de descargar",
+    employee: "Por favor seleccione un empleado antes de descargar",
+    client_group: "Por favor seleccione un Grupo de cliente antes de descargar",
+    workspace: "Por favor seleccione un espacio de trabajo antes de descargar",
+  },
+  selectKind: "Por favor seleccione el tipo de reporte",
+  selectDates: "Por favor seleccione las fechas de inicio y fin.",
+  startAfterEnd: "La fecha de inicio no puede ser posterior a la fecha de fin.",
+  downloadFailed: "No se pudo descargar el reporte",
+} as const;
+
+// --- scheduled e-mail and jobs (issue 7) ---
+const WEEKDAY_NAMES = ["domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"];
+/** 'YYYY-MM-DD' → 'DD/MM/YYYY'. */
+const dmy = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
+const hoursText = (h: number) => `${Number.isInteger(h) ? h : h.toFixed(2)} h`;
+
+export const jobMessages = {
+  jobLabels: {
+    weekly_reminder: "Recordatorio semanal de horas",
+    weekly_report: "Reporte semanal por espacio de trabajo",
+    warranty_auto_close: "Cierre automático de garantías",
+  } as Record<string, string>,
+  jobUnknown: "La tarea no existe",
+  jobDone: (label: string, summary: string) => `${label}: ${summary}`,
+  jobAlreadyDone: (label: string, period: string) =>
+    `${label}: ya se ejecutó para el periodo ${period}; no se envió nada de nuevo. Use «Forzar» para repetirla.`,
+  jobBusy: (label: string) => `${label}: otra ejecución está en curso; intente de nuevo en un momento.`,
+  jobWarrantyClosed: (n: number) => (n === 1 ? "se cerró 1 garantía" : `se cerraron ${n} garantías`),
+  jobRemindersSent: (n: number) => (n === 1 ? "se envió 1 recordatorio" : `se enviaron ${n} recordatorios`),
+  jobReportsSent: (n: number, skipped: number) =>
+    `${n === 1 ? "se envió 1 reporte" : `se enviaron ${n} reportes`}${
+      skipped ? ` (${skipped} espacio(s) notificable(s) sin jefes con correo)` : ""
+    }`,
+  jobSendFailures: (n: number) => `; ${n} mensaje(s) no se pudieron enviar (ver el detalle de la ejecución)`,
+  weekRange: (starts: string, ends: string) => `del ${dmy(starts)} al ${dmy(ends)}`,
+  dayName: (date: string) => `${WEEKDAY_NAMES[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${dmy(date)}`,
+  reminderSubject: (starts: string, ends: string) => `SIA: completa tu semana ${jobMessages.weekRange(starts, ends)}`,
+  reminderGreeting: (name: string) => `Hola, ${name}:`,
+  reminderIntro: (starts: string, ends: string) =>
+    `Tu registro de actividades de la semana ${jobMessages.weekRange(starts, ends)} está incompleto:`,
+  reminderNotClosed: "La semana no está cerrada. Revisa tus actividades y ciérrala en SIA.",
+  reminderHours: (logged: number, expected: number) =>
+    `Registraste ${hoursText(logged)} de ${hoursText(expected)} esperadas (faltan ${hoursText(Math.max(0, expected - logged))}).`,
+  reminderEmptyDays: (days: string[]) => `Días hábiles sin actividades: ${days.join(", ")}.`,
+  reminderHolidays: (n: number) => `Se descontaron ${n} día(s) festivo(s) de las horas esperadas.`,
+  reminderLink: (url: string) => `Captura tus actividades en ${url}`,
+  reminderClosing: "Este es un mensaje automático de SIA.",
+  reportSubject: (workspace: string, starts: string, ends: string) =>
+    `SIA: reporte semanal de actividades de ${workspace} ${jobMessages.weekRange(starts, ends)}`,
+  reportBody: (workspace: string, starts: string, ends: string, rows: number) =>
+    `Se adjunta el reporte de actividades del espacio de trabajo ${workspace} de la semana ${jobMessages.weekRange(starts, ends)} (${rows} actividad(es)).`,
+} as const;
+
 // timesheet imports: calendar (.ics, Google) and CSV (issue 6)
 export const importMessages = {
   wrongParts: (code: string, shape: string, expected: number, parts: number) =>
@@ -214,7 +272,7 @@ export const importMessages = {
   csvLine: (line: number, message: string) => `Línea ${line}: ${message}`,
   csvMissingColumns: (columns: string) => `Faltan columnas en el encabezado: ${columns}`,
   csvNoRows: "El archivo no tiene actividades",
-  csvBadDate: "la fecha no es válida (AAAA-MM-DD)",
+  csvBadDate: "la fecha no es válida (AAAA-MM-DD o DD/MM/AAAA)",
   csvOutsideWeek: (monday: string, sunday: string) => `la fecha está fuera de la semana del ${monday} al ${sunday}`,
   csvBadTime: "la hora no es válida (HH:MM)",
   csvEndBeforeStart: "la hora de fin debe ser posterior a la de inicio",

@@ -105,6 +105,8 @@ export const permissionMatrix = {
   app_settings: { list: everyone, show: everyone, update: admin },
   notifications: { list: everyone, show: everyone, create: admin },
   outbox: { list: admin, show: admin },
+  // Scheduled jobs (server/jobs): administrators see their runs and run one by hand (create = run now).
+  jobs: { list: admin, create: admin },
   // The drive (documents port): everyone signed in browses and opens files; administrators create folders.
   drive: { list: everyone, show: everyone, create: admin },
   // Timesheet imports (calendar .ics / Google): everyone with an employee reads events into their own week.

@@ -89,6 +89,8 @@ export const PAGE_PATHS = {
   showGoogleCalendar: "/app/showGoogleCalendar",
   changelog: "/app/changeLogSia",
   reporting: "/app/reporting/list",
+  /** Administrators: the local outbox and the scheduled jobs (issue 7). */
+  outbox: "/app/outbox",
   signIn: "/sign_in",
   notFound: "/404",
 } as const;

@@ -416,19 +416,73 @@ export const importVerbs = {
 /** Where the activities CSV format is downloaded (GET activities/download_csv_format, a plain link). */
 export const ACTIVITIES_CSV_FORMAT_URL = `${API_ROOT}/activities/download_csv_format`;
 
+// --- outbox and scheduled jobs (issue 7) ---
+export interface OutboxSummary {
+  id: string;
+  date: string | null;
+  from: string;
+  to: string;
+  subject: string;
+  attachments: Array<{ filename: string; content_type: string; size: number }>;
+}
+export interface OutboxMessage extends OutboxSummary {
+  text: string;
+  html: string | null;
+}
+export interface JobRunView {
+  id: number;
+  job: string;
+  period_key: string;
+  status: string;
+  ran_at: string;
+  count?: number;
+  message?: string;
+  trigger?: "scheduled" | "manual";
+  user_id?: number | null;
+}
+export interface JobView {
+  id: string;
+  name: string;
+  label: string;
+  current_period: string;
+  runs: JobRunView[];
+}
+export interface JobRunAnswer {
+  status: "done" | "already_done";
+  period_key: string;
+  message: string;
+  job_run: JobRunView | null;
+}
+
 export interface ActivitySkipped {
   description: string;
   begins_at: string;
   ends_at: string;
   reason: string;
 }
+/** Named verbs of the outbox and jobs page (administrators). */
+export const mailVerbs = {
+  /** GET outbox?page&per_page: the local outbox, newest first; meta.adapter says whether mail goes by SMTP. */
+  listOutbox: (page = 1, perPage = 25) =>
+    apiFetch<{ outbox: OutboxSummary[]; meta: { total_count: number; adapter: "smtp" | "outbox" } }>("outbox", {
+      query: { page, per_page: perPage },
+    }),
+  getOutboxMessage: (id: string) =>
+    apiFetch<{ outbox: OutboxMessage }>(`outbox/${encodeURIComponent(id)}`).then((r) => r.outbox),
+  listJobs: () => apiFetch<{ jobs: JobView[] }>("jobs").then((r) => r.jobs),
+  /** POST jobs/:name/run {force}: runs the job for its current period (force: again, even if it already ran). */
+  runJob: (name: string, force = false) =>
+    apiFetch<JobRunAnswer>(`jobs/${encodeURIComponent(name)}/run`, { method: "POST", body: { force } }),
+};
+
 export type FreezeVerb = "close_activities" | "open_activities" | "close_month_activities" | "open_month_activities";
 
-export type SiaDataProvider = DataProvider & typeof customVerbs & typeof importVerbs;
+export type SiaDataProvider = DataProvider & typeof customVerbs & typeof mailVerbs & typeof importVerbs;
 
 export const dataProvider: SiaDataProvider = new Proxy(baseDataProvider, {
   get(target, method: string) {
     if (method in customVerbs) return customVerbs[method as keyof typeof customVerbs];
+    if (method in mailVerbs) return mailVerbs[method as keyof typeof mailVerbs];
     if (method in importVerbs) return importVerbs[method as keyof typeof importVerbs];
     const base = target[method as keyof DataProvider];
     if (typeof base !== "function") return base;

@@ -5,7 +5,7 @@ const EVERYONE = ["Actividades", "Clientes", "Prospectos", "Proyectos", "Emplead
 const MENUS = {
   operator: EVERYONE,
   finance: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias"],
-  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios", "Puestos", "Configuración"],
+  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios", "Puestos", "Configuración", "Correo y tareas"],
 };
 
 test("a wrong password is refused in Spanish", async ({ page }) => {

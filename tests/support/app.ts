@@ -10,6 +10,9 @@ import { loadConfig } from "../../server/config";
 import { type Database, openPglite, openPostgres } from "../../server/db/client";
 import { adminUrl, withDatabase } from "./database-url";
 
+/** The URL of each PostgreSQL test database, so a second app (another pool) can open the same one. */
+const testUrls = new WeakMap<Database, string>();
+
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (url) {
@@ -18,6 +21,7 @@ export async function openTestDatabase(): Promise<Database> {
     await admin.pool?.query(`CREATE DATABASE ${name} TEMPLATE ${inject("templateDb")}`);
     await admin.close();
     const database = await openPostgres(withDatabase(url, name), 4);
+    testUrls.set(database, withDatabase(url, name));
     const close = database.close;
     database.close = async () => {
       await close();
@@ -50,6 +54,28 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       await app.close();
       await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second server on the same database as `t`, as a second process would be: on PostgreSQL its own pool
+ * (other sessions, so advisory locks really compete); on PGlite the same Database object (one session).
+ */
+export async function buildSiblingApp(t: TestApp, env: Record<string, string> = {}): Promise<TestApp> {
+  const url = testUrls.get(t.database);
+  const database = url ? await openPostgres(url, 4) : t.database;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-test-"));
+  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SIA_DEMO: "0", DATA_DIR: dataDir, ...env });
+  const app = await build({ config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    async close() {
+      await app.close();
+      if (url) await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -7,6 +7,7 @@ const lookups: TitleLookups = {
     { id: 1, code: "1001", name: "Cañada Logística" },
     { id: 2, code: "1002", name: "Grupo Éxito" },
     { id: 29, code: "1029", name: "Cliente Excluido" },
+    { id: 30, code: "1030", name: "Sa" },
   ],
   prospects: [{ id: 7, name: "Prospecto Médico" }],
   projects: [
@@ -160,8 +161,10 @@ describe("calendar-event titles (SPEC §5)", () => {
     if (expected.error) expect(resolved.errors.join(" | ")).toMatch(expected.error);
   });
 
-  it("a code word does not match inside another word", () => {
+  it("a code word does not match inside another word; very short names are not searched in free text", () => {
     expect(resolve("ACT-220 no es ACT-22x").actionType).toBe("internal");
+    expect(resolve("Junta con SA de CV").actionType).toBe("internal");
+    expect(resolve("S|Sa|Timbrado|ST|Por nombre corto sí").clientId).toBe(30);
   });
 
   it("normalises case, accents and spaces", () => {

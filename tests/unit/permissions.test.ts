@@ -31,6 +31,11 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["calendar_imports", "import", "own", "own", "own"],
   ["calendar_imports", "create", null, null, null],
   ["drive", "create", "all", null, null],
+  // scheduled e-mail (issue 7)
+  ["outbox", "list", "all", null, null],
+  ["outbox", "show", "all", null, null],
+  ["jobs", "list", "all", null, null],
+  ["jobs", "create", "all", null, null],
 ];
 
 describe("permission matrix", () => {

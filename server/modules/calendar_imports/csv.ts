@@ -39,6 +39,13 @@ const minutesOf = (value: string) => {
   return value === "24:00" ? 24 * 60 : null;
 };
 
+/** 'YYYY-MM-DD' (the template) or 'DD/MM/YYYY' (what a spreadsheet in Spanish writes back). */
+function dateOf(value: string): string | null {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return localDateOf(value);
+  const match = value.match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/);
+  return match ? localDateOf(`${match[3]}-${match[2].padStart(2, "0")}-${match[1].padStart(2, "0")}`) : null;
+}
+
 export interface CsvParseResult {
   rows: Array<{ line: number; row: CsvRow; date: string; from: number; to: number; format: ParsedTitle["format"] }>;
   errors: string[];
@@ -49,7 +56,12 @@ export function parseActivitiesCsv(source: string, week: Period): CsvParseResult
   const text = source.replace(/^\uFEFF/, "");
   const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false });
   const lines = parsed.data;
-  const header = (lines[0] ?? []).map((h) => String(h).replace(/^\uFEFF/, "").trim().toLowerCase());
+  const header = (lines[0] ?? []).map((h) =>
+    String(h)
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .toLowerCase(),
+  );
   const missing = ACTIVITY_CSV_COLUMNS.filter((c) => !header.includes(c));
   if (missing.length) return { rows: [], errors: [importMessages.csvMissingColumns(missing.join(", "))] };
   const rows: CsvParseResult["rows"] = [];
@@ -60,9 +72,10 @@ export function parseActivitiesCsv(source: string, week: Period): CsvParseResult
     const line = i + 1;
     const row = Object.fromEntries(ACTIVITY_CSV_COLUMNS.map((c) => [c, unescapeCell(cells[header.indexOf(c)])])) as CsvRow;
     const problems: string[] = [];
-    const date = /^\d{4}-\d{2}-\d{2}$/.test(row.fecha) ? localDateOf(row.fecha) : null;
+    const date = dateOf(row.fecha);
     if (!date) problems.push(importMessages.csvBadDate);
-    else if (date < week.starts_on || date > week.ends_on) problems.push(importMessages.csvOutsideWeek(week.starts_on, week.ends_on));
+    else if (date < week.starts_on || date > week.ends_on)
+      problems.push(importMessages.csvOutsideWeek(week.starts_on, week.ends_on));
     const from = minutesOf(row.hora_inicio);
     const to = minutesOf(row.hora_fin);
     if (from === null || to === null) problems.push(importMessages.csvBadTime);

@@ -17,7 +17,7 @@ import { authorize, currentUser } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { decryptSecret, secretKey } from "../../http/secrets";
-import { type CalendarInstance, createCalendarReader, IcsError, readIcs } from "../../ports/calendar";
+import { type CalendarInstance, IcsError, readIcs } from "../../ports/calendar";
 import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
 import { calendarLocalEvents, fitKey, importableInstances, loadResolver } from "./service";
 
@@ -46,7 +46,7 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
       if (part.type === "file") {
         const f = part as MultipartFile;
         const content = await f.toBuffer();
-        if (!file && f.fieldname === "file") file = { filename: f.filename ?? "", mimetype: f.mimetype.toLowerCase(), content };
+        if (!file) file = { filename: f.filename ?? "", mimetype: f.mimetype.toLowerCase(), content };
       } else if (typeof part.value === "string") fields[part.fieldname] = part.value;
     }
   } catch (error) {
@@ -101,7 +101,7 @@ export async function calendarImportRoutes(app: FastifyInstance) {
           throw error;
         }
       } else if (fields.source === "google") {
-        const reader = createCalendarReader(app.config);
+        const reader = app.calendarReader;
         if (!reader) throw ValidationError.base(importMessages.googleNotConfigured);
         const [row] = await app.db.db
           .select({ token: users.cloud_token_encrypted })

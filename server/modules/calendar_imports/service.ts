@@ -24,15 +24,7 @@ import {
 } from "../../../src/core/eventTitle";
 import type { LocalEvent } from "../../../src/core/localEvent";
 import type { Tx } from "../../db/client";
-import {
-  activities,
-  activity_type_catalogs,
-  calendar_mappings,
-  clients,
-  products,
-  projects,
-  prospects,
-} from "../../db/schema";
+import { activities, activity_type_catalogs, calendar_mappings, clients, products, projects, prospects } from "../../db/schema";
 import type { CalendarInstance, CalendarRange } from "../../ports/calendar/reader";
 import { loadSettings } from "../activities/service";
 
@@ -237,7 +229,8 @@ export function calendarLocalEvents(instances: CalendarInstance[], resolver: Res
     let resolved = resolveTitle(parsed, resolver.index);
     const mapping = instance.seriesId ? resolver.memory.get(fitKey(instance.seriesId)) : undefined;
     if (!resolved.isValidate && mapping) {
-      const description = parsed.format === "generic" || parsed.format === "untitled" ? instance.summary.trim() : resolved.description;
+      const description =
+        parsed.format === "generic" || parsed.format === "untitled" ? instance.summary.trim() : resolved.description;
       resolved = resolveMapping(mapping, description, resolver.index) ?? resolved;
     }
     const id = fitKey(instance.instanceId);

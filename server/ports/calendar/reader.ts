@@ -100,7 +100,8 @@ function instantOf(time: ICAL.Time, tzid: string | null): Date {
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value : value == null ? "" : String(value));
-const MEET_URL = /https:\/\/(?:meet\.google\.com\/[a-z0-9-]+|[\w.-]*zoom\.us\/j\/[\w?=&.-]+|teams\.microsoft\.com\/l\/meetup-join\/\S+)/i;
+const MEET_URL =
+  /https:\/\/(?:meet\.google\.com\/[a-z0-9-]+|[\w.-]*zoom\.us\/j\/[\w?=&.-]+|teams\.microsoft\.com\/l\/meetup-join\/\S+)/i;
 
 function conferenceOf(component: ICAL.Component): string | null {
   const direct = text(component.getFirstPropertyValue("x-google-conference")).trim();

@@ -1,63 +1,21 @@
-import LabelIcon from "@mui/icons-material/Label";
-import { recordError } from "../common/RecordError";
 import { zodResolver } from "@hookform/resolvers/zod";
-import {
-  Create,
-  Datagrid,
-  DeleteButton,
-  Edit,
-  List,
-  SaveButton,
-  SearchInput,
-  SimpleForm,
-  TextField,
-  TextInput,
-  Toolbar,
-  TopToolbar,
-  useNotify,
-  useRedirect,
-} from "react-admin";
-import { messages } from "../../core/messages";
-import { screenPath } from "../../core/resources";
+import LabelIcon from "@mui/icons-material/Label";
+import { SearchInput, TextField, TextInput } from "react-admin";
 import { activityTypeCatalogSchema } from "../../core/schemas/activity_type_catalog";
-import { CreateLink } from "../common/links";
-import { SiaPagination } from "../common/SiaPagination";
+import { editRowClick } from "../common/links";
+import { SiaCreate, SiaEdit, SiaList } from "../common/screens";
 
 const resolver = zodResolver(activityTypeCatalogSchema as never);
 const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por clave o nombre" />];
-const editRowClick = (id: unknown) => screenPath("activity_type_catalogs", "edit", id as string);
 
 export function ActivityTypeList() {
   return (
-    <List
-      filters={filters}
-      perPage={10}
-      sort={{ field: "id", order: "ASC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-        </TopToolbar>
-      }
-    >
-      <Datagrid rowClick={editRowClick} bulkActionButtons={false}>
-        <TextField source="id" />
-        <TextField source="code" />
-        <TextField source="name" />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "id", order: "ASC" }} rowClick={editRowClick}>
+      <TextField source="id" />
+      <TextField source="code" />
+      <TextField source="name" />
+    </SiaList>
   );
-}
-
-function useSaved() {
-  const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: () => {
-      notify(messages.saved, { type: "success" });
-      redirect(screenPath("activity_type_catalogs", "list"));
-    },
-  };
 }
 
 function Inputs() {
@@ -71,29 +29,17 @@ function Inputs() {
 
 export function ActivityTypeCreate() {
   return (
-    <Create mutationOptions={useSaved()}>
-      <SimpleForm resolver={resolver}>
-        <Inputs />
-      </SimpleForm>
-    </Create>
+    <SiaCreate resolver={resolver} then="list">
+      <Inputs />
+    </SiaCreate>
   );
 }
 
 export function ActivityTypeEdit() {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
-      <SimpleForm
-        resolver={resolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect="list" />
-          </Toolbar>
-        }
-      >
-        <Inputs />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit resolver={resolver} then="list">
+      <Inputs />
+    </SiaEdit>
   );
 }
 

@@ -1,42 +1,27 @@
-import DownloadIcon from "@mui/icons-material/Download";
-import { recordError } from "../common/RecordError";
-import KeyIcon from "@mui/icons-material/Key";
 import { zodResolver } from "@hookform/resolvers/zod";
+import DownloadIcon from "@mui/icons-material/Download";
+import KeyIcon from "@mui/icons-material/Key";
 import { Button, Chip, CircularProgress, Stack } from "@mui/material";
 import { useState } from "react";
 import {
   AutocompleteInput,
   BooleanField,
-  Create,
-  Datagrid,
   DateField,
-  DeleteButton,
-  Edit,
   FunctionField,
-  List,
   NumberField,
   ReferenceInput,
-  SaveButton,
   SearchInput,
   SelectField,
   SelectInput,
-  Show,
-  SimpleForm,
   SimpleShowLayout,
   TextField,
-  Toolbar,
-  TopToolbar,
   useNotify,
   useRecordContext,
-  useRedirect,
 } from "react-admin";
 import { LICENSE_DEFAULTS } from "../../core/constants";
-import { messages } from "../../core/messages";
-import { screenPath } from "../../core/resources";
 import { appLicenseSchema } from "../../core/schemas/app_license";
 import { downloadFile } from "../common/CsvDownloadButton";
-import { CreateLink, EditLink, showRowClick } from "../common/links";
-import { SiaPagination } from "../common/SiaPagination";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { AppLicenseInputs } from "./AppLicenseInputs";
 import { environmentChoices, licenseTypeChoices, moduleLabel, statusChoices } from "./licenseChoices";
 
@@ -96,96 +81,52 @@ function ModulesField(_props: { label?: string }) {
   );
 }
 
+/** The licence's columns, shown alike in the list and on its detail. */
+const licenseFields = [
+  <TextField key="entity_name" source="entity_name" />,
+  <TextField key="entity_rfc" source="entity_rfc" />,
+  <TextField key="client_name" source="client_name" emptyText="—" />,
+  <TextField key="product_name" source="product_name" emptyText="—" />,
+  <SelectField key="environment" source="environment" choices={environmentChoices} />,
+  <SelectField key="license_type" source="license_type" choices={licenseTypeChoices} />,
+  <NumberField key="num_licenses" source="num_licenses" locales="es-MX" />,
+  <DateField key="valid_until" source="license_valid_until" locales="es-MX" options={day} emptyText="—" />,
+];
+
 export function AppLicenseList() {
   return (
-    <List
-      filters={filters}
-      perPage={10}
-      sort={{ field: "id", order: "DESC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-        </TopToolbar>
-      }
-    >
-      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
-        <TextField source="entity_name" />
-        <TextField source="entity_rfc" />
-        <TextField source="client_name" emptyText="—" />
-        <TextField source="product_name" emptyText="—" />
-        <SelectField source="environment" choices={environmentChoices} />
-        <SelectField source="license_type" choices={licenseTypeChoices} />
-        <NumberField source="num_licenses" locales="es-MX" />
-        <DateField source="license_valid_until" locales="es-MX" options={day} emptyText="—" />
-        <BooleanField source="is_active" />
-        <LicenseScriptButton label="Script SQL" />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "id", order: "DESC" }}>
+      {licenseFields}
+      <BooleanField source="is_active" />
+      <LicenseScriptButton label="Script SQL" />
+    </SiaList>
   );
-}
-
-function useSaved() {
-  const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: (data: { id: number }) => {
-      notify(messages.saved, { type: "success" });
-      redirect(screenPath("app_licenses", "show", data.id));
-    },
-  };
 }
 
 export function AppLicenseCreate() {
   return (
-    <Create mutationOptions={useSaved()}>
-      <SimpleForm
-        resolver={resolver}
-        defaultValues={{ ...LICENSE_DEFAULTS, modules: [], is_active: true, has_mesa_electronica_license_key: false }}
-      >
-        <AppLicenseInputs />
-      </SimpleForm>
-    </Create>
+    <SiaCreate
+      resolver={resolver}
+      defaultValues={{ ...LICENSE_DEFAULTS, modules: [], is_active: true, has_mesa_electronica_license_key: false }}
+    >
+      <AppLicenseInputs />
+    </SiaCreate>
   );
 }
 
 export function AppLicenseEdit() {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
-      <SimpleForm
-        resolver={resolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect="list" />
-          </Toolbar>
-        }
-      >
-        <AppLicenseInputs />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit resolver={resolver}>
+      <AppLicenseInputs />
+    </SiaEdit>
   );
 }
 
 export function AppLicenseShow() {
   return (
-    <Show error={recordError}
-      actions={
-        <TopToolbar>
-          <EditLink />
-          <LicenseScriptButton />
-        </TopToolbar>
-      }
-    >
+    <SiaShow actions={<LicenseScriptButton />}>
       <SimpleShowLayout>
-        <TextField source="entity_name" />
-        <TextField source="entity_rfc" />
-        <TextField source="client_name" emptyText="—" />
-        <TextField source="product_name" emptyText="—" />
-        <SelectField source="environment" choices={environmentChoices} />
-        <SelectField source="license_type" choices={licenseTypeChoices} />
-        <NumberField source="num_licenses" locales="es-MX" />
-        <DateField source="license_valid_until" locales="es-MX" options={day} emptyText="—" />
+        {licenseFields}
         <ModulesField label="resources.app_licenses.fields.modules" />
         <FunctionField
           source="has_mesa_electronica_license_key"
@@ -193,7 +134,7 @@ export function AppLicenseShow() {
         />
         <BooleanField source="is_active" />
       </SimpleShowLayout>
-    </Show>
+    </SiaShow>
   );
 }
 

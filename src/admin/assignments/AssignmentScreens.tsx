@@ -1,39 +1,25 @@
-import { recordError } from "../common/RecordError";
-import AssignmentIndIcon from "@mui/icons-material/AssignmentInd";
 import { zodResolver } from "@hookform/resolvers/zod";
+import AssignmentIndIcon from "@mui/icons-material/AssignmentInd";
 import { Grid } from "@mui/material";
 import { useEffect, useMemo, useRef } from "react";
 import {
   AutocompleteInput,
-  Create,
-  Datagrid,
   DateField,
   DateInput,
-  DeleteButton,
-  Edit,
-  List,
   NumberField,
   ReferenceInput,
-  SaveButton,
   SelectInput,
-  Show,
-  SimpleForm,
   SimpleShowLayout,
   TextField,
-  Toolbar,
-  TopToolbar,
   useGetList,
   useNotify,
   useRecordContext,
-  useRedirect,
 } from "react-admin";
 import { useFormContext, useWatch } from "react-hook-form";
 import { CLIENT_NOT_CONFIGURED_THROTTLE_MS, MAX_PER_PAGE } from "../../core/constants";
 import { messages } from "../../core/messages";
-import { screenPath } from "../../core/resources";
 import { assignmentSchema, assignmentUpdateSchema, dateReached } from "../../core/schemas/assignment";
-import { CreateLink, EditLink, showRowClick } from "../common/links";
-import { SiaPagination } from "../common/SiaPagination";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { assignmentErrorText, type ClientWithProducts, hasProducts, productChoicesOf, throttled } from "./assignmentRules";
 
 const createResolver = zodResolver(assignmentSchema as never);
@@ -41,35 +27,35 @@ const updateResolver = zodResolver(assignmentUpdateSchema as never);
 const dateOptions = { timeZone: "UTC" } as const;
 
 const filters = [
-  <ReferenceInput key="employee" source="employee_id" reference="employees" perPage={MAX_PER_PAGE} sort={{ field: "name", order: "ASC" }} alwaysOn>
+  <ReferenceInput
+    key="employee"
+    source="employee_id"
+    reference="employees"
+    perPage={MAX_PER_PAGE}
+    sort={{ field: "name", order: "ASC" }}
+    alwaysOn
+  >
     <AutocompleteInput optionText="name" label="Empleado" sx={{ minWidth: 280 }} />
   </ReferenceInput>,
   <DateInput key="from" source="from" label="Desde" alwaysOn />,
   <DateInput key="to" source="to" label="Hasta" alwaysOn />,
 ];
 
+/** The assignment's columns, shown alike in the list and on its detail (SPEC §3 displayed fields). */
+const assignmentFields = [
+  <TextField key="employee" source="employee_name" />,
+  <TextField key="client" source="client_name" />,
+  <TextField key="product" source="product_name" />,
+  <DateField key="start" source="start_on" locales="es-MX" options={dateOptions} />,
+  <DateField key="end" source="end_on" locales="es-MX" options={dateOptions} />,
+  <NumberField key="days" source="duration_days" locales="es-MX" />,
+];
+
 export function AssignmentList() {
   return (
-    <List
-      filters={filters}
-      perPage={10}
-      sort={{ field: "start_on", order: "DESC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-        </TopToolbar>
-      }
-    >
-      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
-        <TextField source="employee_name" />
-        <TextField source="client_name" />
-        <TextField source="product_name" />
-        <DateField source="start_on" locales="es-MX" options={dateOptions} />
-        <DateField source="end_on" locales="es-MX" options={dateOptions} />
-        <NumberField source="duration_days" locales="es-MX" />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "start_on", order: "DESC" }}>
+      {assignmentFields}
+    </SiaList>
   );
 }
 
@@ -168,16 +154,10 @@ function AssignmentInputs({ editing = false }: { editing?: boolean }) {
   );
 }
 
-function useMutationOptions() {
+/** Assignment errors arrive joined by newlines, with the fallbacks of SPEC §8. */
+function useErrorToast() {
   const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: (data: { id: number }) => {
-      notify(messages.saved, { type: "success" });
-      redirect(screenPath("assignments", "show", data.id));
-    },
-    onError: (error: unknown) => notify(assignmentErrorText(error), { type: "error", multiLine: true }),
-  };
+  return (error: unknown) => notify(assignmentErrorText(error), { type: "error", multiLine: true });
 }
 
 /** On edit, a start date already reached is locked and left out of the payload (SPEC §2). */
@@ -192,50 +172,25 @@ export function editTransform(data: Record<string, unknown>, options?: { previou
 
 export function AssignmentCreate() {
   return (
-    <Create mutationOptions={useMutationOptions()}>
-      <SimpleForm resolver={createResolver}>
-        <AssignmentInputs />
-      </SimpleForm>
-    </Create>
+    <SiaCreate resolver={createResolver} onError={useErrorToast()}>
+      <AssignmentInputs />
+    </SiaCreate>
   );
 }
 
 export function AssignmentEdit() {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" transform={editTransform} mutationOptions={useMutationOptions()}>
-      <SimpleForm
-        resolver={updateResolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect={screenPath("assignments", "list")} />
-          </Toolbar>
-        }
-      >
-        <AssignmentInputs editing />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit resolver={updateResolver} transform={editTransform} onError={useErrorToast()}>
+      <AssignmentInputs editing />
+    </SiaEdit>
   );
 }
 
 export function AssignmentShow() {
   return (
-    <Show error={recordError}
-      actions={
-        <TopToolbar>
-          <EditLink />
-        </TopToolbar>
-      }
-    >
-      <SimpleShowLayout>
-        <TextField source="employee_name" />
-        <TextField source="client_name" />
-        <TextField source="product_name" />
-        <DateField source="start_on" locales="es-MX" options={dateOptions} />
-        <DateField source="end_on" locales="es-MX" options={dateOptions} />
-        <NumberField source="duration_days" locales="es-MX" />
-      </SimpleShowLayout>
-    </Show>
+    <SiaShow>
+      <SimpleShowLayout>{assignmentFields}</SimpleShowLayout>
+    </SiaShow>
   );
 }
 

@@ -12,7 +12,17 @@ import { type ScreenKind, screenPath } from "../../core/resources";
 
 const stop = (e: React.MouseEvent) => e.stopPropagation();
 
-function ScreenLink({ kind, label, icon, action }: { kind: ScreenKind; label: string; icon: React.ReactNode; action: "edit" | "show" | "create" }) {
+function ScreenLink({
+  kind,
+  label,
+  icon,
+  action,
+}: {
+  kind: ScreenKind;
+  label: string;
+  icon: React.ReactNode;
+  action: "edit" | "show" | "create";
+}) {
   const resource = useResourceContext() as string;
   const record = useRecordContext();
   const translate = useTranslate();
@@ -31,3 +41,5 @@ export const CreateLink = () => <ScreenLink kind="create" action="create" label=
 
 /** rowClick for a Datagrid: the spec's show path. */
 export const showRowClick = (id: unknown, resource: string) => screenPath(resource, "show", id as string);
+/** Rows of catalogues that have no detail screen open the record's form. */
+export const editRowClick = (id: unknown, resource: string) => screenPath(resource, "edit", id as string);

@@ -82,11 +82,24 @@ interface FormScreenProps {
   defaultValues?: Record<string, unknown>;
   message?: string;
   transform?: CreateProps["transform"];
+  /** Where a save leads: the record's detail (default) or, for catalogues without one, the list. */
+  then?: ScreenKind;
+  /** How a refused save is told, when the resource explains errors its own way. */
+  onError?: (error: unknown) => void;
 }
 
-export function SiaCreate({ children, resolver, defaultValues, message, transform, ...props }: FormScreenProps & Omit<CreateProps, "children">) {
+export function SiaCreate({
+  children,
+  resolver,
+  defaultValues,
+  message,
+  transform,
+  then,
+  onError,
+  ...props
+}: FormScreenProps & Omit<CreateProps, "children">) {
   return (
-    <Create transform={transform} mutationOptions={useSavedThen(message)} {...props}>
+    <Create transform={transform} mutationOptions={{ ...useSavedThen(message, then), onError }} {...props}>
       <SimpleForm resolver={resolver} defaultValues={defaultValues}>
         {children}
       </SimpleForm>
@@ -110,10 +123,18 @@ export function SiaEdit({
   message,
   transform,
   deletable = true,
+  then,
+  onError,
   ...props
 }: FormScreenProps & { deletable?: boolean } & Omit<EditProps, "children">) {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" transform={transform} mutationOptions={useSavedThen(message)} {...props}>
+    <Edit
+      error={recordError}
+      mutationMode="pessimistic"
+      transform={transform}
+      mutationOptions={{ ...useSavedThen(message, then), onError }}
+      {...props}
+    >
       <SimpleForm resolver={resolver} toolbar={<EditToolbar deletable={deletable} />}>
         {children}
       </SimpleForm>
@@ -122,7 +143,11 @@ export function SiaEdit({
 }
 
 /** A record's detail with its Edit link (shown when the matrix allows it). */
-export function SiaShow({ children, actions, ...props }: { children: ReactElement | ReactElement[]; actions?: ReactNode } & Omit<ShowProps, "children">) {
+export function SiaShow({
+  children,
+  actions,
+  ...props
+}: { children: ReactElement | ReactElement[]; actions?: ReactNode } & Omit<ShowProps, "children">) {
   return (
     <Show
       error={recordError}

@@ -1,40 +1,26 @@
-import { recordError } from "../common/RecordError";
-import BadgeIcon from "@mui/icons-material/Badge";
 import { zodResolver } from "@hookform/resolvers/zod";
+import BadgeIcon from "@mui/icons-material/Badge";
 import { Grid } from "@mui/material";
 import {
   AutocompleteInput,
   BooleanField,
   BooleanInput,
-  Create,
   Datagrid,
   DateField,
-  DeleteButton,
-  Edit,
-  List,
   NumberField,
   Pagination,
   ReferenceInput,
   ReferenceManyField,
-  SaveButton,
   SearchInput,
   SelectInput,
-  Show,
-  SimpleForm,
   SimpleShowLayout,
   TextField,
   TextInput,
-  Toolbar,
-  TopToolbar,
-  useNotify,
-  useRedirect,
 } from "react-admin";
 import { DEFAULT_EMPLOYEE_CODE } from "../../core/constants";
-import { messages } from "../../core/messages";
-import { screenPath } from "../../core/resources";
 import { employeeSchema, employeeUpdateSchema } from "../../core/schemas/employee";
-import { CreateLink, EditLink, showRowClick } from "../common/links";
-import { SiaPagination } from "../common/SiaPagination";
+import { showRowClick } from "../common/links";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const createResolver = zodResolver(employeeSchema as never);
 const updateResolver = zodResolver(employeeUpdateSchema as never);
@@ -52,35 +38,35 @@ const filters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre o número" />,
   <SelectInput key="status" source="is_active" label="Estado" choices={STATUS_CHOICES} emptyText="sia.filters.all" alwaysOn />,
   <SelectInput key="assignable" source="assignable" label="Asignable" choices={YES_NO} emptyText="sia.filters.all" alwaysOn />,
-  <ReferenceInput key="ws" source="workspace_id" reference="workspaces" perPage={1000} sort={{ field: "name", order: "ASC" }} alwaysOn>
+  <ReferenceInput
+    key="ws"
+    source="workspace_id"
+    reference="workspaces"
+    perPage={1000}
+    sort={{ field: "name", order: "ASC" }}
+    alwaysOn
+  >
     <SelectInput optionText="name" label="Espacio de trabajo" emptyText="sia.filters.all" />
   </ReferenceInput>,
 ];
 
+/** The employee's columns, shown alike in the list and on its detail. */
+const employeeFields = [
+  <TextField key="code" source="employee_code" />,
+  <TextField key="name" source="name" />,
+  <TextField key="email" source="user_email" emptyText="—" />,
+  <TextField key="workspace" source="workspace_name" emptyText="—" />,
+  <TextField key="position" source="employee_position_name" emptyText="—" />,
+  <BooleanField key="active" source="is_active" />,
+  <BooleanField key="assignable" source="assignable" />,
+  <BooleanField key="rape" source="is_rape" />,
+];
+
 export function EmployeeList() {
   return (
-    <List
-      filters={filters}
-      perPage={10}
-      sort={{ field: "name", order: "ASC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-        </TopToolbar>
-      }
-    >
-      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
-        <TextField source="employee_code" />
-        <TextField source="name" />
-        <TextField source="user_email" emptyText="—" />
-        <TextField source="workspace_name" emptyText="—" />
-        <TextField source="employee_position_name" emptyText="—" />
-        <BooleanField source="is_active" />
-        <BooleanField source="assignable" />
-        <BooleanField source="is_rape" />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
+      {employeeFields}
+    </SiaList>
   );
 }
 
@@ -104,7 +90,12 @@ function EmployeeInputs() {
         </ReferenceInput>
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
-        <ReferenceInput source="employee_position_id" reference="employee_positions" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+        <ReferenceInput
+          source="employee_position_id"
+          reference="employee_positions"
+          perPage={1000}
+          sort={{ field: "name", order: "ASC" }}
+        >
           <SelectInput optionText="name" emptyText="Ninguno" fullWidth />
         </ReferenceInput>
       </Grid>
@@ -124,66 +115,36 @@ function EmployeeInputs() {
   );
 }
 
-function useSaved() {
-  const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: (data: { id: number }) => {
-      notify(messages.saved, { type: "success" });
-      redirect(screenPath("employees", "show", data.id));
-    },
-  };
-}
-
 export function EmployeeCreate() {
   return (
-    <Create mutationOptions={useSaved()}>
-      <SimpleForm
-        resolver={createResolver}
-        defaultValues={{ employee_code: DEFAULT_EMPLOYEE_CODE, is_active: true, assignable: false, is_rape: false, is_admin_group: false }}
-      >
-        <EmployeeInputs />
-      </SimpleForm>
-    </Create>
+    <SiaCreate
+      resolver={createResolver}
+      defaultValues={{
+        employee_code: DEFAULT_EMPLOYEE_CODE,
+        is_active: true,
+        assignable: false,
+        is_rape: false,
+        is_admin_group: false,
+      }}
+    >
+      <EmployeeInputs />
+    </SiaCreate>
   );
 }
 
 export function EmployeeEdit() {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
-      <SimpleForm
-        resolver={updateResolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect={screenPath("employees", "list")} />
-          </Toolbar>
-        }
-      >
-        <EmployeeInputs />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit resolver={updateResolver}>
+      <EmployeeInputs />
+    </SiaEdit>
   );
 }
 
 export function EmployeeShow() {
   return (
-    <Show error={recordError}
-      actions={
-        <TopToolbar>
-          <EditLink />
-        </TopToolbar>
-      }
-    >
+    <SiaShow>
       <SimpleShowLayout>
-        <TextField source="employee_code" />
-        <TextField source="name" />
-        <TextField source="user_email" emptyText="—" />
-        <TextField source="workspace_name" emptyText="—" />
-        <TextField source="employee_position_name" emptyText="—" />
-        <BooleanField source="is_active" />
-        <BooleanField source="assignable" />
-        <BooleanField source="is_rape" />
+        {employeeFields}
         <BooleanField source="is_admin_group" />
         <ReferenceManyField
           label="resources.employees.fields.assignments"
@@ -202,7 +163,7 @@ export function EmployeeShow() {
           </Datagrid>
         </ReferenceManyField>
       </SimpleShowLayout>
-    </Show>
+    </SiaShow>
   );
 }
 

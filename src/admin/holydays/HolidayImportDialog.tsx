@@ -147,7 +147,12 @@ export function HolidayImportDialog({ open, onClose }: { open: boolean; onClose:
           {confirming ? "Regresar" : "Cancelar"}
         </Button>
         {confirming ? (
-          <Button variant="contained" onClick={send} disabled={busy} startIcon={busy ? <CircularProgress size={16} /> : undefined}>
+          <Button
+            variant="contained"
+            onClick={send}
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={16} /> : undefined}
+          >
             Confirmar importación
           </Button>
         ) : (

@@ -1,29 +1,11 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import EventBusyIcon from "@mui/icons-material/EventBusy";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { Button } from "@mui/material";
 import { useState } from "react";
-import {
-  Create,
-  Datagrid,
-  DateField,
-  DateInput,
-  DeleteButton,
-  List,
-  SearchInput,
-  SimpleForm,
-  TextField,
-  TextInput,
-  TopToolbar,
-  useCanAccess,
-  useNotify,
-  useRedirect,
-} from "react-admin";
-import { messages } from "../../core/messages";
-import { screenPath } from "../../core/resources";
+import { DateField, DateInput, DeleteButton, SearchInput, TextField, TextInput, useCanAccess } from "react-admin";
 import { holydaySchema } from "../../core/schemas/holyday";
-import { CreateLink } from "../common/links";
-import { SiaPagination } from "../common/SiaPagination";
+import { SiaCreate, SiaList } from "../common/screens";
 import { HolidayImportDialog } from "./HolidayImportDialog";
 
 const resolver = zodResolver(holydaySchema as never);
@@ -53,44 +35,20 @@ function RowDelete() {
 
 export function HolidayList() {
   return (
-    <List
-      filters={filters}
-      perPage={10}
-      sort={{ field: "date", order: "ASC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-          <ImportButton />
-        </TopToolbar>
-      }
-    >
-      <Datagrid rowClick={false} bulkActionButtons={false}>
-        <DateField source="date" locales="es-MX" options={longDate} />
-        <TextField source="name" emptyText="—" />
-        <RowDelete />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "date", order: "ASC" }} rowClick={false} actions={<ImportButton />}>
+      <DateField source="date" locales="es-MX" options={longDate} />
+      <TextField source="name" emptyText="—" />
+      <RowDelete />
+    </SiaList>
   );
 }
 
 export function HolidayCreate() {
-  const notify = useNotify();
-  const redirect = useRedirect();
   return (
-    <Create
-      mutationOptions={{
-        onSuccess: () => {
-          notify(messages.saved, { type: "success" });
-          redirect(screenPath("holydays", "list"));
-        },
-      }}
-    >
-      <SimpleForm resolver={resolver}>
-        <DateInput source="date" />
-        <TextInput source="name" fullWidth />
-      </SimpleForm>
-    </Create>
+    <SiaCreate resolver={resolver} then="list">
+      <DateInput source="date" />
+      <TextInput source="name" fullWidth />
+    </SiaCreate>
   );
 }
 

@@ -349,6 +349,7 @@ export const sia = {
     changelog: "Historial de cambios",
     employee_positions: "Puestos",
     my_profile: "Mi perfil",
+    outbox: "Correo y tareas",
   },
   under_construction: "Esta sección está en construcción",
   sign_in: {
@@ -365,6 +366,33 @@ export const sia = {
   no_employee: "Favor de ponerse en contacto con RH para que lo den de alta como empleado",
   app_bar: {
     version: "Versión %{version}",
+  },
+  // --- outbox and scheduled jobs (issue 7) ---
+  outbox: {
+    title: "Correo y tareas",
+    jobs: "Tareas programadas",
+    job: "Tarea",
+    period: "Periodo actual",
+    last_run: "Última ejecución",
+    never: "Nunca",
+    run_now: "Ejecutar ahora",
+    force: "Forzar",
+    force_title: "¿Ejecutar «%{job}» otra vez?",
+    force_content: "Se enviarán de nuevo los mensajes del periodo %{period}, aunque ya se hayan enviado.",
+    manual: "a mano",
+    scheduled: "programada",
+    messages: "Buzón de salida",
+    smtp_note:
+      "El correo sale por el servidor SMTP configurado (SMTP_URL); el buzón local solo muestra lo que se escribió antes.",
+    empty: "No hay mensajes en el buzón.",
+    date: "Fecha",
+    from: "De",
+    to: "Para",
+    subject: "Asunto",
+    attachments: "Adjuntos",
+    close: "Cerrar",
+    download: "Descargar .eml",
+    schedule_note: "El recordatorio y el reporte semanales salen los martes; cada semana se envían una sola vez.",
   },
   filters: {
     all: "Todos",

@@ -11,6 +11,7 @@ import HistoryIcon from "@mui/icons-material/History";
 import Inventory2Icon from "@mui/icons-material/Inventory2";
 import KeyIcon from "@mui/icons-material/Key";
 import LabelIcon from "@mui/icons-material/Label";
+import MailOutlineIcon from "@mui/icons-material/MailOutline";
 import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
 import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
 import SettingsIcon from "@mui/icons-material/Settings";
@@ -51,5 +52,6 @@ export const MENU: MenuEntry[] = [
   { label: "sia.menu.activity_type_catalogs", to: screenPath("activity_type_catalogs", "list"), icon: LabelIcon, resource: "activity_type_catalogs" },
   { label: "sia.menu.app_settings", to: screenPath("app_settings", "list"), icon: SettingsIcon, resource: "app_settings", action: "update" },
   { label: "sia.menu.reporting", to: PAGE_PATHS.reporting, icon: AssessmentIcon, resource: "reports", action: "export" },
+  { label: "sia.menu.outbox", to: PAGE_PATHS.outbox, icon: MailOutlineIcon, resource: "outbox", action: "list" },
   { label: "sia.menu.changelog", to: PAGE_PATHS.changelog, icon: HistoryIcon },
 ];

@@ -1,34 +1,14 @@
-import CategoryIcon from "@mui/icons-material/Category";
-import { recordError } from "../common/RecordError";
 import { zodResolver } from "@hookform/resolvers/zod";
+import CategoryIcon from "@mui/icons-material/Category";
 import { Box, Stack } from "@mui/material";
-import {
-  Create,
-  Datagrid,
-  DeleteButton,
-  Edit,
-  List,
-  SaveButton,
-  SearchInput,
-  SimpleForm,
-  TextInput,
-  TextField,
-  Toolbar,
-  TopToolbar,
-  useNotify,
-  useRecordContext,
-  useRedirect,
-} from "react-admin";
+import { SearchInput, TextField, TextInput, useRecordContext } from "react-admin";
 import { useWatch } from "react-hook-form";
-import { messages } from "../../core/messages";
-import { screenPath } from "../../core/resources";
 import { COLOR_TAG_PATTERN, projectTypeSchema } from "../../core/schemas/project_type";
-import { CreateLink } from "../common/links";
-import { SiaPagination } from "../common/SiaPagination";
+import { editRowClick } from "../common/links";
+import { SiaCreate, SiaEdit, SiaList } from "../common/screens";
 
 const resolver = zodResolver(projectTypeSchema as never);
 const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />];
-const editRowClick = (id: unknown) => screenPath("project_types", "edit", id as string);
 
 export function Swatch({ color }: { color?: string | null }) {
   const valid = typeof color === "string" && COLOR_TAG_PATTERN.test(color);
@@ -70,64 +50,29 @@ function ColorInput() {
 
 export function ProjectTypeList() {
   return (
-    <List
-      filters={filters}
-      perPage={10}
-      sort={{ field: "id", order: "ASC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-        </TopToolbar>
-      }
-    >
-      <Datagrid rowClick={editRowClick} bulkActionButtons={false}>
-        <TextField source="id" />
-        <TextField source="name" />
-        <ColorField label="resources.project_types.fields.color_tag" sortable={false} />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "id", order: "ASC" }} rowClick={editRowClick}>
+      <TextField source="id" />
+      <TextField source="name" />
+      <ColorField label="resources.project_types.fields.color_tag" sortable={false} />
+    </SiaList>
   );
-}
-
-function useSaved() {
-  const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: () => {
-      notify(messages.saved, { type: "success" });
-      redirect(screenPath("project_types", "list"));
-    },
-  };
 }
 
 export function ProjectTypeCreate() {
   return (
-    <Create mutationOptions={useSaved()}>
-      <SimpleForm resolver={resolver}>
-        <TextInput source="name" fullWidth />
-        <ColorInput />
-      </SimpleForm>
-    </Create>
+    <SiaCreate resolver={resolver} then="list">
+      <TextInput source="name" fullWidth />
+      <ColorInput />
+    </SiaCreate>
   );
 }
 
 export function ProjectTypeEdit() {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" mutationOptions={useSaved()}>
-      <SimpleForm
-        resolver={resolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect="list" />
-          </Toolbar>
-        }
-      >
-        <TextInput source="name" fullWidth />
-        <ColorInput />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit resolver={resolver} then="list">
+      <TextInput source="name" fullWidth />
+      <ColorInput />
+    </SiaEdit>
   );
 }
 

@@ -1,17 +1,12 @@
-import { recordError } from "../common/RecordError";
-import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
-import KeyIcon from "@mui/icons-material/Key";
 import { zodResolver } from "@hookform/resolvers/zod";
+import KeyIcon from "@mui/icons-material/Key";
+import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
 import { Button, Grid } from "@mui/material";
 import {
   BooleanField,
   BooleanInput,
-  Create,
-  Datagrid,
-  DeleteButton,
   Edit,
   EmailField,
-  List,
   PasswordInput,
   SaveButton,
   SearchInput,
@@ -35,8 +30,9 @@ import { isAdmin } from "../../core/permissions";
 import { PAGE_PATHS, screenPath } from "../../core/resources";
 import { userAzureTokenSchema, userSchema, userUpdateSchema } from "../../core/schemas/user";
 import type { SessionUser } from "../../core/session";
-import { CreateLink, EditLink, showRowClick } from "../common/links";
-import { SiaPagination } from "../common/SiaPagination";
+import { EditLink } from "../common/links";
+import { recordError } from "../common/RecordError";
+import { SiaCreate, SiaEdit, SiaList } from "../common/screens";
 
 const createResolver = zodResolver(userSchema as never);
 const updateResolver = zodResolver(userUpdateSchema as never);
@@ -54,27 +50,15 @@ const filters = [
 
 export function UserList() {
   return (
-    <List
-      filters={filters}
-      perPage={10}
-      sort={{ field: "name", order: "ASC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-        </TopToolbar>
-      }
-    >
-      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
-        <TextField source="name" />
-        <EmailField source="email" />
-        <TextField source="employee.name" label="resources.users.fields.employee" sortable={false} emptyText="—" />
-        <BooleanField source="administrator_role" />
-        <BooleanField source="operator_role" />
-        <BooleanField source="finance_role" />
-        <BooleanField source="can_chat" sortable={false} />
-      </Datagrid>
-    </List>
+    <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
+      <TextField source="name" />
+      <EmailField source="email" />
+      <TextField source="employee.name" label="resources.users.fields.employee" sortable={false} emptyText="—" />
+      <BooleanField source="administrator_role" />
+      <BooleanField source="operator_role" />
+      <BooleanField source="finance_role" />
+      <BooleanField source="can_chat" sortable={false} />
+    </SiaList>
   );
 }
 
@@ -135,11 +119,9 @@ const ROLE_DEFAULTS = { administrator_role: false, operator_role: true, finance_
 
 export function UserCreate() {
   return (
-    <Create mutationOptions={useAfterSave()}>
-      <SimpleForm resolver={createResolver} defaultValues={ROLE_DEFAULTS}>
-        <UserInputs creating />
-      </SimpleForm>
-    </Create>
+    <SiaCreate resolver={createResolver} defaultValues={ROLE_DEFAULTS} mutationOptions={useAfterSave()}>
+      <UserInputs creating />
+    </SiaCreate>
   );
 }
 
@@ -153,26 +135,29 @@ const azureTransform = (data: Record<string, unknown>) => ({ azure_token: data.a
 
 function AdminUserEdit() {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" transform={editTransform} mutationOptions={useAfterSave()}>
-      <SimpleForm
-        resolver={updateResolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect={screenPath("users", "list")} />
-          </Toolbar>
-        }
-      >
-        <UserInputs />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit resolver={updateResolver} transform={editTransform} mutationOptions={useAfterSave()}>
+      <UserInputs />
+    </SiaEdit>
   );
 }
 
 function OwnAzureTokenEdit() {
   return (
-    <Edit error={recordError} mutationMode="pessimistic" transform={azureTransform} mutationOptions={useAfterSave()} title="Token de Azure DevOps">
-      <SimpleForm resolver={azureResolver} toolbar={<Toolbar><SaveButton /></Toolbar>}>
+    <Edit
+      error={recordError}
+      mutationMode="pessimistic"
+      transform={azureTransform}
+      mutationOptions={useAfterSave()}
+      title="Token de Azure DevOps"
+    >
+      <SimpleForm
+        resolver={azureResolver}
+        toolbar={
+          <Toolbar>
+            <SaveButton />
+          </Toolbar>
+        }
+      >
         <TextInput source="azure_token" fullWidth />
       </SimpleForm>
     </Edit>

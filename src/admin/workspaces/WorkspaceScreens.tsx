@@ -1,6 +1,5 @@
-import { recordError } from "../common/RecordError";
-import WorkspacesIcon from "@mui/icons-material/Workspaces";
 import { zodResolver } from "@hookform/resolvers/zod";
+import WorkspacesIcon from "@mui/icons-material/Workspaces";
 import { Switch } from "@mui/material";
 import { useState } from "react";
 import {
@@ -9,37 +8,28 @@ import {
   AutocompleteInput,
   BooleanField,
   BooleanInput,
-  Create,
   Datagrid,
   DeleteButton,
-  Edit,
-  List,
   NumberField,
   ReferenceInput,
-  SaveButton,
   SearchInput,
-  Show,
-  SimpleForm,
   SimpleFormIterator,
   SimpleShowLayout,
   TextField,
   TextInput,
-  Toolbar,
-  TopToolbar,
   useCanAccess,
   useDataProvider,
   useNotify,
   useRecordContext,
-  useRedirect,
   useRefresh,
 } from "react-admin";
 import { messages } from "../../core/messages";
 import { screenPath } from "../../core/resources";
 import { workspaceFormSchema } from "../../core/schemas/workspace";
 import type { SiaDataProvider } from "../../dataProvider";
-import { CreateLink, EditLink, showRowClick } from "../common/links";
+import { EditLink } from "../common/links";
 import { withNested } from "../common/nested";
-import { SiaPagination } from "../common/SiaPagination";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const resolver = zodResolver(workspaceFormSchema as never);
 const transform = withNested("bosses_workspaces", ["employee_id"]);
@@ -79,26 +69,17 @@ NotificationToggle.displayName = "NotificationToggle";
 export function WorkspaceList() {
   const { canAccess: canDelete } = useCanAccess({ resource: "workspaces", action: "delete" });
   return (
-    <List
+    <SiaList
       filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />]}
-      perPage={10}
       sort={{ field: "name", order: "ASC" }}
-      pagination={<SiaPagination />}
-      actions={
-        <TopToolbar>
-          <CreateLink />
-        </TopToolbar>
-      }
     >
-      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
-        <TextField source="id" />
-        <TextField source="name" />
-        <NumberField source="employees_count" sortable={false} locales="es-MX" />
-        <NotificationToggle label="resources.workspaces.fields.is_notifiable" />
-        <EditLink />
-        {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
-      </Datagrid>
-    </List>
+      <TextField source="id" />
+      <TextField source="name" />
+      <NumberField source="employees_count" sortable={false} locales="es-MX" />
+      <NotificationToggle label="resources.workspaces.fields.is_notifiable" />
+      <EditLink />
+      {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+    </SiaList>
   );
 }
 
@@ -118,42 +99,19 @@ function WorkspaceInputs() {
   );
 }
 
-function useSaved() {
-  const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: (data: { id: number }) => {
-      notify(messages.saved, { type: "success" });
-      redirect(screenPath("workspaces", "show", data.id));
-    },
-  };
-}
-
 export function WorkspaceCreate() {
   return (
-    <Create transform={transform} mutationOptions={useSaved()}>
-      <SimpleForm resolver={resolver} defaultValues={{ is_notifiable: false, bosses_workspaces: [] }}>
-        <WorkspaceInputs />
-      </SimpleForm>
-    </Create>
+    <SiaCreate resolver={resolver} transform={transform} defaultValues={{ is_notifiable: false, bosses_workspaces: [] }}>
+      <WorkspaceInputs />
+    </SiaCreate>
   );
 }
 
 export function WorkspaceEdit() {
   return (
-    <Edit error={recordError} transform={transform} mutationMode="pessimistic" mutationOptions={useSaved()}>
-      <SimpleForm
-        resolver={resolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect={screenPath("workspaces", "list")} />
-          </Toolbar>
-        }
-      >
-        <WorkspaceInputs />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit resolver={resolver} transform={transform}>
+      <WorkspaceInputs />
+    </SiaEdit>
   );
 }
 
@@ -161,13 +119,7 @@ const employeeRowClick = (id: unknown) => screenPath("employees", "show", id as 
 
 export function WorkspaceShow() {
   return (
-    <Show error={recordError}
-      actions={
-        <TopToolbar>
-          <EditLink />
-        </TopToolbar>
-      }
-    >
+    <SiaShow>
       <SimpleShowLayout>
         <TextField source="id" />
         <TextField source="name" />
@@ -185,7 +137,7 @@ export function WorkspaceShow() {
           </Datagrid>
         </ArrayField>
       </SimpleShowLayout>
-    </Show>
+    </SiaShow>
   );
 }
 

@@ -1,0 +1,71 @@
+/**
+ * cursorBatches(): reads a query's rows in batches through a server-side cursor, so a CSV of a million
+ * rows needs no more memory than one of a thousand (docs/decisions/008-csv-streaming.md).
+ *
+ * - PostgreSQL: a dedicated pool connection, `BEGIN READ ONLY; DECLARE … NO SCROLL CURSOR; FETCH n` until
+ *   the end, then COMMIT. Nothing is materialised; other requests keep the rest of the pool.
+ * - PGlite has one connection shared by every request and no streaming protocol: a transaction held open
+ *   while a slow client downloads would block the whole app. So the cursor is declared `WITH HOLD` in its
+ *   own statement (PostgreSQL materialises it in a tuplestore that spills to temporary files beyond
+ *   work_mem) and each `FETCH n` is a separate statement, interleaved with other requests' queries.
+ *
+ * Either way the cursor is closed when the consumer stops early (the stream is destroyed: the generator's
+ * finally runs).
+ */
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type { Database } from "./client";
+
+const dialect = new PgDialect();
+let sequence = 0;
+
+export const CURSOR_BATCH = 1000;
+
+interface Compiled {
+  sql: string;
+  params: unknown[];
+}
+
+const compile = (query: SQL | { toSQL(): Compiled }): Compiled =>
+  "toSQL" in query && typeof query.toSQL === "function" ? query.toSQL() : dialect.sqlToQuery(query as SQL);
+
+export async function* cursorBatches<T = Record<string, unknown>>(
+  database: Pick<Database, "pool" | "pglite">,
+  query: SQL | { toSQL(): Compiled },
+  batchSize = CURSOR_BATCH,
+): AsyncGenerator<T[]> {
+  const { sql: text, params } = compile(query);
+  const name = `sia_cursor_${++sequence}`;
+  const size = Math.max(1, Math.floor(batchSize));
+  if (database.pool) {
+    const client = await database.pool.connect();
+    let done = false;
+    try {
+      await client.query("BEGIN READ ONLY");
+      await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
+      for (;;) {
+        const { rows } = await client.query(`FETCH ${size} FROM ${name}`);
+        if (rows.length) yield rows as T[];
+        if (rows.length < size) break;
+      }
+      await client.query("COMMIT");
+      done = true;
+    } finally {
+      if (!done) await client.query("ROLLBACK").catch(() => {});
+      client.release();
+    }
+    return;
+  }
+  const pglite = database.pglite;
+  if (!pglite) throw new Error("cursorBatches: base de datos sin conexión");
+  await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params as never[]);
+  try {
+    for (;;) {
+      const { rows } = await pglite.query(`FETCH ${size} FROM ${name}`);
+      if (rows.length) yield rows as T[];
+      if (rows.length < size) break;
+    }
+  } finally {
+    await pglite.query(`CLOSE ${name}`).catch(() => {});
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * When the weekly jobs are due, in a configurable zone (JOBS_TIMEZONE) and time (WEEKLY_JOBS_TIME).
+ * A weekly run covers the ISO week (Monday–Sunday) before the week it runs in; it is due from that
+ * week's Tuesday (WEEKLY_JOBS_WEEKDAY) at the configured time on, so a server that was down on Tuesday
+ * catches up when it comes back, and the recorded run keeps it to once per week.
+ */
+import { WEEKLY_JOBS_WEEKDAY } from "../../src/core/constants";
+import { addDays, dayOfWeek, mondayOf, parseIsoDate } from "../../src/core/week";
+
+export interface ScheduleConfig {
+  JOBS_TIMEZONE: string;
+  WEEKLY_JOBS_TIME: string;
+}
+
+/** A job's period: what one recorded run covers. */
+export interface JobPeriod {
+  key: string;
+  /** Inclusive local dates (weekly periods). */
+  starts_on?: string;
+  ends_on?: string;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** Local date and minute of the day of an instant in a zone. */
+export function wallClockIn(instant: Date, timeZone: string): { date: string; minutes: number } {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).formatToParts(instant);
+  const p = Object.fromEntries(parts.map((x) => [x.type, x.value]));
+  return { date: `${p.year}-${p.month}-${p.day}`, minutes: Number(p.hour) * 60 + Number(p.minute) };
+}
+
+/** ISO 8601 week key of the week starting on a Monday: '2026-W47'. */
+export function isoWeekKey(monday: string): string {
+  const thursday = addDays(monday, 3);
+  const year = Number(thursday.slice(0, 4));
+  const week = Math.floor((parseIsoDate(thursday) - parseIsoDate(`${year}-01-01`)) / (7 * 86_400_000)) + 1;
+  return `${year}-W${pad(week)}`;
+}
+
+/** The week before the one `now` falls in (in the jobs' zone). */
+export function previousWeekPeriod(now: Date, schedule: ScheduleConfig): JobPeriod & { starts_on: string; ends_on: string } {
+  const { date } = wallClockIn(now, schedule.JOBS_TIMEZONE);
+  const starts_on = addDays(mondayOf(date), -7);
+  return { key: isoWeekKey(starts_on), starts_on, ends_on: addDays(starts_on, 6) };
+}
+
+/** True from this week's Tuesday at the configured time (jobs' zone) until Sunday night. */
+export function weeklyDue(now: Date, schedule: ScheduleConfig): boolean {
+  const { date, minutes } = wallClockIn(now, schedule.JOBS_TIMEZONE);
+  const [h, m] = schedule.WEEKLY_JOBS_TIME.split(":").map(Number);
+  const weekday = (dayOfWeek(date) + 6) % 7; // 0 = Monday
+  const dueWeekday = (WEEKLY_JOBS_WEEKDAY + 6) % 7;
+  return weekday > dueWeekday || (weekday === dueWeekday && minutes >= h * 60 + m);
+}
+
+/** Hourly periods (UTC): '2026-11-22T21'. */
+export const hourPeriod = (now: Date): JobPeriod => ({ key: now.toISOString().slice(0, 13) });

@@ -1,0 +1,105 @@
+/**
+ * The outbox and the scheduled jobs, for administrators (matrix: outbox list/show, jobs list/create).
+ *   GET  /api/v1/outbox?page&per_page    messages the local adapter wrote (DATA_DIR/outbox), newest first
+ *   GET  /api/v1/outbox/:id              one message: headers, text, attachments' names
+ *   GET  /api/v1/outbox/:id/eml          the message as it was written (message/rfc822, with attachments)
+ *   GET  /api/v1/jobs                    every job, its current period and its last runs
+ *   POST /api/v1/jobs/:name/run {force}  runs the job now for its current period; a period already run
+ *                                        sends nothing (status already_done) unless force is true
+ */
+import type { FastifyInstance } from "fastify";
+import { jobMessages } from "../../../src/core/messages";
+import { jobRunBody, outboxListQuery } from "../../../src/core/schemas/jobs";
+import { authorize, currentUser } from "../../http/auth";
+import { HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { JOBS, jobByName } from "../../jobs";
+import { type JobRun, lastRuns, runJob } from "../../jobs/runner";
+import { listOutbox, outboxDir, readOutbox, readOutboxRaw } from "../../ports/mail";
+
+const runView = (run: JobRun) => {
+  let detail: Record<string, unknown> = {};
+  try {
+    detail = run.detail ? (JSON.parse(run.detail) as Record<string, unknown>) : {};
+  } catch {
+    detail = { message: run.detail };
+  }
+  return { id: run.id, job: run.job, period_key: run.period_key, status: run.status, ran_at: run.ran_at, ...detail };
+};
+
+export async function jobsRoutes(api: FastifyInstance) {
+  const tags = ["jobs"];
+  api.get("/outbox", { schema: doc({ tags, summary: "Buzón local de correo (.eml)" }) }, async (request) => {
+    authorize(request, "outbox", "list");
+    const parsed = outboxListQuery.safeParse(request.query ?? {});
+    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+    const { items, total } = await listOutbox(outboxDir(api.config), parsed.data.page, parsed.data.per_page);
+    return {
+      outbox: items,
+      meta: { total_count: total, page: parsed.data.page, per_page: parsed.data.per_page, adapter: api.mail.kind },
+    };
+  });
+
+  api.get("/outbox/:id", { schema: doc({ tags, summary: "Un mensaje del buzón local" }) }, async (request) => {
+    authorize(request, "outbox", "show");
+    const message = await readOutbox(outboxDir(api.config), (request.params as { id: string }).id);
+    if (!message) throw notFound();
+    return { outbox: message };
+  });
+
+  api.get(
+    "/outbox/:id/eml",
+    { schema: doc({ tags, summary: "Un mensaje del buzón local como archivo .eml" }) },
+    async (request, reply) => {
+      authorize(request, "outbox", "show");
+      const id = (request.params as { id: string }).id;
+      const raw = await readOutboxRaw(outboxDir(api.config), id);
+      if (!raw) throw notFound();
+      return reply.type("message/rfc822").header("content-disposition", `attachment; filename="${id}.eml"`).send(raw);
+    },
+  );
+
+  api.get("/jobs", { schema: doc({ tags, summary: "Tareas programadas y sus últimas ejecuciones" }) }, async (request) => {
+    authorize(request, "jobs", "list");
+    const now = new Date();
+    const jobs = await Promise.all(
+      JOBS.map(async (job) => ({
+        id: job.name,
+        name: job.name,
+        label: jobMessages.jobLabels[job.name] ?? job.name,
+        current_period: job.period(now, api.config).key,
+        runs: (await lastRuns(api.db.db, job.name)).map(runView),
+      })),
+    );
+    return { jobs, meta: { total_count: jobs.length, adapter: api.mail.kind } };
+  });
+
+  api.post(
+    "/jobs/:name/run",
+    { schema: doc({ tags, summary: "Ejecutar una tarea programada ahora", body: jobRunBody }) },
+    async (request) => {
+      authorize(request, "jobs", "create");
+      const job = jobByName((request.params as { name: string }).name);
+      if (!job) throw new HttpError(404, jobMessages.jobUnknown);
+      const parsed = jobRunBody.safeParse(request.body ?? {});
+      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const label = jobMessages.jobLabels[job.name] ?? job.name;
+      const outcome = await runJob({ db: api.db.db, mail: api.mail, config: api.config }, job, {
+        force: parsed.data.force,
+        trigger: "manual",
+        userId: currentUser(request).id,
+      });
+      if (outcome.status === "busy") throw new HttpError(409, jobMessages.jobBusy(label));
+      const message =
+        outcome.status === "done"
+          ? jobMessages.jobDone(label, outcome.summary?.message ?? "")
+          : jobMessages.jobAlreadyDone(label, outcome.period.key);
+      return {
+        status: outcome.status,
+        period_key: outcome.period.key,
+        message,
+        job_run: outcome.run ? runView(outcome.run) : null,
+      };
+    },
+  );
+}

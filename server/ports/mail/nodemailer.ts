@@ -1,0 +1,67 @@
+/** Both adapters hand the same nodemailer options to a transport: SMTP, or a stream kept as an .eml file. */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import type Mail from "nodemailer/lib/mailer";
+import type { MailMessage, MailPort, SentMail } from "./port";
+
+/** The one message builder: what both transports receive. */
+export function composeMail(message: MailMessage, from: string): Mail.Options {
+  return {
+    from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    attachments: message.attachments?.map((a) => ({ filename: a.filename, content: a.content, contentType: a.contentType })),
+  };
+}
+
+export class SmtpMail implements MailPort {
+  readonly kind = "smtp" as const;
+  private readonly transport: Transporter;
+
+  constructor(
+    url: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(url);
+  }
+
+  async send(message: MailMessage): Promise<SentMail> {
+    const info = await this.transport.sendMail(composeMail(message, this.from));
+    return { messageId: info.messageId };
+  }
+
+  close() {
+    this.transport.close();
+  }
+}
+
+/** Outbox entries are named by the UTC instant they were written, so names sort by date. */
+export const OUTBOX_ID = /^\d{8}T\d{9}Z-[0-9a-f]{8}$/;
+const outboxId = (now: Date) => `${now.toISOString().replace(/[-:.]/g, "")}-${randomBytes(4).toString("hex")}`;
+
+export class OutboxMail implements MailPort {
+  readonly kind = "outbox" as const;
+  private readonly transport: Transporter;
+
+  constructor(
+    readonly dir: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  }
+
+  async send(message: MailMessage): Promise<SentMail> {
+    const info = await this.transport.sendMail(composeMail(message, this.from));
+    await fs.mkdir(this.dir, { recursive: true });
+    const id = outboxId(new Date());
+    const file = path.join(this.dir, `${id}.eml`);
+    // Written under a temporary name first: a reader never lists a half-written message.
+    await fs.writeFile(`${file}.tmp`, info.message as Buffer);
+    await fs.rename(`${file}.tmp`, file);
+    return { messageId: info.messageId, outboxId: id };
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * /app/outbox (administrators): the scheduled jobs with their last runs and a button to run each now,
+ * and the local outbox (the .eml files the mail port wrote), each message opened in a dialog.
+ */
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from "@mui/material";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Confirm, Title, useNotify, usePermissions, useTranslate } from "react-admin";
+import { messages } from "../../core/messages";
+import { canAccess } from "../../core/permissions";
+import type { SessionUser } from "../../core/session";
+import { type JobView, mailVerbs } from "../../dataProvider";
+import { formatDateTime } from "../common/AuditTrail";
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : messages.unexpected);
+
+function JobsCard() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [forcing, setForcing] = useState<JobView | null>(null);
+  const jobs = useQuery({ queryKey: ["sia", "jobs"], queryFn: () => mailVerbs.listJobs() });
+  const run = useMutation({
+    mutationFn: ({ name, force }: { name: string; force: boolean }) => mailVerbs.runJob(name, force),
+    onSuccess: (answer) => {
+      notify(answer.message, { type: answer.status === "done" ? "success" : "info", multiLine: true });
+      void queryClient.invalidateQueries({ queryKey: ["sia"] });
+    },
+    onError: (error) => notify(errorText(error), { type: "error" }),
+  });
+  return (
+    <Card sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6" component="h2">
+          {translate("sia.outbox.jobs")}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {translate("sia.outbox.schedule_note")}
+        </Typography>
+        {jobs.isPending ? (
+          <CircularProgress size={24} />
+        ) : jobs.isError ? (
+          <Alert severity="error">{errorText(jobs.error)}</Alert>
+        ) : (
+          <Table size="small" aria-label={translate("sia.outbox.jobs")}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{translate("sia.outbox.job")}</TableCell>
+                <TableCell>{translate("sia.outbox.period")}</TableCell>
+                <TableCell>{translate("sia.outbox.last_run")}</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {jobs.data.map((job) => {
+                const last = job.runs[0];
+                return (
+                  <TableRow key={job.name} data-testid={`job-${job.name}`}>
+                    <TableCell>{job.label}</TableCell>
+                    <TableCell>{job.current_period}</TableCell>
+                    <TableCell>
+                      {last
+                        ? `${formatDateTime(last.ran_at)} · ${last.period_key} · ${last.message ?? ""} (${translate(
+                            last.trigger === "manual" ? "sia.outbox.manual" : "sia.outbox.scheduled",
+                          )})`
+                        : translate("sia.outbox.never")}
+                    </TableCell>
+                    <TableCell align="right">
+                      <Stack direction="row" spacing={1} justifyContent="flex-end">
+                        <Button
+                          variant="contained"
+                          size="small"
+                          disabled={run.isPending}
+                          onClick={() => run.mutate({ name: job.name, force: false })}
+                          aria-label={`${translate("sia.outbox.run_now")}: ${job.label}`}
+                        >
+                          {translate("sia.outbox.run_now")}
+                        </Button>
+                        <Button
+                          variant="outlined"
+                          size="small"
+                          disabled={run.isPending}
+                          onClick={() => setForcing(job)}
+                          aria-label={`${translate("sia.outbox.force")}: ${job.label}`}
+                        >
+                          {translate("sia.outbox.force")}
+                        </Button>
+                      </Stack>
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        )}
+        <Confirm
+          isOpen={forcing !== null}
+          title={translate("sia.outbox.force_title", { job: forcing?.label ?? "" })}
+          content={translate("sia.outbox.force_content", { period: forcing?.current_period ?? "" })}
+          onConfirm={() => {
+            if (forcing) run.mutate({ name: forcing.name, force: true });
+            setForcing(null);
+          }}
+          onClose={() => setForcing(null)}
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+function MessageDialog({ id, onClose }: { id: string; onClose: () => void }) {
+  const translate = useTranslate();
+  const message = useQuery({ queryKey: ["sia", "outbox", id], queryFn: () => mailVerbs.getOutboxMessage(id) });
+  return (
+    <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-labelledby="outbox-message-title">
+      <DialogTitle id="outbox-message-title">{message.data?.subject ?? translate("sia.outbox.subject")}</DialogTitle>
+      <DialogContent dividers>
+        {message.isPending ? (
+          <CircularProgress size={24} />
+        ) : message.isError ? (
+          <Alert severity="error">{errorText(message.error)}</Alert>
+        ) : (
+          <Stack spacing={1}>
+            <Typography variant="body2">
+              <strong>{translate("sia.outbox.date")}:</strong> {formatDateTime(message.data.date)}
+            </Typography>
+            <Typography variant="body2">
+              <strong>{translate("sia.outbox.from")}:</strong> {message.data.from}
+            </Typography>
+            <Typography variant="body2">
+              <strong>{translate("sia.outbox.to")}:</strong> {message.data.to}
+            </Typography>
+            {message.data.attachments.length > 0 && (
+              <Typography variant="body2">
+                <strong>{translate("sia.outbox.attachments")}:</strong>{" "}
+                {message.data.attachments.map((a) => a.filename).join(", ")}
+              </Typography>
+            )}
+            <Typography
+              component="pre"
+              data-testid="outbox-message-text"
+              sx={{ whiteSpace: "pre-wrap", fontFamily: "inherit", mt: 2 }}
+            >
+              {message.data.text}
+            </Typography>
+          </Stack>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button component="a" href={`/api/v1/outbox/${encodeURIComponent(id)}/eml`} download>
+          {translate("sia.outbox.download")}
+        </Button>
+        <Button onClick={onClose}>{translate("sia.outbox.close")}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function OutboxCard() {
+  const translate = useTranslate();
+  const [open, setOpen] = useState<string | null>(null);
+  const outbox = useQuery({ queryKey: ["sia", "outbox"], queryFn: () => mailVerbs.listOutbox(1, 100) });
+  return (
+    <Card sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6" component="h2">
+          {translate("sia.outbox.messages")}
+        </Typography>
+        {outbox.isPending ? (
+          <CircularProgress size={24} />
+        ) : outbox.isError ? (
+          <Alert severity="error">{errorText(outbox.error)}</Alert>
+        ) : (
+          <>
+            {outbox.data.meta.adapter === "smtp" && (
+              <Alert severity="info" sx={{ my: 1 }}>
+                {translate("sia.outbox.smtp_note")}
+              </Alert>
+            )}
+            {outbox.data.outbox.length === 0 ? (
+              <Typography color="text.secondary">{translate("sia.outbox.empty")}</Typography>
+            ) : (
+              <Table size="small" aria-label={translate("sia.outbox.messages")}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{translate("sia.outbox.date")}</TableCell>
+                    <TableCell>{translate("sia.outbox.to")}</TableCell>
+                    <TableCell>{translate("sia.outbox.subject")}</TableCell>
+                    <TableCell>{translate("sia.outbox.attachments")}</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {outbox.data.outbox.map((m) => (
+                    <TableRow key={m.id} hover sx={{ cursor: "pointer" }} onClick={() => setOpen(m.id)}>
+                      <TableCell>{formatDateTime(m.date)}</TableCell>
+                      <TableCell>{m.to}</TableCell>
+                      <TableCell>
+                        <Button variant="text" size="small" sx={{ textTransform: "none", p: 0 }} onClick={() => setOpen(m.id)}>
+                          {m.subject}
+                        </Button>
+                      </TableCell>
+                      <TableCell>{m.attachments.map((a) => a.filename).join(", ")}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </>
+        )}
+        {open && <MessageDialog id={open} onClose={() => setOpen(null)} />}
+      </CardContent>
+    </Card>
+  );
+}
+
+export function OutboxPage() {
+  const translate = useTranslate();
+  const { permissions, isPending } = usePermissions<SessionUser | null>();
+  if (isPending) return null;
+  if (!canAccess({ user: permissions, resource: "outbox", action: "list" }))
+    return (
+      <Alert severity="error" sx={{ mt: 2 }}>
+        {messages.forbidden}
+      </Alert>
+    );
+  return (
+    <>
+      <Title title={translate("sia.outbox.title")} />
+      <JobsCard />
+      <OutboxCard />
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+/** The outbox and scheduled jobs pages (administrators): query and body of their routes. */
+import { z } from "zod";
+import { messages } from "../messages";
+
+export const outboxListQuery = z.object({
+  page: z.coerce.number({ error: messages.mustBeNumber }).int({ error: messages.mustBeNumber }).min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number({ error: messages.mustBeNumber }).int({ error: messages.mustBeNumber }).min(1).max(200).default(25),
+});
+
+/** POST jobs/:name/run. `force` runs a period that already ran again (and sends again). */
+export const jobRunBody = z.object({
+  force: z.preprocess(
+    (v) => (v === "true" ? true : v === "false" ? false : v),
+    z.boolean({ error: messages.invalidValue }).default(false),
+  ),
+});

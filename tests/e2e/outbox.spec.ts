@@ -1,0 +1,58 @@
+import { expect, test } from "@playwright/test";
+import { expectNoEnglish, signIn } from "./fixtures";
+
+test("an administrator runs the weekly reminder by hand and reads the messages in the outbox", async ({ page }) => {
+  await signIn(page, "admin");
+  await page.getByRole("menuitem", { name: "Correo y tareas" }).click();
+  await expect(page).toHaveURL(/\/app\/outbox$/);
+  const reminderRow = page.getByTestId("job-weekly_reminder");
+  await expect(reminderRow).toContainText("Recordatorio semanal de horas");
+  await expect(page.getByTestId("job-weekly_report")).toContainText("Reporte semanal por espacio de trabajo");
+
+  if (test.info().retry === 0) {
+    await expect(reminderRow).toContainText("Nunca");
+    await reminderRow.getByRole("button", { name: /^Ejecutar ahora/ }).click();
+  } else {
+    // A retry finds last attempt's run: force it.
+    await reminderRow.getByRole("button", { name: /^Forzar/ }).click();
+    await page.getByRole("button", { name: "Confirmar" }).click();
+  }
+  await expect(page.getByText(/Recordatorio semanal de horas: se envi(ó 1 recordatorio|aron \d+ recordatorios)/)).toBeVisible();
+  await expect(reminderRow).toContainText("(a mano)");
+
+  const messages = page.getByRole("table", { name: "Buzón de salida" });
+  const reminders = messages.getByRole("row").filter({ hasText: "SIA: completa tu semana" });
+  await expect(reminders.first()).toBeVisible();
+  await expect(messages).toContainText("admin@sia.local");
+  await expectNoEnglish(page);
+
+  await reminders
+    .first()
+    .getByRole("button", { name: /SIA: completa tu semana/ })
+    .click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText("Tu registro de actividades de la semana");
+  await expect(dialog.getByTestId("outbox-message-text")).toContainText("Este es un mensaje automático de SIA.");
+  const download = dialog.getByRole("link", { name: "Descargar .eml" });
+  await expect(download).toHaveAttribute("href", /^\/api\/v1\/outbox\/[0-9TZ]+-[0-9a-f]+\/eml$/);
+  const eml = await page.request.get((await download.getAttribute("href")) as string);
+  expect(eml.headers()["content-type"]).toContain("message/rfc822");
+  expect(await eml.text()).toContain("Subject: SIA: completa tu semana");
+  await dialog.getByRole("button", { name: "Cerrar" }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // The same week again: nothing is sent twice.
+  const before = await reminders.count();
+  await reminderRow.getByRole("button", { name: /^Ejecutar ahora/ }).click();
+  await expect(page.getByText(/ya se ejecutó para el periodo \d{4}-W\d{2}; no se envió nada de nuevo/)).toBeVisible();
+  await expect(reminders).toHaveCount(before);
+});
+
+test("an Operador has no outbox entry and is refused at its URL", async ({ page }) => {
+  await signIn(page, "operator");
+  await expect(page.getByRole("menuitem").first()).toBeVisible();
+  await expect(page.getByRole("menuitem", { name: "Correo y tareas" })).toHaveCount(0);
+  await page.goto("/app/outbox");
+  await expect(page.getByText("Error de Permisos")).toBeVisible();
+  await expect(page.getByText("Tareas programadas")).toHaveCount(0);
+});
