@@ -95,7 +95,7 @@ async function importIcs(page: Page, monday: string) {
   const dialog = page.getByTestId("import-dialog");
   await dialog.getByTestId("import-file").setInputFiles(icsFor(monday));
   await expect(dialog.getByText("semana.ics")).toBeVisible();
-  await dialog.getByRole("button", { name: "Importar" }).click();
+  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
   await expect(page.getByText("Se importaron correctamente las actividades")).toBeVisible();
   await expect(dialog).toBeHidden();
 }
@@ -108,7 +108,7 @@ async function importCsv(page: Page, monday: string) {
     "/api/v1/activities/download_csv_format",
   );
   await dialog.getByTestId("import-file").setInputFiles(csvFor(monday));
-  await dialog.getByRole("button", { name: "Importar" }).click();
+  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
   await expect(dialog.getByText("¿Deseas importar las actividades localmente del archivo CSV a la semana actual?")).toBeVisible();
   await dialog.getByRole("button", { name: "Confirmar" }).click();
   await expect(page.getByText("Se importaron correctamente las actividades")).toBeVisible();
@@ -128,7 +128,7 @@ test("an employee imports a week from an .ics file, fixes the invalid event, sav
   await dialog
     .getByTestId("import-file")
     .setInputFiles({ name: "notas.txt", mimeType: "text/plain", buffer: Buffer.from("hola") });
-  await dialog.getByRole("button", { name: "Importar" }).click();
+  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
   await expect(dialog.getByText("Archivo no válido o no seleccionado.")).toBeVisible();
   await dialog.getByRole("button", { name: "Cancelar" }).click();
 
@@ -259,7 +259,7 @@ test("Google import asks first and shows the server's answer; a local event drag
   const dialog = page.getByTestId("import-dialog");
   await expect(dialog.getByText(`Importar el día ${tuesday}`)).toBeVisible();
   await dialog.getByTestId("import-file").setInputFiles(icsFor(monday));
-  await dialog.getByRole("button", { name: "Importar" }).click();
+  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
   await expect(page.getByText("Se importaron correctamente las actividades")).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(tuesdayEvents).toHaveCount(2);
