@@ -188,6 +188,26 @@ test("an employee imports a CSV week, fixes the invalid row, saves it twice with
   await signIn(page, "operator");
   const monday = await showWeek(page, 5);
 
+  // Bad lines are refused together, under 'Error en importación'; nothing is kept.
+  await page.getByRole("button", { name: "Importar actividades localmente (CSV)" }).click();
+  const dialog = page.getByTestId("import-dialog");
+  const header = "fecha,hora_inicio,hora_fin,tipo,cliente_o_prospecto,codigo_proyecto,producto,tipo_actividad,ticket,descripcion";
+  const bad = [
+    header,
+    `${monday},25:00,26:00,AS,,,,CI,,Hora imposible`,
+    `${addDays(monday, 14)},09:00,10:00,AS,,,,CI,,Otra semana`,
+  ];
+  await dialog
+    .getByTestId("import-file")
+    .setInputFiles({ name: "mala.csv", mimeType: "text/csv", buffer: Buffer.from(bad.join("\n")) });
+  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
+  await dialog.getByRole("button", { name: "Confirmar" }).click();
+  await expect(dialog.getByTestId("import-errors")).toContainText("Error en importación");
+  await expect(dialog.getByTestId("import-errors")).toContainText("Línea 2:");
+  await expect(dialog.getByTestId("import-errors")).toContainText("Línea 3:");
+  await dialog.getByRole("button", { name: "Cancelar" }).click();
+  expect(await page.evaluate(() => localStorage.getItem("weekCalendar"))).toBeNull();
+
   await importCsv(page, monday);
   await expect(local(page)).toHaveCount(4);
   await expect(invalid(page)).toHaveCount(1);
