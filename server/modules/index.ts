@@ -7,6 +7,7 @@ import { assignmentsResource } from "./assignments/resource";
 import { calendarImportRoutes } from "./calendar_imports/routes";
 import { clientGroupsResource } from "./client_groups/resource";
 import { clientsResource } from "./clients/resource";
+import { dashboardRoutes } from "./dashboards/routes";
 import { employeePositionsResource } from "./employee_positions/resource";
 import { employeesResource } from "./employees/resource";
 import { estimatedWorkHoursResource } from "./estimated_work_hours/resource";
@@ -43,4 +44,4 @@ export const resources = [
 ];
 
 /** Modules with routes only (no declared resource), registered under /api/v1 after the resources. */
-export const routeModules = [calendarImportRoutes];
+export const routeModules = [calendarImportRoutes, dashboardRoutes];

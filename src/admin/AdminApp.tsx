@@ -38,6 +38,8 @@ const pending = (title: string) => {
 
 // The timesheet is code-split: admin lists never load FullCalendar.
 const ActivitiesPage = lazy(() => import("../timesheet/ActivitiesPage"));
+// The dashboards too: only their screens load the chart library.
+const DashboardPage = lazy(() => import("./dashboards/DashboardPage"));
 
 const Home = () => <Navigate to={PAGE_PATHS.activities} replace />;
 
@@ -81,6 +83,14 @@ export function AdminApp() {
           element={
             <Suspense fallback={<Loading />}>
               <ActivitiesPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="/dashboard"
+          element={
+            <Suspense fallback={<Loading />}>
+              <DashboardPage />
             </Suspense>
           }
         />

@@ -18,6 +18,8 @@ export const DEFAULT_WORKSPACE_ID = 10;
 export const DEFAULT_EMPLOYEE_CODE = "0";
 export const NEW_CLIENT_CODE = "0";
 export const WARRANTY_AUTO_CLOSE_DAYS = 60;
+export const WORKING_DAY_HOURS = 8;
+export const WORKING_WEEK_HOURS = 40;
 
 export const PROJECT_FOLDERS = [
   "01 Requerimientos",

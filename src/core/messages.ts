@@ -279,3 +279,10 @@ export const importMessages = {
   csvBadType: "el tipo debe ser P, S, PC, AS, RH o V",
   csvFieldMissing: (field: string) => `falta ${field}`,
 } as const;
+
+// dashboards (issue 7: the charts)
+export const dashboardMessages = {
+  rangeOrder: "La fecha de inicio no puede ser posterior a la fecha de fin.",
+  rangeTooLong: (weeks: number) => `El periodo no puede abarcar más de ${weeks} semanas.`,
+  year: "no es un año válido",
+} as const;

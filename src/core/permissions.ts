@@ -111,6 +111,10 @@ export const permissionMatrix = {
   drive: { list: everyone, show: everyone, create: admin },
   // Timesheet imports (calendar .ics / Google): everyone with an employee reads events into their own week.
   calendar_imports: { import: { admin: "own", operator: "own", finance: "own" } },
+  // Tableros (issue 7): `show` is one employee's week (each their own; administrators anyone's), `list` the
+  // team's (every employee, weeks not closed). A project's or a client's dashboard is read by whoever may
+  // show that project or client (`projects`/`clients` × show): the rule is theirs, not repeated here.
+  dashboards: { show: everyoneOwn, list: admin },
 } satisfies Record<string, ResourceRules>;
 
 export type PermissionResource = keyof typeof permissionMatrix;

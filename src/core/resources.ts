@@ -91,6 +91,8 @@ export const PAGE_PATHS = {
   reporting: "/app/reporting/list",
   /** Administrators: the local outbox and the scheduled jobs (issue 7). */
   outbox: "/app/outbox",
+  /** The dashboards (issue 7; not in SPEC §2). */
+  dashboard: "/app/dashboard",
   signIn: "/sign_in",
   notFound: "/404",
 } as const;

@@ -325,6 +325,25 @@ export const customVerbs = {
       filename: filename ?? (kind === "activities" ? "actividades.csv" : "reporte_personal_actividades.csv"),
     };
   },
+  // --- dashboards (issue 7: GET dashboards/…) ---
+  /** One employee's week (the own one unless an admin names another), containing `week`. */
+  employeeDashboard: (week?: string, employeeId?: Identifier | null, signal?: AbortSignal) =>
+    apiFetch<{ dashboard: EmployeeDashboard }>("dashboards/employee", {
+      query: { week, employee_id: employeeId ?? undefined },
+      signal,
+    }).then((r) => r.dashboard),
+  /** The team's weeks between two dates (administrators). */
+  teamDashboard: (from?: string, to?: string, signal?: AbortSignal) =>
+    apiFetch<{ dashboard: TeamDashboard }>("dashboards/team", { query: { from, to }, signal }).then((r) => r.dashboard),
+  projectDashboard: (id: Identifier, signal?: AbortSignal) =>
+    apiFetch<{ dashboard: ProjectDashboard }>(`dashboards/projects/${encodeURIComponent(String(id))}`, { signal }).then(
+      (r) => r.dashboard,
+    ),
+  clientDashboard: (id: Identifier, year?: number, signal?: AbortSignal) =>
+    apiFetch<{ dashboard: ClientDashboard }>(`dashboards/clients/${encodeURIComponent(String(id))}`, {
+      query: { year },
+      signal,
+    }).then((r) => r.dashboard),
 };
 
 // --- timesheet imports (SPEC §4 local saved week, §7) ---
@@ -474,6 +493,49 @@ export const mailVerbs = {
   runJob: (name: string, force = false) =>
     apiFetch<JobRunAnswer>(`jobs/${encodeURIComponent(name)}/run`, { method: "POST", body: { force } }),
 };
+/** Answers of GET dashboards/… (server/modules/dashboards/service.ts). */
+export interface EmployeeDashboard {
+  employee: { id: number; name: string };
+  week: { starts_on: string; ends_on: string };
+  expected_hours: number;
+  total_hours: number;
+  holidays: { date: string; name: string | null }[];
+  by_day: { date: string; action_type: string; hours: number }[];
+  by_type: { action_type: string; hours: number }[];
+}
+export interface TeamDashboard {
+  from: string;
+  to: string;
+  weeks: { week: string; expected_hours: number }[];
+  by_workspace: { workspace_id: number | null; workspace_name: string | null; week: string; hours: number }[];
+  total_hours: number;
+  weeks_not_closed: { employee_id: number; employee_name: string; workspace_name: string | null; week: string; hours: number }[];
+}
+export interface ProjectDashboard {
+  project: { id: number; name: string; project_code: string };
+  estimates_visible: boolean;
+  estimated_hours: number | null;
+  logged_hours: number;
+  by_position: {
+    position_id: number | null;
+    position_name: string | null;
+    estimated_hours: number | null;
+    logged_hours: number;
+  }[];
+  weekly: { week: string; hours: number; cumulative_hours: number }[];
+}
+export interface ClientDashboard {
+  client: { id: number; name: string };
+  year: number;
+  annual_support_hours: number;
+  used_hours: number;
+  by_product: {
+    product_id: number | null;
+    product_name: string | null;
+    annual_support_hours: number | null;
+    used_hours: number;
+  }[];
+}
 
 export type FreezeVerb = "close_activities" | "open_activities" | "close_month_activities" | "open_month_activities";
 

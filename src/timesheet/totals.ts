@@ -1,5 +1,6 @@
 /** Hours of the shown week: per local day, per action type and in total (pure helpers, unit-tested). */
 import { ACTION_TYPES, type ActionType } from "../core/constants";
+import { centihoursBetween } from "../core/hours";
 import { localDate } from "../core/week";
 
 export interface Timed {
@@ -9,8 +10,8 @@ export interface Timed {
 }
 
 const ms = (v: string | Date) => (v instanceof Date ? v.getTime() : Date.parse(v));
-/** Hours of one activity, never negative. */
-export const hoursOf = (a: Timed) => Math.max(0, ms(a.ends_at) - ms(a.begins_at)) / 3_600_000;
+/** Hours of one activity, never negative, rounded as the CSV and the dashboards round it (src/core/hours.ts). */
+export const hoursOf = (a: Timed) => Math.max(0, centihoursBetween(new Date(ms(a.begins_at)), new Date(ms(a.ends_at)))) / 100;
 /** Rounds to two decimals (15-minute slots give .25 steps; imported events any minute). */
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { ACCOUNTS, DEMO_PASSWORD, expectNoEnglish, signIn } from "./fixtures";
 
-const EVERYONE = ["Actividades", "Clientes", "Prospectos", "Proyectos", "Empleados", "Asignaciones", "Días festivos", "Catálogo de productos", "Tipos de proyecto", "Tipos de actividad", "Reportes", "Historial de cambios"];
+const EVERYONE = ["Actividades", "Clientes", "Prospectos", "Proyectos", "Empleados", "Asignaciones", "Días festivos", "Catálogo de productos", "Tipos de proyecto", "Tipos de actividad", "Reportes", "Historial de cambios", "Tablero"];
 const MENUS = {
   operator: EVERYONE,
   finance: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias"],

@@ -203,7 +203,7 @@ describe("resources labels (SPEC §3)", () => {
       "Actividades", "Clientes", "Prospectos", "Grupos de clientes", "Cotizaciones", "Proyectos", "Empleados",
       "Usuarios", "Espacios de trabajo", "Asignaciones", "Días festivos", "Catálogo de productos", "Licencias",
       "Tipos de proyecto", "Tipos de actividad", "Configuración", "Reportes", "Historial de cambios", "Puestos",
-      "Mi perfil",
+      "Mi perfil", "Correo y tareas",
     ]);
   });
 });

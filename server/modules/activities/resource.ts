@@ -5,6 +5,7 @@ import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { VACATION_DESCRIPTION } from "../../../src/core/constants";
+import { hoursBetween } from "../../../src/core/hours";
 import { messages } from "../../../src/core/messages";
 import {
   ACTIVITY_CSV_COLUMNS,
@@ -133,8 +134,8 @@ const employeeFilter = filter.custom(
   (value, ctx) => (ctx.grant === "all" && typeof value === "number" ? eq(activities.employee_id, value) : undefined),
 );
 
-const hours = (r: Row) =>
-  Math.round(((new Date(r.ends_at as string).getTime() - new Date(r.begins_at as string).getTime()) / 3_600_000) * 100) / 100;
+/** Hours of one activity: the rule of src/core/hours.ts (the dashboards add these same hundredths). */
+const hours = (r: Row) => hoursBetween(new Date(r.begins_at as string), new Date(r.ends_at as string));
 const ACTION_LABELS: Record<string, string> = {
   project: "Proyecto",
   support: "Soporte",

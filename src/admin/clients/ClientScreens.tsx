@@ -17,6 +17,7 @@ import {
 import { messages } from "../../core/messages";
 import { clientFormSchema } from "../../core/schemas/client";
 import { withNested } from "../common/nested";
+import { ClientSupportPanel } from "../dashboards/panels";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { ClientInputs } from "./ClientInputs";
 
@@ -83,6 +84,7 @@ export function ClientShow() {
           </Datagrid>
         </ArrayField>
       </SimpleShowLayout>
+      <ClientSupportPanel />
     </SiaShow>
   );
 }

@@ -8,6 +8,7 @@ import CategoryIcon from "@mui/icons-material/Category";
 import EventBusyIcon from "@mui/icons-material/EventBusy";
 import GroupWorkIcon from "@mui/icons-material/GroupWork";
 import HistoryIcon from "@mui/icons-material/History";
+import InsightsIcon from "@mui/icons-material/Insights";
 import Inventory2Icon from "@mui/icons-material/Inventory2";
 import KeyIcon from "@mui/icons-material/Key";
 import LabelIcon from "@mui/icons-material/Label";
@@ -34,6 +35,7 @@ export interface MenuEntry {
 
 export const MENU: MenuEntry[] = [
   { label: "sia.menu.activities", to: PAGE_PATHS.activities, icon: AccessTimeIcon, resource: "activities", action: "list" },
+  { label: "sia.dashboards.menu", to: PAGE_PATHS.dashboard, icon: InsightsIcon, resource: "dashboards", action: "show" },
   { label: "sia.menu.clients", to: screenPath("clients", "list"), icon: BusinessIcon, resource: "clients" },
   { label: "sia.menu.prospects", to: screenPath("prospects", "list"), icon: TravelExploreIcon, resource: "prospects" },
   { label: "sia.menu.client_groups", to: screenPath("client_groups", "list"), icon: GroupWorkIcon, resource: "client_groups" },

@@ -46,6 +46,7 @@ import { CsvDownloadButton } from "../common/CsvDownloadButton";
 import { DatePickerInput, formatDate } from "../common/DatePickerInput";
 import { CreateLink, EditLink, showRowClick } from "../common/links";
 import { SiaPagination } from "../common/SiaPagination";
+import { ProjectHoursPanel } from "../dashboards/panels";
 import { EstimatedHoursPanel, ProjectActionsBar, ProjectCommentBox, StageHistory, stateValueLabel } from "./ProjectPanels";
 
 const createResolver = zodResolver(projectSchema as never);
@@ -396,6 +397,7 @@ function ProjectDetails() {
       <ProjectActionsBar />
       <StageHistory />
       <EstimatedHoursPanel />
+      <ProjectHoursPanel />
       <ProjectCommentBox />
       <AuditTrail resource="projects" id={record.id} valueLabel={stateValueLabel} />
     </Box>

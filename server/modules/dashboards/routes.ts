@@ -1,0 +1,134 @@
+/**
+ * The dashboards (issue 7: the pictures):
+ *   GET /api/v1/dashboards/employee?week=YYYY-MM-DD[&employee_id]   one employee's week (own only, admins anyone's)
+ *   GET /api/v1/dashboards/team?from&to                            hours per workspace and week; weeks not closed (admins)
+ *   GET /api/v1/dashboards/projects/:id                            estimated vs logged hours (who may show the project)
+ *   GET /api/v1/dashboards/clients/:id?year                        support hours per product vs annual (who may show the client)
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import { dashboardMessages, messages } from "../../../src/core/messages";
+import { grantFor } from "../../../src/core/permissions";
+import {
+  clientDashboardQuery,
+  employeeDashboardQuery,
+  TEAM_DASHBOARD_DEFAULT_WEEKS,
+  TEAM_DASHBOARD_MAX_WEEKS,
+  teamDashboardQuery,
+} from "../../../src/core/schemas/dashboard";
+import { addDays, localToday, mondayOf, parseIsoDate, sundayOf } from "../../../src/core/week";
+import { authorize, currentUser } from "../../http/auth";
+import { forbidden, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { idOf } from "../../http/resource";
+import { clientSupport, employeeWeek, projectHours, teamWeeks } from "./service";
+
+const tags = ["dashboards"];
+
+function parse<S extends z.ZodType>(schema: S, request: FastifyRequest): z.output<S> {
+  const parsed = schema.safeParse(request.query ?? {});
+  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+const dateParam = (description: string) => ({ type: "string", format: "date", description });
+
+export async function dashboardRoutes(api: FastifyInstance) {
+  api.get(
+    "/dashboards/employee",
+    {
+      schema: doc({
+        tags,
+        summary: "Tablero de la semana de un empleado: horas por día y tipo contra la semana esperada",
+        querystring: {
+          type: "object",
+          properties: {
+            week: dateParam("Cualquier fecha de la semana (por omisión, hoy)"),
+            employee_id: { type: "integer", description: "Solo administradores; por omisión, el propio" },
+          },
+        },
+      }),
+    },
+    async (request) => {
+      const grant = authorize(request, "dashboards", "show");
+      const user = currentUser(request);
+      const query = parse(employeeDashboardQuery, request);
+      const own = user.employee?.id;
+      const employeeId = query.employee_id ?? own;
+      if (grant === "own" && query.employee_id && query.employee_id !== own) throw forbidden();
+      if (!employeeId) {
+        throw grant === "all"
+          ? ValidationError.field("employee_id", messages.selectEmployee)
+          : ValidationError.base(messages.noEmployee);
+      }
+      const week = await employeeWeek(api.db, employeeId, query.week ?? localToday());
+      if (!week) throw notFound();
+      return { dashboard: week };
+    },
+  );
+
+  api.get(
+    "/dashboards/team",
+    {
+      schema: doc({
+        tags,
+        summary: "Tablero del equipo: horas por espacio de trabajo y semana; semanas sin cerrar (administradores)",
+        querystring: {
+          type: "object",
+          properties: {
+            from: dateParam("Inicio (se toma su semana completa)"),
+            to: dateParam("Fin (se toma su semana completa)"),
+          },
+        },
+      }),
+    },
+    async (request) => {
+      authorize(request, "dashboards", "list");
+      const query = parse(teamDashboardQuery, request);
+      const today = localToday();
+      const to = query.to ?? sundayOf(today);
+      const from = query.from ?? addDays(mondayOf(to), -7 * (TEAM_DASHBOARD_DEFAULT_WEEKS - 1));
+      if (from > to) throw ValidationError.field("from", dashboardMessages.rangeOrder);
+      const weeks = (parseIsoDate(mondayOf(to)) - parseIsoDate(mondayOf(from))) / (7 * 86_400_000) + 1;
+      if (weeks > TEAM_DASHBOARD_MAX_WEEKS)
+        throw ValidationError.field("to", dashboardMessages.rangeTooLong(TEAM_DASHBOARD_MAX_WEEKS));
+      return { dashboard: await teamWeeks(api.db, from, to, today) };
+    },
+  );
+
+  api.get(
+    "/dashboards/projects/:id",
+    {
+      schema: doc({
+        tags,
+        summary: "Tablero de un proyecto: horas estimadas por puesto contra registradas, y acumulado semanal",
+      }),
+    },
+    async (request) => {
+      authorize(request, "projects", "show");
+      const withEstimates = grantFor(currentUser(request), "estimated_work_hours", "list") !== null;
+      const dashboard = await projectHours(api.db, idOf(request), withEstimates);
+      if (!dashboard) throw notFound();
+      return { dashboard };
+    },
+  );
+
+  api.get(
+    "/dashboards/clients/:id",
+    {
+      schema: doc({
+        tags,
+        summary: "Tablero de un cliente: horas de soporte del año por producto contra las horas anuales contratadas",
+        querystring: { type: "object", properties: { year: { type: "integer", description: "Año (por omisión, el actual)" } } },
+      }),
+    },
+    async (request) => {
+      authorize(request, "clients", "show");
+      const query = parse(clientDashboardQuery, request);
+      const year = query.year ?? Number(localToday().slice(0, 4));
+      const dashboard = await clientSupport(api.db, idOf(request), year);
+      if (!dashboard) throw notFound();
+      return { dashboard };
+    },
+  );
+}

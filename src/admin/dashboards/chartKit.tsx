@@ -1,0 +1,83 @@
+/**
+ * What the dashboards' screens share: Spanish (es-MX) numbers and dates, the charts' Spanish texts, a
+ * card frame, and the loading/error/empty states. Only the lazily loaded dashboard modules import this.
+ */
+import { Alert, Box, Card, CardContent, CardHeader, LinearProgress, Typography } from "@mui/material";
+import type { ReactNode } from "react";
+import { useTranslate } from "react-admin";
+import { parseIsoDate } from "../../core/week";
+import { formatHours } from "../../timesheet/totals";
+
+export { formatHours };
+
+/** Texts the charts show themselves (MUI X has no Spanish catalogue). */
+export function useChartLocale() {
+  const translate = useTranslate();
+  return { noData: translate("sia.dashboards.no_data"), loading: translate("sia.dashboards.loading") };
+}
+
+const dayMonth = new Intl.DateTimeFormat("es-MX", { day: "numeric", month: "short", timeZone: "UTC" });
+const weekdayDay = new Intl.DateTimeFormat("es-MX", { weekday: "short", day: "numeric", timeZone: "UTC" });
+const longDate = new Intl.DateTimeFormat("es-MX", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+/** '10 mar' of a 'YYYY-MM-DD'. */
+export const shortDate = (date: string) => dayMonth.format(new Date(parseIsoDate(date)));
+/** 'lun 10' of a 'YYYY-MM-DD'. */
+export const weekdayDate = (date: string) => weekdayDay.format(new Date(parseIsoDate(date)));
+/** '10 mar 2025' of a 'YYYY-MM-DD'. */
+export const fullDate = (date: string) => longDate.format(new Date(parseIsoDate(date)));
+
+/** Hours for a chart's tooltip ('7.5 h'); nothing for a missing value. */
+export const hoursFormatter = (value: number | null) => (value === null ? "" : formatHours(value));
+
+export function DashboardCard({
+  title,
+  action,
+  children,
+  testId,
+}: {
+  title: string;
+  action?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <Card variant="outlined" component="section" aria-label={title} data-testid={testId} sx={{ my: 2 }}>
+      <CardHeader title={title} action={action} slotProps={{ title: { variant: "h6", component: "h2" } }} />
+      <CardContent sx={{ pt: 0 }}>{children}</CardContent>
+    </Card>
+  );
+}
+
+/** Loading bar, the failure in Spanish, or the content. */
+export function Loaded<T>({
+  query,
+  children,
+}: {
+  query: { data?: T; isPending: boolean; error: unknown };
+  children: (data: T) => ReactNode;
+}) {
+  const translate = useTranslate();
+  if (query.error) {
+    return <Alert severity="error">{(query.error as Error)?.message || translate("sia.dashboards.failed")}</Alert>;
+  }
+  if (query.isPending || query.data === undefined) return <LinearProgress aria-label={translate("sia.dashboards.loading")} />;
+  return <>{children(query.data)}</>;
+}
+
+export function EmptyState({ text }: { text: string }) {
+  return (
+    <Box sx={{ py: 3, textAlign: "center" }}>
+      <Typography color="text.secondary">{text}</Typography>
+    </Box>
+  );
+}
+
+/** A subtitle inside a card. */
+export function ChartTitle({ children }: { children: ReactNode }) {
+  return (
+    <Typography variant="subtitle2" component="h3" sx={{ mt: 1 }}>
+      {children}
+    </Typography>
+  );
+}
