@@ -5,8 +5,9 @@
  */
 import { type DataProvider, type GetListParams, HttpError, type Identifier, type RaRecord } from "react-admin";
 import { apiResourceOf, singularOf } from "../core/resources";
-import { API_ROOT, apiFetch, errorFor, type Query, validationFromBody } from "./http";
+import { API_ROOT, apiFetch, errorFor, type Query, toQueryString, validationFromBody } from "./http";
 import { messages } from "../core/messages";
+import type { LocalEvent } from "../core/localEvent";
 
 type ListResponse = { meta: { total_count: number } } & Record<string, unknown>;
 
@@ -345,6 +346,95 @@ export const customVerbs = {
     }).then((r) => r.dashboard),
 };
 
+// --- timesheet imports (SPEC §4 local saved week, §7) ---
+
+/**
+ * A refused import or batch: the message to show and every line the server named (CSV lines, or the
+ * validation messages per activity index), which apiFetch's toasts would reduce to the first.
+ */
+export class ImportCallError extends HttpError {
+  constructor(
+    message: string,
+    status: number,
+    readonly lines: string[],
+    /** POST activities/validate: messages per index of the activities sent. */
+    readonly byIndex: Record<string, Record<string, string[]>> = {},
+  ) {
+    super(message, status, {});
+    // react-admin's HttpError resets the prototype to its own: keep the subclass recognisable.
+    Object.setPrototypeOf(this, ImportCallError.prototype);
+  }
+}
+
+/** A call whose 422 keeps all its lines (errors.base, or errors keyed by index); other failures as apiFetch. */
+async function callKeeping422<T>(path: string, method: "POST" | "PUT", body: FormData | unknown, query?: Query): Promise<T> {
+  const isForm = body instanceof FormData;
+  let response: Response;
+  try {
+    response = await fetch(`${API_ROOT}/${path}${toQueryString(query)}`, {
+      method,
+      credentials: "same-origin",
+      headers: { Accept: "application/json", ...(isForm ? {} : { "Content-Type": "application/json" }) },
+      body: isForm ? body : JSON.stringify(body),
+    });
+  } catch {
+    throw new HttpError(messages.unexpected, -1, {});
+  }
+  const payload = await response.json().catch(() => ({}));
+  if (response.ok) return payload as T;
+  if (response.status !== 422) throw errorFor(response.status, payload);
+  const errors = ((payload as { errors?: Record<string, unknown> }).errors ?? {}) as Record<string, unknown>;
+  const error = (payload as { error?: string }).error;
+  const byIndex: Record<string, Record<string, string[]>> = {};
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(errors)) {
+    if (/^\d+$/.test(key) && value && typeof value === "object" && !Array.isArray(value)) {
+      byIndex[key] = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([f, v]) => [f, Array.isArray(v) ? v.map(String) : [String(v)]]),
+      );
+      lines.push(...Object.values(byIndex[key]).flat());
+    } else lines.push(...(Array.isArray(value) ? value.map(String) : [String(value)]));
+  }
+  throw new ImportCallError(error ?? lines[0] ?? messages.invalidValue, 422, error && !lines.length ? [error] : lines, byIndex);
+}
+
+export const importVerbs = {
+  /** POST calendar_imports: an .ics file (multipart) or {source: "google"} for the week or one day → local events. */
+  importCalendar: (input: { startDate: string; day?: string | null; file?: File | null; source?: "google" }) => {
+    if (input.file) {
+      const form = new FormData();
+      form.append("start_date", input.startDate);
+      if (input.day) form.append("day", input.day);
+      form.append("file", input.file, input.file.name);
+      return callKeeping422<{ events: LocalEvent[] }>("calendar_imports", "POST", form).then((r) => r.events);
+    }
+    return callKeeping422<{ events: LocalEvent[] }>("calendar_imports", "POST", {
+      start_date: input.startDate,
+      day: input.day ?? undefined,
+      source: input.source ?? "google",
+    }).then((r) => r.events);
+  },
+  /** PUT activities/import_activities_csv?date= (multipart file) → local events. */
+  importActivitiesCsv: (file: File, date: string) => {
+    const form = new FormData();
+    form.append("file", file, file.name);
+    return callKeeping422<{ import_activities: LocalEvent[] }>("activities/import_activities_csv", "PUT", form, { date }).then(
+      (r) => r.import_activities,
+    );
+  },
+  /** POST activities/validate {activities}: resolves when all are valid; ImportCallError.byIndex otherwise. */
+  validateActivities: (activities: unknown[]) =>
+    callKeeping422<{ valid: boolean }>("activities/validate", "POST", { activities }),
+  /** POST activities/batch {activities}: all or nothing, idempotent by import_key. */
+  saveActivitiesBatch: (activities: unknown[]) =>
+    callKeeping422<{ activities: RaRecord[]; created: number; existing: number; message: string }>("activities/batch", "POST", {
+      activities,
+    }),
+};
+
+/** Where the activities CSV format is downloaded (GET activities/download_csv_format, a plain link). */
+export const ACTIVITIES_CSV_FORMAT_URL = `${API_ROOT}/activities/download_csv_format`;
+
 // --- outbox and scheduled jobs (issue 7) ---
 export interface OutboxSummary {
   id: string;
@@ -482,7 +572,7 @@ export interface ClientDashboard {
 export type FreezeVerb = "close_activities" | "open_activities" | "close_month_activities" | "open_month_activities";
 
 /** Every named verb, whatever its group: the dataProvider answers them all. */
-const verbs = { ...customVerbs, ...pipelineVerbs, ...mailVerbs };
+const verbs = { ...customVerbs, ...pipelineVerbs, ...mailVerbs, ...importVerbs };
 export type SiaDataProvider = DataProvider & typeof verbs;
 
 export const dataProvider: SiaDataProvider = new Proxy(baseDataProvider, {

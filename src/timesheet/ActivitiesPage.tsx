@@ -10,16 +10,27 @@ import { Alert, Box, Button, CircularProgress, MenuItem, Paper, Stack, TextField
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Confirm, type HttpError, type Identifier, Title, useDataProvider, useNotify, usePermissions } from "react-admin";
 import { ACTIVITIES_CSV_TIMEOUT_MS, CALENDAR, MAX_PER_PAGE } from "../core/constants";
+import type { LocalEvent } from "../core/localEvent";
 import { messages } from "../core/messages";
 import { grantFor } from "../core/permissions";
 import type { SessionUser } from "../core/session";
 import { hhmm, localDate, sundayOf, zonedTime } from "../core/week";
 import type { ActivitySkipped, FreezeVerb, SiaDataProvider } from "../dataProvider";
-import { ActivityModal, type AppSettingsLite, type ModalTarget } from "./ActivityModal";
+import {
+  ActivityModal,
+  type AppSettingsLite,
+  type LocalEdit,
+  localChanges,
+  type ModalTarget,
+  templateOfLocal,
+} from "./ActivityModal";
 import { isLocked } from "./colors";
 import { saveBlob } from "./downloads";
+import { SavedWeekBar } from "./SavedWeekBar";
 import { SummaryBar } from "./SummaryBar";
+import { duplicateEvent, removeEvent, updateEvent } from "./savedWeek";
 import { hoursByDay } from "./totals";
+import { useSavedWeek } from "./useSavedWeek";
 import { type Activity, type EmployeeChoice, useWeekActivities } from "./useWeekActivities";
 import { WeekCalendar } from "./WeekCalendar";
 
@@ -36,6 +47,7 @@ const COPY_FIELDS = [
   "ticket_name",
 ] as const;
 const copyOf = (a: Partial<Activity>) => Object.fromEntries(COPY_FIELDS.map((k) => [k, a[k] ?? null]));
+const NO_EVENTS: LocalEvent[] = [];
 const errorText = (error: unknown) => (error as HttpError)?.message || messages.unexpected;
 
 type Pending =
@@ -96,7 +108,29 @@ export default function ActivitiesPage() {
 
   const { activities, setActivities, holidays, loading, reload } = useWeekActivities(weekStart, choice);
   const holidaySet = useMemo(() => new Set(holidays.map((h) => h.date)), [holidays]);
-  const perDay = useMemo(() => hoursByDay(activities), [activities]);
+  // The local saved week (SPEC §4): while it is the week shown, its events are shown instead of the server's.
+  const saved = useSavedWeek();
+  const [importDay, setImportDay] = useState<string | null>(null);
+  const localMode = !!saved.week && saved.week.startOfWeek === weekStart;
+  const localEvents = localMode ? (saved.week?.events ?? NO_EVENTS) : NO_EVENTS;
+  const shown = useMemo(
+    () =>
+      localMode
+        ? localEvents.map(
+            (e, i) =>
+              ({
+                id: -(i + 1),
+                employee_id: 0,
+                begins_at: e.start,
+                ends_at: e.end,
+                description: e.description,
+                action_type: e.actionType,
+              }) as Activity,
+          )
+        : activities,
+    [localMode, localEvents, activities],
+  );
+  const perDay = useMemo(() => hoursByDay(shown), [shown]);
   const chosenEmployee: Identifier | null = choice === "todos" ? null : choice;
   const readOnly = choice === "todos" || choice === null;
   const viewingOwn = chosenEmployee !== null && chosenEmployee === ownEmployee;
@@ -155,6 +189,48 @@ export default function ActivitiesPage() {
     },
     [dataProvider, notify, reload],
   );
+
+  /** A change of the saved week; a full quota keeps the previous one and says so (SPEC §8 'Error'). */
+  const changeLocal = (next: ReturnType<typeof updateEvent>, success?: string) => {
+    if (!next) {
+      notify(messages.activityNotFoundForUpdate, { type: "warning" });
+      return false;
+    }
+    if (!saved.persist(next)) {
+      notify(`${messages.localSaveFailedTitle}: ${messages.localSaveFailed}`, { type: "error" });
+      return false;
+    }
+    if (success) notify(success, { type: "success" });
+    return true;
+  };
+  const currentWeek = () => {
+    const week = saved.current();
+    if (!week) notify(messages.savedWeekNotFound, { type: "warning" });
+    return week;
+  };
+  const moveLocal = (event: LocalEvent, start: Date, end: Date) => {
+    const week = currentWeek();
+    if (week)
+      changeLocal(
+        updateEvent(week, event.id, { start: start.toISOString(), end: end.toISOString() }),
+        messages.activitiesUpdatedLocally,
+      );
+  };
+  const duplicateLocal = (event: LocalEvent, start: Date, end: Date) => {
+    const week = currentWeek();
+    if (week) changeLocal(duplicateEvent(week, event.id, start, end), messages.activitiesUpdatedLocally);
+  };
+  const removeLocal = (event: LocalEvent) => {
+    const week = currentWeek();
+    if (week && changeLocal(removeEvent(week, event.id), messages.activitiesUpdatedLocally)) setTarget(null);
+  };
+  const saveLocal = (edit: LocalEdit) => {
+    const week = currentWeek();
+    const id = target?.local?.id;
+    if (!week || !id) return;
+    if (changeLocal(updateEvent(week, id, localChanges(edit)), messages.activitiesUpdatedLocally)) setTarget(null);
+  };
+  const goToWeek = (date: string) => calendarRef.current?.getApi().gotoDate(date);
 
   const trash = useCallback(
     (activity: Activity) => {
@@ -274,6 +350,22 @@ export default function ActivitiesPage() {
           <Button size="small" variant="outlined" onClick={copyPreviousWeek} disabled={readOnly || busy}>
             Copiar semana anterior
           </Button>
+          {!readOnly && (
+            <SavedWeekBar
+              saved={saved}
+              weekStart={weekStart}
+              employeeId={chosenEmployee}
+              disabled={busy}
+              day={importDay}
+              onDayClose={() => setImportDay(null)}
+              onCreateDay={(date) => {
+                setImportDay(null);
+                openCreate({ date });
+              }}
+              onGoToWeek={goToWeek}
+              onSaved={reload}
+            />
+          )}
           {viewingOwn && (
             <Button size="small" variant="outlined" color="error" onClick={() => askFreeze("close_activities")} disabled={busy}>
               Cerrar semana
@@ -330,7 +422,7 @@ export default function ActivitiesPage() {
       </Paper>
       <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: "stretch" }}>
         <Paper sx={{ p: 1, flex: 1, display: "flex", alignItems: "center", gap: 1 }}>
-          <SummaryBar activities={activities} />
+          <SummaryBar activities={shown} />
           {loading && <CircularProgress size={16} />}
         </Paper>
         <Box
@@ -368,7 +460,17 @@ export default function ActivitiesPage() {
       <Paper sx={{ p: 1 }}>
         <WeekCalendar
           ref={calendarRef}
-          activities={activities}
+          activities={localMode ? [] : activities}
+          localEvents={localEvents}
+          savedWeek={saved.week}
+          noCreate={localMode}
+          onAllDayClick={setImportDay}
+          onOpenLocal={(e) =>
+            setTarget({ mode: "edit", local: e, template: templateOfLocal(e), begins: new Date(e.start), ends: new Date(e.end) })
+          }
+          onMoveLocal={moveLocal}
+          onDuplicateLocal={duplicateLocal}
+          onTrashLocal={removeLocal}
           holidays={holidaySet}
           hoursByDay={perDay}
           readOnly={readOnly}
@@ -387,6 +489,8 @@ export default function ActivitiesPage() {
         employeeId={chosenEmployee}
         settings={settings}
         onClose={() => setTarget(null)}
+        onSaveLocal={saveLocal}
+        onRemoveLocal={removeLocal}
         onSaved={() => {
           setTarget(null);
           reload();

@@ -23,9 +23,10 @@ import {
   Tooltip,
 } from "@mui/material";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { type HttpError, type Identifier, useDataProvider, useNotify } from "react-admin";
+import { type HttpError, type Identifier, useDataProvider, useNotify, useTranslate } from "react-admin";
 import { Controller, useForm } from "react-hook-form";
 import { ACTION_TYPES, ACTIVITY_TYPES, MAX_PER_PAGE, VACATION_DESCRIPTION } from "../core/constants";
+import type { LocalEvent } from "../core/localEvent";
 import { messages } from "../core/messages";
 import { activitySchema } from "../core/schemas/activity";
 import { hhmm, localDate, zonedTime } from "../core/week";
@@ -42,6 +43,57 @@ export interface ModalTarget {
   template?: Partial<Activity>;
   begins: Date;
   ends: Date;
+  /** 'edit imported activity': a local event of the saved week, saved locally (never to the server). */
+  local?: LocalEvent;
+}
+
+/** What the form gives back for a local event (SPEC §3 field names), with the pickers' labels. */
+export interface LocalEdit {
+  values: Record<string, unknown>;
+  projectLabel: string | null;
+  ownerLabel: string | null;
+}
+
+/** A local event as the modal's template (same fields as an activity). */
+export function templateOfLocal(e: LocalEvent): Partial<Activity> {
+  return {
+    action_type: e.actionType,
+    description: e.description,
+    activity_type_catalog_id: e.activityTypeCatalogId,
+    ownerable_id: e.clientId,
+    ownerable_type: e.ownerableType,
+    ownerable_name: e.clientName,
+    project_id: e.projectId,
+    project_code: e.project_code,
+    project_name: e.projectName,
+    product_catalog_id: e.productId,
+    ticket_id: e.ticketId,
+    ticket_name: e.ticketName,
+    is_favorite: e.favorite,
+    short_title: e.shortTitle,
+  };
+}
+
+/** The form's values → the local event's changes (SPEC §3 names). */
+export function localChanges({ values, projectLabel, ownerLabel }: LocalEdit): Partial<LocalEvent> {
+  const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
+  const num = (v: unknown) => (v === null || v === undefined || v === "" ? null : Number(v));
+  return {
+    start: iso(values.begins_at),
+    end: iso(values.ends_at),
+    description: String(values.description ?? ""),
+    actionType: values.action_type as LocalEvent["actionType"],
+    activityTypeCatalogId: num(values.activity_type_catalog_id),
+    clientId: num(values.ownerable_id),
+    clientName: ownerLabel,
+    ownerableType: (values.ownerable_type as LocalEvent["ownerableType"]) ?? null,
+    projectId: num(values.project_id),
+    projectName: projectLabel,
+    productId: num(values.product_catalog_id),
+    ticketId: (values.ticket_id as string | null) ?? null,
+    ticketName: (values.ticket_name as string | null) ?? null,
+    favorite: !!values.is_favorite,
+  };
 }
 
 export interface AppSettingsLite {
@@ -98,10 +150,14 @@ export function ActivityModal(props: {
   onClose(): void;
   onSaved(): void;
   onDuplicate(template: Partial<Activity>, begins: Date, ends: Date): void;
+  /** Saving or removing an imported (local) event. */
+  onSaveLocal?(edit: LocalEdit): void;
+  onRemoveLocal?(event: LocalEvent): void;
 }) {
   const { target, settings } = props;
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
+  const translate = useTranslate();
   const [tab, setTab] = useState(0);
   const [serverError, setServerError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -244,6 +300,14 @@ export function ActivityModal(props: {
 
   const onSubmit = async (values: Record<string, unknown>) => {
     if (!target) return;
+    if (target.local) {
+      props.onSaveLocal?.({
+        values,
+        projectLabel: values.project_id ? (labels.project?.label ?? null) : null,
+        ownerLabel: values.ownerable_id ? (labels.owner?.label ?? null) : null,
+      });
+      return;
+    }
     setSaving(true);
     setServerError(null);
     try {
@@ -263,6 +327,11 @@ export function ActivityModal(props: {
   };
 
   const remove = async () => {
+    if (target?.local) {
+      setConfirmDelete(false);
+      props.onRemoveLocal?.(target.local);
+      return;
+    }
     if (!target?.activity) return;
     setSaving(true);
     try {
@@ -313,10 +382,22 @@ export function ActivityModal(props: {
 
   if (!target) return null;
   const err = (name: keyof FormValues) => formState.errors[name]?.message as string | undefined;
-  const title = locked ? "Actividad (solo lectura)" : target.mode === "edit" ? "Editar actividad" : "Nueva actividad";
+  const title = target.local
+    ? translate("sia.timesheet_import.edit_title")
+    : locked
+      ? "Actividad (solo lectura)"
+      : target.mode === "edit"
+        ? "Editar actividad"
+        : "Nueva actividad";
 
   return (
-    <Dialog open onClose={props.onClose} maxWidth="sm" fullWidth data-testid="activity-modal">
+    <Dialog
+      open
+      onClose={props.onClose}
+      maxWidth="sm"
+      fullWidth
+      data-testid={target.local ? "imported-activity-modal" : "activity-modal"}
+    >
       <DialogTitle sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         <Box sx={{ flex: 1 }}>{title}</Box>
         <Tooltip title="Favorita">
@@ -337,6 +418,14 @@ export function ActivityModal(props: {
         ) : (
           <Stack spacing={2} sx={{ mt: 1 }} component="form" id="activity-form" onSubmit={handleSubmit(onSubmit as never)}>
             {locked && <Alert severity="error">{messages.activityFrozen}</Alert>}
+            {target.local && !target.local.isValidate && (
+              <Alert severity="warning" data-testid="imported-activity-errors">
+                <AlertTitle>{target.local.summary}</AlertTitle>
+                {(target.local.errors ?? []).map((e) => (
+                  <div key={e}>{e}</div>
+                ))}
+              </Alert>
+            )}
             {serverError && (
               <Alert severity="error" data-testid="activity-error">
                 {serverError}

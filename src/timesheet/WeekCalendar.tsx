@@ -29,9 +29,11 @@ import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import { Box } from "@mui/material";
 import { forwardRef, useEffect, useMemo, useRef } from "react";
 import { CALENDAR } from "../core/constants";
+import type { LocalEvent, SavedWeek } from "../core/localEvent";
 import { messages } from "../core/messages";
 import { localDate } from "../core/week";
-import { colorsFor, HOLIDAY_TINT, isLocked } from "./colors";
+import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "./colors";
+import { eventTitle, insideWeek } from "./savedWeek";
 import { formatHours } from "./totals";
 import type { Activity } from "./useWeekActivities";
 
@@ -55,6 +57,17 @@ export interface WeekCalendarProps {
   /** Refusals and warnings of SPEC §5 (all-day row). */
   onWarn(message: string): void;
   isOverTrash(x: number, y: number): boolean;
+  /** The local saved week's events shown (SPEC §4); only those inside `savedWeek` are clickable. */
+  localEvents?: LocalEvent[];
+  savedWeek?: Pick<SavedWeek, "startOfWeek" | "endOfWeek"> | null;
+  onOpenLocal?(event: LocalEvent): void;
+  onMoveLocal?(event: LocalEvent, start: Date, end: Date): void;
+  onDuplicateLocal?(source: LocalEvent, start: Date, end: Date): void;
+  onTrashLocal?(event: LocalEvent): void;
+  /** A click on the all-day row ('Importar el día'); without it the click creates an activity. */
+  onAllDayClick?(date: string): void;
+  /** Slots cannot be selected to create (the saved week is shown). */
+  noCreate?: boolean;
 }
 
 const ALL_DAY_REFUSED = messages.allDayDropRefused;
@@ -83,11 +96,35 @@ export const toEventInput = (a: Activity): EventInput => {
   };
 };
 
+const localDuration = (e: LocalEvent) => durationOf({ begins_at: e.start, ends_at: e.end } as Activity);
+
+/** A local event of the saved week: red when invalid, brown when already in SIA, clickable inside the week. */
+export const toLocalEventInput = (e: LocalEvent, week: WeekCalendarProps["savedWeek"]): EventInput => {
+  const active = !!week && insideWeek(week, e) && !e.isintoSia;
+  const { background, text } = localEventColors(e);
+  return {
+    id: `local-${e.id}`,
+    title: eventTitle(e),
+    start: e.start,
+    end: e.end,
+    backgroundColor: background,
+    borderColor: background,
+    textColor: text,
+    editable: active,
+    classNames: [
+      "sia-local",
+      e.isintoSia ? "sia-in-sia" : e.isValidate ? "sia-valid" : "sia-invalid",
+      active || (!!week && insideWeek(week, e)) ? "sia-clickable" : "sia-inert",
+    ],
+    extendedProps: { local: e, clickable: !!week && insideWeek(week, e) },
+  };
+};
+
 /**
  * The copy icon of an event: a FullCalendar Draggable of its own (SPEC §2: dragging it adds a duplicate).
  * Its native pointer events must not reach the calendar, or the event itself would be dragged instead.
  */
-function CopyHandle({ activity }: { activity: Activity }) {
+function CopyHandle({ activity, local }: { activity?: Activity; local?: LocalEvent }) {
   const ref = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     const icon = ref.current;
@@ -97,14 +134,26 @@ function CopyHandle({ activity }: { activity: Activity }) {
     icon.addEventListener("touchstart", stop);
     icon.addEventListener("click", stop);
     const draggable = new Draggable(icon, {
-      eventData: () => ({
-        title: activity.short_title || activity.description,
-        duration: durationOf(activity),
-        create: true,
-        extendedProps: { copyOf: activity },
-        backgroundColor: colorsFor(activity).background,
-        borderColor: colorsFor(activity).background,
-      }),
+      eventData: () =>
+        local
+          ? {
+              title: eventTitle(local),
+              duration: localDuration(local),
+              create: true,
+              extendedProps: { copyOfLocal: local },
+              backgroundColor: localEventColors(local).background,
+              borderColor: localEventColors(local).background,
+            }
+          : activity
+            ? {
+                title: activity.short_title || activity.description,
+                duration: durationOf(activity),
+                create: true,
+                extendedProps: { copyOf: activity },
+                backgroundColor: colorsFor(activity).background,
+                borderColor: colorsFor(activity).background,
+              }
+            : {},
     });
     return () => {
       draggable.destroy();
@@ -112,7 +161,7 @@ function CopyHandle({ activity }: { activity: Activity }) {
       icon.removeEventListener("touchstart", stop);
       icon.removeEventListener("click", stop);
     };
-  }, [activity]);
+  }, [activity, local]);
   return (
     <Box
       component="span"
@@ -120,7 +169,7 @@ function CopyHandle({ activity }: { activity: Activity }) {
       className="sia-copy-icon"
       title="Arrastra para duplicar"
       aria-label="Duplicar arrastrando"
-      data-testid={`copy-${activity.id}`}
+      data-testid={`copy-${local ? local.id : activity?.id}`}
       sx={{ position: "absolute", top: 1, right: 2, cursor: "copy", fontSize: 14, lineHeight: 1, userSelect: "none" }}
     >
       <ContentCopyIcon sx={{ fontSize: 13, pointerEvents: "none" }} />
@@ -129,8 +178,12 @@ function CopyHandle({ activity }: { activity: Activity }) {
 }
 
 export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function WeekCalendar(props, ref) {
-  const { activities, holidays, hoursByDay, readOnly } = props;
-  const events = useMemo(() => activities.map(toEventInput), [activities]);
+  const { activities, holidays, hoursByDay, readOnly, localEvents, savedWeek } = props;
+  const events = useMemo(
+    () => [...activities.map(toEventInput), ...(localEvents ?? []).map((e) => toLocalEventInput(e, savedWeek))],
+    [activities, localEvents, savedWeek],
+  );
+  const localOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.local as LocalEvent | undefined;
   const scrollTime = useMemo(() => `${pad(Math.max(0, new Date().getHours() - 1))}:00:00`, []);
   const activityOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.activity as Activity;
 
@@ -147,6 +200,21 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
   };
 
   const eventContent = (arg: EventContentArg) => {
+    const local = localOf(arg.event);
+    if (local) {
+      const active = arg.event.startEditable && !readOnly;
+      return (
+        <Box
+          sx={{ position: "relative", height: "100%", overflow: "hidden", pr: 2.5 }}
+          data-testid={`local-${local.id}`}
+          title={local.errors?.join("\n") || undefined}
+        >
+          <Box sx={{ fontSize: 11 }}>{arg.timeText}</Box>
+          <Box sx={{ fontSize: 12, fontWeight: 500 }}>{arg.event.title}</Box>
+          {active && <CopyHandle local={local} />}
+        </Box>
+      );
+    }
     const a = activityOf(arg.event) as Activity | undefined;
     // Selection and drag mirrors carry no activity.
     if (!a) return <Box sx={{ fontSize: 11 }}>{arg.timeText}</Box>;
@@ -165,6 +233,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
       sx={{
         "& .sia-holiday": { backgroundColor: HOLIDAY_TINT },
         "& .fc-event.sia-locked": { cursor: "not-allowed" },
+        "& .fc-event.sia-inert": { cursor: "default" },
         "& .fc-timegrid-axis-cushion": { whiteSpace: "normal", fontSize: 11, textAlign: "center" },
       }}
       data-testid="week-calendar"
@@ -189,7 +258,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         events={events}
         editable={!readOnly}
         droppable={!readOnly}
-        selectable={!readOnly}
+        selectable={!readOnly && !props.noCreate}
         selectMirror
         eventOverlap={false}
         selectOverlap={false}
@@ -201,19 +270,31 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         datesSet={(arg: DatesSetArg) => props.onWeekChange(localDate(arg.start))}
         dateClick={(arg: DateClickArg) => {
           if (readOnly) return;
-          if (arg.allDay) props.onCreate({ date: arg.dateStr.slice(0, 10) });
+          if (!arg.allDay) return;
+          if (props.onAllDayClick) props.onAllDayClick(arg.dateStr.slice(0, 10));
+          else props.onCreate({ date: arg.dateStr.slice(0, 10) });
         }}
         select={(arg: DateSelectArg) => {
           arg.view.calendar.unselect();
           if (readOnly || arg.allDay) return;
           props.onCreate({ date: localDate(arg.start), start: arg.start, end: arg.end });
         }}
-        eventClick={(arg: EventClickArg) => props.onOpen(activityOf(arg.event))}
+        eventClick={(arg: EventClickArg) => {
+          const local = localOf(arg.event);
+          if (local) {
+            if (arg.event.extendedProps.clickable) props.onOpenLocal?.(local);
+            return;
+          }
+          props.onOpen(activityOf(arg.event));
+        }}
         eventDragStart={(arg: EventDragStartArg) => {
           if (arg.event.allDay) props.onWarn(ALL_DAY_DRAG_WARNING);
         }}
         eventDragStop={(arg: EventDragStopArg) => {
-          if (props.isOverTrash(arg.jsEvent.clientX, arg.jsEvent.clientY)) props.onTrash(activityOf(arg.event));
+          if (!props.isOverTrash(arg.jsEvent.clientX, arg.jsEvent.clientY)) return;
+          const local = localOf(arg.event);
+          if (local) props.onTrashLocal?.(local);
+          else props.onTrash(activityOf(arg.event));
         }}
         eventDrop={(arg: EventDropArg) => {
           if (arg.event.allDay || !arg.event.start || !arg.event.end) {
@@ -221,19 +302,25 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
             props.onWarn(arg.oldEvent.allDay ? ALL_DAY_DRAG_WARNING : ALL_DAY_REFUSED);
             return;
           }
-          props.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
+          const local = localOf(arg.event);
+          if (local) props.onMoveLocal?.(local, arg.event.start, arg.event.end);
+          else props.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
         }}
         eventResize={(arg: EventResizeDoneArg) => {
           if (!arg.event.start || !arg.event.end) return arg.revert();
-          props.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
+          const local = localOf(arg.event);
+          if (local) props.onMoveLocal?.(local, arg.event.start, arg.event.end);
+          else props.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
         }}
         eventReceive={(arg: EventReceiveArg) => {
           const source = arg.event.extendedProps.copyOf as Activity | undefined;
+          const localSource = arg.event.extendedProps.copyOfLocal as LocalEvent | undefined;
           const { start, end, allDay } = arg.event;
           arg.revert();
-          if (!source) return;
+          if (!source && !localSource) return;
           if (allDay || !start || !end) return props.onWarn(ALL_DAY_REFUSED);
-          props.onDuplicate(source, start, end);
+          if (localSource) props.onDuplicateLocal?.(localSource, start, end);
+          else if (source) props.onDuplicate(source, start, end);
         }}
       />
     </Box>

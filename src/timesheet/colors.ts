@@ -41,3 +41,12 @@ export function colorsFor(a: Lockable & { action_type?: string | null }): { back
   const background = ACTION_COLORS[type] ?? UNKNOWN_COLOR;
   return { background, text: ACTION_TEXT_COLORS[type] ?? "#ffffff" };
 }
+
+/** Local (imported, not yet saved) events of the saved week (SPEC §2): invalid red, already in SIA brown. */
+export const LOCAL_COLORS = { invalid: "#c62828", inSia: "#795548" } as const;
+
+export function localEventColors(e: { isValidate: boolean; isintoSia: boolean; actionType?: string | null }) {
+  if (e.isintoSia) return { background: LOCAL_COLORS.inSia, text: "#ffffff" };
+  if (!e.isValidate) return { background: LOCAL_COLORS.invalid, text: "#ffffff" };
+  return colorsFor({ action_type: e.actionType });
+}

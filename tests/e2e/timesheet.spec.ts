@@ -3,8 +3,9 @@
  * duplicate with the copy icon, delete through the trash, all-day and overlap refusals, closing the
  * week, and an admin looking at another employee's frozen week. Works in next week (no demo activities).
  */
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { addDays, localToday, mondayOf } from "../../src/core/week";
+import { drag, grip, scrollCalendarTo, slot } from "./calendar";
 import { signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
@@ -18,35 +19,7 @@ async function showNextWeek(page: Page) {
   await page.locator(".fc-next-button").click();
   await expect(page.locator(`.fc-timegrid-col[data-date="${NEXT_MONDAY}"]`)).toBeVisible();
   // Slots from 08:00 on visible at the top of the calendar's scroller.
-  await page.evaluate(() => {
-    const lane = document.querySelector<HTMLElement>('.fc-timegrid-slot-lane[data-time="08:00:00"]');
-    const scroller = lane?.closest<HTMLElement>(".fc-scroller");
-    if (lane && scroller) scroller.scrollTop += lane.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
-  });
-}
-
-/** Screen point of a time slot of a day column (a little below the slot's top line). */
-async function slot(page: Page, date: string, time: string) {
-  const col = await page.locator(`.fc-timegrid-col[data-date="${date}"]`).boundingBox();
-  const lane = await page.locator(`.fc-timegrid-slot-lane[data-time="${time}:00"]`).boundingBox();
-  if (!col || !lane) throw new Error(`no slot ${date} ${time}`);
-  return { x: col.x + col.width / 2, y: lane.y + 3 };
-}
-
-async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move(from.x + 4, from.y + 4, { steps: 3 });
-  await page.mouse.move(to.x, to.y, { steps: 12 });
-  await page.mouse.move(to.x, to.y + 1, { steps: 2 });
-  await page.mouse.up();
-}
-
-/** A point inside an event's first 15-minute slot, away from its copy icon (top right). */
-async function grip(event: Locator) {
-  const box = await event.boundingBox();
-  if (!box) throw new Error("event not visible");
-  return { x: box.x + box.width * 0.35, y: box.y + 8 };
+  await scrollCalendarTo(page, "08:00");
 }
 
 const eventOf = (page: Page, text: string) => page.locator(".fc-timegrid-event:not(.fc-event-dragging)", { hasText: text });

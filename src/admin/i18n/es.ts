@@ -486,6 +486,31 @@ export const sia = {
     yes: "Sí",
     no: "No",
   },
+  // timesheet imports: the local saved week's buttons and dialogs (SPEC §2 "Weekly calendar")
+  timesheet_import: {
+    import_google: "Importar actividades localmente (Google Calendar)",
+    import_csv: "Importar actividades localmente (CSV)",
+    import_ics: "Importar actividades localmente (archivo .ics)",
+    remove_week: "Remover semana",
+    refresh: "Refrescar actividades",
+    save_week: "Guardar semana",
+    week_title: "Importar semana desde un archivo de calendario (.ics)",
+    day_title: "Importar el día %{day}",
+    csv_title: "Importar actividades desde un archivo CSV",
+    choose_file: "Elegir archivo",
+    no_file: "Ningún archivo seleccionado",
+    import: "Importar",
+    import_ics_file: "Importar archivo .ics",
+    import_google_day: "Importar del Google Calendar",
+    new_activity: "Nueva actividad (09:00 - 18:00)",
+    download_format: "Descargar formato CSV",
+    cancel: "Cancelar",
+    confirm: "Confirmar",
+    edit_title: "Editar actividad importada",
+    saved_week_info: "Semana guardada localmente (%{type}): %{count} actividades sin guardar en el SIA.",
+    invalid_count: "%{count} por corregir (en rojo).",
+    save_errors_title: "Error en la importación",
+  },
 } as const;
 
 export const es = {
