@@ -3,7 +3,7 @@ import { lazy, Suspense } from "react";
 import { Admin, CustomRoutes, Loading } from "react-admin";
 import { Navigate, Route } from "react-router-dom";
 import { authProvider } from "../authProvider";
-import { PAGE_PATHS } from "../core/resources";
+import { CALENDAR_IMPORT_PARAM, PAGE_PATHS } from "../core/resources";
 import { dataProvider } from "../dataProvider";
 import { activityTypeCatalogs } from "./activity_type_catalogs";
 import { appLicenses } from "./app_licenses";
@@ -89,7 +89,10 @@ export function AdminApp() {
             </Suspense>
           }
         />
-        <Route path="/showGoogleCalendar" element={<UnderConstruction title="Importar del calendario" />} />
+        <Route
+          path="/showGoogleCalendar"
+          element={<Navigate to={`${PAGE_PATHS.activities}?${CALENDAR_IMPORT_PARAM}=calendario`} replace />}
+        />
         <Route path="/changeLogSia" element={<ChangelogPage />} />
         <Route path="/reporting/list" element={<UnderConstruction title="Reportes" />} />
         <Route path="/outbox" element={<OutboxPage />} />

@@ -26,7 +26,8 @@ export const RESOURCE_SINGULARS = {
   notifications: "notification",
 } as const;
 export type ResourceName = keyof typeof RESOURCE_SINGULARS;
-export const singularOf = (resource: string) => (RESOURCE_SINGULARS as Record<string, string>)[resource] ?? resource.replace(/s$/, "");
+export const singularOf = (resource: string) =>
+  (RESOURCE_SINGULARS as Record<string, string>)[resource] ?? resource.replace(/s$/, "");
 
 export type ScreenKind = "list" | "create" | "edit" | "show";
 
@@ -58,12 +59,24 @@ export const SCREENS: ScreenPaths[] = [
   { resource: "products", base: "productCatalogs", paths: crud("new", [":id"]) },
   { resource: "prospects", base: "prospects", paths: crud("new", [":id"]) },
   { resource: "quotations", base: "quotations", paths: crud("new", [":id"]) },
-  { resource: "employee_positions", base: "employee_positions", paths: { list: ["list"], create: ["new"], edit: ["update/:id"] } },
+  {
+    resource: "employee_positions",
+    base: "employee_positions",
+    paths: { list: ["list"], create: ["new"], edit: ["update/:id"] },
+  },
   // SPEC §2 gives licences no update path; administrators edit them at update/:id.
-  { resource: "app_licenses", base: "app_licenses", paths: { list: ["list"], create: ["new"], edit: ["update/:id"], show: ["show/:id"] } },
+  {
+    resource: "app_licenses",
+    base: "app_licenses",
+    paths: { list: ["list"], create: ["new"], edit: ["update/:id"], show: ["show/:id"] },
+  },
   // Catalogues not in SPEC §2 (administrators manage them).
   { resource: "project_types", base: "project_types", paths: { list: ["list"], create: ["new"], edit: ["update/:id"] } },
-  { resource: "activity_type_catalogs", base: "activity_type_catalogs", paths: { list: ["list"], create: ["new"], edit: ["update/:id"] } },
+  {
+    resource: "activity_type_catalogs",
+    base: "activity_type_catalogs",
+    paths: { list: ["list"], create: ["new"], edit: ["update/:id"] },
+  },
   // A single settings row: /app/app_settings is its form (also at update/1).
   { resource: "app_settings", base: "app_settings", paths: { edit: ["update/:id"] } },
 ];
@@ -82,6 +95,9 @@ export function screenPath(resource: string, kind: ScreenKind, id?: string | num
   if (!sub) return base;
   return `${base}/${sub.replace(":id", encodeURIComponent(String(id ?? "")))}`;
 }
+
+/** /app/showGoogleCalendar sends here: the activities page with this parameter opens the calendar import. */
+export const CALENDAR_IMPORT_PARAM = "importar";
 
 /** Paths that are pages rather than resources (SPEC §2). */
 export const PAGE_PATHS = {

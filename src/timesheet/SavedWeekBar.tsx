@@ -7,9 +7,11 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Stack } from "@mui/material";
 import { useState } from "react";
 import { Confirm, type Identifier, useDataProvider, useNotify, useTranslate } from "react-admin";
+import { useSearchParams } from "react-router-dom";
 import { MAX_PER_PAGE } from "../core/constants";
 import { type LocalEvent, localEventToActivity, type SavedWeek } from "../core/localEvent";
 import { messages } from "../core/messages";
+import { CALENDAR_IMPORT_PARAM } from "../core/resources";
 import { sundayOf } from "../core/week";
 import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../dataProvider";
 import {
@@ -61,7 +63,16 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
   const translate = useTranslate();
-  const [dialog, setDialog] = useState<"ics" | "csv" | null>(null);
+  // /app/showGoogleCalendar (SPEC §2, "import from a calendar service") lands here with ?importar=calendario:
+  // the calendar import opens at once, unless a week is already saved.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [dialog, setDialog] = useState<"ics" | "csv" | null>(() =>
+    searchParams.get(CALENDAR_IMPORT_PARAM) === "calendario" && !saved.week ? "ics" : null,
+  );
+  const closeDialog = () => {
+    setDialog(null);
+    if (searchParams.has(CALENDAR_IMPORT_PARAM)) setSearchParams({}, { replace: true });
+  };
   const [ask, setAsk] = useState<Ask>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
@@ -254,11 +265,11 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
         accept=".ics,text/calendar"
         isValidFile={isIcsFile}
         failureTitle={messages.importFailedTitle}
-        onClose={() => setDialog(null)}
+        onClose={closeDialog}
         onImport={async (file) => {
           if (!weekStart) return;
           const events = await dataProvider.importCalendar({ startDate: weekStart, file });
-          if (keep("ICS", weekStart, events)) setDialog(null);
+          if (keep("ICS", weekStart, events)) closeDialog();
         }}
       />
       <FileImportDialog
@@ -268,11 +279,11 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
         isValidFile={isCsvFile}
         confirmText={messages.confirmCsvImport}
         failureTitle={messages.csvImportErrorsTitle}
-        onClose={() => setDialog(null)}
+        onClose={closeDialog}
         onImport={async (file) => {
           if (!weekStart) return;
           const events = await dataProvider.importActivitiesCsv(file, weekStart);
-          if (keep("CSV", weekStart, events)) setDialog(null);
+          if (keep("CSV", weekStart, events)) closeDialog();
         }}
       >
         <FormatLink href={ACTIVITIES_CSV_FORMAT_URL} />

@@ -289,3 +289,12 @@ test("Google import asks first and shows the server's answer; a local event drag
   await removeWeek(page);
   await expect(page.locator(".fc-timegrid-event")).toHaveCount(0);
 });
+
+test("/app/showGoogleCalendar opens the week's calendar import on the activities page", async ({ page }) => {
+  await signIn(page, "operator");
+  await page.goto("/app/showGoogleCalendar");
+  await expect(page).toHaveURL(/\/app\/activities/);
+  await expect(page.getByRole("dialog", { name: "Importar semana desde un archivo de calendario (.ics)" })).toBeVisible();
+  await page.getByRole("dialog").getByRole("button", { name: "Cancelar" }).click();
+  await expect(page).toHaveURL(/\/app\/activities$/);
+});
