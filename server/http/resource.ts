@@ -13,6 +13,7 @@
  * Every call is authorised against the permission matrix; an "own" grant narrows every query with
  * the resource's `own` scope (records outside it answer 404, like records that do not exist).
  */
+import type { Readable } from "node:stream";
 import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -22,8 +23,9 @@ import { messages } from "../../src/core/messages";
 import type { Action, Grant } from "../../src/core/permissions";
 import type { SessionUser } from "../../src/core/session";
 import type { Db, Tx } from "../db/client";
+import { selectBatches } from "../db/cursor";
 import { authorize } from "./auth";
-import { type CsvColumn, csvFilename, toCsv } from "./csv";
+import { type CsvColumn, csvFilename, csvStream } from "./csv";
 import { databaseValidationError, notFound, ValidationError, zodFieldErrors } from "./errors";
 import { doc } from "./openapi";
 import { searchCondition } from "./search";
@@ -94,7 +96,8 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
   routes?: (app: FastifyInstance, def: ResourceDef) => void;
 }
 
-export const declareResource = <TTable extends PgTable & { id: PgColumn }>(def: ResourceDef<TTable>) => def as unknown as ResourceDef;
+export const declareResource = <TTable extends PgTable & { id: PgColumn }>(def: ResourceDef<TTable>) =>
+  def as unknown as ResourceDef;
 
 /* ---------- filters ---------- */
 
@@ -209,11 +212,18 @@ export class ResourceService {
   async list(ctx: RequestContext, query: Record<string, unknown>) {
     const { params, orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
-    const base = ctx.db.select(this.selection()).from(this.def.table as PgTable).where(where).orderBy(...orderBy);
+    const base = ctx.db
+      .select(this.selection())
+      .from(this.def.table as PgTable)
+      .where(where)
+      .orderBy(...orderBy);
     const paged = params.per_page === "all" ? base : base.limit(params.per_page).offset((params.page - 1) * params.per_page);
     const [rows, counted] = await Promise.all([
       paged as unknown as Promise<Row[]>,
-      ctx.db.select({ n: sql<number>`count(*)::int` }).from(this.def.table as PgTable).where(where),
+      ctx.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(this.def.table as PgTable)
+        .where(where),
     ]);
     await this.attachNested(ctx.db, rows);
     return {
@@ -299,7 +309,10 @@ export class ResourceService {
           id = existing.id;
           if (Object.keys(values).length) await tx.update(this.def.table).set(values).where(eq(this.def.table.id, id));
         } else {
-          const [row] = (await tx.insert(this.def.table).values(values as never).returning({ id: this.def.table.id })) as {
+          const [row] = (await tx
+            .insert(this.def.table)
+            .values(values as never)
+            .returning({ id: this.def.table.id })) as {
             id: number;
           }[];
           id = row.id;
@@ -309,7 +322,10 @@ export class ResourceService {
           if (Array.isArray(rows)) await applyNested(tx, nested, id, rows as Values[]);
         }
         if (this.def.afterWrite) {
-          const [saved] = (await tx.select(this.selection()).from(this.def.table as PgTable).where(eq(this.def.table.id, id))) as Row[];
+          const [saved] = (await tx
+            .select(this.selection())
+            .from(this.def.table as PgTable)
+            .where(eq(this.def.table.id, id))) as Row[];
           await this.def.afterWrite(saved, txCtx, existing);
         }
         return id;
@@ -331,10 +347,28 @@ export class ResourceService {
     return this.present(existing, ctx);
   }
 
-  async csv(ctx: RequestContext, query: Record<string, unknown>) {
-    if (!this.def.csv) throw notFound();
-    const { rows } = await this.list(ctx, { ...query, per_page: "all", page: "1" });
-    return toCsv(this.def.csv.columns, rows);
+  /**
+   * The list (same filters, search and sort) as CSV, streamed: rows come through a database cursor in
+   * batches and are written as they arrive (constant memory; docs/decisions/008-csv-streaming.md). Bad
+   * parameters throw here, before anything is sent.
+   */
+  csv(ctx: RequestContext, query: Record<string, unknown>, columns = this.def.csv?.columns): Readable {
+    if (!columns) throw notFound();
+    const { orderBy } = this.ordering(query);
+    const where = this.conditions(ctx, query);
+    const select = ctx.db
+      .select(this.selection())
+      .from(this.def.table as PgTable)
+      .where(where)
+      .orderBy(...orderBy);
+    return csvStream(columns, this.batches(ctx, select));
+  }
+
+  private async *batches(ctx: RequestContext, select: object): AsyncGenerator<Row[]> {
+    for await (const rows of selectBatches<Row>(ctx.app.db, select)) {
+      await this.attachNested(ctx.db, rows);
+      yield rows.map((r) => this.present(r, ctx));
+    }
   }
 }
 
@@ -377,7 +411,8 @@ export function idOf(request: FastifyRequest): number {
   return parsed.data.id;
 }
 
-export function sendCsv(reply: FastifyReply, filename: string, body: string) {
+/** Sends a CSV body (a string or the writer's stream, piped with back-pressure) as a download. */
+export function sendCsv(reply: FastifyReply, filename: string, body: string | Readable) {
   return reply.header("content-type", "text/csv; charset=utf-8").header("content-disposition", csvFilename(filename)).send(body);
 }
 
@@ -387,7 +422,7 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const tags = [def.name];
   const path = `/${def.name}`;
   const without = new Set(def.without ?? []);
-  const around = <T,>(request: FastifyRequest, write: () => Promise<T>) =>
+  const around = <T>(request: FastifyRequest, write: () => Promise<T>) =>
     def.aroundWrite ? def.aroundWrite(app, request, write) : write();
 
   app.get(path, { schema: doc({ tags, summary: `Lista de ${def.name}` }) }, async (request) => {
@@ -398,7 +433,7 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   if (def.csv) {
     app.get(`${path}.csv`, { schema: doc({ tags, summary: `CSV de ${def.name}` }) }, async (request, reply) => {
       const ctx = service.context(app, request, "export");
-      return sendCsv(reply, def.csv?.filename ?? `${def.name}.csv`, await service.csv(ctx, request.query as Record<string, unknown>));
+      return sendCsv(reply, def.csv?.filename ?? `${def.name}.csv`, service.csv(ctx, request.query as Record<string, unknown>));
     });
   }
   app.get(`${path}/:id`, { schema: doc({ tags, summary: `Detalle de ${def.singular}` }) }, async (request) => {
@@ -406,18 +441,26 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
     return { [def.singular]: await service.show(ctx, idOf(request)) };
   });
   if (def.createSchema && !without.has("create")) {
-    app.post(path, { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) }, async (request, reply) => {
-      const ctx = service.context(app, request, "create");
-      const record = await around(request, () => service.create(ctx, request.body));
-      reply.status(201);
-      return { [def.singular]: record };
-    });
+    app.post(
+      path,
+      { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) },
+      async (request, reply) => {
+        const ctx = service.context(app, request, "create");
+        const record = await around(request, () => service.create(ctx, request.body));
+        reply.status(201);
+        return { [def.singular]: record };
+      },
+    );
   }
   if (def.updateSchema && !without.has("update")) {
-    app.put(`${path}/:id`, { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) }, async (request) => {
-      const ctx = service.context(app, request, "update");
-      return { [def.singular]: await around(request, () => service.update(ctx, idOf(request), request.body)) };
-    });
+    app.put(
+      `${path}/:id`,
+      { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) },
+      async (request) => {
+        const ctx = service.context(app, request, "update");
+        return { [def.singular]: await around(request, () => service.update(ctx, idOf(request), request.body)) };
+      },
+    );
   }
   if (!without.has("delete")) {
     app.delete(`${path}/:id`, { schema: doc({ tags, summary: `Eliminar ${def.singular}` }) }, async (request) => {

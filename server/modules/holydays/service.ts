@@ -2,6 +2,7 @@
  * Holiday import (SPEC §5, §8): a CSV with the columns fecha,nombre. All or nothing: every row is
  * checked first, and the valid file is written in one transaction; dates already registered are skipped.
  */
+import type { Readable } from "node:stream";
 import { and, asc, gte, lte } from "drizzle-orm";
 import Papa from "papaparse";
 import { messages } from "../../../src/core/messages";
@@ -13,25 +14,30 @@ import {
 } from "../../../src/core/schemas/holyday";
 import type { Db } from "../../db/client";
 import { holydays } from "../../db/schema";
-import { type CsvColumn, toCsv } from "../../http/csv";
+import { type CsvColumn, csvStream } from "../../http/csv";
 import { ValidationError, zodFieldErrors } from "../../http/errors";
 
 const NAME_MAX = 160;
 
-export function holydaysFormat(): string {
+/** The import format file: the columns and one example row, through the one CSV writer (streamed). */
+export function holydaysFormat(): Readable {
   const columns: CsvColumn<{ fecha: string; nombre: string }>[] = [
     { header: HOLYDAY_CSV_COLUMNS[0], value: (r) => r.fecha },
     { header: HOLYDAY_CSV_COLUMNS[1], value: (r) => r.nombre },
   ];
   const nextYear = new Date().getUTCFullYear() + 1;
-  return toCsv(columns, [{ fecha: `${nextYear}-01-01`, nombre: "Año Nuevo" }]);
+  return csvStream(columns, [{ fecha: `${nextYear}-01-01`, nombre: "Año Nuevo" }]);
 }
 
 export async function holydaysByDate(db: Db, query: unknown) {
   const parsed = holydaysByDateSchema.safeParse(query ?? {});
   if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
   const { from, to } = parsed.data;
-  return db.select().from(holydays).where(and(gte(holydays.date, from), lte(holydays.date, to))).orderBy(asc(holydays.date));
+  return db
+    .select()
+    .from(holydays)
+    .where(and(gte(holydays.date, from), lte(holydays.date, to)))
+    .orderBy(asc(holydays.date));
 }
 
 export interface ParsedHolyday {
@@ -47,7 +53,11 @@ export function parseHolydaysCsv(text: string): ParsedHolyday[] {
   const delimiter = headerLine.includes(";") && !headerLine.includes(",") ? ";" : ",";
   const result = Papa.parse<string[]>(clean, { delimiter, skipEmptyLines: false });
   const rows = result.data;
-  const header = (rows[0] ?? []).map((cell) => String(cell ?? "").trim().toLowerCase());
+  const header = (rows[0] ?? []).map((cell) =>
+    String(cell ?? "")
+      .trim()
+      .toLowerCase(),
+  );
   while (header.length > 2 && header[header.length - 1] === "") header.pop();
   if (header.length !== 2 || header[0] !== HOLYDAY_CSV_COLUMNS[0] || header[1] !== HOLYDAY_CSV_COLUMNS[1]) {
     throw ValidationError.base(messages.holydaysHeaderInvalid);
