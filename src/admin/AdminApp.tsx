@@ -20,11 +20,12 @@ import { ProjectInvoicesRoutes } from "./invoices/InvoiceScreens";
 import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
 import { CatchAll } from "./pages/NotFoundPage";
+import { UnderConstruction, underConstruction } from "./pages/UnderConstruction";
 import { products } from "./products";
 import { projectTypes } from "./project_types";
-import { prospects } from "./prospects";
-import { UnderConstruction, underConstruction } from "./pages/UnderConstruction";
 import { projects } from "./projects";
+import { prospects } from "./prospects";
+import ReportingPage from "./reporting/ReportingPage";
 import { theme } from "./theme";
 import { users } from "./users";
 import { workspaces } from "./workspaces";
@@ -85,7 +86,7 @@ export function AdminApp() {
         />
         <Route path="/showGoogleCalendar" element={<UnderConstruction title="Importar del calendario" />} />
         <Route path="/changeLogSia" element={<ChangelogPage />} />
-        <Route path="/reporting/list" element={<UnderConstruction title="Reportes" />} />
+        <Route path="/reporting/list" element={<ReportingPage />} />
       </CustomRoutes>
     </Admin>
   );

@@ -376,6 +376,29 @@ export const sia = {
     yes: "Sí",
     no: "No",
   },
+  // reports: the reporting screen (/app/reporting/list)
+  reporting: {
+    title: "Reportes",
+    kind: "Tipo de reporte",
+    kinds: {
+      project: "Proyecto",
+      client: "Cliente",
+      employee: "Empleado",
+      client_group: "Grupo de clientes",
+      workspace: "Espacio de trabajo",
+    },
+    item: "Buscar %{kind}",
+    no_options: "Sin resultados",
+    start_date: "Fecha de inicio",
+    end_date: "Fecha de fin",
+    exclude_clients: "Excluir clientes del grupo",
+    exclude_employees: "Excluir empleados del espacio de trabajo",
+    no_members: "No tiene miembros",
+    own_only: "Su reporte incluye solo sus propias actividades.",
+    download: "Descargar CSV",
+    downloading: "Descargando… %{size}",
+    downloaded: "Se descargó el reporte %{filename}",
+  },
 } as const;
 
 export const es = {
