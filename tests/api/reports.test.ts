@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { selectBatches } from "../../server/db/cursor";
 import { activities, projects } from "../../server/db/schema";
 import { csvStream, formatCell, toCsv } from "../../server/http/csv";
 import { reportCsvStream, reportRows } from "../../server/modules/reports/report";
@@ -318,6 +319,36 @@ describe("the writer streams", () => {
     expect(open[0].n).toBe(0);
     const body = Buffer.concat(await reportCsvStream(t.app.db, filter).toArray()).toString("utf8");
     expect(lines(body)).toHaveLength(1 + FORMULAS.length);
+  });
+});
+
+describe("selectBatches (drizzle's internal row mapping, pinned)", () => {
+  it("gives exactly the rows `await select` gives: timestamps as Date, dates as strings, computed columns", async () => {
+    const db = t.app.db.db;
+    await db.update(projects).set({ project_date: "2031-02-28" }).where(sql`${projects.id} = ${project.id}`);
+    const select = () =>
+      db
+        .select({
+          id: activities.id,
+          begins_at: activities.begins_at,
+          project_date: sql<
+            string | null
+          >`(select ${projects.project_date} from ${projects} where ${projects.id} = ${activities.project_id})`,
+          description: activities.description,
+        })
+        .from(activities)
+        .orderBy(activities.id);
+    const expected = await select();
+    const batches: unknown[][] = [];
+    for await (const batch of selectBatches(t.app.db, select(), 3)) batches.push(batch);
+    expect(batches.flat()).toEqual(expected);
+    expect(batches.length).toBe(Math.ceil(expected.length / 3));
+    expect(expected[0].begins_at).toBeInstanceOf(Date);
+    expect(expected.find((r) => r.project_date)?.project_date).toBe("2031-02-28");
+    const projectRows = () => db.select().from(projects).orderBy(projects.id);
+    const all: unknown[] = [];
+    for await (const batch of selectBatches(t.app.db, projectRows(), 2)) all.push(...batch);
+    expect(all).toEqual(await projectRows());
   });
 });
 
