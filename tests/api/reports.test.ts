@@ -355,16 +355,33 @@ describe("selectBatches (drizzle's internal row mapping, pinned)", () => {
 const SOFFICE = "/usr/bin/soffice";
 const hasSoffice = fs.existsSync(SOFFICE);
 
-describe("LibreOffice opens the report", () => {
+describe("LibreOffice opens every CSV", () => {
   it.skipIf(!hasSoffice)(
-    "headless conversion (es-MX): accents intact, =1+1 stays text, hours and dates are numbers (skipped without /usr/bin/soffice)",
+    "every CSV route converted headless (es-MX): accents intact, =1+1 stays text, hours and dates are numbers (skipped without /usr/bin/soffice)",
     async () => {
       const res = await report(admin, { current_filter: "client_group", client_group_id: group.id });
+      const range = "by_begins_at[start_date]=2031-03-03&by_begins_at[end_date]=2031-03-09";
+      // Every other CSV route, with an accented text each must keep.
+      const others: Record<string, { body: string; accent: string }> = {
+        actividades: { body: (await admin.get(`/api/v1/activities.csv?${range}&by_employee=todos`)).text, accent: "Zoé Ñúñez" },
+        personal: {
+          body: (await operator.get(`/api/v1/activities/download_personal_report.csv?${range}`)).text,
+          accent: "Diseño de la migración — año fiscal",
+        },
+        proyectos: { body: (await admin.get("/api/v1/projects.csv?per_page=all")).text, accent: "Implementación Año" },
+        clientes: { body: (await admin.get("/api/v1/clients.csv")).text, accent: "Razón social" },
+        formato_actividades: {
+          body: (await operator.get("/api/v1/activities/download_csv_format")).text,
+          accent: "Desarrollo del módulo",
+        },
+        formato_festivos: { body: (await admin.get("/api/v1/holydays/download_holydays_format")).text, accent: "Año Nuevo" },
+      };
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-soffice-"));
       try {
         // A control file without escaping proves LibreOffice would evaluate the formula.
         fs.writeFileSync(path.join(dir, "reporte.csv"), res.text);
         fs.writeFileSync(path.join(dir, "control.csv"), "\uFEFFValor\r\n=1+1\r\n");
+        for (const [name, { body }] of Object.entries(others)) fs.writeFileSync(path.join(dir, `${name}.csv`), body);
         // CSV filter: comma, double quote, UTF-8 (76), from line 1, default formats, es-MX (2058), detect numbers.
         const filter = "CSV:44,34,76,1,,2058,false,true";
         await promisify(execFile)(
@@ -379,6 +396,7 @@ describe("LibreOffice opens the report", () => {
             dir,
             path.join(dir, "reporte.csv"),
             path.join(dir, "control.csv"),
+            ...Object.keys(others).map((name) => path.join(dir, `${name}.csv`)),
           ],
           { timeout: 120_000 },
         );
@@ -392,6 +410,14 @@ describe("LibreOffice opens the report", () => {
         expect(xml).toMatch(/office:value-type="string"[^>]*>\s*<text:p>&apos;=1\+1<\/text:p>/);
         expect(xml).toMatch(/office:value-type="float" office:value="1.5"/);
         expect(xml).toMatch(/office:value-type="date" office:date-value="2031-03-03"/);
+        for (const [name, { accent }] of Object.entries(others)) {
+          const converted = fs.readFileSync(path.join(dir, `${name}.fods`), "utf8");
+          expect(converted, name).toContain(`<text:p>${accent}</text:p>`);
+          expect(converted, name).not.toContain("table:formula");
+        }
+        const activitiesXml = fs.readFileSync(path.join(dir, "actividades.fods"), "utf8");
+        expect(activitiesXml).toMatch(/office:value-type="string"[^>]*>\s*<text:p>&apos;=1\+1<\/text:p>/);
+        expect(activitiesXml).toMatch(/office:value-type="float" office:value="0.5"/);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
