@@ -9,11 +9,11 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import Papa from "papaparse";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { selectBatches } from "../../server/db/cursor";
 import { activities, projects } from "../../server/db/schema";
 import { csvStream, formatCell, toCsv } from "../../server/http/csv";
-import { reportCsvStream, reportRows } from "../../server/modules/reports/report";
+import { ACTIVITY_REPORT_CSV, reportBatches, reportCsvStream, reportRows } from "../../server/modules/reports/report";
 import { reportMessages } from "../../src/core/messages";
 import { reportFilterSchema } from "../../src/core/schemas/report";
 import { zonedTime } from "../../src/core/week";
@@ -317,6 +317,25 @@ describe("the writer streams", () => {
       sql`select count(*)::int as n from pg_cursors where name like 'sia_cursor_%'`,
     );
     expect(open[0].n).toBe(0);
+    // A client that goes away mid-download: destroying the stream closes the cursor too.
+    const stream = csvStream(ACTIVITY_REPORT_CSV, reportBatches(t.app.db, filter, { grant: "all" }, 1));
+    const chunks: Buffer[] = [];
+    await new Promise<void>((resolve) => {
+      stream.once("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        resolve();
+      });
+    });
+    stream.destroy();
+    await vi.waitFor(async () => {
+      // PGlite: the WITH HOLD cursor is gone; PostgreSQL: the cursor's connection is back in the pool, idle.
+      const pool = t.app.db.pool;
+      if (pool) expect(pool.idleCount).toBe(pool.totalCount);
+      const left = await t.app.db.rows<{ n: number }>(
+        sql`select count(*)::int as n from pg_cursors where name like 'sia_cursor_%'`,
+      );
+      expect(left[0].n).toBe(0);
+    });
     const body = Buffer.concat(await reportCsvStream(t.app.db, filter).toArray()).toString("utf8");
     expect(lines(body)).toHaveLength(1 + FORMULAS.length);
   });
