@@ -4,9 +4,9 @@
  * Why not ra-data-simple-rest: docs/decisions/003-data-provider.md.
  */
 import { type DataProvider, type GetListParams, HttpError, type Identifier, type RaRecord } from "react-admin";
-import { messages } from "../core/messages";
 import { apiResourceOf, singularOf } from "../core/resources";
 import { API_ROOT, apiFetch, errorFor, type Query, validationFromBody } from "./http";
+import { messages } from "../core/messages";
 
 type ListResponse = { meta: { total_count: number } } & Record<string, unknown>;
 
