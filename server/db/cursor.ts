@@ -12,7 +12,9 @@
  * Either way the cursor is closed when the consumer stops early (the stream is destroyed: the generator's
  * finally runs).
  */
+
 import type { SQL } from "drizzle-orm";
+import * as drizzle from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Database } from "./client";
 
@@ -35,6 +37,48 @@ export async function* cursorBatches<T = Record<string, unknown>>(
   batchSize = CURSOR_BATCH,
 ): AsyncGenerator<T[]> {
   const { sql: text, params } = compile(query);
+  yield* fetchBatches<T>(database, text, params, batchSize);
+}
+
+/** What drizzle's prepared select holds (internal API, pinned by tests/api/reports.test.ts). */
+interface DrizzlePrepared {
+  queryString: string;
+  params: unknown[];
+  fields?: unknown[];
+  joinsNotNullableMap?: Record<string, boolean>;
+  queryConfig: Record<string, unknown>;
+}
+type RowMapper = (fields: unknown[], row: unknown[], joins?: Record<string, boolean>) => Record<string, unknown>;
+const mapResultRow = (drizzle as unknown as { mapResultRow: RowMapper }).mapResultRow;
+
+/**
+ * A drizzle select (columns, computed columns, where, order) read through a cursor, its rows typed exactly
+ * as `await select` would give them (dates as strings, timestamps as Date…): the driver's own parsers and
+ * drizzle's row mapping.
+ */
+export async function* selectBatches<T = Record<string, unknown>>(
+  database: Pick<Database, "pool" | "pglite">,
+  select: object,
+  batchSize = CURSOR_BATCH,
+): AsyncGenerator<T[]> {
+  const prepared = (select as { _prepare(): DrizzlePrepared })._prepare();
+  const { fields, joinsNotNullableMap, queryConfig } = prepared;
+  const { name: _name, text: _text, ...options } = queryConfig;
+  for await (const batch of fetchBatches<unknown[]>(database, prepared.queryString, prepared.params, batchSize, {
+    ...options,
+    rowMode: "array",
+  })) {
+    yield batch.map((row) => (fields ? mapResultRow(fields, row, joinsNotNullableMap) : row) as T);
+  }
+}
+
+async function* fetchBatches<T>(
+  database: Pick<Database, "pool" | "pglite">,
+  text: string,
+  params: unknown[],
+  batchSize: number,
+  options: Record<string, unknown> = {},
+): AsyncGenerator<T[]> {
   const name = `sia_cursor_${++sequence}`;
   const size = Math.max(1, Math.floor(batchSize));
   if (database.pool) {
@@ -44,7 +88,7 @@ export async function* cursorBatches<T = Record<string, unknown>>(
       await client.query("BEGIN READ ONLY");
       await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
       for (;;) {
-        const { rows } = await client.query(`FETCH ${size} FROM ${name}`);
+        const { rows } = await client.query({ ...options, text: `FETCH ${size} FROM ${name}` });
         if (rows.length) yield rows as T[];
         if (rows.length < size) break;
       }
@@ -61,7 +105,7 @@ export async function* cursorBatches<T = Record<string, unknown>>(
   await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params as never[]);
   try {
     for (;;) {
-      const { rows } = await pglite.query(`FETCH ${size} FROM ${name}`);
+      const { rows } = await pglite.query(`FETCH ${size} FROM ${name}`, [], options as never);
       if (rows.length) yield rows as T[];
       if (rows.length < size) break;
     }

@@ -29,17 +29,22 @@ type RowSource<Row> = Iterable<Row | Row[]> | AsyncIterable<Row | Row[]>;
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map(formatCell).join(", ");
+  // A joined list is one cell (escaped as a whole by the writer); each item is neutralised too, so splitting
+  // the cell into columns in Excel cannot turn an item into a formula.
+  if (Array.isArray(value)) return value.map((item) => neutralise(formatCell(item))).join(", ");
   if (typeof value === "boolean") return value ? "Sí" : "No";
   return String(value);
 }
+
+/** A quote before a value that starts like a formula (what escapeFormulae does to a whole cell). */
+export const neutralise = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
 
 /** Decimal hours as Mexican Excel and LibreOffice read a number: a dot and two decimals ("1.50"). */
 export const formatHours = (hours: number | string | null | undefined) =>
   hours === null || hours === undefined || hours === "" ? "" : Number(hours).toFixed(2);
 
 const headerLine = <Row>(columns: CsvColumn<Row>[]) =>
-  BOM + Papa.unparse({ fields: columns.map((c) => c.header), data: [] }, OPTIONS) + OPTIONS.newline;
+  BOM + Papa.unparse([columns.map((c) => c.header)], OPTIONS) + OPTIONS.newline;
 
 const rowLines = <Row>(columns: CsvColumn<Row>[], rows: Row[]) =>
   Papa.unparse(

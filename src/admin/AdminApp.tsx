@@ -21,12 +21,12 @@ import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
 import { CatchAll } from "./pages/NotFoundPage";
 import { OutboxPage } from "./pages/OutboxPage";
-import { UnderConstruction } from "./pages/UnderConstruction";
 import { products } from "./products";
 import { projectTypes } from "./project_types";
 import { projects } from "./projects";
 import { prospects } from "./prospects";
 import { quotations } from "./quotations";
+import ReportingPage from "./reporting/ReportingPage";
 import { theme } from "./theme";
 import { users } from "./users";
 import { workspaces } from "./workspaces";
@@ -94,7 +94,7 @@ export function AdminApp() {
           element={<Navigate to={`${PAGE_PATHS.activities}?${CALENDAR_IMPORT_PARAM}=calendario`} replace />}
         />
         <Route path="/changeLogSia" element={<ChangelogPage />} />
-        <Route path="/reporting/list" element={<UnderConstruction title="Reportes" />} />
+        <Route path="/reporting/list" element={<ReportingPage />} />
         <Route path="/outbox" element={<OutboxPage />} />
       </CustomRoutes>
     </Admin>

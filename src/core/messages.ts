@@ -37,7 +37,6 @@ export const messages = {
   clientInUse: "el cliente tiene proyectos, actividades, licencias o asignaciones registradas",
   inUse: "otros registros dependen de él",
   duplicateProduct: "El producto está repetido en el cliente",
-  underConstruction: "Esta sección está en construcción",
   saved: "Elemento guardado",
   deleted: "Elemento eliminado",
   // people

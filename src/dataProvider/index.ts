@@ -503,6 +503,28 @@ export const pipelineVerbs = {
       `projects/${encodeURIComponent(String(id))}/drive_check`,
       { method: "POST" },
     ),
+  // reports: the reporting screen's download (docs/reports.md)
+  /**
+   * GET activities/reporting_activities.csv, read as the server streams it: `onProgress` receives the bytes
+   * received so far (the screen's progress indicator). Validation failures reject as HttpError (422).
+   */
+  downloadReportCsv: async (query: Query, onProgress?: (bytes: number) => void, signal?: AbortSignal) => {
+    const response = await apiFetch<Response>("activities/reporting_activities.csv", { query, signal, raw: true });
+    const disposition = response.headers.get("content-disposition") ?? "";
+    const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? "reporte_actividades.csv";
+    const reader = response.body?.getReader();
+    if (!reader) return { blob: await response.blob(), filename };
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      bytes += value.byteLength;
+      onProgress?.(bytes);
+    }
+    return { blob: new Blob(chunks as BlobPart[], { type: "text/csv;charset=utf-8" }), filename };
+  },
 };
 
 export interface ActivitySkipped {

@@ -184,7 +184,6 @@ describe("resources labels (SPEC §3)", () => {
       "resources.users.fields.password": "Contraseña",
       "resources.users.fields.password_confirmation": "Confirmar contraseña",
       "resources.employees.fields.is_rape": "Responsable (RAPE)",
-      "sia.under_construction": "Esta sección está en construcción",
       "sia.sign_in.title": "Iniciar sesión",
       "sia.sign_in.email": "Correo electrónico",
       "sia.sign_in.password": "Contraseña",

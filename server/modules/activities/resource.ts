@@ -16,7 +16,6 @@ import {
 import {
   addDays,
   endOfDay,
-  hhmm,
   localDate,
   localDateOf,
   localToday,
@@ -40,7 +39,7 @@ import {
   prospects,
 } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
-import { type CsvColumn, toCsv } from "../../http/csv";
+import { type CsvColumn, csvStream } from "../../http/csv";
 import { forbidden, HttpError, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import {
@@ -55,6 +54,8 @@ import {
 import { outer } from "../../http/sql";
 import { ticketsError, ticketsPort } from "../../ports/tickets";
 import { rememberSeries } from "../calendar_imports/service";
+import { ACTIVITY_REPORT_CSV } from "../reports/report";
+import { registerReportRoutes } from "../reports/routes";
 import {
   type ActivityValues,
   checkActivity,
@@ -134,31 +135,8 @@ const employeeFilter = filter.custom(
   (value, ctx) => (ctx.grant === "all" && typeof value === "number" ? eq(activities.employee_id, value) : undefined),
 );
 
-/** Hours of one activity: the rule of src/core/hours.ts (the dashboards add these same hundredths). */
-const hours = (r: Row) => hoursBetween(new Date(r.begins_at as string), new Date(r.ends_at as string));
-const ACTION_LABELS: Record<string, string> = {
-  project: "Proyecto",
-  support: "Soporte",
-  quote: "Preventa",
-  internal: "Actividad interna",
-  rh: "Recursos humanos",
-  vacation: "Vacaciones",
-};
-export const ACTIVITY_CSV: CsvColumn<Row>[] = [
-  { header: "Empleado", value: (r) => r.employee_name },
-  { header: "Fecha", value: (r) => localDate(new Date(r.begins_at as string)) },
-  { header: "Inicio", value: (r) => hhmm(new Date(r.begins_at as string)) },
-  { header: "Fin", value: (r) => hhmm(new Date(r.ends_at as string)) },
-  { header: "Horas", value: hours },
-  { header: "Tipo", value: (r) => ACTION_LABELS[r.action_type as string] ?? r.action_type },
-  { header: "Tipo de actividad", value: (r) => r.activity_type_code },
-  { header: "Código de proyecto", value: (r) => r.project_code },
-  { header: "Proyecto", value: (r) => r.project_name },
-  { header: "Cliente / Prospecto", value: (r) => r.ownerable_name },
-  { header: "Producto", value: (r) => r.product_name },
-  { header: "Ticket", value: (r) => r.ticket_id },
-  { header: "Descripción", value: (r) => r.description },
-];
+/** Every activity CSV writes the report's columns (server/modules/reports/report.ts). */
+export const ACTIVITY_CSV = ACTIVITY_REPORT_CSV as unknown as CsvColumn<Row>[];
 
 let service: ResourceService;
 
@@ -215,6 +193,7 @@ export const activitiesResource = declareResource({
   routes(app, def) {
     service = new ResourceService(def);
     registerActivityRoutes(app);
+    registerReportRoutes(app);
   },
 });
 
@@ -490,8 +469,7 @@ function registerActivityRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const ctx = service.context(app, request, "export");
       const { by_employee: _a, employee_id: _b, ...query } = request.query as Record<string, unknown>;
-      const { rows } = await service.list({ ...ctx, grant: "own" }, { ...query, per_page: "all", page: "1" });
-      return sendCsv(reply, "reporte_personal_actividades.csv", toCsv(ACTIVITY_CSV, rows));
+      return sendCsv(reply, "reporte_personal_actividades.csv", service.csv({ ...ctx, grant: "own" }, query));
     },
   );
 
@@ -539,7 +517,7 @@ function registerActivityRoutes(app: FastifyInstance) {
           descripcion: VACATION_DESCRIPTION,
         },
       ];
-      return sendCsv(reply, "formato_actividades.csv", toCsv(columns, examples));
+      return sendCsv(reply, "formato_actividades.csv", csvStream(columns, examples));
     },
   );
 

@@ -2,6 +2,7 @@
  * Holiday import (SPEC §5, §8): a CSV with the columns fecha,nombre. All or nothing: every row is
  * checked first, and the valid file is written in one transaction; dates already registered are skipped.
  */
+import type { Readable } from "node:stream";
 import { and, asc, gte, lte } from "drizzle-orm";
 import Papa from "papaparse";
 import { messages } from "../../../src/core/messages";
@@ -13,18 +14,19 @@ import {
 } from "../../../src/core/schemas/holyday";
 import type { Db } from "../../db/client";
 import { holydays } from "../../db/schema";
-import { type CsvColumn, toCsv } from "../../http/csv";
+import { type CsvColumn, csvStream } from "../../http/csv";
 import { ValidationError, zodFieldErrors } from "../../http/errors";
 
 const NAME_MAX = 160;
 
-export function holydaysFormat(): string {
+/** The import format file: the columns and one example row, through the one CSV writer (streamed). */
+export function holydaysFormat(): Readable {
   const columns: CsvColumn<{ fecha: string; nombre: string }>[] = [
     { header: HOLYDAY_CSV_COLUMNS[0], value: (r) => r.fecha },
     { header: HOLYDAY_CSV_COLUMNS[1], value: (r) => r.nombre },
   ];
   const nextYear = new Date().getUTCFullYear() + 1;
-  return toCsv(columns, [{ fecha: `${nextYear}-01-01`, nombre: "Año Nuevo" }]);
+  return csvStream(columns, [{ fecha: `${nextYear}-01-01`, nombre: "Año Nuevo" }]);
 }
 
 export async function holydaysByDate(db: Db, query: unknown) {

@@ -9,6 +9,7 @@
  */
 import type { Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
+import { hoursBetween } from "../../../src/core/hours";
 import type { ReportFilter } from "../../../src/core/schemas/report";
 import { endOfDay, startOfDay, wallClock } from "../../../src/core/week";
 import type { Database } from "../../db/client";
@@ -62,7 +63,8 @@ function localIso(value: Date | string): string {
   return new Date(ms + offset).toISOString();
 }
 const toMs = (value: Date | string) => (typeof value === "string" ? Date.parse(value) : value.getTime());
-const hoursOf = (r: ActivityCsvRow) => (toMs(r.ends_at) - toMs(r.begins_at)) / 3_600_000;
+/** The one hours rule of the product (src/core/hours.ts): the dashboards add exactly these hundredths. */
+const hoursOf = (r: ActivityCsvRow) => hoursBetween(new Date(toMs(r.begins_at)), new Date(toMs(r.ends_at)));
 
 /** Columns a firm bills and pays with (docs/decisions/008-csv-streaming.md for the formats). */
 export const ACTIVITY_REPORT_CSV: CsvColumn<ActivityCsvRow>[] = [

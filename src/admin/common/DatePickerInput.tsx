@@ -42,6 +42,7 @@ export function SiaDatePicker({
   helperText,
   disabled,
   fullWidth = true,
+  maxDate,
 }: {
   label: ReactNode;
   value: string | null | undefined;
@@ -50,6 +51,8 @@ export function SiaDatePicker({
   helperText?: ReactNode;
   disabled?: boolean;
   fullWidth?: boolean;
+  /** Latest date that can be picked (ISO). */
+  maxDate?: string;
 }) {
   return (
     <DatesProvider>
@@ -58,6 +61,7 @@ export function SiaDatePicker({
         value={toDate(value)}
         onChange={(date) => onChange(toIso(date as Date | null))}
         disabled={disabled}
+        maxDate={toDate(maxDate) ?? undefined}
         slotProps={{ textField: { fullWidth, error, helperText, margin: "dense", size: "small" }, field: { clearable: true } }}
       />
     </DatesProvider>

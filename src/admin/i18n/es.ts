@@ -367,7 +367,6 @@ export const sia = {
     my_profile: "Mi perfil",
     outbox: "Correo y tareas",
   },
-  under_construction: "Esta sección está en construcción",
   sign_in: {
     title: "Iniciar sesión",
     email: "Correo electrónico",
@@ -510,6 +509,29 @@ export const sia = {
     saved_week_info: "Semana guardada localmente (%{type}): %{count} actividades sin guardar en el SIA.",
     invalid_count: "%{count} por corregir (en rojo).",
     save_errors_title: "Error en la importación",
+  },
+  // reports: the reporting screen (/app/reporting/list)
+  reporting: {
+    title: "Reportes",
+    kind: "Tipo de reporte",
+    kinds: {
+      project: "Proyecto",
+      client: "Cliente",
+      employee: "Empleado",
+      client_group: "Grupo de clientes",
+      workspace: "Espacio de trabajo",
+    },
+    item: "Buscar %{kind}",
+    no_options: "Sin resultados",
+    start_date: "Fecha de inicio",
+    end_date: "Fecha de fin",
+    exclude_clients: "Excluir clientes del grupo",
+    exclude_employees: "Excluir empleados del espacio de trabajo",
+    no_members: "No tiene miembros",
+    own_only: "Su reporte incluye solo sus propias actividades.",
+    download: "Descargar CSV",
+    downloading: "Descargando… %{size}",
+    downloaded: "Se descargó el reporte %{filename}",
   },
 } as const;
 

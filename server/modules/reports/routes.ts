@@ -1,0 +1,53 @@
+/**
+ * GET /api/v1/activities/reporting_activities.csv (SPEC §7; docs/reports.md): the activity report of the
+ * reporting screen, streamed. Parameters parsed by the screen's own schema (src/core/schemas/report.ts).
+ */
+import type { FastifyInstance } from "fastify";
+import {
+  REPORT_KINDS,
+  reportFilename,
+  reportFilterSchema,
+  reportIdParam,
+  reportQueryInput,
+} from "../../../src/core/schemas/report";
+import { authorize, currentUser } from "../../http/auth";
+import { ValidationError, zodFieldErrors } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { sendCsv } from "../../http/resource";
+import { reportCsvStream } from "./report";
+
+const text = (description: string) => ({ type: "string", description });
+const querystring = {
+  type: "object",
+  properties: {
+    current_filter: { type: "string", enum: [...REPORT_KINDS], description: "Tipo de filtro" },
+    ...Object.fromEntries(REPORT_KINDS.map((k) => [reportIdParam(k), text(`Id del elemento cuando current_filter=${k}`)])),
+    start_date: text("Fecha de inicio (YYYY-MM-DD, día local de Ciudad de México, incluida)"),
+    end_date: text("Fecha de fin (YYYY-MM-DD, incluida)"),
+    excluded_ids: text(
+      "Ids separados por comas: clientes excluidos (client_group) o empleados excluidos (workspace); se ignora en los demás tipos",
+    ),
+  },
+};
+
+export function registerReportRoutes(app: FastifyInstance) {
+  app.get(
+    "/activities/reporting_activities.csv",
+    {
+      schema: doc({
+        tags: ["activities"],
+        summary:
+          "Reporte de actividades (CSV con BOM, ordenado por empleado e inicio; archivo reporte_actividades_<inicio>_<fin>.csv). Quien no es administrador ni Finanzas solo recibe sus propias actividades.",
+        querystring,
+      }),
+    },
+    async (request, reply) => {
+      const grant = authorize(request, "reports", "export");
+      const parsed = reportFilterSchema.safeParse(reportQueryInput(request.query as Record<string, unknown>));
+      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const filter = parsed.data;
+      const viewer = { grant, employeeId: currentUser(request).employee?.id ?? null };
+      return sendCsv(reply, reportFilename(filter), reportCsvStream(app.db, filter, viewer));
+    },
+  );
+}
