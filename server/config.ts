@@ -30,7 +30,11 @@ const schema = z.object({
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
-  UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(10 * 1_048_576),
+  UPLOAD_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1_048_576),
   SECRET_KEY: z.string().min(32).optional(),
   /** Where the drive lives: `local` (folders under DATA_DIR/drive); Google Drive comes with the integrations issue. */
   DOCUMENTS_ADAPTER: z.enum(["local"]).default("local"),

@@ -31,7 +31,9 @@ export async function main() {
   await database.migrate();
   await seedBase(database.db);
   const demo =
-    !config.DATABASE_URL && config.SIA_DEMO ? (await seedDemo(database.db, { password: config.SIA_DEMO_PASSWORD })).seeded : false;
+    !config.DATABASE_URL && config.SIA_DEMO
+      ? (await seedDemo(database.db, { password: config.SIA_DEMO_PASSWORD })).seeded
+      : false;
 
   const app = await build({ config, database });
   // Scheduled jobs (server/jobs: Tuesday reminder and report, hourly Garantía auto-close), checked every

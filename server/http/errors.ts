@@ -39,7 +39,7 @@ export function zodFieldErrors(error: ZodError, prefix?: string): FieldErrors {
   for (const issue of error.issues) {
     const key = issue.path.length ? issue.path.map(String).join(".") : "base";
     const field = prefix ? `${prefix}.${key}` : key;
-    (out[field] ??= []).push(issue.message);
+    out[field] = [...(out[field] ?? []), issue.message];
   }
   return out;
 }
@@ -138,7 +138,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (status === 429) return reply.status(429).send({ error: messages.tooManyAttempts });
     if (status >= 400 && status < 500) {
       const message =
-        error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || error instanceof SyntaxError
+        error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+        error.code === "FST_ERR_CTP_EMPTY_JSON_BODY" ||
+        error instanceof SyntaxError
           ? messages.invalidJson
           : status === 415
             ? "Tipo de contenido no soportado"
@@ -148,5 +150,5 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err: error }, "unhandled error");
     return reply.status(500).send({ error: messages.unexpected });
   });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: messages.routeNotFound }));
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ error: messages.routeNotFound }));
 }

@@ -96,7 +96,8 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
   routes?: (app: FastifyInstance, def: ResourceDef) => void;
 }
 
-export const declareResource = <TTable extends PgTable & { id: PgColumn }>(def: ResourceDef<TTable>) => def as unknown as ResourceDef;
+export const declareResource = <TTable extends PgTable & { id: PgColumn }>(def: ResourceDef<TTable>) =>
+  def as unknown as ResourceDef;
 
 /* ---------- filters ---------- */
 
@@ -211,11 +212,18 @@ export class ResourceService {
   async list(ctx: RequestContext, query: Record<string, unknown>) {
     const { params, orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
-    const base = ctx.db.select(this.selection()).from(this.def.table as PgTable).where(where).orderBy(...orderBy);
+    const base = ctx.db
+      .select(this.selection())
+      .from(this.def.table as PgTable)
+      .where(where)
+      .orderBy(...orderBy);
     const paged = params.per_page === "all" ? base : base.limit(params.per_page).offset((params.page - 1) * params.per_page);
     const [rows, counted] = await Promise.all([
       paged as unknown as Promise<Row[]>,
-      ctx.db.select({ n: sql<number>`count(*)::int` }).from(this.def.table as PgTable).where(where),
+      ctx.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(this.def.table as PgTable)
+        .where(where),
     ]);
     await this.attachNested(ctx.db, rows);
     return {
@@ -301,7 +309,10 @@ export class ResourceService {
           id = existing.id;
           if (Object.keys(values).length) await tx.update(this.def.table).set(values).where(eq(this.def.table.id, id));
         } else {
-          const [row] = (await tx.insert(this.def.table).values(values as never).returning({ id: this.def.table.id })) as {
+          const [row] = (await tx
+            .insert(this.def.table)
+            .values(values as never)
+            .returning({ id: this.def.table.id })) as {
             id: number;
           }[];
           id = row.id;
@@ -311,7 +322,10 @@ export class ResourceService {
           if (Array.isArray(rows)) await applyNested(tx, nested, id, rows as Values[]);
         }
         if (this.def.afterWrite) {
-          const [saved] = (await tx.select(this.selection()).from(this.def.table as PgTable).where(eq(this.def.table.id, id))) as Row[];
+          const [saved] = (await tx
+            .select(this.selection())
+            .from(this.def.table as PgTable)
+            .where(eq(this.def.table.id, id))) as Row[];
           await this.def.afterWrite(saved, txCtx, existing);
         }
         return id;
@@ -342,7 +356,11 @@ export class ResourceService {
     if (!columns) throw notFound();
     const { orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
-    const select = ctx.db.select(this.selection()).from(this.def.table as PgTable).where(where).orderBy(...orderBy);
+    const select = ctx.db
+      .select(this.selection())
+      .from(this.def.table as PgTable)
+      .where(where)
+      .orderBy(...orderBy);
     return csvStream(columns, this.batches(ctx, select));
   }
 
@@ -404,7 +422,7 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const tags = [def.name];
   const path = `/${def.name}`;
   const without = new Set(def.without ?? []);
-  const around = <T,>(request: FastifyRequest, write: () => Promise<T>) =>
+  const around = <T>(request: FastifyRequest, write: () => Promise<T>) =>
     def.aroundWrite ? def.aroundWrite(app, request, write) : write();
 
   app.get(path, { schema: doc({ tags, summary: `Lista de ${def.name}` }) }, async (request) => {
@@ -423,18 +441,26 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
     return { [def.singular]: await service.show(ctx, idOf(request)) };
   });
   if (def.createSchema && !without.has("create")) {
-    app.post(path, { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) }, async (request, reply) => {
-      const ctx = service.context(app, request, "create");
-      const record = await around(request, () => service.create(ctx, request.body));
-      reply.status(201);
-      return { [def.singular]: record };
-    });
+    app.post(
+      path,
+      { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) },
+      async (request, reply) => {
+        const ctx = service.context(app, request, "create");
+        const record = await around(request, () => service.create(ctx, request.body));
+        reply.status(201);
+        return { [def.singular]: record };
+      },
+    );
   }
   if (def.updateSchema && !without.has("update")) {
-    app.put(`${path}/:id`, { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) }, async (request) => {
-      const ctx = service.context(app, request, "update");
-      return { [def.singular]: await around(request, () => service.update(ctx, idOf(request), request.body)) };
-    });
+    app.put(
+      `${path}/:id`,
+      { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) },
+      async (request) => {
+        const ctx = service.context(app, request, "update");
+        return { [def.singular]: await around(request, () => service.update(ctx, idOf(request), request.body)) };
+      },
+    );
   }
   if (!without.has("delete")) {
     app.delete(`${path}/:id`, { schema: doc({ tags, summary: `Eliminar ${def.singular}` }) }, async (request) => {

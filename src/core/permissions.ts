@@ -96,7 +96,11 @@ export const permissionMatrix = {
   project_types: catalogue(),
   employee_positions: catalogue(),
   // Finanzas reads every employee (reports by employee); an Operador only their own record.
-  employees: { ...adminOnly(), list: { admin: "all", finance: "all", operator: "own" }, show: { admin: "all", finance: "all", operator: "own" } },
+  employees: {
+    ...adminOnly(),
+    list: { admin: "all", finance: "all", operator: "own" },
+    show: { admin: "all", finance: "all", operator: "own" },
+  },
   estimated_work_hours: financeReads(),
   holydays: { ...catalogue(), import: admin },
   workspaces: financeReads(),
@@ -150,11 +154,7 @@ export function grantFor(user: RoleHolder | null | undefined, resource: string, 
   return best;
 }
 
-export function canAccess(params: {
-  user: RoleHolder | null | undefined;
-  resource: string;
-  action: Action;
-}): boolean {
+export function canAccess(params: { user: RoleHolder | null | undefined; resource: string; action: Action }): boolean {
   return grantFor(params.user, params.resource, params.action) !== null;
 }
 

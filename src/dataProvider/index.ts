@@ -4,10 +4,10 @@
  * Why not ra-data-simple-rest: docs/decisions/003-data-provider.md.
  */
 import { type DataProvider, type GetListParams, HttpError, type Identifier, type RaRecord } from "react-admin";
+import type { LocalEvent } from "../core/localEvent";
+import { messages } from "../core/messages";
 import { apiResourceOf, singularOf } from "../core/resources";
 import { API_ROOT, apiFetch, errorFor, type Query, toQueryString, validationFromBody } from "./http";
-import { messages } from "../core/messages";
-import type { LocalEvent } from "../core/localEvent";
 
 type ListResponse = { meta: { total_count: number } } & Record<string, unknown>;
 
@@ -540,8 +540,7 @@ export const mailVerbs = {
     apiFetch<{ outbox: OutboxSummary[]; meta: { total_count: number; adapter: "smtp" | "outbox" } }>("outbox", {
       query: { page, per_page: perPage },
     }),
-  getOutboxMessage: (id: string) =>
-    apiFetch<{ outbox: OutboxMessage }>(`outbox/${encodeURIComponent(id)}`).then((r) => r.outbox),
+  getOutboxMessage: (id: string) => apiFetch<{ outbox: OutboxMessage }>(`outbox/${encodeURIComponent(id)}`).then((r) => r.outbox),
   listJobs: () => apiFetch<{ jobs: JobView[] }>("jobs").then((r) => r.jobs),
   /** POST jobs/:name/run {force}: runs the job for its current period (force: again, even if it already ran). */
   runJob: (name: string, force = false) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildActivity } from "../support/catalog-factories";
-import { signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { buildActivity } from "../support/catalog-factories";
+import { type ApiClient, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -21,7 +21,9 @@ afterAll(() => t.close());
 
 describe("activity_type_catalogs", () => {
   it("creates a type with a unique code of 2 to 4 capital letters", async () => {
-    const res = await admin.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: " zq ", name: "Pruebas de carga" } });
+    const res = await admin.post("/api/v1/activity_type_catalogs", {
+      activity_type_catalog: { code: " zq ", name: "Pruebas de carga" },
+    });
     expect(res.status).toBe(201);
     expect(res.body.activity_type_catalog).toMatchObject({ code: "ZQ", name: "Pruebas de carga" });
     const dup = await admin.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "ZQ", name: "Otro" } });
@@ -49,22 +51,29 @@ describe("activity_type_catalogs", () => {
   });
 
   it("refuses deleting a type used by activities", async () => {
-    const type = (await admin.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "USO", name: "En uso" } })).body.activity_type_catalog;
+    const type = (await admin.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "USO", name: "En uso" } }))
+      .body.activity_type_catalog;
     await buildActivity(t.app.db.db, employeeId, { activity_type_catalog_id: type.id });
     const refused = await admin.delete(`/api/v1/activity_type_catalogs/${type.id}`);
     expect(refused.status).toBe(422);
     expect(refused.body.errors.base).toEqual(["No se puede eliminar: el tipo de actividad se usa en 1 actividades"]);
-    const free = (await admin.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "LIB", name: "Libre" } })).body.activity_type_catalog;
+    const free = (await admin.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "LIB", name: "Libre" } }))
+      .body.activity_type_catalog;
     expect((await admin.delete(`/api/v1/activity_type_catalogs/${free.id}`)).status).toBe(200);
   });
 
   it("lets Operador and Finanzas read but not write", async () => {
-    const type = (await admin.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "LEC", name: "Lectura" } })).body.activity_type_catalog;
+    const type = (await admin.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "LEC", name: "Lectura" } }))
+      .body.activity_type_catalog;
     for (const api of [operator, finance]) {
       expect((await api.get("/api/v1/activity_type_catalogs?per_page=all")).status).toBe(200);
       expect((await api.get(`/api/v1/activity_type_catalogs/${type.id}`)).status).toBe(200);
-      expect((await api.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "NO", name: "x" } })).status).toBe(403);
-      expect((await api.put(`/api/v1/activity_type_catalogs/${type.id}`, { activity_type_catalog: { name: "x" } })).status).toBe(403);
+      expect(
+        (await api.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "NO", name: "x" } })).status,
+      ).toBe(403);
+      expect((await api.put(`/api/v1/activity_type_catalogs/${type.id}`, { activity_type_catalog: { name: "x" } })).status).toBe(
+        403,
+      );
       expect((await api.delete(`/api/v1/activity_type_catalogs/${type.id}`)).status).toBe(403);
     }
   });

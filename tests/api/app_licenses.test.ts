@@ -2,8 +2,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../server/http/errors";
 import { sqlLiteral } from "../../server/modules/app_licenses/service";
-import { buildClient, buildProduct, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { type ApiClient, buildClient, buildProduct, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.app.db.db;
-const license = (overrides: Record<string, unknown> = {}) => ({ entity_name: "Entidad", entity_rfc: "AAA010101AA1", ...overrides });
+const license = (overrides: Record<string, unknown> = {}) => ({
+  entity_name: "Entidad",
+  entity_rfc: "AAA010101AA1",
+  ...overrides,
+});
 
 /** The parts of a SQL script outside string literals ('' inside a literal is a quote). */
 function outsideLiterals(script: string): { code: string; literals: string[] } {
@@ -51,7 +55,12 @@ describe("app_licenses", () => {
     const client = await buildClient(db(), { name: "Cliente Licencias" });
     const product = await buildProduct(db(), { name: "Factura Plus" });
     const res = await admin.post("/api/v1/app_licenses", {
-      app_license: license({ client_id: client.id, product_catalog_id: product.id, entity_rfc: "aaa010101aa1", modules: ["Reception", "Emission", "Emission"] }),
+      app_license: license({
+        client_id: client.id,
+        product_catalog_id: product.id,
+        entity_rfc: "aaa010101aa1",
+        modules: ["Reception", "Emission", "Emission"],
+      }),
     });
     expect(res.status).toBe(201);
     expect(res.body.app_license).toMatchObject({
@@ -67,9 +76,17 @@ describe("app_licenses", () => {
     });
     // An update without the defaulted fields keeps what was stored.
     const id = res.body.app_license.id;
-    await admin.put(`/api/v1/app_licenses/${id}`, { app_license: { environment: "test", num_licenses: 5, license_type: "named_users" } });
+    await admin.put(`/api/v1/app_licenses/${id}`, {
+      app_license: { environment: "test", num_licenses: 5, license_type: "named_users" },
+    });
     const updated = await admin.put(`/api/v1/app_licenses/${id}`, { app_license: { entity_name: "Otra" } });
-    expect(updated.body.app_license).toMatchObject({ entity_name: "Otra", environment: "test", num_licenses: 5, license_type: "named_users", modules: ["Emission", "Reception"] });
+    expect(updated.body.app_license).toMatchObject({
+      entity_name: "Otra",
+      environment: "test",
+      num_licenses: 5,
+      license_type: "named_users",
+      modules: ["Emission", "Reception"],
+    });
   });
 
   it("keeps the mesa electrónica key only for Siglo CD", async () => {
@@ -84,13 +101,23 @@ describe("app_licenses", () => {
       app_license: license({ client_id: client.id, product_catalog_id: siglo.id, has_mesa_electronica_license_key: true }),
     });
     expect(on.body.app_license.has_mesa_electronica_license_key).toBe(true);
-    const moved = await admin.put(`/api/v1/app_licenses/${on.body.app_license.id}`, { app_license: { product_catalog_id: other.id } });
+    const moved = await admin.put(`/api/v1/app_licenses/${on.body.app_license.id}`, {
+      app_license: { product_catalog_id: other.id },
+    });
     expect(moved.body.app_license.has_mesa_electronica_license_key).toBe(false);
   });
 
   it("answers 422 per field in Spanish", async () => {
     const res = await admin.post("/api/v1/app_licenses", {
-      app_license: { entity_name: "", entity_rfc: "XYZ", license_type: "forever", environment: "dev", num_licenses: 0, modules: ["Payroll"], license_valid_until: "2030-13-01" },
+      app_license: {
+        entity_name: "",
+        entity_rfc: "XYZ",
+        license_type: "forever",
+        environment: "dev",
+        num_licenses: 0,
+        modules: ["Payroll"],
+        license_valid_until: "2030-13-01",
+      },
     });
     expect(res.status).toBe(422);
     expect(res.body.errors).toMatchObject({
@@ -105,11 +132,15 @@ describe("app_licenses", () => {
       license_valid_until: ["no es una fecha válida"],
     });
     const product = await buildProduct(db());
-    const unknown = await admin.post("/api/v1/app_licenses", { app_license: license({ client_id: 999999, product_catalog_id: product.id }) });
+    const unknown = await admin.post("/api/v1/app_licenses", {
+      app_license: license({ client_id: 999999, product_catalog_id: product.id }),
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors.client_id).toEqual(["no existe"]);
     const client = await buildClient(db());
-    const noProduct = await admin.post("/api/v1/app_licenses", { app_license: license({ client_id: client.id, product_catalog_id: 999999 }) });
+    const noProduct = await admin.post("/api/v1/app_licenses", {
+      app_license: license({ client_id: client.id, product_catalog_id: 999999 }),
+    });
     expect(noProduct.body.errors.product_catalog_id).toEqual(["no existe"]);
   });
 
@@ -120,17 +151,29 @@ describe("app_licenses", () => {
     const p2 = await buildProduct(db());
     const mk = (o: Record<string, unknown>) => admin.post("/api/v1/app_licenses", { app_license: license(o) });
     await mk({ client_id: c1.id, product_catalog_id: p1.id, entity_name: "Comercializadora Peñón", license_type: "rent" });
-    await mk({ client_id: c1.id, product_catalog_id: p2.id, entity_name: "Distribuidora Ávila", license_type: "named_users", is_active: false });
-    await mk({ client_id: c2.id, product_catalog_id: p1.id, entity_name: "Servicios Únicos", entity_rfc: "SUN010101AB9", license_type: "concurrent_users" });
-    const names = (res: { body: { app_licenses: Array<{ entity_name: string }> } }) => res.body.app_licenses.map((l) => l.entity_name).sort();
+    await mk({
+      client_id: c1.id,
+      product_catalog_id: p2.id,
+      entity_name: "Distribuidora Ávila",
+      license_type: "named_users",
+      is_active: false,
+    });
+    await mk({
+      client_id: c2.id,
+      product_catalog_id: p1.id,
+      entity_name: "Servicios Únicos",
+      entity_rfc: "SUN010101AB9",
+      license_type: "concurrent_users",
+    });
+    const names = (res: { body: { app_licenses: Array<{ entity_name: string }> } }) =>
+      res.body.app_licenses.map((l) => l.entity_name).sort();
     const q = (s: string) => admin.get(`/api/v1/app_licenses?per_page=all&${s}`);
     const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
     expect(names(await q(`by_client=${enc([c1.id])}`))).toEqual(["Comercializadora Peñón", "Distribuidora Ávila"]);
     expect(names(await q(`by_product=${enc([p1.id])}`))).toEqual(["Comercializadora Peñón", "Servicios Únicos"]);
-    expect(names(await q(`by_client=${enc([c1.id, c2.id])}&by_license_type=${enc(["named_users", "concurrent_users"])}`))).toEqual([
-      "Distribuidora Ávila",
-      "Servicios Únicos",
-    ]);
+    expect(
+      names(await q(`by_client=${enc([c1.id, c2.id])}&by_license_type=${enc(["named_users", "concurrent_users"])}`)),
+    ).toEqual(["Distribuidora Ávila", "Servicios Únicos"]);
     expect(names(await q(`by_client=${enc([c1.id])}&by_status=${enc(["inactive"])}`))).toEqual(["Distribuidora Ávila"]);
     expect(names(await q(`by_client=${enc([c1.id])}&by_status=active`))).toEqual(["Comercializadora Peñón"]);
     expect(names(await q(`by_client=${enc([c1.id])}&by_status=${enc(["active", "inactive"])}`))).toHaveLength(2);
@@ -217,14 +260,26 @@ describe("app_licenses", () => {
   it("lets Finanzas read and download, Operador nothing, only Administrador write", async () => {
     const client = await buildClient(db());
     const product = await buildProduct(db());
-    const { body } = await admin.post("/api/v1/app_licenses", { app_license: license({ client_id: client.id, product_catalog_id: product.id }) });
+    const { body } = await admin.post("/api/v1/app_licenses", {
+      app_license: license({ client_id: client.id, product_catalog_id: product.id }),
+    });
     const id = body.app_license.id;
     expect((await finance.get("/api/v1/app_licenses")).status).toBe(200);
     expect((await finance.get(`/api/v1/app_licenses/${id}`)).status).toBe(200);
-    expect((await finance.post("/api/v1/app_licenses", { app_license: license({ client_id: client.id, product_catalog_id: product.id }) })).status).toBe(403);
+    expect(
+      (
+        await finance.post("/api/v1/app_licenses", {
+          app_license: license({ client_id: client.id, product_catalog_id: product.id }),
+        })
+      ).status,
+    ).toBe(403);
     expect((await finance.put(`/api/v1/app_licenses/${id}`, { app_license: { entity_name: "x" } })).status).toBe(403);
     expect((await finance.delete(`/api/v1/app_licenses/${id}`)).status).toBe(403);
-    for (const url of ["/api/v1/app_licenses", `/api/v1/app_licenses/${id}`, `/api/v1/app_licenses/${id}/download_license_script`]) {
+    for (const url of [
+      "/api/v1/app_licenses",
+      `/api/v1/app_licenses/${id}`,
+      `/api/v1/app_licenses/${id}/download_license_script`,
+    ]) {
       expect((await operator.get(url)).status).toBe(403);
     }
     expect((await admin.delete(`/api/v1/app_licenses/${id}`)).status).toBe(200);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { app_settings } from "../../server/db/schema";
-import { buildClient, buildWorkspace, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { type ApiClient, buildClient, buildWorkspace, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -38,7 +38,11 @@ describe("app_settings", () => {
     const excluded = await buildClient(t.app.db.db, { name: "Cliente Excluido" });
     const workspace = await buildWorkspace(t.app.db.db, "Oficina Central");
     const res = await admin.put("/api/v1/app_settings/1", {
-      app_setting: { default_customer_id: customer.id, default_workspace_id: String(workspace.id), support_excluded_customer_id: excluded.id },
+      app_setting: {
+        default_customer_id: customer.id,
+        default_workspace_id: String(workspace.id),
+        support_excluded_customer_id: excluded.id,
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.app_setting).toMatchObject({

@@ -32,11 +32,23 @@ afterAll(() => t.close());
 const FUTURE_START = "2099-01-01";
 const FUTURE_END = "2099-01-31";
 const body = (overrides: Record<string, unknown> = {}) => ({
-  assignment: { employee_id: worker.id, client_id: client.id, product_catalog_id: product.id, start_on: FUTURE_START, end_on: FUTURE_END, ...overrides },
+  assignment: {
+    employee_id: worker.id,
+    client_id: client.id,
+    product_catalog_id: product.id,
+    start_on: FUTURE_START,
+    end_on: FUTURE_END,
+    ...overrides,
+  },
 });
 /** A stored assignment, written directly (past dates cannot be created through rules-free paths otherwise). */
 const stored = async (start_on: string, end_on: string, employee_id = worker.id) =>
-  (await t.app.db.db.insert(assignments).values({ employee_id, client_id: client.id, product_catalog_id: product.id, start_on, end_on }).returning())[0];
+  (
+    await t.app.db.db
+      .insert(assignments)
+      .values({ employee_id, client_id: client.id, product_catalog_id: product.id, start_on, end_on })
+      .returning()
+  )[0];
 
 describe("assignments", () => {
   it("creates and shows computed names and the inclusive duration", async () => {
@@ -69,7 +81,10 @@ describe("assignments", () => {
 
   it("requires an active, assignable employee", async () => {
     const [notAssignable] = await t.app.db.db.insert(employees).values({ name: "No asignable" }).returning();
-    const [inactive] = await t.app.db.db.insert(employees).values({ name: "Inactivo", assignable: true, is_active: false }).returning();
+    const [inactive] = await t.app.db.db
+      .insert(employees)
+      .values({ name: "Inactivo", assignable: true, is_active: false })
+      .returning();
     const a = await admin.post("/api/v1/assignments", body({ employee_id: notAssignable.id }));
     expect(a.status).toBe(422);
     expect(a.body.errors.employee_id).toEqual(["el empleado no es asignable"]);
@@ -98,7 +113,9 @@ describe("assignments", () => {
     expect(moveStart.status).toBe(422);
     expect(moveStart.body.errors).toEqual({ start_on: ["ya no se puede modificar porque la fecha ya se alcanzó"] });
     // The form omits the locked start (or echoes it unchanged): the end can still move.
-    const moveEnd = await admin.put(`/api/v1/assignments/${running.id}`, { assignment: { start_on: "2020-01-01", end_on: "2099-06-30" } });
+    const moveEnd = await admin.put(`/api/v1/assignments/${running.id}`, {
+      assignment: { start_on: "2020-01-01", end_on: "2099-06-30" },
+    });
     expect(moveEnd.status).toBe(200);
     expect(moveEnd.body.assignment.end_on).toBe("2099-06-30");
 
@@ -109,10 +126,14 @@ describe("assignments", () => {
 
     const today = businessToday();
     const startsToday = await stored(today, "2099-12-31");
-    expect((await admin.put(`/api/v1/assignments/${startsToday.id}`, { assignment: { start_on: "2099-01-01" } })).status).toBe(422);
+    expect((await admin.put(`/api/v1/assignments/${startsToday.id}`, { assignment: { start_on: "2099-01-01" } })).status).toBe(
+      422,
+    );
 
     const future = await stored("2099-02-01", "2099-02-28");
-    const moved = await admin.put(`/api/v1/assignments/${future.id}`, { assignment: { start_on: "2099-02-10", end_on: "2099-02-20" } });
+    const moved = await admin.put(`/api/v1/assignments/${future.id}`, {
+      assignment: { start_on: "2099-02-10", end_on: "2099-02-20" },
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.assignment.duration_days).toBe(11);
     const crossed = await admin.put(`/api/v1/assignments/${future.id}`, { assignment: { end_on: "2099-02-01" } });
@@ -130,12 +151,18 @@ describe("assignments", () => {
     await stored("2030-01-01", "2030-01-10", other.id);
     await stored("2030-01-20", "2030-01-31", other.id);
     await stored("2030-03-01", "2030-03-05", other.id);
-    const q = async (params: string) => (await admin.get(`/api/v1/assignments?per_page=all&employee_id=${other.id}&${params}`)).body.assignments;
+    const q = async (params: string) =>
+      (await admin.get(`/api/v1/assignments?per_page=all&employee_id=${other.id}&${params}`)).body.assignments;
     expect(await q("")).toHaveLength(3);
-    expect((await q("from=2030-01-05&to=2030-01-25")).map((a: { start_on: string }) => a.start_on).sort()).toEqual(["2030-01-01", "2030-01-20"]);
+    expect((await q("from=2030-01-05&to=2030-01-25")).map((a: { start_on: string }) => a.start_on).sort()).toEqual([
+      "2030-01-01",
+      "2030-01-20",
+    ]);
     expect((await q("from=2030-02-01")).map((a: { start_on: string }) => a.start_on)).toEqual(["2030-03-01"]);
     expect((await q("to=2030-01-01")).map((a: { start_on: string }) => a.start_on)).toEqual(["2030-01-01"]);
-    const byEmployee = await admin.get(`/api/v1/assignments?per_page=all&by_employee=${encodeURIComponent(JSON.stringify([other.id]))}`);
+    const byEmployee = await admin.get(
+      `/api/v1/assignments?per_page=all&by_employee=${encodeURIComponent(JSON.stringify([other.id]))}`,
+    );
     expect(byEmployee.body.meta.total_count).toBe(3);
     const byClient = await admin.get(`/api/v1/assignments?per_page=all&by_client=${client.id}`);
     expect(byClient.body.meta.total_count).toBeGreaterThanOrEqual(3);

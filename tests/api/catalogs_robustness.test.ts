@@ -1,8 +1,8 @@
 /** Odd input on every catalog call answers 4xx with a Spanish message, never 500. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { multipart, rawRequest } from "../support/catalog-factories";
-import { signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { multipart, rawRequest } from "../support/catalog-factories";
+import { type ApiClient, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -24,7 +24,25 @@ const RESOURCES: Array<[string, string]> = [
   ["activity_type_catalogs", "activity_type_catalog"],
 ];
 
-const ODD_VALUES: unknown[] = [null, "", " ", 0, -1, 1.5, 2 ** 40, "null", "abc", [], {}, [1, 2], true, "x".repeat(5000), "\u0000", "2026-02-30", "'; drop table x; --"];
+const ODD_VALUES: unknown[] = [
+  null,
+  "",
+  " ",
+  0,
+  -1,
+  1.5,
+  2 ** 40,
+  "null",
+  "abc",
+  [],
+  {},
+  [1, 2],
+  true,
+  "x".repeat(5000),
+  "\u0000",
+  "2026-02-30",
+  "'; drop table x; --",
+];
 const FIELDS = [
   "name",
   "date",
@@ -56,9 +74,13 @@ describe("catalogs robustness", () => {
         if (res.status >= 400) expect(res.text).not.toMatch(/Invalid input|Expected|Required/);
       }
       for (const raw of ["not json", "[1,2]", "null", '{"a":'])
-        expect((await rawRequest(t.app, admin.token, "POST", `/api/v1/${name}`, raw, { "content-type": "application/json" })).status).toBeLessThan(500);
+        expect(
+          (await rawRequest(t.app, admin.token, "POST", `/api/v1/${name}`, raw, { "content-type": "application/json" })).status,
+        ).toBeLessThan(500);
     }
-    const settings = await admin.put("/api/v1/app_settings/1", { app_setting: { default_customer_id: [1], default_workspace_id: {}, support_excluded_customer_id: -4 } });
+    const settings = await admin.put("/api/v1/app_settings/1", {
+      app_setting: { default_customer_id: [1], default_workspace_id: {}, support_excluded_customer_id: -4 },
+    });
     expect(settings.status).toBe(422);
   });
 
@@ -70,14 +92,14 @@ describe("catalogs robustness", () => {
       "per_page=100000",
       "by_column[column]=name%20desc",
       "by_column[order]=sideways",
-      "search=" + "%25".repeat(50),
-      "search=" + "x".repeat(300),
+      `search=${"%25".repeat(50)}`,
+      `search=${"x".repeat(300)}`,
       "by_client=%5B%22a%22%5D",
       "by_product=%7B%7D",
       "by_status=%5B1%5D",
       "by_license_type=%5B%5D",
       "selectable=maybe",
-      "by_category=" + encodeURIComponent(JSON.stringify(["x".repeat(200)])),
+      `by_category=${encodeURIComponent(JSON.stringify(["x".repeat(200)]))}`,
       "project_id=-3",
     ];
     for (const [name] of RESOURCES) {
@@ -108,7 +130,9 @@ describe("catalogs robustness", () => {
       expect(res.status, res.text).toBeGreaterThanOrEqual(400);
       expect(res.status, res.text).toBeLessThan(500);
     }
-    const broken = await rawRequest(t.app, admin.token, "PUT", "/api/v1/holydays/import_holydays", "garbage", { "content-type": "multipart/form-data" });
+    const broken = await rawRequest(t.app, admin.token, "PUT", "/api/v1/holydays/import_holydays", "garbage", {
+      "content-type": "multipart/form-data",
+    });
     expect(broken.status).toBe(422);
   });
 });

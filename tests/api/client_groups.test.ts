@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildClient, buildClientGroup, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { type ApiClient, buildClient, buildClientGroup, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildClient, buildClientGroup, buildProduct, call, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { type ApiClient, buildClient, buildClientGroup, buildProduct, call, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -53,7 +53,9 @@ describe("clients", () => {
   });
 
   it("assigns the next code when the form still says '0', and 'null' group means none", async () => {
-    const res = await admin.post("/api/v1/clients.json", { client: { name: "Sin código", client_code: "0", client_group_id: "null", ...(await folder()) } });
+    const res = await admin.post("/api/v1/clients.json", {
+      client: { name: "Sin código", client_code: "0", client_group_id: "null", ...(await folder()) },
+    });
     expect(res.status).toBe(201);
     expect(res.body.client.client_code).not.toBe("0");
     expect(res.body.client.client_group_id).toBeNull();
@@ -81,23 +83,41 @@ describe("clients", () => {
     const none = await admin.post("/api/v1/clients", { client: { name: "Sin carpeta" } });
     expect(none.status).toBe(422);
     expect(none.body.errors.drive_root_id).toEqual(["Favor de seleccionar una ruta para el cliente"]);
-    const outside = await admin.post("/api/v1/clients", { client: { name: "Fuera", drive_root_url: "https://example.com/otra/ruta" } });
+    const outside = await admin.post("/api/v1/clients", {
+      client: { name: "Fuera", drive_root_url: "https://example.com/otra/ruta" },
+    });
     expect(outside.status).toBe(422);
     expect(outside.body.errors.drive_root_url).toEqual(["Favor de verificar la ruta del proyecto."]);
-    const traversal = await admin.post("/api/v1/clients", { client: { name: "Fuera", drive_root_url: "/drive/folders/../../etc" } });
+    const traversal = await admin.post("/api/v1/clients", {
+      client: { name: "Fuera", drive_root_url: "/drive/folders/../../etc" },
+    });
     expect(traversal.body.errors.drive_root_url).toEqual(["Favor de verificar la ruta del proyecto."]);
     const missing = await admin.post("/api/v1/clients", { client: { name: "Fuera", drive_root_id: "no/existe" } });
     expect(missing.body.errors.drive_root_id).toEqual(["la carpeta no existe en el drive"]);
 
     const picked = await folder();
-    const byUrl = await admin.post("/api/v1/clients", { client: { name: "Con carpeta", drive_root_url: `/drive/folders/${encodeURIComponent(picked.drive_root_id)}` } });
+    const byUrl = await admin.post("/api/v1/clients", {
+      client: { name: "Con carpeta", drive_root_url: `/drive/folders/${encodeURIComponent(picked.drive_root_id)}` },
+    });
     expect(byUrl.status).toBe(201);
-    expect(byUrl.body.client).toMatchObject({ drive_root_id: picked.drive_root_id, drive_root_url: `/drive/folders/${encodeURIComponent(picked.drive_root_id)}` });
+    expect(byUrl.body.client).toMatchObject({
+      drive_root_id: picked.drive_root_id,
+      drive_root_url: `/drive/folders/${encodeURIComponent(picked.drive_root_id)}`,
+    });
     const listed = await admin.get(`/api/v1/drive/folders?parent_id=${encodeURIComponent(picked.drive_root_id)}`);
-    expect(listed.body.items.map((i: { name: string }) => i.name).sort()).toEqual(["Administración", "Comercial", "Proyectos", "Soporte Técnico"]);
+    expect(listed.body.items.map((i: { name: string }) => i.name).sort()).toEqual([
+      "Administración",
+      "Comercial",
+      "Proyectos",
+      "Soporte Técnico",
+    ]);
     // An update that leaves the folder alone saves; clearing it is refused.
-    expect((await admin.put(`/api/v1/clients/${byUrl.body.client.id}`, { client: { ...byUrl.body.client, email: "a@b.mx" } })).status).toBe(200);
-    const cleared = await admin.put(`/api/v1/clients/${byUrl.body.client.id}`, { client: { drive_root_id: null, drive_root_url: null } });
+    expect(
+      (await admin.put(`/api/v1/clients/${byUrl.body.client.id}`, { client: { ...byUrl.body.client, email: "a@b.mx" } })).status,
+    ).toBe(200);
+    const cleared = await admin.put(`/api/v1/clients/${byUrl.body.client.id}`, {
+      client: { drive_root_id: null, drive_root_url: null },
+    });
     expect(cleared.body.errors.drive_root_id).toEqual(["Favor de seleccionar una ruta para el cliente"]);
   });
 
@@ -105,7 +125,11 @@ describe("clients", () => {
     const p1 = await buildProduct(t.app.db.db);
     const p2 = await buildProduct(t.app.db.db);
     const res = await admin.post("/api/v1/clients", {
-      client: { name: "Anidado", ...(await folder()), client_product_catalogs_attributes: [{ product_catalog_id: p1.id, annual_support_hours: 10 }] },
+      client: {
+        name: "Anidado",
+        ...(await folder()),
+        client_product_catalogs_attributes: [{ product_catalog_id: p1.id, annual_support_hours: 10 }],
+      },
     });
     const id = res.body.client.id;
     const row = res.body.client.client_product_catalogs[0];
@@ -133,10 +157,14 @@ describe("clients", () => {
 
   it("refuses a duplicate code and an unknown group with 422", async () => {
     const existing = await buildClient(t.app.db.db, { client_code: "7777" });
-    const dup = await admin.post("/api/v1/clients", { client: { name: "Otro", client_code: existing.client_code, ...(await folder()) } });
+    const dup = await admin.post("/api/v1/clients", {
+      client: { name: "Otro", client_code: existing.client_code, ...(await folder()) },
+    });
     expect(dup.status).toBe(422);
     expect(dup.body.errors.client_code).toEqual(["ya está en uso"]);
-    const badGroup = await admin.post("/api/v1/clients", { client: { name: "Otro", client_group_id: 999999, ...(await folder()) } });
+    const badGroup = await admin.post("/api/v1/clients", {
+      client: { name: "Otro", client_group_id: 999999, ...(await folder()) },
+    });
     expect(badGroup.status).toBe(422);
     expect(badGroup.body.errors.client_group_id).toEqual(["no existe"]);
   });
@@ -208,11 +236,11 @@ describe("clients", () => {
   });
 
   it("exports CSV with BOM and neutralised formulas", async () => {
-    await buildClient(t.app.db.db, { name: "=HYPERLINK(\"http://x\")" });
+    await buildClient(t.app.db.db, { name: '=HYPERLINK("http://x")' });
     const res = await admin.get("/api/v1/clients.csv?search=hyperlink");
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/text\/csv/);
     expect(res.text.startsWith("\uFEFF")).toBe(true);
-    expect(res.text).toContain("\"'=HYPERLINK(\"\"http://x\"\")\"");
+    expect(res.text).toContain('"\'=HYPERLINK(""http://x"")"');
   });
 });

@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const create = async (name: string) => (await admin.post("/api/v1/employee_positions", { employee_position: { name } })).body.employee_position;
+const create = async (name: string) =>
+  (await admin.post("/api/v1/employee_positions", { employee_position: { name } })).body.employee_position;
 
 describe("employee_positions", () => {
   it("creates, updates, lists, searches without accents and sorts whitelisted columns", async () => {
@@ -53,8 +54,13 @@ describe("employee_positions", () => {
 
     const withHours = await create("Con horas");
     const client = await buildClient(t.app.db.db);
-    const [project] = await t.app.db.db.insert(projects).values({ project_code: "EH-1", name: "P", client_id: client.id }).returning();
-    await t.app.db.db.insert(estimated_work_hours).values({ project_id: project.id, employee_position_id: withHours.id, estimated_hours: 10 });
+    const [project] = await t.app.db.db
+      .insert(projects)
+      .values({ project_code: "EH-1", name: "P", client_id: client.id })
+      .returning();
+    await t.app.db.db
+      .insert(estimated_work_hours)
+      .values({ project_id: project.id, employee_position_id: withHours.id, estimated_hours: 10 });
     const refusedHours = await admin.delete(`/api/v1/employee_positions/${withHours.id}`);
     expect(refusedHours.body.errors.base).toEqual(["No se puede eliminar: el puesto se usa en 0 empleados y 1 horas estimadas"]);
 

@@ -29,19 +29,37 @@ describe("employees", () => {
   it("creates with defaults: code '0' and no workspace when no default is configured", async () => {
     const res = await admin.post("/api/v1/employees", { employee: { name: "Sin Código" } });
     expect(res.status).toBe(201);
-    expect(res.body.employee).toMatchObject({ name: "Sin Código", employee_code: "0", workspace_id: null, is_active: true, assignable: false });
+    expect(res.body.employee).toMatchObject({
+      name: "Sin Código",
+      employee_code: "0",
+      workspace_id: null,
+      is_active: true,
+      assignable: false,
+    });
     // '0' is the "no code yet" value: several employees may share it.
-    expect((await admin.post("/api/v1/employees", { employee: { name: "Otro sin código", employee_code: "" } })).status).toBe(201);
+    expect((await admin.post("/api/v1/employees", { employee: { name: "Otro sin código", employee_code: "" } })).status).toBe(
+      201,
+    );
   });
 
   it("takes the default workspace of app_settings when none is chosen, and computes names", async () => {
     const ws = await buildWorkspace(t.app.db.db, "Matriz Monterrey");
-    await t.app.db.db.insert(app_settings).values({ id: 1, default_workspace_id: ws.id }).onConflictDoUpdate({ target: app_settings.id, set: { default_workspace_id: ws.id } });
+    await t.app.db.db
+      .insert(app_settings)
+      .values({ id: 1, default_workspace_id: ws.id })
+      .onConflictDoUpdate({ target: app_settings.id, set: { default_workspace_id: ws.id } });
     const other = await buildWorkspace(t.app.db.db, "Sucursal");
     const [position] = await t.app.db.db.insert(employee_positions).values({ name: "Desarrollador" }).returning();
     const { user } = await buildUser(t.app.db.db, "operator", {}, false);
     const res = await admin.post("/api/v1/employees", {
-      employee: { name: "José Ávila", employee_code: "E-100", user_id: user.id, employee_position_id: position.id, is_rape: true, assignable: "true" },
+      employee: {
+        name: "José Ávila",
+        employee_code: "E-100",
+        user_id: user.id,
+        employee_position_id: position.id,
+        is_rape: true,
+        assignable: "true",
+      },
     });
     expect(res.status).toBe(201);
     expect(res.body.employee).toMatchObject({
@@ -83,10 +101,14 @@ describe("employees", () => {
     const moved = await admin.put(`/api/v1/employees/${spare.id}`, { employee: { user_id: user.id } });
     expect(moved.body.errors.user_id).toEqual(["ya está vinculado a otro empleado"]);
     // Re-sending the same link on its own employee is not a conflict.
-    expect((await admin.put(`/api/v1/employees/${employee?.id}`, { employee: { user_id: user.id, name: "Mismo" } })).status).toBe(200);
+    expect((await admin.put(`/api/v1/employees/${employee?.id}`, { employee: { user_id: user.id, name: "Mismo" } })).status).toBe(
+      200,
+    );
 
     const { user: lonely } = await buildUser(t.app.db.db, "operator", {}, false);
-    const inactive = await admin.post("/api/v1/employees", { employee: { name: "Inactivo", is_active: false, user_id: lonely.id } });
+    const inactive = await admin.post("/api/v1/employees", {
+      employee: { name: "Inactivo", is_active: false, user_id: lonely.id },
+    });
     expect(inactive.status).toBe(422);
     expect(inactive.body.errors.user_id).toEqual(["no se puede vincular un usuario a un empleado inactivo"]);
   });
@@ -105,8 +127,14 @@ describe("employees", () => {
   it("filters by status, assignable, rape, pm and workspace", async () => {
     const ws = await buildWorkspace(t.app.db.db);
     const db = t.app.db.db;
-    const [active] = await db.insert(employees).values({ name: "Filtro Activo", assignable: true, is_rape: true, workspace_id: ws.id }).returning();
-    const [inactive] = await db.insert(employees).values({ name: "Filtro Inactivo", is_active: false, workspace_id: ws.id }).returning();
+    const [active] = await db
+      .insert(employees)
+      .values({ name: "Filtro Activo", assignable: true, is_rape: true, workspace_id: ws.id })
+      .returning();
+    const [inactive] = await db
+      .insert(employees)
+      .values({ name: "Filtro Inactivo", is_active: false, workspace_id: ws.id })
+      .returning();
     const client = await buildClient(db);
     await db.insert(projects).values({ project_code: "PM-1", name: "Proyecto", client_id: client.id, pm_id: inactive.id });
     const q = (params: string) => admin.get(`/api/v1/employees?per_page=all&by_workspace=${ws.id}&${params}`);

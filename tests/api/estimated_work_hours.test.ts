@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildPosition, buildProject } from "../support/catalog-factories";
-import { buildClient, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { buildPosition, buildProject } from "../support/catalog-factories";
+import { type ApiClient, buildClient, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -29,27 +29,46 @@ describe("estimated_work_hours", () => {
       estimated_work_hour: { project_id: p.id, employee_position_id: String(position.id), estimated_hours: "12.5" },
     });
     expect(res.status).toBe(201);
-    expect(res.body.estimated_work_hour).toMatchObject({ project_id: p.id, employee_position_id: position.id, estimated_hours: 12.5, employee_position_name: "Desarrollador Sénior" });
-    const updated = await admin.put(`/api/v1/estimated_work_hours/${res.body.estimated_work_hour.id}`, { estimated_work_hour: { estimated_hours: 20 } });
+    expect(res.body.estimated_work_hour).toMatchObject({
+      project_id: p.id,
+      employee_position_id: position.id,
+      estimated_hours: 12.5,
+      employee_position_name: "Desarrollador Sénior",
+    });
+    const updated = await admin.put(`/api/v1/estimated_work_hours/${res.body.estimated_work_hour.id}`, {
+      estimated_work_hour: { estimated_hours: 20 },
+    });
     expect(updated.body.estimated_work_hour.estimated_hours).toBe(20);
   });
 
   it("asks to fill every field when hours or position are missing, and hours must be above zero", async () => {
     const p = await project();
-    const missing = await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: { project_id: p.id, estimated_hours: "", employee_position_id: "" } });
+    const missing = await admin.post("/api/v1/estimated_work_hours", {
+      estimated_work_hour: { project_id: p.id, estimated_hours: "", employee_position_id: "" },
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.errors.estimated_hours).toEqual(["Rellene todos los campos"]);
     expect(missing.body.errors.employee_position_id).toEqual(["Rellene todos los campos"]);
     const position = await buildPosition(db());
-    const onlyHours = await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: { project_id: p.id, estimated_hours: 3 } });
+    const onlyHours = await admin.post("/api/v1/estimated_work_hours", {
+      estimated_work_hour: { project_id: p.id, estimated_hours: 3 },
+    });
     expect(onlyHours.body.errors).toEqual({ employee_position_id: ["Rellene todos los campos"] });
-    const zero = await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: { project_id: p.id, employee_position_id: position.id, estimated_hours: 0 } });
+    const zero = await admin.post("/api/v1/estimated_work_hours", {
+      estimated_work_hour: { project_id: p.id, employee_position_id: position.id, estimated_hours: 0 },
+    });
     expect(zero.body.errors.estimated_hours).toEqual(["debe ser mayor a cero"]);
-    const text = await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: { project_id: p.id, employee_position_id: position.id, estimated_hours: "muchas" } });
+    const text = await admin.post("/api/v1/estimated_work_hours", {
+      estimated_work_hour: { project_id: p.id, employee_position_id: position.id, estimated_hours: "muchas" },
+    });
     expect(text.body.errors.estimated_hours).toEqual(["debe ser un número"]);
-    const noProject = await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: { employee_position_id: position.id, estimated_hours: 1 } });
+    const noProject = await admin.post("/api/v1/estimated_work_hours", {
+      estimated_work_hour: { employee_position_id: position.id, estimated_hours: 1 },
+    });
     expect(noProject.body.errors.project_id).toEqual(["es obligatorio"]);
-    const unknown = await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: { project_id: p.id, employee_position_id: 999999, estimated_hours: 1 } });
+    const unknown = await admin.post("/api/v1/estimated_work_hours", {
+      estimated_work_hour: { project_id: p.id, employee_position_id: 999999, estimated_hours: 1 },
+    });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors.employee_position_id).toEqual(["no existe"]);
   });
@@ -63,10 +82,16 @@ describe("estimated_work_hours", () => {
     const dup = await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: body });
     expect(dup.status).toBe(422);
     expect(dup.body.errors.employee_position_id).toEqual(["ya tiene horas estimadas en este proyecto"]);
-    const second = await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: { ...body, employee_position_id: other.id } });
-    const moved = await admin.put(`/api/v1/estimated_work_hours/${second.body.estimated_work_hour.id}`, { estimated_work_hour: { employee_position_id: position.id } });
+    const second = await admin.post("/api/v1/estimated_work_hours", {
+      estimated_work_hour: { ...body, employee_position_id: other.id },
+    });
+    const moved = await admin.put(`/api/v1/estimated_work_hours/${second.body.estimated_work_hour.id}`, {
+      estimated_work_hour: { employee_position_id: position.id },
+    });
     expect(moved.status).toBe(422);
-    const same = await admin.put(`/api/v1/estimated_work_hours/${second.body.estimated_work_hour.id}`, { estimated_work_hour: { estimated_hours: 7 } });
+    const same = await admin.put(`/api/v1/estimated_work_hours/${second.body.estimated_work_hour.id}`, {
+      estimated_work_hour: { estimated_hours: 7 },
+    });
     expect(same.status).toBe(200);
   });
 
@@ -75,12 +100,25 @@ describe("estimated_work_hours", () => {
     const p2 = await project();
     const a = await buildPosition(db(), "Analista");
     const b = await buildPosition(db(), "Arquitecto");
-    for (const [pid, pos, h] of [[p1.id, a.id, 4], [p1.id, b.id, 8], [p2.id, a.id, 1]] as const) {
-      await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: { project_id: pid, employee_position_id: pos, estimated_hours: h } });
+    for (const [pid, pos, h] of [
+      [p1.id, a.id, 4],
+      [p1.id, b.id, 8],
+      [p2.id, a.id, 1],
+    ] as const) {
+      await admin.post("/api/v1/estimated_work_hours", {
+        estimated_work_hour: { project_id: pid, employee_position_id: pos, estimated_hours: h },
+      });
     }
-    const res = await finance.get(`/api/v1/estimated_work_hours?project_id=${p1.id}&by_column[column]=estimated_hours&by_column[order]=desc`);
+    const res = await finance.get(
+      `/api/v1/estimated_work_hours?project_id=${p1.id}&by_column[column]=estimated_hours&by_column[order]=desc`,
+    );
     expect(res.status).toBe(200);
-    expect(res.body.estimated_work_hours.map((r: { employee_position_name: string; estimated_hours: number }) => [r.employee_position_name, r.estimated_hours])).toEqual([
+    expect(
+      res.body.estimated_work_hours.map((r: { employee_position_name: string; estimated_hours: number }) => [
+        r.employee_position_name,
+        r.estimated_hours,
+      ]),
+    ).toEqual([
       ["Arquitecto", 8],
       ["Analista", 4],
     ]);
@@ -94,11 +132,15 @@ describe("estimated_work_hours", () => {
   it("lets Finanzas read, Operador nothing, only Administrador write", async () => {
     const p = await project();
     const position = await buildPosition(db());
-    const created = await admin.post("/api/v1/estimated_work_hours", { estimated_work_hour: { project_id: p.id, employee_position_id: position.id, estimated_hours: 2 } });
+    const created = await admin.post("/api/v1/estimated_work_hours", {
+      estimated_work_hour: { project_id: p.id, employee_position_id: position.id, estimated_hours: 2 },
+    });
     const id = created.body.estimated_work_hour.id;
     expect((await finance.get(`/api/v1/estimated_work_hours/${id}`)).status).toBe(200);
     expect((await finance.post("/api/v1/estimated_work_hours", { estimated_work_hour: {} })).status).toBe(403);
-    expect((await finance.put(`/api/v1/estimated_work_hours/${id}`, { estimated_work_hour: { estimated_hours: 1 } })).status).toBe(403);
+    expect(
+      (await finance.put(`/api/v1/estimated_work_hours/${id}`, { estimated_work_hour: { estimated_hours: 1 } })).status,
+    ).toBe(403);
     expect((await finance.delete(`/api/v1/estimated_work_hours/${id}`)).status).toBe(403);
     expect((await operator.get(`/api/v1/estimated_work_hours?project_id=${p.id}`)).status).toBe(403);
     expect((await operator.get(`/api/v1/estimated_work_hours/${id}`)).status).toBe(403);

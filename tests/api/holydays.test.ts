@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { holydays } from "../../server/db/schema";
-import { multipart, rawRequest } from "../support/catalog-factories";
-import { signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { multipart, rawRequest } from "../support/catalog-factories";
+import { type ApiClient, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -79,7 +79,10 @@ describe("holydays", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/text\/csv/);
     expect(res.headers["content-disposition"]).toMatch(/attachment; filename="formato_dias_festivos.csv"/);
-    const lines = res.text.replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = res.text
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("fecha,nombre");
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(/^\d{4}-01-01,Año Nuevo$/);
@@ -87,7 +90,8 @@ describe("holydays", () => {
 
   it("imports a CSV with both date formats and skips dates already registered", async () => {
     await admin.post("/api/v1/holydays", { holyday: { date: "2040-01-01", name: "Ya estaba" } });
-    const csv = "\uFEFFfecha,nombre\r\n2040-01-01,Año Nuevo\r\n05/02/2040,Constitución\r\n\r\n2040-03-19,\"Natalicio, Juárez\"\r\n05/02/2040,Repetido\r\n";
+    const csv =
+      '\uFEFFfecha,nombre\r\n2040-01-01,Año Nuevo\r\n05/02/2040,Constitución\r\n\r\n2040-03-19,"Natalicio, Juárez"\r\n05/02/2040,Repetido\r\n';
     const res = await upload(admin, csv);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ imported: 2, skipped: 2 });
@@ -121,11 +125,18 @@ describe("holydays", () => {
   });
 
   it("reads a semicolon-separated file saved by a Spanish spreadsheet", async () => {
-    const res = await upload(admin, "Fecha;Nombre\r\n12/12/2046;Día de la Virgen\r\n", "festivos.csv", "application/vnd.ms-excel");
+    const res = await upload(
+      admin,
+      "Fecha;Nombre\r\n12/12/2046;Día de la Virgen\r\n",
+      "festivos.csv",
+      "application/vnd.ms-excel",
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ imported: 1, skipped: 0 });
     const listed = await admin.get("/api/v1/holydays/holydays_by_date?from=2046-12-01&to=2046-12-31");
-    expect(listed.body.holydays.map((h: { date: string; name: string }) => [h.date, h.name])).toEqual([["2046-12-12", "Día de la Virgen"]]);
+    expect(listed.body.holydays.map((h: { date: string; name: string }) => [h.date, h.name])).toEqual([
+      ["2046-12-12", "Día de la Virgen"],
+    ]);
   });
 
   it("refuses a wrong header with a clear message and changes nothing", async () => {

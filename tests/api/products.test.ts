@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { app_licenses, assignments, client_product_catalogs, projects, quotations } from "../../server/db/schema";
-import { buildActivity, buildEmployee } from "../support/catalog-factories";
-import { buildClient, buildProduct, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { buildActivity, buildEmployee } from "../support/catalog-factories";
+import { type ApiClient, buildClient, buildProduct, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -47,7 +47,9 @@ describe("products", () => {
   });
 
   it("answers 422 per field in Spanish: required, unique code, URLs, unknown employee", async () => {
-    const res = await admin.post("/api/v1/products", { product: { product_code: "", name: "", brochure_url: "javascript:alert(1)", form_url: "no es url" } });
+    const res = await admin.post("/api/v1/products", {
+      product: { product_code: "", name: "", brochure_url: "javascript:alert(1)", form_url: "no es url" },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors).toMatchObject({
       product_code: ["es obligatorio"],
@@ -58,10 +60,14 @@ describe("products", () => {
     });
     const employee = await buildEmployee(db());
     const existing = await buildProduct(db(), { product_code: "DUP-1" });
-    const dup = await admin.post("/api/v1/products", { product: { product_code: existing.product_code, name: "Otro", employee_id: employee.id } });
+    const dup = await admin.post("/api/v1/products", {
+      product: { product_code: existing.product_code, name: "Otro", employee_id: employee.id },
+    });
     expect(dup.status).toBe(422);
     expect(dup.body.errors.product_code).toEqual(["ya está en uso"]);
-    const noEmployee = await admin.post("/api/v1/products", { product: { product_code: "NEW-1", name: "Otro", employee_id: 999999 } });
+    const noEmployee = await admin.post("/api/v1/products", {
+      product: { product_code: "NEW-1", name: "Otro", employee_id: 999999 },
+    });
     expect(noEmployee.status).toBe(422);
     expect(noEmployee.body.errors.employee_id).toEqual(["no existe"]);
   });
@@ -77,7 +83,9 @@ describe("products", () => {
     expect(names(notSelectable)).not.toContain("Bancos");
     const selectable = await admin.get("/api/v1/products?per_page=all&selectable=true");
     expect(names(selectable)).not.toContain("Framework");
-    const byCategory = await admin.get(`/api/v1/products?per_page=all&by_category=${encodeURIComponent(JSON.stringify(["RH", "Tesorería"]))}`);
+    const byCategory = await admin.get(
+      `/api/v1/products?per_page=all&by_category=${encodeURIComponent(JSON.stringify(["RH", "Tesorería"]))}`,
+    );
     expect(names(byCategory)).toEqual(["Bancos", "Nómina Ágil"]);
     expect(names(await admin.get("/api/v1/products?search=NOMINA%20agil"))).toEqual(["Nómina Ágil"]);
     const byEmployee = await admin.get("/api/v1/products?by_column[column]=employee_name&by_column[order]=asc&per_page=all");
@@ -92,16 +100,32 @@ describe("products", () => {
     const employee = await buildEmployee(db());
     const cases: Array<[string, (id: number) => Promise<unknown>]> = [
       ["clientes", (id) => db().insert(client_product_catalogs).values({ client_id: client.id, product_catalog_id: id })],
-      ["proyectos", (id) => db().insert(projects).values({ project_code: `PP-${id}`, name: "P", client_id: client.id, product_catalog_id: id })],
+      [
+        "proyectos",
+        (id) =>
+          db()
+            .insert(projects)
+            .values({ project_code: `PP-${id}`, name: "P", client_id: client.id, product_catalog_id: id }),
+      ],
       ["cotizaciones", (id) => db().insert(quotations).values({ contact_name: "C", product_catalog_id: id })],
       [
         "licencias",
-        (id) => db().insert(app_licenses).values({ client_id: client.id, product_catalog_id: id, entity_name: "E", entity_rfc: "AAA010101AA1" }),
+        (id) =>
+          db()
+            .insert(app_licenses)
+            .values({ client_id: client.id, product_catalog_id: id, entity_name: "E", entity_rfc: "AAA010101AA1" }),
       ],
       ["actividades", (id) => buildActivity(db(), employee.id, { product_catalog_id: id })],
       [
         "asignaciones",
-        (id) => db().insert(assignments).values({ employee_id: employee.id, client_id: client.id, product_catalog_id: id, start_on: "2025-01-01", end_on: "2025-01-31" }),
+        (id) =>
+          db().insert(assignments).values({
+            employee_id: employee.id,
+            client_id: client.id,
+            product_catalog_id: id,
+            start_on: "2025-01-01",
+            end_on: "2025-01-31",
+          }),
       ],
     ];
     for (const [label, use] of cases) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildProject } from "../support/catalog-factories";
-import { buildClient, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { buildProject } from "../support/catalog-factories";
+import { type ApiClient, buildClient, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -33,7 +33,9 @@ describe("project_types", () => {
 
   it("searches without accents, sorts by whitelist and refuses deleting a type in use", async () => {
     const type = (await admin.post("/api/v1/project_types", { project_type: { name: "Consultoría" } })).body.project_type;
-    expect((await admin.get("/api/v1/project_types?search=CONSULTORIA")).body.project_types.map((p: { name: string }) => p.name)).toEqual(["Consultoría"]);
+    expect(
+      (await admin.get("/api/v1/project_types?search=CONSULTORIA")).body.project_types.map((p: { name: string }) => p.name),
+    ).toEqual(["Consultoría"]);
     expect((await admin.get("/api/v1/project_types?by_column[column]=name&by_column[order]=desc")).status).toBe(200);
     expect((await admin.get("/api/v1/project_types?by_column[column]=color_tag")).status).toBe(422);
     await buildProject(t.app.db.db, (await buildClient(t.app.db.db)).id, { project_type_catalog_id: type.id });

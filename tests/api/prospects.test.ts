@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildActivity, buildProspect, buildQuotation } from "../support/catalog-factories";
-import { buildProduct, signInAs, type ApiClient } from "../support/factories";
 import { buildTestApp, type TestApp } from "../support/app";
+import { buildActivity, buildProspect, buildQuotation } from "../support/catalog-factories";
+import { type ApiClient, buildProduct, signInAs } from "../support/factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -55,7 +55,9 @@ describe("prospects", () => {
     expect(found.body.prospects.map((p: { name: string }) => p.name)).toEqual(["Óptica Ámbar"]);
     const asc = await admin.get("/api/v1/prospects?per_page=all&by_column[column]=name&by_column[order]=asc");
     const desc = await admin.get("/api/v1/prospects?per_page=all&by_column[column]=name&by_column[order]=desc");
-    expect(desc.body.prospects.map((p: { id: number }) => p.id)).toEqual(asc.body.prospects.map((p: { id: number }) => p.id).reverse());
+    expect(desc.body.prospects.map((p: { id: number }) => p.id)).toEqual(
+      asc.body.prospects.map((p: { id: number }) => p.id).reverse(),
+    );
     expect(asc.body.prospects.length).toBeGreaterThanOrEqual(2);
     expect((await admin.get("/api/v1/prospects?by_column[column]=created_at&by_column[order]=asc")).status).toBe(200);
     expect((await admin.get("/api/v1/prospects?by_column[column]=id")).status).toBe(200);
@@ -71,10 +73,16 @@ describe("prospects", () => {
     await buildQuotation(t.app.db.db, product.id, quoted.id);
     const refused = await admin.delete(`/api/v1/prospects/${quoted.id}`);
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el prospecto tiene 1 cotizaciones y 0 actividades registradas"]);
+    expect(refused.body.errors.base).toEqual([
+      "No se puede eliminar: el prospecto tiene 1 cotizaciones y 0 actividades registradas",
+    ]);
 
     const worked = await buildProspect(t.app.db.db);
-    await buildActivity(t.app.db.db, adminEmployeeId, { action_type: "quote", ownerable_type: "Prospect", ownerable_id: worked.id });
+    await buildActivity(t.app.db.db, adminEmployeeId, {
+      action_type: "quote",
+      ownerable_type: "Prospect",
+      ownerable_id: worked.id,
+    });
     const refused2 = await admin.delete(`/api/v1/prospects/${worked.id}`);
     expect(refused2.status).toBe(422);
     expect(refused2.body.errors.base[0]).toMatch(/1 actividades/);

@@ -51,7 +51,9 @@ describe("sessions", () => {
     const byCookie = await call(t.app, "GET", "/api/v1/sessions/current", undefined, { cookie: cookieValue });
     expect(byCookie.status).toBe(200);
     expect(byCookie.body.user.email).toBe(user.email);
-    const byBearer = await call(t.app, "GET", "/api/v1/sessions/current.json", undefined, { authorization: `Bearer ${login.body.token}` });
+    const byBearer = await call(t.app, "GET", "/api/v1/sessions/current.json", undefined, {
+      authorization: `Bearer ${login.body.token}`,
+    });
     expect(byBearer.status).toBe(200);
     const out = await call(t.app, "DELETE", "/api/v1/sessions", undefined, { cookie: cookieValue });
     expect(out.status).toBe(200);
@@ -92,18 +94,40 @@ describe("sessions", () => {
 
   it("refuses unsafe requests from another origin, accepts its own", async () => {
     const { user } = await buildUser(t.app.db.db, "admin");
-    const foreign = await call(t.app, "POST", "/api/v1/sessions", { email: user.email, password: PASSWORD }, { origin: "https://evil.example" });
+    const foreign = await call(
+      t.app,
+      "POST",
+      "/api/v1/sessions",
+      { email: user.email, password: PASSWORD },
+      { origin: "https://evil.example" },
+    );
     expect(foreign.status).toBe(403);
     expect(foreign.body).toEqual({ error: "Origen de la solicitud no permitido" });
-    const own = await call(t.app, "POST", "/api/v1/sessions", { email: user.email, password: PASSWORD }, { origin: "http://localhost:80", host: "localhost:80" });
+    const own = await call(
+      t.app,
+      "POST",
+      "/api/v1/sessions",
+      { email: user.email, password: PASSWORD },
+      { origin: "http://localhost:80", host: "localhost:80" },
+    );
     expect(own.status).toBe(200);
   });
 
   it("never answers 500 for malformed input, and hides faults", async () => {
-    const res = await t.app.inject({ method: "POST", url: "/api/v1/sessions", payload: "{not json", headers: { "content-type": "application/json" } });
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/sessions",
+      payload: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ error: "El cuerpo de la solicitud no es un JSON válido" });
-    const huge = await t.app.inject({ method: "POST", url: "/api/v1/sessions", payload: JSON.stringify({ email: "x".repeat(2_000_000) }), headers: { "content-type": "application/json" } });
+    const huge = await t.app.inject({
+      method: "POST",
+      url: "/api/v1/sessions",
+      payload: JSON.stringify({ email: "x".repeat(2_000_000) }),
+      headers: { "content-type": "application/json" },
+    });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().error).toBe("La solicitud es demasiado grande");
   });

@@ -44,7 +44,12 @@ describe("users", () => {
     const body = newUser({ can_chat: true });
     const res = await admin.post("/api/v1/users", body);
     expect(res.status).toBe(201);
-    expect(res.body.user).toMatchObject({ name: "Núñez Pérez", email: body.user.email.toLowerCase(), operator_role: true, can_chat: true });
+    expect(res.body.user).toMatchObject({
+      name: "Núñez Pérez",
+      email: body.user.email.toLowerCase(),
+      operator_role: true,
+      can_chat: true,
+    });
     expect(res.body.user.employee).toBeNull();
     expect(res.body.user.has_cloud_token).toBe(false);
     for (const key of ["password", "password_confirmation", "password_digest", "cloud_token_encrypted", "password_changed_at"]) {
@@ -58,7 +63,9 @@ describe("users", () => {
   });
 
   it("answers 422 per field in Spanish: name, email, password, confirmation", async () => {
-    const res = await admin.post("/api/v1/users", { user: { name: "", email: "no-es-correo", password: "corta", password_confirmation: "otra" } });
+    const res = await admin.post("/api/v1/users", {
+      user: { name: "", email: "no-es-correo", password: "corta", password_confirmation: "otra" },
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors.name).toEqual(["es obligatorio"]);
     expect(res.body.errors.email).toEqual(["no es un correo válido"]);
@@ -86,12 +93,16 @@ describe("users", () => {
   it("updates without a password (blank means unchanged) and checks the confirmation when one comes", async () => {
     const created = (await admin.post("/api/v1/users", newUser())).body.user;
     const [before] = await t.app.db.db.select().from(users).where(eq(users.id, created.id));
-    const res = await admin.put(`/api/v1/users/${created.id}`, { user: { name: "Renombrado", password: "", password_confirmation: "" } });
+    const res = await admin.put(`/api/v1/users/${created.id}`, {
+      user: { name: "Renombrado", password: "", password_confirmation: "" },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user.name).toBe("Renombrado");
     const [after] = await t.app.db.db.select().from(users).where(eq(users.id, created.id));
     expect(after.password_digest).toBe(before.password_digest);
-    const bad = await admin.put(`/api/v1/users/${created.id}`, { user: { password: "nueva-clave-1", password_confirmation: "x" } });
+    const bad = await admin.put(`/api/v1/users/${created.id}`, {
+      user: { password: "nueva-clave-1", password_confirmation: "x" },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.password_confirmation).toEqual(["no coincide con la contraseña"]);
     const short = await admin.put(`/api/v1/users/${created.id}`, { user: { password: "corta", password_confirmation: "corta" } });
@@ -102,7 +113,9 @@ describe("users", () => {
     const { user } = await buildUser(t.app.db.db, "admin");
     const first = await signIn(t.app, user.email);
     const second = await signIn(t.app, user.email);
-    const res = await first.put(`/api/v1/users/${user.id}`, { user: { password: "otra-clave-9", password_confirmation: "otra-clave-9" } });
+    const res = await first.put(`/api/v1/users/${user.id}`, {
+      user: { password: "otra-clave-9", password_confirmation: "otra-clave-9" },
+    });
     expect(res.status).toBe(200);
     expect((await first.get(`/api/v1/users/${user.id}`)).status).toBe(200);
     expect((await second.get(`/api/v1/users/${user.id}`)).status).toBe(401);
@@ -111,7 +124,9 @@ describe("users", () => {
     // Changed by an administrator: every session of that user ends.
     const target = await buildUser(t.app.db.db, "operator");
     const theirs = await signIn(t.app, target.user.email);
-    await admin.put(`/api/v1/users/${target.user.id}`, { user: { password: "cambiada-por-admin", password_confirmation: "cambiada-por-admin" } });
+    await admin.put(`/api/v1/users/${target.user.id}`, {
+      user: { password: "cambiada-por-admin", password_confirmation: "cambiada-por-admin" },
+    });
     expect((await theirs.get(`/api/v1/users/${target.user.id}`)).status).toBe(401);
     const left = await t.app.db.db.select().from(sessions).where(eq(sessions.user_id, target.user.id));
     expect(left).toHaveLength(0);
@@ -164,7 +179,9 @@ describe("users", () => {
 
     // The edit form sends the whole record back: unchanged fields are fine.
     const whole = (await operator.get(`/api/v1/users/${operatorUser.id}`)).body.user;
-    const echoed = await operator.put(`/api/v1/users/${operatorUser.id}`, { user: { ...whole, azure_token: "pat-456", password: "" } });
+    const echoed = await operator.put(`/api/v1/users/${operatorUser.id}`, {
+      user: { ...whole, azure_token: "pat-456", password: "" },
+    });
     expect(echoed.status).toBe(200);
     expect(echoed.body.user.azure_token).toBe("pat-456");
 

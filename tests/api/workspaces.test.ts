@@ -29,7 +29,12 @@ describe("workspaces", () => {
     const ws = res.body.workspace;
     expect(ws).toMatchObject({ name: "Guadalajara", is_notifiable: true, employees: [] });
     expect(ws.bosses_workspaces).toEqual([
-      { id: expect.any(Number), employee_id: boss.id, employee_name: "Jefa Ramírez", employee: { id: boss.id, name: "Jefa Ramírez" } },
+      {
+        id: expect.any(Number),
+        employee_id: boss.id,
+        employee_name: "Jefa Ramírez",
+        employee: { id: boss.id, name: "Jefa Ramírez" },
+      },
     ]);
     await employee("Miembro Uno", ws.id);
     await employee("Miembro Dos", ws.id, false);
@@ -44,7 +49,11 @@ describe("workspaces", () => {
   it("replaces bosses with _destroy and refuses duplicates and unknown employees", async () => {
     const a = await employee("Jefe A");
     const b = await employee("Jefe B");
-    const ws = (await admin.post("/api/v1/workspaces", { workspace: { name: "Puebla", bosses_workspaces_attributes: [{ employee_id: a.id }] } })).body.workspace;
+    const ws = (
+      await admin.post("/api/v1/workspaces", {
+        workspace: { name: "Puebla", bosses_workspaces_attributes: [{ employee_id: a.id }] },
+      })
+    ).body.workspace;
     const row = ws.bosses_workspaces[0];
     const swapped = await admin.put(`/api/v1/workspaces/${ws.id}`, {
       workspace: { bosses_workspaces_attributes: [{ id: row.id, _destroy: true }, { employee_id: b.id }] },
@@ -58,13 +67,23 @@ describe("workspaces", () => {
     });
     expect(again.status).toBe(200);
 
-    const twice = await admin.put(`/api/v1/workspaces/${ws.id}`, { workspace: { bosses_workspaces_attributes: [{ employee_id: a.id }, { employee_id: a.id }] } });
+    const twice = await admin.put(`/api/v1/workspaces/${ws.id}`, {
+      workspace: { bosses_workspaces_attributes: [{ employee_id: a.id }, { employee_id: a.id }] },
+    });
     expect(twice.status).toBe(422);
-    expect(twice.body.errors.bosses_workspaces_attributes).toEqual(["El empleado está repetido en los jefes del espacio de trabajo"]);
-    const existing = await admin.put(`/api/v1/workspaces/${ws.id}`, { workspace: { bosses_workspaces_attributes: [{ employee_id: b.id }] } });
+    expect(twice.body.errors.bosses_workspaces_attributes).toEqual([
+      "El empleado está repetido en los jefes del espacio de trabajo",
+    ]);
+    const existing = await admin.put(`/api/v1/workspaces/${ws.id}`, {
+      workspace: { bosses_workspaces_attributes: [{ employee_id: b.id }] },
+    });
     expect(existing.status).toBe(422);
-    expect(existing.body.errors.bosses_workspaces_attributes).toEqual(["El empleado está repetido en los jefes del espacio de trabajo"]);
-    const ghost = await admin.put(`/api/v1/workspaces/${ws.id}`, { workspace: { bosses_workspaces_attributes: [{ employee_id: 999999 }] } });
+    expect(existing.body.errors.bosses_workspaces_attributes).toEqual([
+      "El empleado está repetido en los jefes del espacio de trabajo",
+    ]);
+    const ghost = await admin.put(`/api/v1/workspaces/${ws.id}`, {
+      workspace: { bosses_workspaces_attributes: [{ employee_id: 999999 }] },
+    });
     expect(ghost.status).toBe(422);
     expect(ghost.body.errors.bosses_workspaces_attributes).toEqual(["no existe"]);
     const missing = await admin.put(`/api/v1/workspaces/${ws.id}`, { workspace: { bosses_workspaces_attributes: [{}] } });
@@ -111,11 +130,20 @@ describe("workspaces", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.errors.base).toEqual(["No se puede eliminar: el espacio de trabajo tiene 1 empleados"]);
     const def = await buildWorkspace(t.app.db.db);
-    await t.app.db.db.insert(app_settings).values({ id: 1, default_workspace_id: def.id }).onConflictDoUpdate({ target: app_settings.id, set: { default_workspace_id: def.id } });
+    await t.app.db.db
+      .insert(app_settings)
+      .values({ id: 1, default_workspace_id: def.id })
+      .onConflictDoUpdate({ target: app_settings.id, set: { default_workspace_id: def.id } });
     const refusedDefault = await admin.delete(`/api/v1/workspaces/${def.id}`);
-    expect(refusedDefault.body.errors.base).toEqual(["No se puede eliminar: es el espacio de trabajo predeterminado de la aplicación"]);
+    expect(refusedDefault.body.errors.base).toEqual([
+      "No se puede eliminar: es el espacio de trabajo predeterminado de la aplicación",
+    ]);
     const boss = await employee("Jefe de vacío");
-    const free = (await admin.post("/api/v1/workspaces", { workspace: { name: "Vacío", bosses_workspaces_attributes: [{ employee_id: boss.id }] } })).body.workspace;
+    const free = (
+      await admin.post("/api/v1/workspaces", {
+        workspace: { name: "Vacío", bosses_workspaces_attributes: [{ employee_id: boss.id }] },
+      })
+    ).body.workspace;
     expect((await admin.delete(`/api/v1/workspaces/${free.id}`)).status).toBe(200);
     expect((await admin.get(`/api/v1/workspaces/${free.id}`)).status).toBe(404);
   });

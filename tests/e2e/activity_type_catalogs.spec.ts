@@ -7,9 +7,11 @@ test("the 12 activity types of SPEC §9 are listed and an administrator adds one
   await page.getByRole("menuitem", { name: "Tipos de actividad", exact: true }).click();
   await expect(page).toHaveURL(/\/app\/activity_type_catalogs$/);
   await expect(page.getByText("1–10 de 12")).toBeVisible();
-  for (const type of ACTIVITY_TYPES.slice(0, 10)) await expect(page.getByRole("cell", { name: type.code, exact: true })).toBeVisible();
+  for (const type of ACTIVITY_TYPES.slice(0, 10))
+    await expect(page.getByRole("cell", { name: type.code, exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Página 2" }).click();
-  for (const type of ACTIVITY_TYPES.slice(10)) await expect(page.getByRole("cell", { name: type.code, exact: true })).toBeVisible();
+  for (const type of ACTIVITY_TYPES.slice(10))
+    await expect(page.getByRole("cell", { name: type.code, exact: true })).toBeVisible();
   await expectNoEnglish(page);
 
   await page.getByRole("link", { name: "Crear" }).click();

@@ -12,7 +12,9 @@ async function pick(page: Page, label: string, option: string) {
 test("a licence: defaults, the Siglo CD key, save, edit, script download and the list filters", async ({ page }) => {
   const entity = `Entidad de prueba ${Date.now().toString(36)}`;
   await signIn(page, "admin");
-  const client = await page.evaluate(async () => (await (await fetch("/api/v1/clients?per_page=1&by_column[column]=name")).json()).clients[0].name as string);
+  const client = await page.evaluate(
+    async () => (await (await fetch("/api/v1/clients?per_page=1&by_column[column]=name")).json()).clients[0].name as string,
+  );
   await page.getByRole("menuitem", { name: "Licencias", exact: true }).click();
   await expect(page).toHaveURL(/\/app\/app_licenses$/);
   await expectNoEnglish(page);
@@ -59,7 +61,13 @@ test("a licence: defaults, the Siglo CD key, save, edit, script download and the
   await expectNoEnglish(page);
   const id = page.url().split("/").pop();
   const saved = await page.evaluate(async (id) => (await (await fetch(`/api/v1/app_licenses/${id}`)).json()).app_license, id);
-  expect(saved).toMatchObject({ environment: "prod", num_licenses: 1, license_type: "named_users", has_mesa_electronica_license_key: true, modules: ["Emission", "Conciliation"] });
+  expect(saved).toMatchObject({
+    environment: "prod",
+    num_licenses: 1,
+    license_type: "named_users",
+    has_mesa_electronica_license_key: true,
+    modules: ["Emission", "Conciliation"],
+  });
 
   // The SQL script downloads as a .sql file.
   const download = page.waitForEvent("download");
@@ -86,7 +94,9 @@ test("a licence: defaults, the Siglo CD key, save, edit, script download and the
   await expect(page.getByText("1–1 de 1")).toBeVisible();
   await page.goto(`/app/app_licenses?filter=${encodeURIComponent(JSON.stringify({ q: entity, by_license_type: "rent" }))}`);
   await expect(page.getByText("No se encontraron")).toBeVisible();
-  await page.goto(`/app/app_licenses?filter=${encodeURIComponent(JSON.stringify({ q: entity, by_license_type: "named_users", by_status: "active" }))}`);
+  await page.goto(
+    `/app/app_licenses?filter=${encodeURIComponent(JSON.stringify({ q: entity, by_license_type: "named_users", by_status: "active" }))}`,
+  );
   await expect(page.getByRole("cell", { name: entity })).toBeVisible();
   await expect(page.getByRole("combobox", { name: /^Tipo de licencia/ })).toContainText("Usuarios nominales");
   await expect(page.getByRole("combobox", { name: /^Estado/ })).toContainText("Activa");

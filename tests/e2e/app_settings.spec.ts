@@ -5,7 +5,10 @@ test("an administrator changes the default customer in the settings form", async
   await signIn(page, "admin");
   const other = await page.evaluate(async () => {
     const settings = (await (await fetch("/api/v1/app_settings/1")).json()).app_setting;
-    const clients = (await (await fetch("/api/v1/clients?per_page=5&by_column[column]=name")).json()).clients as { id: number; name: string }[];
+    const clients = (await (await fetch("/api/v1/clients?per_page=5&by_column[column]=name")).json()).clients as {
+      id: number;
+      name: string;
+    }[];
     return clients.find((c) => c.id !== settings.default_customer_id)!;
   });
   await page.getByRole("menuitem", { name: "Configuración", exact: true }).click();

@@ -26,7 +26,9 @@ test("an administrator creates an assignment: only the client's products, then f
   await page.getByRole("combobox", { name: "Cliente" }).fill(client.name);
   await page.getByRole("option", { name: client.name, exact: true }).click();
   await page.getByRole("combobox", { name: "Producto" }).click();
-  const offered = (await page.getByRole("option").allInnerTexts()).map((t) => t.trim()).filter((t) => t && t !== "Seleccione un producto");
+  const offered = (await page.getByRole("option").allInnerTexts())
+    .map((t) => t.trim())
+    .filter((t) => t && t !== "Seleccione un producto");
   expect(offered.sort()).toEqual(own);
   expect(products.length).toBeGreaterThan(own.length);
   await page.getByRole("option", { name: own[0], exact: true }).click();

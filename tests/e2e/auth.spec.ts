@@ -1,11 +1,35 @@
 import { expect, test } from "@playwright/test";
 import { ACCOUNTS, DEMO_PASSWORD, expectNoEnglish, signIn } from "./fixtures";
 
-const EVERYONE = ["Actividades", "Clientes", "Prospectos", "Proyectos", "Empleados", "Asignaciones", "Días festivos", "Catálogo de productos", "Tipos de proyecto", "Tipos de actividad", "Reportes", "Historial de cambios", "Tablero"];
+const EVERYONE = [
+  "Actividades",
+  "Clientes",
+  "Prospectos",
+  "Proyectos",
+  "Empleados",
+  "Asignaciones",
+  "Días festivos",
+  "Catálogo de productos",
+  "Tipos de proyecto",
+  "Tipos de actividad",
+  "Reportes",
+  "Historial de cambios",
+  "Tablero",
+];
 const MENUS = {
   operator: EVERYONE,
   finance: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias"],
-  admin: [...EVERYONE, "Cotizaciones", "Espacios de trabajo", "Licencias", "Grupos de clientes", "Usuarios", "Puestos", "Configuración", "Correo y tareas"],
+  admin: [
+    ...EVERYONE,
+    "Cotizaciones",
+    "Espacios de trabajo",
+    "Licencias",
+    "Grupos de clientes",
+    "Usuarios",
+    "Puestos",
+    "Configuración",
+    "Correo y tareas",
+  ],
 };
 
 test("a wrong password is refused in Spanish", async ({ page }) => {
@@ -53,7 +77,16 @@ test("the server refuses (403) what the role lacks, and the session stays", asyn
   await signIn(page, "operator");
   await page.goto("/app/clients/new");
   // The screen is hidden from Operador; the server refuses the call too.
-  const status = await page.evaluate(async () => (await fetch("/api/v1/clients", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client: { name: "x" } }) })).status);
+  const status = await page.evaluate(
+    async () =>
+      (
+        await fetch("/api/v1/clients", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ client: { name: "x" } }),
+        })
+      ).status,
+  );
   expect(status).toBe(403);
   await page.goto("/app/activities");
   await expect(page).toHaveURL(/\/app\/activities$/);
@@ -61,7 +94,16 @@ test("the server refuses (403) what the role lacks, and the session stays", asyn
 
 test("signing out ends the session", async ({ page }) => {
   await signIn(page, "finance");
-  await page.getByRole("button", { name: /perfil|usuario|cuenta/i }).or(page.locator("button[aria-label]").filter({ has: page.locator("svg") }).last()).first().click();
+  await page
+    .getByRole("button", { name: /perfil|usuario|cuenta/i })
+    .or(
+      page
+        .locator("button[aria-label]")
+        .filter({ has: page.locator("svg") })
+        .last(),
+    )
+    .first()
+    .click();
   await page.getByRole("menuitem", { name: "Cerrar sesión" }).click();
   await expect(page).toHaveURL(/\/sign_in$/);
   const status = await page.evaluate(async () => (await fetch("/api/v1/sessions/current")).status);

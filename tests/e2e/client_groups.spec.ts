@@ -38,7 +38,10 @@ test("a group's show page lists its clients with links to them", async ({ page }
   const group = await page.evaluate(async () => {
     const res = await fetch("/api/v1/client_groups?per_page=1&by_column[column]=clients_count&by_column[order]=desc");
     const { id } = (await res.json()).client_groups[0];
-    return (await (await fetch(`/api/v1/client_groups/${id}`)).json()).client_group as { id: number; clients: { id: number; name: string }[] };
+    return (await (await fetch(`/api/v1/client_groups/${id}`)).json()).client_group as {
+      id: number;
+      clients: { id: number; name: string }[];
+    };
   });
   expect(group.clients.length).toBeGreaterThan(0);
   await page.goto(`/app/client_group/show/${group.id}`);

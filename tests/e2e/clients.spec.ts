@@ -53,7 +53,10 @@ test("an administrator creates, finds without accents, edits and deletes a clien
 
   await page.goto(`/app/clients/update/${id}`);
   await page.getByRole("button", { name: "Eliminar" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: /Confirmar|Eliminar|Sí/ }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Confirmar|Eliminar|Sí/ })
+    .click();
   // Back on the list, the search the user had typed is still applied: the deleted client is gone.
   await expect(page).toHaveURL(/\/app\/clients(\?.*)?$/);
   await expect(page.getByText("No se encontraron Clientes con los filtros actuales.")).toBeVisible();

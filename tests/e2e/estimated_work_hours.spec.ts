@@ -5,9 +5,9 @@ test("an administrator adds estimated hours by position on a project and sees th
   await signIn(page, "admin");
   const { projectId, position } = await page.evaluate(async () => {
     const project = (await (await fetch("/api/v1/projects?per_page=1")).json()).projects[0];
-    const used = (await (await fetch(`/api/v1/estimated_work_hours?per_page=all&project_id=${project.id}`)).json()).estimated_work_hours.map(
-      (r: { employee_position_id: number }) => r.employee_position_id,
-    );
+    const used = (
+      await (await fetch(`/api/v1/estimated_work_hours?per_page=all&project_id=${project.id}`)).json()
+    ).estimated_work_hours.map((r: { employee_position_id: number }) => r.employee_position_id);
     const positions = (await (await fetch("/api/v1/employee_positions?per_page=all")).json()).employee_positions;
     const free = positions.find((p: { id: number }) => !used.includes(p.id));
     return { projectId: project.id as number, position: free.name as string };

@@ -35,8 +35,11 @@ export const ENGLISH_TEXTS = Object.entries(flatten(english))
   .filter((text) => !text.includes("%{") && text.length >= 4 && /[a-z]/i.test(text));
 
 export async function expectNoEnglish(page: Page) {
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText (what the user sees), not the DOM property.
   const body = await page.locator("body").innerText();
-  const found = ENGLISH_TEXTS.filter((text) => new RegExp(`(^|[^\\p{L}])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u").test(body));
+  const found = ENGLISH_TEXTS.filter((text) =>
+    new RegExp(`(^|[^\\p{L}])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}])`, "u").test(body),
+  );
   expect(found, `English react-admin texts on ${page.url()}`).toEqual([]);
 }
 
@@ -50,4 +53,3 @@ export async function pickNewFolder(page: Page, name: string) {
   await dialog.getByRole("button", { name: "Seleccionar esta carpeta" }).click();
   await expect(page.getByTestId("drive-folder-url")).toContainText(name);
 }
-

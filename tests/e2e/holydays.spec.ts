@@ -35,7 +35,10 @@ test("an administrator creates a holiday, finds it with its long date and delete
   await expect(row).toBeVisible();
   await expect(row).toContainText("sábado, 15 de marzo de 2031");
   await row.getByRole("button", { name: "Eliminar" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: /Confirmar|Eliminar|Sí/ }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Confirmar|Eliminar|Sí/ })
+    .click();
   await expect(page.getByRole("row").filter({ hasText: name })).toHaveCount(0);
 });
 
@@ -94,7 +97,9 @@ test("CSV import: no file, format download, confirmation, import, all already re
 
   // Invalid dates are listed row by row.
   dialog = await openImport(page);
-  await dialog.getByLabel("Archivo CSV").setInputFiles(csvFile("malo.csv", "fecha,nombre\n2033-02-30,Uno\nmañana,Dos\n2033-05-05,Tres\n"));
+  await dialog
+    .getByLabel("Archivo CSV")
+    .setInputFiles(csvFile("malo.csv", "fecha,nombre\n2033-02-30,Uno\nmañana,Dos\n2033-05-05,Tres\n"));
   await dialog.getByRole("button", { name: "Importar" }).click();
   await dialog.getByRole("button", { name: "Confirmar importación" }).click();
   const rows = dialog.getByRole("list", { name: "Filas no válidas" });

@@ -4,16 +4,22 @@ import { expectNoEnglish, signIn } from "./fixtures";
 
 /** The id of some existing record of each resource (the demo firm has them all). */
 async function existingIds(page: Page) {
-  return page.evaluate(async (resources) => {
-    const ids: Record<string, number> = {};
-    for (const resource of resources) {
-      const res = await fetch(`/api/v1/${resource}?per_page=1`);
-      const body = res.ok ? await res.json() : {};
-      ids[resource] = body[resource]?.[0]?.id ?? 1;
-    }
-    const invoice = (await (await fetch("/api/v1/invoices?per_page=1")).json()).invoices?.[0];
-    return { ids, invoice: invoice ? { id: invoice.id as number, project: invoice.project_id as number } : { id: 1, project: 1 } };
-  }, SCREENS.map((s) => s.resource as string));
+  return page.evaluate(
+    async (resources) => {
+      const ids: Record<string, number> = {};
+      for (const resource of resources) {
+        const res = await fetch(`/api/v1/${resource}?per_page=1`);
+        const body = res.ok ? await res.json() : {};
+        ids[resource] = body[resource]?.[0]?.id ?? 1;
+      }
+      const invoice = (await (await fetch("/api/v1/invoices?per_page=1")).json()).invoices?.[0];
+      return {
+        ids,
+        invoice: invoice ? { id: invoice.id as number, project: invoice.project_id as number } : { id: 1, project: 1 },
+      };
+    },
+    SCREENS.map((s) => s.resource as string),
+  );
 }
 
 /** Every path of SPEC §2, with real ids. */

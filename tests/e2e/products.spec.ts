@@ -6,7 +6,9 @@ test("an administrator creates a product with its responsible and links, finds i
   const name = `Timbrado Plus ${tag}`;
   await signIn(page, "admin");
   const employee = await page.evaluate(
-    async () => (await (await fetch("/api/v1/employees?per_page=1&is_active=true&by_column[column]=name")).json()).employees[0].name as string,
+    async () =>
+      (await (await fetch("/api/v1/employees?per_page=1&is_active=true&by_column[column]=name")).json()).employees[0]
+        .name as string,
   );
   await page.getByRole("menuitem", { name: "Catálogo de productos", exact: true }).click();
   await expect(page).toHaveURL(/\/app\/productCatalogs$/);

@@ -33,12 +33,17 @@ test("an administrator creates a prospect, finds it, edits and deletes it", asyn
   await pickNewFolder(page, folder);
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page).toHaveURL(new RegExp(`/app/prospects/${id}$`));
-  const link = main.getByRole("link", { name: new RegExp(encodeURIComponent(folder).replace(/%/g, "%")) }).or(main.getByRole("link", { name: /drive\/folders/ }));
+  const link = main
+    .getByRole("link", { name: new RegExp(encodeURIComponent(folder).replace(/%/g, "%")) })
+    .or(main.getByRole("link", { name: /drive\/folders/ }));
   await expect(link.first()).toHaveAttribute("target", "_blank");
 
   await page.goto(`/app/prospects/update/${id}`);
   await page.getByRole("button", { name: "Eliminar" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: /Confirmar|Eliminar|Sí/ }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Confirmar|Eliminar|Sí/ })
+    .click();
   await expect(page).toHaveURL(/\/app\/prospects(\?.*)?$/);
   await expect(page.getByRole("cell", { name })).toHaveCount(0);
 });

@@ -25,7 +25,9 @@ test("a user without an employee record is told to contact RH", async ({ page, b
   await other.getByLabel("Contraseña").fill(DEMO_PASSWORD);
   await other.getByRole("button", { name: "Entrar" }).click();
   await expect(other).toHaveURL(/\/app\/activities$/);
-  await expect(other.getByTestId("no-employee")).toHaveText("Favor de ponerse en contacto con RH para que lo den de alta como empleado");
+  await expect(other.getByTestId("no-employee")).toHaveText(
+    "Favor de ponerse en contacto con RH para que lo den de alta como empleado",
+  );
   await expectNoEnglish(other);
   await other.close();
 });

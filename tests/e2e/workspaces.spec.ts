@@ -26,7 +26,9 @@ test("an administrator creates a workspace with a boss, toggles its notification
   await page.getByRole("menuitem", { name: "Espacios de trabajo", exact: true }).click();
   await page.getByPlaceholder("Buscar por nombre").fill(`diseno nandu ${suffix}`);
   await expect(page.getByRole("cell", { name, exact: true })).toBeVisible();
-  const toggle = page.getByRole("switch", { name: `Notificaciones de ${name}` }).or(page.getByRole("checkbox", { name: `Notificaciones de ${name}` }));
+  const toggle = page
+    .getByRole("switch", { name: `Notificaciones de ${name}` })
+    .or(page.getByRole("checkbox", { name: `Notificaciones de ${name}` }));
   await expect(toggle).not.toBeChecked();
   await toggle.click();
   await expect(page.getByText("Notificaciones activadas")).toBeVisible();
@@ -39,7 +41,10 @@ test("an administrator creates a workspace with a boss, toggles its notification
   await expect(page.getByRole("columnheader", { name: "Nombre" }).getByRole("button")).toHaveCount(1);
   await expect(page.getByRole("columnheader", { name: "Empleados" }).getByRole("button")).toHaveCount(0);
 
-  await page.getByRole("row", { name: new RegExp(name) }).getByRole("button", { name: "Eliminar" }).click();
+  await page
+    .getByRole("row", { name: new RegExp(name) })
+    .getByRole("button", { name: "Eliminar" })
+    .click();
   await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
   await expect(page.getByRole("cell", { name, exact: true })).toHaveCount(0);
 });

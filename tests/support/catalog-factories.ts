@@ -8,20 +8,40 @@ const next = () => ++seq + Math.floor(Math.random() * 1e6);
 
 export async function buildEmployee(db: Db, overrides: Partial<typeof employees.$inferInsert> = {}) {
   const n = next();
-  return (await db.insert(employees).values({ name: `Empleado ${n}`, employee_code: `EC${n}`, ...overrides }).returning())[0];
+  return (
+    await db
+      .insert(employees)
+      .values({ name: `Empleado ${n}`, employee_code: `EC${n}`, ...overrides })
+      .returning()
+  )[0];
 }
 export async function buildPosition(db: Db, name = `Puesto ${next()}`) {
   return (await db.insert(employee_positions).values({ name }).returning())[0];
 }
 export async function buildProspect(db: Db, overrides: Partial<typeof prospects.$inferInsert> = {}) {
-  return (await db.insert(prospects).values({ name: `Prospecto ${next()}`, ...overrides }).returning())[0];
+  return (
+    await db
+      .insert(prospects)
+      .values({ name: `Prospecto ${next()}`, ...overrides })
+      .returning()
+  )[0];
 }
 export async function buildProject(db: Db, clientId: number, overrides: Partial<typeof projects.$inferInsert> = {}) {
   const n = next();
-  return (await db.insert(projects).values({ project_code: `PRJ-${n}`, name: `Proyecto ${n}`, client_id: clientId, ...overrides }).returning())[0];
+  return (
+    await db
+      .insert(projects)
+      .values({ project_code: `PRJ-${n}`, name: `Proyecto ${n}`, client_id: clientId, ...overrides })
+      .returning()
+  )[0];
 }
 export async function buildQuotation(db: Db, productId: number, prospectId: number | null) {
-  return (await db.insert(quotations).values({ contact_name: "Contacto", product_catalog_id: productId, prospect_id: prospectId }).returning())[0];
+  return (
+    await db
+      .insert(quotations)
+      .values({ contact_name: "Contacto", product_catalog_id: productId, prospect_id: prospectId })
+      .returning()
+  )[0];
 }
 let hour = 0;
 /** An activity one hour long, never overlapping another of the same employee. */
@@ -43,7 +63,10 @@ export async function buildActivity(db: Db, employeeId: number, overrides: Parti
 }
 
 /** A multipart/form-data body built by hand (no extra dependency), for fastify.inject. */
-export function multipart(file?: { name?: string; filename: string; contentType: string; content: string | Buffer }, fields: Record<string, string> = {}) {
+export function multipart(
+  file?: { name?: string; filename: string; contentType: string; content: string | Buffer },
+  fields: Record<string, string> = {},
+) {
   const boundary = `----sia${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [key, value] of Object.entries(fields)) {
@@ -63,7 +86,14 @@ export function multipart(file?: { name?: string; filename: string; contentType:
 }
 
 /** Sends a raw request with a session token. */
-export async function rawRequest(app: FastifyInstance, token: string, method: "GET" | "PUT" | "POST", url: string, payload?: Buffer | string, headers: Record<string, string> = {}) {
+export async function rawRequest(
+  app: FastifyInstance,
+  token: string,
+  method: "GET" | "PUT" | "POST",
+  url: string,
+  payload?: Buffer | string,
+  headers: Record<string, string> = {},
+) {
   const response = await app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}`, ...headers } });
   let body: any = null;
   try {

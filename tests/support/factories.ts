@@ -27,7 +27,12 @@ export async function buildUser(db: Db, role: RoleName, overrides: Partial<typeo
     })
     .returning();
   const employee = withEmployee
-    ? (await db.insert(employees).values({ name: user.name, employee_code: `E${n}`, user_id: user.id }).returning())[0]
+    ? (
+        await db
+          .insert(employees)
+          .values({ name: user.name, employee_code: `E${n}`, user_id: user.id })
+          .returning()
+      )[0]
     : null;
   return { user, employee };
 }
@@ -37,11 +42,21 @@ export async function buildClientGroup(db: Db, name = `Grupo ${next()}`) {
 }
 export async function buildProduct(db: Db, overrides: Partial<typeof products.$inferInsert> = {}) {
   const n = next();
-  return (await db.insert(products).values({ product_code: `P${n}`, name: `Producto ${n}`, ...overrides }).returning())[0];
+  return (
+    await db
+      .insert(products)
+      .values({ product_code: `P${n}`, name: `Producto ${n}`, ...overrides })
+      .returning()
+  )[0];
 }
 export async function buildClient(db: Db, overrides: Partial<typeof clients.$inferInsert> = {}) {
   const n = next();
-  return (await db.insert(clients).values({ name: `Cliente ${n}`, client_code: String(5000 + n), ...overrides }).returning())[0];
+  return (
+    await db
+      .insert(clients)
+      .values({ name: `Cliente ${n}`, client_code: String(5000 + n), ...overrides })
+      .returning()
+  )[0];
 }
 export async function buildWorkspace(db: Db, name = `Espacio ${next()}`) {
   return (await db.insert(workspaces).values({ name }).returning())[0];
@@ -50,14 +65,24 @@ export async function buildWorkspace(db: Db, name = `Espacio ${next()}`) {
 /** An API client signed in as a user (Bearer token), over fastify.inject. */
 export interface ApiClient {
   token: string;
-  request(method: InjectOptions["method"], url: string, payload?: unknown): Promise<{ status: number; body: any; headers: Record<string, unknown>; text: string }>;
+  request(
+    method: InjectOptions["method"],
+    url: string,
+    payload?: unknown,
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown>; text: string }>;
   get(url: string): ReturnType<ApiClient["request"]>;
   post(url: string, payload?: unknown): ReturnType<ApiClient["request"]>;
   put(url: string, payload?: unknown): ReturnType<ApiClient["request"]>;
   delete(url: string): ReturnType<ApiClient["request"]>;
 }
 
-export async function call(app: FastifyInstance, method: InjectOptions["method"], url: string, payload?: unknown, headers: Record<string, string> = {}) {
+export async function call(
+  app: FastifyInstance,
+  method: InjectOptions["method"],
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+) {
   const response = await app.inject({ method, url, payload: payload as InjectOptions["payload"], headers });
   let body: any = null;
   try {
@@ -72,7 +97,8 @@ export async function signIn(app: FastifyInstance, email: string, password = PAS
   const response = await call(app, "POST", "/api/v1/sessions", { email, password });
   if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
   const token = response.body.token as string;
-  const request: ApiClient["request"] = (method, url, payload) => call(app, method, url, payload, { authorization: `Bearer ${token}` });
+  const request: ApiClient["request"] = (method, url, payload) =>
+    call(app, method, url, payload, { authorization: `Bearer ${token}` });
   return {
     token,
     request,

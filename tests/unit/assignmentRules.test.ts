@@ -7,7 +7,11 @@ describe("assignment form rules", () => {
   it("warns about a client without products at most once every 2.5 s", () => {
     let now = 0;
     let calls = 0;
-    const warn = throttled(() => calls++, CLIENT_NOT_CONFIGURED_THROTTLE_MS, () => now);
+    const warn = throttled(
+      () => calls++,
+      CLIENT_NOT_CONFIGURED_THROTTLE_MS,
+      () => now,
+    );
     warn();
     now = 1000;
     warn();
@@ -20,7 +24,9 @@ describe("assignment form rules", () => {
   });
 
   it("joins field errors by newline, with the SPEC §8 fallbacks", () => {
-    expect(assignmentErrorText({ message: "x", body: { errors: { start_on: "ya no se puede", end_on: ["antes"] } } })).toBe("ya no se puede\nantes");
+    expect(assignmentErrorText({ message: "x", body: { errors: { start_on: "ya no se puede", end_on: ["antes"] } } })).toBe(
+      "ya no se puede\nantes",
+    );
     expect(assignmentErrorText({ message: "Se tienen que configurar los productos del cliente", body: {} })).toBe(
       "Se tienen que configurar los productos del cliente",
     );

@@ -24,7 +24,9 @@ describe("dataProvider conventions", () => {
   });
 
   it("turns a 422 into inline errors, one toast per field, and base errors as the message", () => {
-    const body = { errors: { name: ["es obligatorio", "otro"], client_code: ["ya está en uso"], base: ["No se puede eliminar: x"] } };
+    const body = {
+      errors: { name: ["es obligatorio", "otro"], client_code: ["ya está en uso"], base: ["No se puede eliminar: x"] },
+    };
     expect(validationFromBody(body)).toEqual({
       inline: { name: "es obligatorio", client_code: "ya está en uso" },
       fieldToasts: ["Error en los parametros name: es obligatorio", "Error en los parametros client_code: ya está en uso"],

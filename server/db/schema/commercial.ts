@@ -76,9 +76,7 @@ export const client_product_catalogs = pgTable(
     product_catalog_id: integer("product_catalog_id")
       .notNull()
       .references(() => products.id, { onDelete: "restrict" }),
-    annual_support_hours: numeric("annual_support_hours", { precision: 8, scale: 2, mode: "number" })
-      .notNull()
-      .default(0),
+    annual_support_hours: numeric("annual_support_hours", { precision: 8, scale: 2, mode: "number" }).notNull().default(0),
   },
   (t) => [
     uniqueIndex("client_product_catalogs_unique").on(t.client_id, t.product_catalog_id),

@@ -210,18 +210,15 @@ export const project_message_reads = pgTable(
   (t) => [uniqueIndex("project_message_reads_pk").on(t.message_id, t.user_id)],
 );
 
-export const push_subscriptions = pgTable(
-  "push_subscriptions",
-  {
-    id: serial("id").primaryKey(),
-    user_id: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    endpoint: text("endpoint").notNull().unique(),
-    keys: jsonb("keys").notNull(),
-    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-);
+export const push_subscriptions = pgTable("push_subscriptions", {
+  id: serial("id").primaryKey(),
+  user_id: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  endpoint: text("endpoint").notNull().unique(),
+  keys: jsonb("keys").notNull(),
+  created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Runs of scheduled jobs, one row per job and period, so a job runs once per period across processes. */
 export const job_runs = pgTable(

@@ -7,41 +7,37 @@ export const MEXICO_TZ = "America/Mexico_City";
 
 /** mulberry32: tiny, fast and good enough for believable demo data. Same seed, same data. */
 export function createRandom(seed: number) {
-	let state = seed >>> 0;
-	const next = () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-	const int = (min: number, max: number) =>
-		min + Math.floor(next() * (max - min + 1));
-	const pick = <T>(items: readonly T[]): T =>
-		items[Math.floor(next() * items.length)];
-	const chance = (p: number) => next() < p;
-	/** Picks a key by weight: { project: 70, internal: 30 }. */
-	const weighted = <K extends string>(
-		weights: Partial<Record<K, number>>,
-	): K => {
-		const entries = Object.entries(weights) as [K, number][];
-		const total = entries.reduce((sum, [, w]) => sum + w, 0);
-		let roll = next() * total;
-		for (const [key, w] of entries) {
-			roll -= w;
-			if (roll < 0) return key;
-		}
-		return entries[entries.length - 1][0];
-	};
-	const shuffle = <T>(items: readonly T[]): T[] => {
-		const copy = [...items];
-		for (let i = copy.length - 1; i > 0; i--) {
-			const j = Math.floor(next() * (i + 1));
-			[copy[i], copy[j]] = [copy[j], copy[i]];
-		}
-		return copy;
-	};
-	return { next, int, pick, chance, weighted, shuffle };
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+  const chance = (p: number) => next() < p;
+  /** Picks a key by weight: { project: 70, internal: 30 }. */
+  const weighted = <K extends string>(weights: Partial<Record<K, number>>): K => {
+    const entries = Object.entries(weights) as [K, number][];
+    const total = entries.reduce((sum, [, w]) => sum + w, 0);
+    let roll = next() * total;
+    for (const [key, w] of entries) {
+      roll -= w;
+      if (roll < 0) return key;
+    }
+    return entries[entries.length - 1][0];
+  };
+  const shuffle = <T>(items: readonly T[]): T[] => {
+    const copy = [...items];
+    for (let i = copy.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [copy[i], copy[j]] = [copy[j], copy[i]];
+    }
+    return copy;
+  };
+  return { next, int, pick, chance, weighted, shuffle };
 }
 export type Random = ReturnType<typeof createRandom>;
 
@@ -49,88 +45,73 @@ const DAY_MS = 86_400_000;
 const pad = (n: number) => String(n).padStart(2, "0");
 
 export const toIsoDate = (ms: number) => {
-	const d = new Date(ms);
-	return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 };
 export const parseIsoDate = (date: string) => {
-	const [y, m, d] = date.split("-").map(Number);
-	return Date.UTC(y, m - 1, d);
+  const [y, m, d] = date.split("-").map(Number);
+  return Date.UTC(y, m - 1, d);
 };
-export const addDays = (date: string, days: number) =>
-	toIsoDate(parseIsoDate(date) + days * DAY_MS);
+export const addDays = (date: string, days: number) => toIsoDate(parseIsoDate(date) + days * DAY_MS);
 /** 0 = Sunday … 6 = Saturday. */
-export const dayOfWeek = (date: string) =>
-	new Date(parseIsoDate(date)).getUTCDay();
+export const dayOfWeek = (date: string) => new Date(parseIsoDate(date)).getUTCDay();
 /** The Monday that starts the (ISO) week of a date. */
-export const mondayOf = (date: string) =>
-	addDays(date, -((dayOfWeek(date) + 6) % 7));
+export const mondayOf = (date: string) => addDays(date, -((dayOfWeek(date) + 6) % 7));
 export const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`;
 export const lastOfMonth = (date: string) => {
-	const [y, m] = date.split("-").map(Number);
-	return toIsoDate(Date.UTC(y, m, 0));
+  const [y, m] = date.split("-").map(Number);
+  return toIsoDate(Date.UTC(y, m, 0));
 };
-export const daysBetween = (from: string, to: string) =>
-	Math.round((parseIsoDate(to) - parseIsoDate(from)) / DAY_MS);
+export const daysBetween = (from: string, to: string) => Math.round((parseIsoDate(to) - parseIsoDate(from)) / DAY_MS);
 
 const mexicoParts = new Intl.DateTimeFormat("en-US", {
-	timeZone: MEXICO_TZ,
-	hourCycle: "h23",
-	year: "numeric",
-	month: "2-digit",
-	day: "2-digit",
-	hour: "2-digit",
-	minute: "2-digit",
-	second: "2-digit",
+  timeZone: MEXICO_TZ,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
 });
 
 /** Wall-clock date and minute of the day in Mexico City at an instant. */
 export function mexicoWallClock(instant: Date): {
-	date: string;
-	minutes: number;
+  date: string;
+  minutes: number;
 } {
-	const p = Object.fromEntries(
-		mexicoParts.formatToParts(instant).map((x) => [x.type, x.value]),
-	);
-	return {
-		date: `${p.year}-${p.month}-${p.day}`,
-		minutes: Number(p.hour) * 60 + Number(p.minute),
-	};
+  const p = Object.fromEntries(mexicoParts.formatToParts(instant).map((x) => [x.type, x.value]));
+  return {
+    date: `${p.year}-${p.month}-${p.day}`,
+    minutes: Number(p.hour) * 60 + Number(p.minute),
+  };
 }
 
 /** Offset of Mexico City from UTC at an instant, in minutes (−360 since 2022, no DST). */
 function mexicoOffsetMinutes(instant: number): number {
-	const p = Object.fromEntries(
-		mexicoParts.formatToParts(new Date(instant)).map((x) => [x.type, x.value]),
-	);
-	const asUtc = Date.UTC(
-		Number(p.year),
-		Number(p.month) - 1,
-		Number(p.day),
-		Number(p.hour),
-		Number(p.minute),
-		Number(p.second),
-	);
-	return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
+  const p = Object.fromEntries(mexicoParts.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 
 /** The instant of a Mexico City wall-clock time: date plus minutes after midnight. */
 export function mexicoTime(date: string, minutes: number): Date {
-	const wall = parseIsoDate(date) + minutes * 60_000;
-	let instant = wall - mexicoOffsetMinutes(wall) * 60_000;
-	instant = wall - mexicoOffsetMinutes(instant) * 60_000;
-	return new Date(instant);
+  const wall = parseIsoDate(date) + minutes * 60_000;
+  let instant = wall - mexicoOffsetMinutes(wall) * 60_000;
+  instant = wall - mexicoOffsetMinutes(instant) * 60_000;
+  return new Date(instant);
 }
 
 export interface Holiday {
-	date: string;
-	name: string;
+  date: string;
+  name: string;
 }
 
 /** The n-th Monday (1-based) of a month. */
 function nthMonday(year: number, month: number, n: number): string {
-	const first = toIsoDate(Date.UTC(year, month - 1, 1));
-	const toMonday = (8 - dayOfWeek(first)) % 7;
-	return addDays(first, toMonday + 7 * (n - 1));
+  const first = toIsoDate(Date.UTC(year, month - 1, 1));
+  const toMonday = (8 - dayOfWeek(first)) % 7;
+  return addDays(first, toMonday + 7 * (n - 1));
 }
 
 /**
@@ -138,31 +119,31 @@ function nthMonday(year: number, month: number, n: number): string {
  * and 1 October every six years when the federal executive changes hands (2024, 2030, …).
  */
 export function mexicanHolidays(year: number): Holiday[] {
-	const list: Holiday[] = [
-		{ date: `${year}-01-01`, name: "Año Nuevo" },
-		{
-			date: nthMonday(year, 2, 1),
-			name: "Día de la Constitución (5 de febrero)",
-		},
-		{
-			date: nthMonday(year, 3, 3),
-			name: "Natalicio de Benito Juárez (21 de marzo)",
-		},
-		{ date: `${year}-05-01`, name: "Día del Trabajo" },
-		{ date: `${year}-09-16`, name: "Día de la Independencia" },
-	];
-	if (year >= 2024 && (year - 2024) % 6 === 0) {
-		list.push({
-			date: `${year}-10-01`,
-			name: "Transmisión del Poder Ejecutivo Federal",
-		});
-	}
-	list.push(
-		{
-			date: nthMonday(year, 11, 3),
-			name: "Día de la Revolución Mexicana (20 de noviembre)",
-		},
-		{ date: `${year}-12-25`, name: "Navidad" },
-	);
-	return list;
+  const list: Holiday[] = [
+    { date: `${year}-01-01`, name: "Año Nuevo" },
+    {
+      date: nthMonday(year, 2, 1),
+      name: "Día de la Constitución (5 de febrero)",
+    },
+    {
+      date: nthMonday(year, 3, 3),
+      name: "Natalicio de Benito Juárez (21 de marzo)",
+    },
+    { date: `${year}-05-01`, name: "Día del Trabajo" },
+    { date: `${year}-09-16`, name: "Día de la Independencia" },
+  ];
+  if (year >= 2024 && (year - 2024) % 6 === 0) {
+    list.push({
+      date: `${year}-10-01`,
+      name: "Transmisión del Poder Ejecutivo Federal",
+    });
+  }
+  list.push(
+    {
+      date: nthMonday(year, 11, 3),
+      name: "Día de la Revolución Mexicana (20 de noviembre)",
+    },
+    { date: `${year}-12-25`, name: "Navidad" },
+  );
+  return list;
 }

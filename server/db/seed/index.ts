@@ -16,49 +16,42 @@ export type { DemoFigures } from "./demo";
 
 /** The 12 activity types of SPEC §9 (fixed ids and codes) and the app_settings row 1. */
 export async function seedBase(db: Db | Tx): Promise<void> {
-	await db
-		.insert(activity_type_catalogs)
-		.values(
-			ACTIVITY_TYPES.map((t) => ({ id: t.id, code: t.code, name: t.name })),
-		)
-		.onConflictDoNothing();
-	await resetSequence(db, "activity_type_catalogs");
-	await db.insert(app_settings).values({ id: 1 }).onConflictDoNothing();
+  await db
+    .insert(activity_type_catalogs)
+    .values(ACTIVITY_TYPES.map((t) => ({ id: t.id, code: t.code, name: t.name })))
+    .onConflictDoNothing();
+  await resetSequence(db, "activity_type_catalogs");
+  await db.insert(app_settings).values({ id: 1 }).onConflictDoNothing();
 }
 
 export interface SeedDemoOptions {
-	/** Password of admin@sia.local, operador@sia.local and finanzas@sia.local. */
-	password: string;
-	/** The seed's "today" (tests pin it); defaults to now. */
-	now?: Date;
+  /** Password of admin@sia.local, operador@sia.local and finanzas@sia.local. */
+  password: string;
+  /** The seed's "today" (tests pin it); defaults to now. */
+  now?: Date;
 }
 
 export interface SeedDemoResult {
-	seeded: boolean;
-	ms: number;
-	figures?: DemoFigures;
+  seeded: boolean;
+  ms: number;
+  figures?: DemoFigures;
 }
 
-const countUsers = async (db: Db | Tx) =>
-	(await db.select({ n: sql<number>`count(*)::int` }).from(users))[0]?.n ?? 0;
+const countUsers = async (db: Db | Tx) => (await db.select({ n: sql<number>`count(*)::int` }).from(users))[0]?.n ?? 0;
 
-export async function seedDemo(
-	db: Db,
-	options: SeedDemoOptions,
-): Promise<SeedDemoResult> {
-	const started = performance.now();
-	if ((await countUsers(db)) > 0)
-		return { seeded: false, ms: performance.now() - started };
-	// One argon2 hash (the slow part) shared by the three accounts.
-	const digest = await hashPassword(options.password);
-	const figures = await db.transaction(async (tx) => {
-		if ((await countUsers(tx)) > 0) return undefined; // another process got there first
-		await seedBase(tx);
-		return buildDemo(tx, { digest, now: options.now ?? new Date() });
-	});
-	return {
-		seeded: figures !== undefined,
-		ms: performance.now() - started,
-		figures,
-	};
+export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<SeedDemoResult> {
+  const started = performance.now();
+  if ((await countUsers(db)) > 0) return { seeded: false, ms: performance.now() - started };
+  // One argon2 hash (the slow part) shared by the three accounts.
+  const digest = await hashPassword(options.password);
+  const figures = await db.transaction(async (tx) => {
+    if ((await countUsers(tx)) > 0) return undefined; // another process got there first
+    await seedBase(tx);
+    return buildDemo(tx, { digest, now: options.now ?? new Date() });
+  });
+  return {
+    seeded: figures !== undefined,
+    ms: performance.now() - started,
+    figures,
+  };
 }

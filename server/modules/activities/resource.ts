@@ -5,7 +5,6 @@ import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { VACATION_DESCRIPTION } from "../../../src/core/constants";
-import { hoursBetween } from "../../../src/core/hours";
 import { messages } from "../../../src/core/messages";
 import {
   ACTIVITY_CSV_COLUMNS,

@@ -10,8 +10,12 @@ import { declareResource, filter, idOf, jsonArray } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { applyLicenseRules, licenseScript } from "./service";
 
-const clientName = sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${outer(app_licenses.client_id)})`;
-const productName = sql<string | null>`(select ${products.name} from ${products} where ${products.id} = ${outer(app_licenses.product_catalog_id)})`;
+const clientName = sql<
+  string | null
+>`(select ${clients.name} from ${clients} where ${clients.id} = ${outer(app_licenses.client_id)})`;
+const productName = sql<
+  string | null
+>`(select ${products.name} from ${products} where ${products.id} = ${outer(app_licenses.product_catalog_id)})`;
 
 const STATUSES = ["active", "inactive"] as const;
 /** by_status: a JSON array (["active"]), a comma list or one value. */

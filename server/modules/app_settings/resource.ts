@@ -8,7 +8,9 @@ import { declareResource } from "../../http/resource";
 export const APP_SETTINGS_ID = 1;
 
 const clientName = (column: PgColumn) =>
-  sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${sql.raw(`"app_settings"."${column.name}"`)})`;
+  sql<
+    string | null
+  >`(select ${clients.name} from ${clients} where ${clients.id} = ${sql.raw(`"app_settings"."${column.name}"`)})`;
 
 export const appSettingsResource = declareResource({
   name: "app_settings",
@@ -20,8 +22,12 @@ export const appSettingsResource = declareResource({
   defaultSort: { column: "id", order: "asc" },
   computed: {
     default_customer_name: clientName(app_settings.default_customer_id).as("default_customer_name") as never,
-    support_excluded_customer_name: clientName(app_settings.support_excluded_customer_id).as("support_excluded_customer_name") as never,
-    default_workspace_name: sql<string | null>`(select ${workspaces.name} from ${workspaces} where ${workspaces.id} = ${sql.raw('"app_settings"."default_workspace_id"')})`.as(
+    support_excluded_customer_name: clientName(app_settings.support_excluded_customer_id).as(
+      "support_excluded_customer_name",
+    ) as never,
+    default_workspace_name: sql<
+      string | null
+    >`(select ${workspaces.name} from ${workspaces} where ${workspaces.id} = ${sql.raw('"app_settings"."default_workspace_id"')})`.as(
       "default_workspace_name",
     ) as never,
   },

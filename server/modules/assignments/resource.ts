@@ -2,8 +2,8 @@ import { eq, gte, lte, sql } from "drizzle-orm";
 import { assignmentSchema, assignmentUpdateSchema } from "../../../src/core/schemas/assignment";
 import { isoDate } from "../../../src/core/schemas/fields";
 import { assignments, clients, employees, products } from "../../db/schema";
-import { outer } from "../../http/sql";
 import { declareResource, filter } from "../../http/resource";
+import { outer } from "../../http/sql";
 import { prepareAssignmentWrite } from "./service";
 
 const employeeName = sql<string>`(select ${employees.name} from ${employees} where ${employees.id} = ${outer(assignments.employee_id)})`;

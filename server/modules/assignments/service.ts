@@ -11,7 +11,12 @@ export const BUSINESS_TIME_ZONE = "America/Mexico_City";
 
 /** Today's date (YYYY-MM-DD) in the firm's time zone. */
 export function businessToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: BUSINESS_TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone: BUSINESS_TIME_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(now);
 }
 
 async function checkEmployee(db: Tx, employeeId: number) {
@@ -59,4 +64,3 @@ export async function prepareAssignmentWrite(values: Values, ctx: RequestContext
   }
   return values;
 }
-

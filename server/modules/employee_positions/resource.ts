@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { employeePositionSchema, employeePositionUpdateSchema } from "../../../src/core/schemas/employee_position";
 import { employee_positions, employees, estimated_work_hours } from "../../db/schema";
-import { outer } from "../../http/sql";
 import { declareResource } from "../../http/resource";
+import { outer } from "../../http/sql";
 
 const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.employee_position_id} = ${outer(employee_positions.id)})`;
 
@@ -29,4 +29,3 @@ export const employeePositionsResource = declareResource({
     },
   ],
 });
-

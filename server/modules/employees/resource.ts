@@ -4,13 +4,17 @@ import { z } from "zod";
 import { messages } from "../../../src/core/messages";
 import { employeeSchema, employeeUpdateSchema } from "../../../src/core/schemas/employee";
 import { employee_positions, employees, projects, users, workspaces } from "../../db/schema";
-import { outer } from "../../http/sql";
 import { declareResource, filter } from "../../http/resource";
+import { outer } from "../../http/sql";
 import { afterEmployeeWrite, prepareEmployeeWrite } from "./service";
 
 const userEmail = sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${outer(employees.user_id)})`;
-const workspaceName = sql<string | null>`(select ${workspaces.name} from ${workspaces} where ${workspaces.id} = ${outer(employees.workspace_id)})`;
-const positionName = sql<string | null>`(select ${employee_positions.name} from ${employee_positions} where ${employee_positions.id} = ${outer(employees.employee_position_id)})`;
+const workspaceName = sql<
+  string | null
+>`(select ${workspaces.name} from ${workspaces} where ${workspaces.id} = ${outer(employees.workspace_id)})`;
+const positionName = sql<
+  string | null
+>`(select ${employee_positions.name} from ${employee_positions} where ${employee_positions.id} = ${outer(employees.employee_position_id)})`;
 
 /**
  * true/false filters. The lists send them bare (`true`) or as the JSON arrays of SPEC §7

@@ -5,7 +5,9 @@ import { employee_positions, estimated_work_hours } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import { declareResource, filter } from "../../http/resource";
 
-const positionName = sql<string | null>`(select ${employee_positions.name} from ${employee_positions} where ${employee_positions.id} = ${sql.raw('"estimated_work_hours"."employee_position_id"')})`;
+const positionName = sql<
+  string | null
+>`(select ${employee_positions.name} from ${employee_positions} where ${employee_positions.id} = ${sql.raw('"estimated_work_hours"."employee_position_id"')})`;
 
 export const estimatedWorkHoursResource = declareResource({
   name: "estimated_work_hours",

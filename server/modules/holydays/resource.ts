@@ -21,34 +21,45 @@ export const holydaysResource = declareResource({
   sortable: { date: holydays.date, name: holydays.name, id: holydays.id, created_at: holydays.created_at },
   defaultSort: { column: "date", order: "asc" },
   routes(app) {
-    app.get("/holydays/holydays_by_date", { schema: doc({ tags, summary: "Días festivos en un rango (máximo un año)" }) }, async (request) => {
-      authorize(request, "holydays", "list");
-      return { holydays: await holydaysByDate(app.db.db, request.query) };
-    });
+    app.get(
+      "/holydays/holydays_by_date",
+      { schema: doc({ tags, summary: "Días festivos en un rango (máximo un año)" }) },
+      async (request) => {
+        authorize(request, "holydays", "list");
+        return { holydays: await holydaysByDate(app.db.db, request.query) };
+      },
+    );
 
-    app.get("/holydays/download_holydays_format", { schema: doc({ tags, summary: "Formato CSV para importar días festivos" }) }, async (request, reply) => {
-      authorize(request, "holydays", "list");
-      return sendCsv(reply, "formato_dias_festivos.csv", holydaysFormat());
-    });
+    app.get(
+      "/holydays/download_holydays_format",
+      { schema: doc({ tags, summary: "Formato CSV para importar días festivos" }) },
+      async (request, reply) => {
+        authorize(request, "holydays", "list");
+        return sendCsv(reply, "formato_dias_festivos.csv", holydaysFormat());
+      },
+    );
 
-    app.put("/holydays/import_holydays", { schema: doc({ tags, summary: "Importar días festivos (CSV: fecha,nombre)" }) }, async (request) => {
-      authorize(request, "holydays", "import");
-      let file: MultipartFile | undefined;
-      try {
-        file = request.isMultipart() ? await request.file() : undefined;
-      } catch {
-        file = undefined;
-      }
-      const isCsv =
-        file && CSV_MIMETYPES.has(file.mimetype.toLowerCase()) && /\.csv$/i.test(file.filename ?? "");
-      if (!file || !isCsv) {
-        file?.file.resume();
-        throw ValidationError.base(messages.holydaysFileInvalid);
-      }
-      const buffer = await file.toBuffer();
-      if (buffer.length === 0) throw ValidationError.base(messages.holydaysFileInvalid);
-      const rows = parseHolydaysCsv(buffer.toString("utf8"));
-      return importHolydays(app.db.db, rows);
-    });
+    app.put(
+      "/holydays/import_holydays",
+      { schema: doc({ tags, summary: "Importar días festivos (CSV: fecha,nombre)" }) },
+      async (request) => {
+        authorize(request, "holydays", "import");
+        let file: MultipartFile | undefined;
+        try {
+          file = request.isMultipart() ? await request.file() : undefined;
+        } catch {
+          file = undefined;
+        }
+        const isCsv = file && CSV_MIMETYPES.has(file.mimetype.toLowerCase()) && /\.csv$/i.test(file.filename ?? "");
+        if (!file || !isCsv) {
+          file?.file.resume();
+          throw ValidationError.base(messages.holydaysFileInvalid);
+        }
+        const buffer = await file.toBuffer();
+        if (buffer.length === 0) throw ValidationError.base(messages.holydaysFileInvalid);
+        const rows = parseHolydaysCsv(buffer.toString("utf8"));
+        return importHolydays(app.db.db, rows);
+      },
+    );
   },
 });

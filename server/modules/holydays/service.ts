@@ -33,7 +33,11 @@ export async function holydaysByDate(db: Db, query: unknown) {
   const parsed = holydaysByDateSchema.safeParse(query ?? {});
   if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
   const { from, to } = parsed.data;
-  return db.select().from(holydays).where(and(gte(holydays.date, from), lte(holydays.date, to))).orderBy(asc(holydays.date));
+  return db
+    .select()
+    .from(holydays)
+    .where(and(gte(holydays.date, from), lte(holydays.date, to)))
+    .orderBy(asc(holydays.date));
 }
 
 export interface ParsedHolyday {
@@ -49,7 +53,11 @@ export function parseHolydaysCsv(text: string): ParsedHolyday[] {
   const delimiter = headerLine.includes(";") && !headerLine.includes(",") ? ";" : ",";
   const result = Papa.parse<string[]>(clean, { delimiter, skipEmptyLines: false });
   const rows = result.data;
-  const header = (rows[0] ?? []).map((cell) => String(cell ?? "").trim().toLowerCase());
+  const header = (rows[0] ?? []).map((cell) =>
+    String(cell ?? "")
+      .trim()
+      .toLowerCase(),
+  );
   while (header.length > 2 && header[header.length - 1] === "") header.pop();
   if (header.length !== 2 || header[0] !== HOLYDAY_CSV_COLUMNS[0] || header[1] !== HOLYDAY_CSV_COLUMNS[1]) {
     throw ValidationError.base(messages.holydaysHeaderInvalid);

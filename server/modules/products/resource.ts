@@ -15,7 +15,9 @@ import {
 } from "../../db/schema";
 import { declareResource, filter } from "../../http/resource";
 
-const employeeName = sql<string | null>`(select ${employees.name} from ${employees} where ${employees.id} = ${sql.raw('"products"."employee_id"')})`;
+const employeeName = sql<
+  string | null
+>`(select ${employees.name} from ${employees} where ${employees.id} = ${sql.raw('"products"."employee_id"')})`;
 
 /** Records that keep a product in use, with their Spanish plural. */
 const USES: Array<[PgTable, PgColumn, string]> = [

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { projectTypeSchema, projectTypeUpdateSchema } from "../../../src/core/schemas/project_type";
-import { projects, project_types } from "../../db/schema";
+import { project_types, projects } from "../../db/schema";
 import { declareResource } from "../../http/resource";
 
 export const projectTypesResource = declareResource({
@@ -15,7 +15,10 @@ export const projectTypesResource = declareResource({
   defaultSort: { column: "id", order: "asc" },
   deleteGuards: [
     async (id, db) => {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(projects).where(eq(projects.project_type_catalog_id, id));
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(projects)
+        .where(eq(projects.project_type_catalog_id, id));
       return row && row.n > 0 ? messages.projectTypeInUse(row.n) : null;
     },
   ],

@@ -12,8 +12,8 @@ import {
   createSession,
   destroySession,
   recordFailure,
-  toSessionUser,
   tooManyFailures,
+  toSessionUser,
 } from "./service";
 
 export async function sessionRoutes(app: FastifyInstance) {
@@ -59,4 +59,3 @@ export async function sessionRoutes(app: FastifyInstance) {
     return { ok: true };
   });
 }
-

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { COOKIE_MAX_AGE_SECONDS } from "../../../src/core/constants";
-import { TOKEN_PREFIX, type SessionUser } from "../../../src/core/session";
+import { type SessionUser, TOKEN_PREFIX } from "../../../src/core/session";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { employees, login_attempts, sessions, users } from "../../db/schema";
@@ -30,11 +30,7 @@ export async function userForToken(db: Db, token: string, config: Config) {
     .innerJoin(users, eq(users.id, sessions.user_id))
     .leftJoin(employees, eq(employees.user_id, users.id))
     .where(
-      and(
-        eq(sessions.token_hash, hashToken(token)),
-        gt(sessions.expires_at, sql`now()`),
-        gt(sessions.last_seen_at, idleLimit),
-      ),
+      and(eq(sessions.token_hash, hashToken(token)), gt(sessions.expires_at, sql`now()`), gt(sessions.last_seen_at, idleLimit)),
     )
     .limit(1);
   if (!row) return null;
@@ -44,10 +40,7 @@ export async function userForToken(db: Db, token: string, config: Config) {
   return { sessionId: row.session.id, user: toSessionUser(row.user, row.employee) };
 }
 
-export function toSessionUser(
-  user: typeof users.$inferSelect,
-  employee: typeof employees.$inferSelect | null,
-): SessionUser {
+export function toSessionUser(user: typeof users.$inferSelect, employee: typeof employees.$inferSelect | null): SessionUser {
   return {
     id: user.id,
     name: user.name,

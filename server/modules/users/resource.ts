@@ -1,13 +1,13 @@
 import { eq, sql } from "drizzle-orm";
-import { ROLES } from "../../../src/core/constants";
+import type { ROLES } from "../../../src/core/constants";
 import { cloudTokenSchema, userRoleFilter, userSchema, userUpdateSchema } from "../../../src/core/schemas/user";
 import { employees, users } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { outer } from "../../http/sql";
 import { declareResource, filter, ResourceService } from "../../http/resource";
 import { encryptSecret, secretKey } from "../../http/secrets";
+import { outer } from "../../http/sql";
 import { prepareUserWrite, storeCloudToken, userEmployeeGuard } from "./service";
 
 /** The user's employee as {id, name, employee_code, is_active, workspace_id} or null, in the same query. */

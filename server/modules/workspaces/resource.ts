@@ -3,11 +3,10 @@ import { messages } from "../../../src/core/messages";
 import { workspaceSchema, workspaceUpdateSchema } from "../../../src/core/schemas/workspace";
 import type { Tx } from "../../db/client";
 import { app_settings, bosses_workspaces, employees, workspaces } from "../../db/schema";
-import { authorize } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { outer } from "../../http/sql";
 import { declareResource, idOf, ResourceService } from "../../http/resource";
+import { outer } from "../../http/sql";
 
 const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.workspace_id} = ${outer(workspaces.id)})`;
 const bossName = sql<string>`(select ${employees.name} from ${employees} where ${employees.id} = ${outer(bosses_workspaces.employee_id)})`;
@@ -21,14 +20,20 @@ async function checkBosses(values: Record<string, unknown>, db: Tx, workspaceId:
   const wanted = rows.filter((r) => !r._destroy && r.employee_id).map((r) => r.employee_id as number);
   if (wanted.length) {
     const found = await db.select({ id: employees.id }).from(employees).where(inArray(employees.id, wanted));
-    if (found.length !== new Set(wanted).size) throw ValidationError.field("bosses_workspaces_attributes", messages.invalidReference);
+    if (found.length !== new Set(wanted).size)
+      throw ValidationError.field("bosses_workspaces_attributes", messages.invalidReference);
   }
   if (!workspaceId) return;
   const touched = rows.filter((r) => r.id).map((r) => r.id as number);
   const kept = await db
     .select({ employee_id: bosses_workspaces.employee_id })
     .from(bosses_workspaces)
-    .where(and(eq(bosses_workspaces.workspace_id, workspaceId), touched.length ? not(inArray(bosses_workspaces.id, touched)) : undefined));
+    .where(
+      and(
+        eq(bosses_workspaces.workspace_id, workspaceId),
+        touched.length ? not(inArray(bosses_workspaces.id, touched)) : undefined,
+      ),
+    );
   const keptIds = new Set(kept.map((k) => k.employee_id));
   if (wanted.some((id) => keptIds.has(id))) throw ValidationError.field("bosses_workspaces_attributes", messages.duplicateBoss);
 }
@@ -72,7 +77,11 @@ export const workspacesResource = declareResource({
       return row && row.n > 0 ? messages.workspaceHasEmployees(row.n) : null;
     },
     async (id, db) => {
-      const [row] = await db.select({ id: app_settings.id }).from(app_settings).where(eq(app_settings.default_workspace_id, id)).limit(1);
+      const [row] = await db
+        .select({ id: app_settings.id })
+        .from(app_settings)
+        .where(eq(app_settings.default_workspace_id, id))
+        .limit(1);
       return row ? messages.workspaceIsDefault : null;
     },
   ],

@@ -1,10 +1,11 @@
 /** The firm's single settings row (id 1): one form at /app/app_settings (also /app/app_settings/update/1). */
-import { recordError } from "../common/RecordError";
-import SettingsIcon from "@mui/icons-material/Settings";
+
 import { zodResolver } from "@hookform/resolvers/zod";
+import SettingsIcon from "@mui/icons-material/Settings";
 import { AutocompleteInput, Edit, ReferenceInput, SaveButton, SimpleForm, Toolbar, useCanAccess, useNotify } from "react-admin";
-import { appSettingSchema } from "../../core/schemas/app_setting";
 import { messages } from "../../core/messages";
+import { appSettingSchema } from "../../core/schemas/app_setting";
+import { recordError } from "../common/RecordError";
 
 const resolver = zodResolver(appSettingSchema as never);
 export const APP_SETTINGS_ID = 1;
@@ -38,10 +39,20 @@ export function AppSettingsEdit() {
         <ReferenceInput source="default_customer_id" reference="clients" perPage={1000} sort={{ field: "name", order: "ASC" }}>
           <AutocompleteInput optionText="name" fullWidth helperText="Para actividades internas y de recursos humanos" />
         </ReferenceInput>
-        <ReferenceInput source="default_workspace_id" reference="workspaces" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+        <ReferenceInput
+          source="default_workspace_id"
+          reference="workspaces"
+          perPage={1000}
+          sort={{ field: "name", order: "ASC" }}
+        >
           <AutocompleteInput optionText="name" fullWidth />
         </ReferenceInput>
-        <ReferenceInput source="support_excluded_customer_id" reference="clients" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+        <ReferenceInput
+          source="support_excluded_customer_id"
+          reference="clients"
+          perPage={1000}
+          sort={{ field: "name", order: "ASC" }}
+        >
           <AutocompleteInput optionText="name" fullWidth helperText="No se ofrece en las actividades de soporte" />
         </ReferenceInput>
       </SimpleForm>

@@ -67,7 +67,12 @@ export function ClientInputs({ creating = false }: { creating?: boolean }) {
       <Grid size={12}>
         <ArrayInput source="client_product_catalogs">
           <SimpleFormIterator inline disableReordering>
-            <ReferenceInput source="product_catalog_id" reference="products" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+            <ReferenceInput
+              source="product_catalog_id"
+              reference="products"
+              perPage={1000}
+              sort={{ field: "name", order: "ASC" }}
+            >
               <AutocompleteInput optionText="name" label="Producto" sx={{ minWidth: 280 }} />
             </ReferenceInput>
             <NumberInput source="annual_support_hours" label="Horas de soporte anuales" min={0} step={1} />

@@ -1,5 +1,5 @@
-import BusinessIcon from "@mui/icons-material/Business";
 import { zodResolver } from "@hookform/resolvers/zod";
+import BusinessIcon from "@mui/icons-material/Business";
 import {
   ArrayField,
   BooleanField,
@@ -17,8 +17,8 @@ import {
 import { messages } from "../../core/messages";
 import { clientFormSchema } from "../../core/schemas/client";
 import { withNested } from "../common/nested";
-import { ClientSupportPanel } from "../dashboards/panels";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
+import { ClientSupportPanel } from "../dashboards/panels";
 import { ClientInputs } from "./ClientInputs";
 
 const resolver = zodResolver(clientFormSchema as never);
@@ -30,7 +30,13 @@ export function ClientList() {
     <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre, código o RFC" />,
     ...(canSeeGroups
       ? [
-          <ReferenceInput key="group" source="by_client_group" reference="client_groups" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+          <ReferenceInput
+            key="group"
+            source="by_client_group"
+            reference="client_groups"
+            perPage={1000}
+            sort={{ field: "name", order: "ASC" }}
+          >
             <SelectInput optionText="name" label="Grupo de clientes" />
           </ReferenceInput>,
         ]
@@ -50,7 +56,12 @@ export function ClientList() {
 
 export function ClientCreate() {
   return (
-    <SiaCreate transform={transform} resolver={resolver} message={messages.clientCreated} defaultValues={{ client_code: "0", client_product_catalogs: [] }}>
+    <SiaCreate
+      transform={transform}
+      resolver={resolver}
+      message={messages.clientCreated}
+      defaultValues={{ client_code: "0", client_product_catalogs: [] }}
+    >
       <ClientInputs creating />
     </SiaCreate>
   );
@@ -88,7 +99,6 @@ export function ClientShow() {
     </SiaShow>
   );
 }
-
 
 export const clients = {
   list: ClientList,

@@ -195,7 +195,11 @@ function FolderDialog({ onClose, onPick }: { onClose: () => void; onPick: (folde
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancelar</Button>
-        <Button variant="contained" disabled={!listing || listing.folder.parentId === null} onClick={() => listing && onPick(listing.folder)}>
+        <Button
+          variant="contained"
+          disabled={!listing || listing.folder.parentId === null}
+          onClick={() => listing && onPick(listing.folder)}
+        >
           Seleccionar esta carpeta
         </Button>
       </DialogActions>

@@ -22,7 +22,15 @@ export function SiaPagination() {
   const first = (page - 1) * perPage + 1;
   const last = Math.min(total, page * perPage);
   return (
-    <Stack direction="row" alignItems="center" justifyContent="flex-end" spacing={0.5} sx={{ p: 1, flexWrap: "wrap" }} component="nav" aria-label="Paginación">
+    <Stack
+      direction="row"
+      alignItems="center"
+      justifyContent="flex-end"
+      spacing={0.5}
+      sx={{ p: 1, flexWrap: "wrap" }}
+      component="nav"
+      aria-label="Paginación"
+    >
       <Typography variant="body2" sx={{ mr: 2 }}>
         {first}–{last} de {total}
       </Typography>

@@ -6,7 +6,16 @@ import { LineChart } from "@mui/x-charts/LineChart";
 import { useQuery } from "@tanstack/react-query";
 import { type Identifier, useDataProvider, useTranslate } from "react-admin";
 import type { ProjectDashboard, SiaDataProvider } from "../../dataProvider";
-import { ChartTitle, DashboardCard, EmptyState, formatHours, hoursFormatter, Loaded, shortDate, useChartLocale } from "./chartKit";
+import {
+  ChartTitle,
+  DashboardCard,
+  EmptyState,
+  formatHours,
+  hoursFormatter,
+  Loaded,
+  shortDate,
+  useChartLocale,
+} from "./chartKit";
 
 function ProjectCharts({ data }: { data: ProjectDashboard }) {
   const translate = useTranslate();

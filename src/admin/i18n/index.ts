@@ -5,8 +5,8 @@
 import polyglotI18nProvider from "ra-i18n-polyglot";
 import { es } from "./es";
 
-export { es, resources, sia } from "./es";
 export type { SiaMessages } from "./es";
+export { es, resources, sia } from "./es";
 export { raSpanish } from "./ra-es";
 
 export const i18nProvider = polyglotI18nProvider(() => es, "es", [{ locale: "es", name: "Español" }], {

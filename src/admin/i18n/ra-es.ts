@@ -109,16 +109,14 @@ export const raSpanish = {
       about: "Acerca de",
       access_denied: "No tiene los permisos necesarios para acceder a esta página",
       are_you_sure: "¿Está seguro?",
-      authentication_error:
-        "El servidor de autenticación devolvió un error y no se pudieron verificar sus credenciales.",
+      authentication_error: "El servidor de autenticación devolvió un error y no se pudieron verificar sus credenciales.",
       auth_error: "Ocurrió un error al validar el token de autenticación.",
       bulk_delete_content:
         "¿Está seguro de que desea eliminar este registro de %{name}? |||| ¿Está seguro de que desea eliminar estos %{smart_count} elementos?",
       bulk_delete_title: "Eliminar %{name} |||| Eliminar %{smart_count} %{name}",
       bulk_update_content:
         "¿Está seguro de que desea actualizar %{name} %{recordRepresentation}? |||| ¿Está seguro de que desea actualizar estos %{smart_count} elementos?",
-      bulk_update_title:
-        "Actualizar %{name} %{recordRepresentation} |||| Actualizar %{smart_count} %{name}",
+      bulk_update_title: "Actualizar %{name} %{recordRepresentation} |||| Actualizar %{smart_count} %{name}",
       clear_array_input: "¿Está seguro de que desea vaciar toda la lista?",
       delete_content: "¿Está seguro de que desea eliminar este registro de %{name}?",
       delete_title: "Eliminar %{name} %{recordRepresentation}",
@@ -128,8 +126,7 @@ export const raSpanish = {
       loading: "Espere un momento, por favor",
       no: "No",
       not_found: "La dirección que escribió es incorrecta o el enlace que siguió no es válido.",
-      select_all_limit_reached:
-        "Hay demasiados elementos para seleccionarlos todos. Solo se seleccionaron los primeros %{max}.",
+      select_all_limit_reached: "Hay demasiados elementos para seleccionarlos todos. Solo se seleccionaron los primeros %{max}.",
       unsaved_changes: "Algunos de sus cambios no se guardaron. ¿Está seguro de que desea descartarlos?",
       yes: "Sí",
       placeholder_data_warning: "Problema de red: no se pudieron actualizar los datos.",

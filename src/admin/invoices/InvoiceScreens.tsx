@@ -4,7 +4,6 @@
  * is `invoices`, filtered by `project_id`.
  */
 
-import { recordError } from "../common/RecordError";
 import { zodResolver } from "@hookform/resolvers/zod";
 import AddIcon from "@mui/icons-material/Add";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
@@ -46,6 +45,7 @@ import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../
 import type { SiaDataProvider } from "../../dataProvider";
 import { AuditTrail } from "../common/AuditTrail";
 import { DatePickerInput, formatDate, SiaDatePicker } from "../common/DatePickerInput";
+import { recordError } from "../common/RecordError";
 import { SiaPagination } from "../common/SiaPagination";
 import { TransitionDialog } from "../common/TransitionDialog";
 

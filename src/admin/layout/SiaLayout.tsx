@@ -7,9 +7,9 @@ import {
   Logout,
   Menu,
   TitlePortal,
+  UserMenu,
   useNotify,
   usePermissions,
-  UserMenu,
   useTranslate,
   useUserMenu,
 } from "react-admin";

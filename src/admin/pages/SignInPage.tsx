@@ -1,10 +1,22 @@
 import LockIcon from "@mui/icons-material/Lock";
-import { Alert, Avatar, Box, Button, Card, CardContent, CircularProgress, Snackbar, Stack, TextField, Typography } from "@mui/material";
+import {
+  Alert,
+  Avatar,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Snackbar,
+  Stack,
+  TextField,
+  Typography,
+} from "@mui/material";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router-dom";
+import { authProvider, SIGN_IN_NOTICE_KEY } from "../../authProvider";
 import { APP_VERSION } from "../../core/constants";
 import { PAGE_PATHS } from "../../core/resources";
-import { authProvider, SIGN_IN_NOTICE_KEY } from "../../authProvider";
 
 /** /sign_in: e-mail and password (SSO joins here with the integrations issue). */
 export function SignInPage() {
@@ -38,7 +50,12 @@ export function SignInPage() {
 
   return (
     <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", bgcolor: "grey.100", p: 2 }}>
-      <Snackbar open={Boolean(notice)} autoHideDuration={6000} onClose={() => setNotice(null)} anchorOrigin={{ vertical: "bottom", horizontal: "center" }}>
+      <Snackbar
+        open={Boolean(notice)}
+        autoHideDuration={6000}
+        onClose={() => setNotice(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+      >
         <Alert severity="warning" variant="filled" onClose={() => setNotice(null)}>
           {notice}
         </Alert>

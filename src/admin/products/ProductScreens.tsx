@@ -1,5 +1,5 @@
-import Inventory2Icon from "@mui/icons-material/Inventory2";
 import { zodResolver } from "@hookform/resolvers/zod";
+import Inventory2Icon from "@mui/icons-material/Inventory2";
 import { Grid, Link, Typography } from "@mui/material";
 import {
   AutocompleteInput,
@@ -21,7 +21,14 @@ const resolver = zodResolver(productSchema as never);
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre o código" />,
-  <NullableBooleanInput key="selectable" source="selectable" label="Seleccionable en actividades" nullLabel="Todos" trueLabel="Sí" falseLabel="No" />,
+  <NullableBooleanInput
+    key="selectable"
+    source="selectable"
+    label="Seleccionable en actividades"
+    nullLabel="Todos"
+    trueLabel="Sí"
+    falseLabel="No"
+  />,
   <TextInput key="category" source="by_category" label="Categoría" />,
   <ReferenceInput key="employee" source="employee_id" reference="employees" perPage={1000} sort={{ field: "name", order: "ASC" }}>
     <AutocompleteInput optionText="name" label="Responsable" sx={{ minWidth: 240 }} />
@@ -54,7 +61,13 @@ function ProductInputs() {
         <TextInput source="application_id" fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
-        <ReferenceInput source="employee_id" reference="employees" perPage={1000} sort={{ field: "name", order: "ASC" }} filter={{ is_active: true }}>
+        <ReferenceInput
+          source="employee_id"
+          reference="employees"
+          perPage={1000}
+          sort={{ field: "name", order: "ASC" }}
+          filter={{ is_active: true }}
+        >
           <AutocompleteInput optionText="name" fullWidth />
         </ReferenceInput>
       </Grid>

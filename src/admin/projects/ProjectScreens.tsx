@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { recordError } from "../common/RecordError";
 import ReceiptLongIcon from "@mui/icons-material/ReceiptLong";
 import WorkIcon from "@mui/icons-material/Work";
 import { Box, Button, Chip, Grid, Stack } from "@mui/material";
@@ -45,6 +44,7 @@ import { AuditTrail } from "../common/AuditTrail";
 import { CsvDownloadButton } from "../common/CsvDownloadButton";
 import { DatePickerInput, formatDate } from "../common/DatePickerInput";
 import { CreateLink, EditLink, showRowClick } from "../common/links";
+import { recordError } from "../common/RecordError";
 import { SiaPagination } from "../common/SiaPagination";
 import { ProjectHoursPanel } from "../dashboards/panels";
 import { DriveCheckButton } from "./DriveCheckButton";
@@ -407,7 +407,8 @@ function ProjectDetails() {
 
 export function ProjectShow() {
   return (
-    <Show error={recordError}
+    <Show
+      error={recordError}
       actions={
         <TopToolbar>
           <InvoicesLink />

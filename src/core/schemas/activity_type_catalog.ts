@@ -5,7 +5,10 @@ import { requiredText, z } from "./fields";
 export const activityTypeCatalogSchema = z.object({
   code: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toUpperCase() : v),
-    z.string({ error: messages.required }).min(1, { error: messages.required }).regex(/^[A-Z]{2,4}$/, { error: messages.invalidActivityCode }),
+    z
+      .string({ error: messages.required })
+      .min(1, { error: messages.required })
+      .regex(/^[A-Z]{2,4}$/, { error: messages.invalidActivityCode }),
   ),
   name: requiredText(120),
 });

@@ -11,7 +11,10 @@ const shape = {
   entity_name: requiredText(300),
   entity_rfc: z.preprocess(
     upper,
-    z.string({ error: messages.required }).min(1, { error: messages.required }).regex(RFC_PATTERN, { error: messages.invalidRfc }),
+    z
+      .string({ error: messages.required })
+      .min(1, { error: messages.required })
+      .regex(RFC_PATTERN, { error: messages.invalidRfc }),
   ),
   environment: z.enum(LICENSE_ENVIRONMENTS, { error: messages.invalidEnvironment }),
   num_licenses: z.coerce

@@ -26,6 +26,12 @@ export function durationDays(startOn: string, endOn: string): number {
 /** Today (YYYY-MM-DD) in the firm's time zone: a start or end date on or before it is already reached. */
 export const BUSINESS_TIME_ZONE = "America/Mexico_City";
 export function businessToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: BUSINESS_TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone: BUSINESS_TIME_ZONE,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(now);
 }
-export const dateReached = (date: string | null | undefined, today = businessToday()) => Boolean(date) && String(date).slice(0, 10) <= today;
+export const dateReached = (date: string | null | undefined, today = businessToday()) =>
+  Boolean(date) && String(date).slice(0, 10) <= today;

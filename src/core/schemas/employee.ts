@@ -6,7 +6,11 @@ export const employeeSchema = z.object({
   name: requiredText(200),
   employee_code: z.preprocess(
     (v) => (v === undefined || v === null || v === "" ? DEFAULT_EMPLOYEE_CODE : String(v)),
-    z.string().trim().min(1, { error: messages.required }).max(40, { error: messages.tooLong(40) }),
+    z
+      .string()
+      .trim()
+      .min(1, { error: messages.required })
+      .max(40, { error: messages.tooLong(40) }),
   ),
   user_id: optionalId(),
   is_rape: flag(),

@@ -5,16 +5,25 @@ import { requiredId, z } from "./fields";
 const filled = <T extends z.ZodType>(inner: T) =>
   z.preprocess(
     (v) => (v === "" || v === null || v === "null" ? undefined : v),
-    z.unknown().refine((v): boolean => v !== undefined, { error: messages.fillAllFields }).pipe(inner),
+    z
+      .unknown()
+      .refine((v): boolean => v !== undefined, { error: messages.fillAllFields })
+      .pipe(inner),
   );
 
 const shape = {
   project_id: requiredId(),
   estimated_hours: filled(
-    z.coerce.number({ error: messages.mustBeNumber }).gt(0, { error: messages.mustBeGreaterThanZero }).max(100_000, { error: messages.invalidValue }),
+    z.coerce
+      .number({ error: messages.mustBeNumber })
+      .gt(0, { error: messages.mustBeGreaterThanZero })
+      .max(100_000, { error: messages.invalidValue }),
   ),
   employee_position_id: filled(
-    z.coerce.number({ error: messages.invalidReference }).int({ error: messages.invalidReference }).positive({ error: messages.invalidReference }),
+    z.coerce
+      .number({ error: messages.invalidReference })
+      .int({ error: messages.invalidReference })
+      .positive({ error: messages.invalidReference }),
   ),
 };
 

@@ -19,7 +19,12 @@ export const requiredText = (max: number) =>
 export const optionalText = (max: number) =>
   z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? null : v),
-    z.string().trim().max(max, { error: messages.tooLong(max) }).nullable().optional(),
+    z
+      .string()
+      .trim()
+      .max(max, { error: messages.tooLong(max) })
+      .nullable()
+      .optional(),
   );
 
 export const optionalEmail = () =>
@@ -28,8 +33,7 @@ export const optionalEmail = () =>
     z.string().trim().max(254).email({ error: messages.invalidEmail }).nullable().optional(),
   );
 
-export const requiredEmail = () =>
-  z.string({ error: messages.required }).trim().max(254).email({ error: messages.invalidEmail });
+export const requiredEmail = () => z.string({ error: messages.required }).trim().max(254).email({ error: messages.invalidEmail });
 
 /** A reference to another record; '' and the string 'null' (SPEC §2, client group) mean none. */
 export const optionalId = () =>
@@ -38,14 +42,15 @@ export const optionalId = () =>
 export const requiredId = () =>
   z.coerce.number({ error: messages.required }).int({ error: messages.invalidReference }).positive({ error: messages.required });
 
-export const flag = () =>
-  z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean().optional());
+export const flag = () => z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean().optional());
 
 export const isoDate = () =>
-  z.string({ error: messages.required }).regex(/^\d{4}-\d{2}-\d{2}$/, { error: messages.invalidDate }).refine(
-    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-    { error: messages.invalidDate },
-  );
+  z
+    .string({ error: messages.required })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: messages.invalidDate })
+    .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
+      error: messages.invalidDate,
+    });
 
 export const optionalIsoDate = () => z.preprocess(emptyToNull, isoDate().nullable().optional());
 

@@ -38,13 +38,11 @@ export function parseHolydayDate(raw: string): string | null {
   return date.toISOString().slice(0, 10);
 }
 
-export const holydaysByDateSchema = z
-  .object({ from: isoDate(), to: isoDate() })
-  .superRefine((v, ctx) => {
-    if (v.from > v.to) {
-      ctx.addIssue({ code: "custom", path: ["from"], message: messages.dateRangeReversed });
-      return;
-    }
-    const days = (Date.parse(`${v.to}T00:00:00Z`) - Date.parse(`${v.from}T00:00:00Z`)) / 86_400_000;
-    if (days > HOLYDAY_RANGE_MAX_DAYS) ctx.addIssue({ code: "custom", path: ["to"], message: messages.dateRangeTooLong });
-  });
+export const holydaysByDateSchema = z.object({ from: isoDate(), to: isoDate() }).superRefine((v, ctx) => {
+  if (v.from > v.to) {
+    ctx.addIssue({ code: "custom", path: ["from"], message: messages.dateRangeReversed });
+    return;
+  }
+  const days = (Date.parse(`${v.to}T00:00:00Z`) - Date.parse(`${v.from}T00:00:00Z`)) / 86_400_000;
+  if (days > HOLYDAY_RANGE_MAX_DAYS) ctx.addIssue({ code: "custom", path: ["to"], message: messages.dateRangeTooLong });
+});
