@@ -144,7 +144,7 @@ describe("dashboards: one employee's week", () => {
     expect(csvHours(rows)).toBe(d.total_hours);
     for (const t of d.by_type) {
       const label = { project: "Proyecto", support: "Soporte", internal: "Actividad interna" }[t.action_type as string];
-      expect(csvHours(rows.filter((r) => r.Tipo === label))).toBe(t.hours);
+      expect(csvHours(rows.filter((r) => r["Tipo de acción"] === label))).toBe(t.hours);
     }
     for (const day of new Set<string>(d.by_day.map((x: { date: string }) => x.date))) {
       const dayTotal = sumHours(d.by_day.filter((x: { date: string }) => x.date === day).map((x: { hours: number }) => x.hours));
@@ -303,7 +303,7 @@ describe("dashboards: a client", () => {
     ]);
     expect(d).toMatchObject({ annual_support_hours: 100, used_hours: 3.33 });
     const rows = await csvRows(admin, `by_begins_at[start_date]=2025-01-01&by_begins_at[end_date]=2025-12-31&by_employee=todos`);
-    const support = rows.filter((r) => r.Tipo === "Soporte" && r["Cliente / Prospecto"] === clientName);
+    const support = rows.filter((r) => r["Tipo de acción"] === "Soporte" && r["Cliente / Prospecto"] === clientName);
     expect(csvHours(support)).toBe(3.33);
     expect(csvHours(support.filter((r) => r.Producto === productA.name))).toBe(2.5);
 
