@@ -488,6 +488,12 @@ describe("PUT activities/import_activities_csv", () => {
     expect(none.body.errors.base).toEqual(["Archivo no válido o no seleccionado."]);
   });
 
+  it("takes a .csv that the browser sends as application/octet-stream", async () => {
+    const res = await importCsv(operator, CSV_WEEK, good, "semana.csv", "application/octet-stream");
+    expect(res.status).toBe(200);
+    expect(res.body.import_activities.length).toBeGreaterThan(0);
+  });
+
   it("every bad line is listed together, and nothing is answered or saved", async () => {
     const before = await countMine();
     const bad = [

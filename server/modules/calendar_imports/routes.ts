@@ -22,7 +22,14 @@ import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
 import { calendarLocalEvents, fitKey, importableInstances, loadResolver } from "./service";
 
 const ICS_MIMETYPES = new Set(["text/calendar", "application/ics", "text/x-vcalendar", "application/octet-stream"]);
-const CSV_MIMETYPES = new Set(["text/csv", "application/vnd.ms-excel", "application/csv", "text/x-csv"]);
+// A browser on a machine with no program for .csv sends the file as application/octet-stream: the name decides then.
+const CSV_MIMETYPES = new Set([
+  "text/csv",
+  "application/vnd.ms-excel",
+  "application/csv",
+  "text/x-csv",
+  "application/octet-stream",
+]);
 
 interface Upload {
   fields: Record<string, string>;
