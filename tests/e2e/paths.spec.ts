@@ -60,9 +60,6 @@ test("an unknown path, and a record that does not exist on any detail screen, la
     const show = screen.paths.show?.[0];
     if (!show) continue;
     await page.goto(`/app/${screen.base}/${show.replace(":id", "987654")}`);
-    // Screens still "en construcción" load no record.
-    await page.waitForLoadState("networkidle");
-    if (await page.getByText("Esta sección está en construcción").count()) continue;
     await expect(page, `${screen.base} ${show}`).toHaveURL(/\/404$/);
   }
 });
