@@ -126,7 +126,8 @@ test("an administrator takes a prospect's quotation from Demo to Alta Cliente: c
   await clientLink.click();
   await expect(page).toHaveURL(/\/app\/clients\/show\/\d+$/);
   await expect(main.getByText(prospect, { exact: true }).first()).toBeVisible();
-  await expect(main.getByText(product, { exact: true })).toBeVisible(); // the client's product
+  // The client's product, in its products (the support-hours panel below names it too).
+  await expect(main.locator(".ra-field-client_product_catalogs").getByText(product, { exact: true })).toBeVisible();
   const wasProspect = main.locator(".ra-field-was_prospect");
   await expect(wasProspect.getByLabel("Sí")).toBeVisible();
   await page.goBack();
