@@ -11,7 +11,7 @@ import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import { APP_VERSION } from "../src/core/constants";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
@@ -55,6 +55,8 @@ export async function build(options: {
   mail?: MailPort;
   /** A provider calendar reader other than the configured one (tests). */
   calendarReader?: CalendarReader | null;
+  /** Told of every route as it is added (tests/security lists them to check each one's permissions). */
+  onRoute?: (route: RouteOptions) => void;
 }): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
@@ -64,6 +66,8 @@ export async function build(options: {
     rewriteUrl: (req) => (req.url ?? "/").replace(/^(\/api\/v1\/[^?]*?)\.json(?=\?|$)/, "$1"),
     trustProxy: Boolean(config.PUBLIC_URL),
   });
+  const { onRoute } = options;
+  if (onRoute) app.addHook("onRoute", (route) => onRoute(route));
   app.decorate("db", database);
   app.decorate("config", config);
   app.decorate("documents", options.documents ?? createDocuments(config));

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, RouteOptions } from "fastify";
 import { inject } from "vitest";
 import { build } from "../../server/app";
 import { loadConfig } from "../../server/config";
@@ -41,12 +41,15 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: { onRoute?: (route: RouteOptions) => void } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   // Each app its own DATA_DIR (the local drive lives in DATA_DIR/drive), removed on close.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-test-"));
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SIA_DEMO: "0", DATA_DIR: dataDir, ...env });
-  const app = await build({ config, database, logger: false });
+  const app = await build({ config, database, logger: false, onRoute: options.onRoute });
   await app.ready();
   return {
     app,
@@ -68,7 +71,7 @@ export async function buildSiblingApp(t: TestApp, env: Record<string, string> = 
   const database = url ? await openPostgres(url, 4) : t.database;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-test-"));
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SIA_DEMO: "0", DATA_DIR: dataDir, ...env });
-  const app = await build({ config, database, logger: false });
+  const app = await build({ config, database, logger: false, onRoute: options.onRoute });
   await app.ready();
   return {
     app,

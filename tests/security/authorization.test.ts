@@ -1,0 +1,358 @@
+/**
+ * Issue 11, authorization: every route of /api/v1 (collected from the built app, so none escapes) is
+ * called with no session and as Operador, Finanzas and Administrador, and must answer what the
+ * permission matrix (src/core/permissions.ts) says. Then IDOR probes: an Operador on other people's
+ * records (unchanged afterwards, never listed) and ids that do not exist or are junk. Figures in
+ * docs/security.md.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { activities, frozen_periods, users } from "../../server/db/schema";
+import { messages } from "../../src/core/messages";
+import { type Action, canAccess, type Role } from "../../src/core/permissions";
+import { buildTestApp, type TestApp } from "../support/app";
+import { buildActivity, buildEmployee, buildProspect, buildQuotation } from "../support/catalog-factories";
+import { type ApiClient, buildClient, buildProduct, buildUser, call, type RoleName, signIn, signInAs } from "../support/factories";
+import { buildInvoice, buildProject } from "../support/project-factories";
+
+type Rule =
+  | { public: true }
+  | { signedIn: true }
+  | { resource: string; action: Action }
+  /** Narrower than the matrix row it reads (the handler refuses the other roles itself). */
+  | { roles: Role[]; why: string };
+
+const m = (resource: string, action: Action): Rule => ({ resource, action });
+const crud = (name: string, without: Array<"create" | "update" | "delete"> = []) => {
+  const rows: Record<string, Rule> = {
+    [`GET /${name}`]: m(name, "list"),
+    [`GET /${name}/:id`]: m(name, "show"),
+    [`POST /${name}`]: m(name, "create"),
+    [`PUT /${name}/:id`]: m(name, "update"),
+    [`DELETE /${name}/:id`]: m(name, "delete"),
+  };
+  if (without.includes("create")) delete rows[`POST /${name}`];
+  if (without.includes("update")) delete rows[`PUT /${name}/:id`];
+  if (without.includes("delete")) delete rows[`DELETE /${name}/:id`];
+  return rows;
+};
+const adminOnlyFreeze: Rule = { roles: ["admin"], why: "solo un administrador abre semanas o cierra y abre meses" };
+
+/** Every route of /api/v1 and who may call it. A new route without a row here fails the first test. */
+const RULES: Record<string, Rule> = {
+  "POST /sessions": { public: true },
+  "GET /sessions/current": { signedIn: true },
+  "DELETE /sessions": { signedIn: true },
+  ...crud("clients"),
+  "GET /clients.csv": m("clients", "export"),
+  "GET /clients/next_client_code": m("clients", "create"),
+  "GET /clients/search_clients_and_prospects": m("clients", "list"),
+  ...crud("prospects"),
+  "POST /prospects/:id/convert_to_client": m("prospects", "transition"),
+  ...crud("quotations"),
+  "GET /quotations/quotation_states": m("quotations", "list"),
+  "GET /quotations/:id/invitation.ics": m("quotations", "show"),
+  "POST /quotations/:id/aasm_transition": m("quotations", "transition"),
+  ...crud("client_groups"),
+  ...crud("users"),
+  "POST /users/save_cloud_token": { signedIn: true },
+  ...crud("employees"),
+  ...crud("employee_positions"),
+  ...crud("workspaces"),
+  "PUT /workspaces/:id/toggle_notification": m("workspaces", "update"),
+  ...crud("assignments"),
+  ...crud("holydays"),
+  "GET /holydays/holydays_by_date": m("holydays", "list"),
+  "GET /holydays/download_holydays_format": m("holydays", "list"),
+  "PUT /holydays/import_holydays": m("holydays", "import"),
+  ...crud("products"),
+  ...crud("app_licenses"),
+  "GET /app_licenses/:id/download_license_script": m("app_licenses", "show"),
+  ...crud("estimated_work_hours"),
+  ...crud("project_types"),
+  ...crud("activity_type_catalogs"),
+  ...crud("app_settings", ["create", "delete"]),
+  ...crud("activities"),
+  "GET /activities.csv": m("activities", "export"),
+  "GET /activities/recent_activities": m("activities", "list"),
+  "POST /activities/validate": m("activities", "create"),
+  "POST /activities/batch": m("activities", "create"),
+  "POST /activities/copy_previous_week": m("activities", "create"),
+  "PUT /activities/close_activities": m("activities", "freeze"),
+  "PUT /activities/open_activities": adminOnlyFreeze,
+  "PUT /activities/close_month_activities": adminOnlyFreeze,
+  "PUT /activities/open_month_activities": adminOnlyFreeze,
+  "GET /activities/download_personal_report.csv": m("activities", "export"),
+  "GET /activities/download_csv_format": m("activities", "import"),
+  "POST /activities/get_ticket_by_proyect": m("activities", "create"),
+  "GET /activities/reporting_activities.csv": m("reports", "export"),
+  "PUT /activities/import_activities_csv": m("activities", "import"),
+  ...crud("projects"),
+  "GET /projects.csv": m("projects", "export"),
+  "GET /projects/get_next_project_code": m("projects", "create"),
+  "POST /projects/:id/aasm_transition": m("projects", "transition"),
+  "GET /projects/:id/project_stages": m("projects", "show"),
+  "GET /projects/:id/audit_logs": m("projects", "show"),
+  "POST /projects/:id/extend_project": m("projects", "update"),
+  "POST /projects/:id/partially_invoiced": m("projects", "invoice"),
+  "POST /projects/:id/completely_invoiced": m("projects", "invoice"),
+  "POST /projects/:id/notify_user": m("projects", "notify"),
+  "POST /projects/:id/drive_check": m("projects", "update"),
+  ...crud("invoices"),
+  "GET /invoices/percentage_to_invoice": m("invoices", "list"),
+  "POST /invoices/:id/aasm_transition": m("invoices", "transition"),
+  "GET /invoices/:id/audit_logs": m("invoices", "show"),
+  "POST /calendar_imports": m("calendar_imports", "import"),
+  "GET /dashboards/employee": m("dashboards", "show"),
+  "GET /dashboards/team": m("dashboards", "list"),
+  "GET /dashboards/projects/:id": m("projects", "show"),
+  "GET /dashboards/clients/:id": m("clients", "show"),
+  "GET /drive/folders": m("drive", "list"),
+  "POST /drive/folders": m("drive", "create"),
+  "GET /outbox": m("outbox", "list"),
+  "GET /outbox/:id": m("outbox", "show"),
+  "GET /outbox/:id/eml": m("outbox", "show"),
+  "GET /jobs": m("jobs", "list"),
+  "POST /jobs/:name/run": m("jobs", "create"),
+};
+
+const FLAGS: Record<Role, Record<string, boolean>> = {
+  admin: { administrator_role: true },
+  operator: { operator_role: true },
+  finance: { finance_role: true },
+};
+function allowed(rule: Rule, role: Role): boolean {
+  if ("public" in rule || "signedIn" in rule) return true;
+  if ("roles" in rule) return rule.roles.includes(role);
+  return canAccess({ user: FLAGS[role], resource: rule.resource, action: rule.action });
+}
+
+const PREFIX = "/api/v1";
+const ROLES: RoleName[] = ["operator", "finance", "admin"];
+const routes: string[] = [];
+let t: TestApp;
+const api = {} as Record<RoleName, ApiClient>;
+const emails = {} as Record<RoleName, string>;
+const me = {} as Record<RoleName, { user: number; employee: number }>;
+/** A real record for each resource's `:id` routes. */
+const ids: Record<string, number | string> = {};
+let otherEmployee: number;
+let otherActivity: number;
+let checks = 0;
+let idorProbes = 0;
+const db = () => t.app.db.db;
+
+beforeAll(async () => {
+  t = await buildTestApp({}, {
+    onRoute: (route) => {
+      for (const method of [route.method].flat()) {
+        if (method === "HEAD" || !route.url.startsWith(`${PREFIX}/`)) continue;
+        routes.push(`${method} ${route.url.slice(PREFIX.length)}`);
+      }
+    },
+  });
+  for (const role of ROLES) {
+    const signed = await signInAs(t.app, role);
+    api[role] = signed.api;
+    emails[role] = signed.user.email;
+    me[role] = { user: signed.user.id, employee: signed.employee!.id };
+  }
+  const other = await buildUser(db(), "operator");
+  otherEmployee = other.employee!.id;
+  otherActivity = (await buildActivity(db(), otherEmployee, { description: "Secreto del colega" })).id;
+  const client = await buildClient(db());
+  const product = await buildProduct(db());
+  const prospect = await buildProspect(db());
+  const project = await buildProject(db(), { client_id: client.id });
+  Object.assign(ids, {
+    clients: client.id,
+    products: product.id,
+    prospects: prospect.id,
+    quotations: (await buildQuotation(db(), product.id, prospect.id)).id,
+    projects: project.id,
+    invoices: (await buildInvoice(db(), project.id)).id,
+    users: other.user.id,
+    employees: otherEmployee,
+    activities: otherActivity,
+    outbox: "no-existe",
+    name: "no_existe",
+  });
+  // The rest: whatever record the administrator sees first (catalogues seeded by the migrations or made here).
+  for (const name of new Set(routes.filter((r) => r.includes(":id")).map((r) => r.split("/")[1]))) {
+    if (ids[name] !== undefined) continue;
+    const listed = await api.admin.get(`${PREFIX}/${name}?per_page=1`);
+    const first = Object.values(listed.body ?? {}).find(Array.isArray)?.[0] as { id?: number } | undefined;
+    ids[name] = first?.id ?? 987654321;
+  }
+}, 60_000);
+
+afterAll(async () => {
+  console.log(
+    `[seguridad] rutas: ${routes.length}, comprobaciones rutas×roles: ${checks}, sondas IDOR/ids inexistentes: ${idorProbes}`,
+  );
+  await t?.close();
+});
+
+/** The URL of a route with its params filled with real records. */
+function target(route: string): { method: string; url: string } {
+  const [method, path] = route.split(" ");
+  const resource = path.split("/")[1];
+  const url = path.replace(/:(\w+)/g, (_all, param: string) => String(ids[param === "id" ? resource : param]));
+  return { method, url: `${PREFIX}${url}` };
+}
+
+describe("matriz de autorización", () => {
+  it("conoce cada ruta de /api/v1 (una ruta nueva sin regla falla aquí)", () => {
+    expect(routes.length).toBeGreaterThan(100);
+    const unknown = routes.filter((r) => !(r in RULES));
+    expect(unknown, `rutas sin fila en RULES de tests/security/authorization.test.ts: ${unknown.join(", ")}`).toEqual([]);
+    const stale = Object.keys(RULES).filter((r) => !routes.includes(r));
+    expect(stale, "filas de RULES sin ruta").toEqual([]);
+  });
+
+  it("cada ruta × {sin sesión, Operador, Finanzas, Administrador} responde lo que dice la matriz", async () => {
+    const failures: string[] = [];
+    // Deletions last, so the records the other routes use still exist.
+    const ordered = [...routes].sort((a, b) => Number(a.startsWith("DELETE")) - Number(b.startsWith("DELETE")));
+    for (const route of ordered) {
+      const rule = RULES[route];
+      const { method, url } = target(route);
+      const anonymous = await call(t.app, method as "GET", url, method === "GET" ? undefined : {});
+      checks++;
+      if ("public" in rule) {
+        // Open to everyone: empty credentials are refused as such, never as "sign in first".
+        if (anonymous.body?.error === messages.unauthenticated || anonymous.status === 403 || anonymous.status >= 500)
+          failures.push(`${route} sin sesión → ${anonymous.status} ${anonymous.text}`);
+      } else if (anonymous.status !== 401 || anonymous.body?.error !== messages.unauthenticated)
+        failures.push(`${route} sin sesión → ${anonymous.status} (se esperaba 401)`);
+      for (const role of ROLES) {
+        // Signing out ends the session: each role signs out a session of its own.
+        const client = route === "DELETE /sessions" ? await signIn(t.app, emails[role]) : api[role];
+        const response = await client.request(method as "GET", url, method === "GET" ? undefined : {});
+        checks++;
+        const may = allowed(rule, role);
+        if (response.status >= 500) failures.push(`${route} ${role} → ${response.status} ${response.text}`);
+        else if (may && (response.status === 401 || response.status === 403) && !("public" in rule))
+          failures.push(`${route} ${role} → ${response.status} (permitido por la matriz)`);
+        else if (!may && (response.status !== 403 || response.body?.error !== messages.forbidden))
+          failures.push(`${route} ${role} → ${response.status} (se esperaba 403)`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+});
+
+/** A 404 or 422 with a Spanish message, never a 500. */
+function refusedInSpanish(response: { status: number; body: any; text: string }) {
+  const message = JSON.stringify(response.body?.error ?? response.body?.errors ?? "");
+  return [404, 422].includes(response.status) && /[a-z]/i.test(message) && !/not found|internal server/i.test(message);
+}
+
+describe("ids que no existen o no son ids", () => {
+  it("cada ruta con :id responde 404 o 422 en español, nunca 500", async () => {
+    const failures: string[] = [];
+    const idRoutes = routes.filter((r) => r.includes(":id"));
+    for (const route of idRoutes) {
+      const [method, path] = route.split(" ");
+      for (const junk of ["987654321", "abc", "-1", "1e3", "0", "1.5", "99999999999999999999"]) {
+        const url = `${PREFIX}${path.replace(":id", junk)}`;
+        const response = await api.admin.request(method as "GET", url, method === "GET" ? undefined : {});
+        idorProbes++;
+        if (!refusedInSpanish(response)) failures.push(`${method} ${url} → ${response.status} ${response.text.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 60_000);
+});
+
+describe("IDOR: un Operador sobre registros de otros", () => {
+  const probe = async (method: string, url: string, payload?: unknown) => {
+    idorProbes++;
+    return api.operator.request(method as "GET", `${PREFIX}${url}`, payload);
+  };
+  const refused = (status: number) => status === 403 || status === 404;
+
+  it("no lee, cambia ni borra la actividad de otro empleado", async () => {
+    const before = (await db().select().from(activities).where(eq(activities.id, otherActivity)))[0];
+    const adminActivity = (await buildActivity(db(), me.admin.employee, { description: "Del administrador" })).id;
+    for (const id of [otherActivity, adminActivity]) {
+      expect(refused((await probe("GET", `/activities/${id}`)).status)).toBe(true);
+      expect(refused((await probe("PUT", `/activities/${id}`, { activity: { description: "Robada" } })).status)).toBe(true);
+      expect(refused((await probe("DELETE", `/activities/${id}`)).status)).toBe(true);
+    }
+    const after = (await db().select().from(activities).where(eq(activities.id, otherActivity)))[0];
+    expect(after).toEqual(before);
+    expect((await db().select().from(activities).where(eq(activities.id, adminActivity))).length).toBe(1);
+  });
+
+  it("ninguna lista ni reporte devuelve filas de otros, aunque las pida por empleado", async () => {
+    await buildActivity(db(), me.operator.employee, { description: "Mía" });
+    for (const url of [
+      "/activities?per_page=all",
+      `/activities?per_page=all&by_employee=${otherEmployee}`,
+      "/activities?per_page=all&by_employee=todos",
+      `/activities/recent_activities?employee_id=${otherEmployee}`,
+    ]) {
+      const response = await probe("GET", url);
+      if (response.status === 200) {
+        const rows = response.body.activities as Array<{ employee_id: number }>;
+        expect(rows.every((row) => row.employee_id === me.operator.employee), url).toBe(true);
+      } else expect(refused(response.status), url).toBe(true);
+    }
+    for (const url of [
+      "/activities.csv?by_employee=todos",
+      `/activities/download_personal_report.csv?by_employee=${otherEmployee}&employee_id=${otherEmployee}`,
+      `/activities/reporting_activities.csv?by_employee=${otherEmployee}`,
+    ]) {
+      const response = await probe("GET", url);
+      expect(response.status, url).toBeLessThan(500);
+      expect(response.text, url).not.toContain("Secreto del colega");
+    }
+    const assignments = await probe("GET", "/assignments?per_page=all");
+    expect(assignments.status).toBe(200);
+    expect(
+      (assignments.body.assignments as Array<{ employee_id: number }>).every((row) => row.employee_id === me.operator.employee),
+    ).toBe(true);
+    const employees = await probe("GET", "/employees?per_page=all");
+    expect(employees.status).toBe(200);
+    expect((employees.body.employees as Array<{ id: number }>).map((row) => row.id)).toEqual([me.operator.employee]);
+  });
+
+  it("no lee ni cambia el usuario ni el empleado de otro", async () => {
+    const [before] = await db().select().from(users).where(eq(users.id, me.admin.user));
+    expect(refused((await probe("GET", `/users/${me.admin.user}`)).status)).toBe(true);
+    const put = await probe("PUT", `/users/${me.admin.user}`, { user: { email: "robado@sia.local", administrator_role: false } });
+    expect(refused(put.status)).toBe(true);
+    expect((await probe("DELETE", `/users/${me.admin.user}`)).status).toBe(403);
+    expect(refused((await probe("GET", `/employees/${otherEmployee}`)).status)).toBe(true);
+    // The cloud token is always the caller's own, whatever id the body names.
+    const token = await probe("POST", "/users/save_cloud_token", { user: { token: "ajeno", id: me.admin.user, user_id: me.admin.user } });
+    expect(token.status).toBeLessThan(500);
+    const [after] = await db().select().from(users).where(eq(users.id, me.admin.user));
+    expect(after).toEqual(before);
+  });
+
+  it("no se da permisos a sí mismo al editar su propio usuario", async () => {
+    const response = await probe("PUT", `/users/${me.operator.user}`, { user: { administrator_role: true, finance_role: true } });
+    expect(response.status).toBeLessThan(500);
+    const [after] = await db().select().from(users).where(eq(users.id, me.operator.user));
+    expect(after.administrator_role).toBeFalsy();
+    expect(after.finance_role).toBeFalsy();
+  });
+
+  it("no ve el tablero de otro ni congela su semana", async () => {
+    expect((await probe("GET", `/dashboards/employee?employee_id=${otherEmployee}`)).status).toBe(403);
+    expect((await probe("GET", `/dashboards/employee?employee_id=${me.admin.employee}`)).status).toBe(403);
+    const close = await probe("PUT", `/activities/close_activities?by_employee=${otherEmployee}&by_begins_at=2025-01-06`);
+    expect(close.status).toBe(403);
+    expect(await db().select().from(frozen_periods).where(eq(frozen_periods.employee_id, otherEmployee))).toEqual([]);
+  });
+
+  it("no importa actividades a nombre de otro empleado", async () => {
+    const before = await db().select().from(activities).where(eq(activities.employee_id, otherEmployee));
+    const body = { employee_id: otherEmployee, by_employee: otherEmployee, week: "2025-01-06", events: [] };
+    expect((await probe("POST", `/calendar_imports?employee_id=${otherEmployee}`, body)).status).toBeLessThan(500);
+    const after = await db().select().from(activities).where(eq(activities.employee_id, otherEmployee));
+    expect(after).toEqual(before);
+  });
+});
