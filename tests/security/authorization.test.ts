@@ -7,12 +7,34 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activities, frozen_periods, users } from "../../server/db/schema";
+import {
+  activities,
+  activity_type_catalogs,
+  app_licenses,
+  assignments,
+  estimated_work_hours,
+  frozen_periods,
+  holydays,
+  project_types,
+  users,
+} from "../../server/db/schema";
+import { APP_SETTINGS_ID } from "../../server/modules/app_settings/resource";
 import { messages } from "../../src/core/messages";
 import { type Action, canAccess, type Role } from "../../src/core/permissions";
 import { buildTestApp, type TestApp } from "../support/app";
-import { buildActivity, buildEmployee, buildProspect, buildQuotation } from "../support/catalog-factories";
-import { type ApiClient, buildClient, buildProduct, buildUser, call, type RoleName, signIn, signInAs } from "../support/factories";
+import { buildActivity, buildPosition, buildProspect, buildQuotation } from "../support/catalog-factories";
+import {
+  type ApiClient,
+  buildClient,
+  buildClientGroup,
+  buildProduct,
+  buildUser,
+  buildWorkspace,
+  call,
+  type RoleName,
+  signIn,
+  signInAs,
+} from "../support/factories";
 import { buildInvoice, buildProject } from "../support/project-factories";
 
 type Rule =
@@ -138,6 +160,7 @@ const me = {} as Record<RoleName, { user: number; employee: number }>;
 const ids: Record<string, number | string> = {};
 let otherEmployee: number;
 let otherActivity: number;
+let otherAssignment: number;
 let checks = 0;
 let idorProbes = 0;
 const db = () => t.app.db.db;
@@ -157,36 +180,63 @@ beforeAll(async () => {
     emails[role] = signed.user.email;
     me[role] = { user: signed.user.id, employee: signed.employee!.id };
   }
+  // The IDOR probes' victim: another operator, left alone by the matrix (whose administrator deletes records).
   const other = await buildUser(db(), "operator");
   otherEmployee = other.employee!.id;
   otherActivity = (await buildActivity(db(), otherEmployee, { description: "Secreto del colega" })).id;
   const client = await buildClient(db());
   const product = await buildProduct(db());
+  const assignment = { client_id: client.id, product_catalog_id: product.id, start_on: "2025-01-01", end_on: "2025-01-31" };
+  otherAssignment = (await db().insert(assignments).values({ employee_id: otherEmployee, ...assignment }).returning())[0].id;
+  // The matrix's records.
+  const matrixUser = await buildUser(db(), "operator");
+  const targetEmployee = matrixUser.employee!.id;
   const prospect = await buildProspect(db());
   const project = await buildProject(db(), { client_id: client.id });
+  const position = await buildPosition(db());
+  const one = async (rows: Promise<Array<{ id: number }>>) => (await rows)[0].id;
   Object.assign(ids, {
+    client_groups: (await buildClientGroup(db())).id,
+    employee_positions: position.id,
+    workspaces: (await buildWorkspace(db())).id,
+    assignments: await one(db().insert(assignments).values({ employee_id: targetEmployee, ...assignment }).returning()),
+    holydays: await one(db().insert(holydays).values({ date: "2031-01-01", name: "Festivo de seguridad" }).returning()),
+    app_licenses: await one(
+      db()
+        .insert(app_licenses)
+        .values({ client_id: client.id, product_catalog_id: product.id, entity_name: "E", entity_rfc: "AAA010101AA1" })
+        .returning(),
+    ),
+    estimated_work_hours: await one(
+      db()
+        .insert(estimated_work_hours)
+        .values({ project_id: project.id, employee_position_id: position.id, estimated_hours: 3 })
+        .returning(),
+    ),
+    project_types: await one(db().insert(project_types).values({ name: "Tipo de seguridad" }).returning()),
+    activity_type_catalogs: await one(
+      db().insert(activity_type_catalogs).values({ code: "SEG", name: "Tipo de actividad de seguridad" }).returning(),
+    ),
     clients: client.id,
     products: product.id,
     prospects: prospect.id,
     quotations: (await buildQuotation(db(), product.id, prospect.id)).id,
     projects: project.id,
     invoices: (await buildInvoice(db(), project.id)).id,
-    users: other.user.id,
-    employees: otherEmployee,
-    activities: otherActivity,
+    users: matrixUser.user.id,
+    employees: targetEmployee,
+    activities: (await buildActivity(db(), targetEmployee)).id,
     outbox: "no-existe",
     name: "no_existe",
   });
-  // The rest: whatever record the administrator sees first (catalogues seeded by the migrations or made here).
-  for (const name of new Set(routes.filter((r) => r.includes(":id")).map((r) => r.split("/")[1]))) {
-    if (ids[name] !== undefined) continue;
-    const listed = await api.admin.get(`${PREFIX}/${name}?per_page=1`);
-    const first = Object.values(listed.body ?? {}).find(Array.isArray)?.[0] as { id?: number } | undefined;
-    ids[name] = first?.id ?? 987654321;
-  }
+  // The settings are one row, made on first read.
+  ids.app_settings = APP_SETTINGS_ID;
+  const missing = routes.filter((r) => r.includes(":") && target(r).url.includes("undefined"));
+  if (missing.length) throw new Error(`sin registro para: ${missing.join(", ")}`);
 }, 60_000);
 
 afterAll(async () => {
+  console.log("[seguridad] registros usados por las rutas con :id:", JSON.stringify(ids));
   console.log(
     `[seguridad] rutas: ${routes.length}, comprobaciones rutas×roles: ${checks}, sondas IDOR/ids inexistentes: ${idorProbes}`,
   );
@@ -196,8 +246,11 @@ afterAll(async () => {
 /** The URL of a route with its params filled with real records. */
 function target(route: string): { method: string; url: string } {
   const [method, path] = route.split(" ");
-  const resource = path.split("/")[1];
-  const url = path.replace(/:(\w+)/g, (_all, param: string) => String(ids[param === "id" ? resource : param]));
+  // `/dashboards/projects/:id` takes a project: the resource is the segment before the param.
+  const segments = path.split("/");
+  const url = segments
+    .map((segment, i) => (segment.startsWith(":") ? String(ids[segment === ":id" ? segments[i - 1] : segment.slice(1)]) : segment))
+    .join("/");
   return { method, url: `${PREFIX}${url}` };
 }
 
@@ -274,6 +327,7 @@ describe("IDOR: un Operador sobre registros de otros", () => {
 
   it("no lee, cambia ni borra la actividad de otro empleado", async () => {
     const before = (await db().select().from(activities).where(eq(activities.id, otherActivity)))[0];
+    expect(before).toBeDefined();
     const adminActivity = (await buildActivity(db(), me.admin.employee, { description: "Del administrador" })).id;
     for (const id of [otherActivity, adminActivity]) {
       expect(refused((await probe("GET", `/activities/${id}`)).status)).toBe(true);
@@ -320,6 +374,10 @@ describe("IDOR: un Operador sobre registros de otros", () => {
 
   it("no lee ni cambia el usuario ni el empleado de otro", async () => {
     const [before] = await db().select().from(users).where(eq(users.id, me.admin.user));
+    expect(before).toBeDefined();
+    expect(refused((await probe("GET", `/assignments/${otherAssignment}`)).status)).toBe(true);
+    expect((await probe("DELETE", `/assignments/${otherAssignment}`)).status).toBe(403);
+    expect(await db().select().from(assignments).where(eq(assignments.id, otherAssignment))).toHaveLength(1);
     expect(refused((await probe("GET", `/users/${me.admin.user}`)).status)).toBe(true);
     const put = await probe("PUT", `/users/${me.admin.user}`, { user: { email: "robado@sia.local", administrator_role: false } });
     expect(refused(put.status)).toBe(true);
