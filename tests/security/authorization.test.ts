@@ -167,14 +167,17 @@ let idorProbes = 0;
 const db = () => t.app.db.db;
 
 beforeAll(async () => {
-  t = await buildTestApp({}, {
-    onRoute: (route) => {
-      for (const method of [route.method].flat()) {
-        if (method === "HEAD" || !route.url.startsWith(`${PREFIX}/`)) continue;
-        routes.push(`${method} ${route.url.slice(PREFIX.length)}`);
-      }
+  t = await buildTestApp(
+    {},
+    {
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) {
+          if (method === "HEAD" || !route.url.startsWith(`${PREFIX}/`)) continue;
+          routes.push(`${method} ${route.url.slice(PREFIX.length)}`);
+        }
+      },
     },
-  });
+  );
   for (const role of ROLES) {
     const signed = await signInAs(t.app, role);
     api[role] = signed.api;
@@ -188,7 +191,12 @@ beforeAll(async () => {
   const client = await buildClient(db());
   const product = await buildProduct(db());
   const assignment = { client_id: client.id, product_catalog_id: product.id, start_on: "2025-01-01", end_on: "2025-01-31" };
-  otherAssignment = (await db().insert(assignments).values({ employee_id: otherEmployee, ...assignment }).returning())[0].id;
+  otherAssignment = (
+    await db()
+      .insert(assignments)
+      .values({ employee_id: otherEmployee, ...assignment })
+      .returning()
+  )[0].id;
   // The matrix's records.
   const matrixUser = await buildUser(db(), "operator");
   const targetEmployee = matrixUser.employee!.id;
@@ -200,7 +208,12 @@ beforeAll(async () => {
     client_groups: (await buildClientGroup(db())).id,
     employee_positions: position.id,
     workspaces: (await buildWorkspace(db())).id,
-    assignments: await one(db().insert(assignments).values({ employee_id: targetEmployee, ...assignment }).returning()),
+    assignments: await one(
+      db()
+        .insert(assignments)
+        .values({ employee_id: targetEmployee, ...assignment })
+        .returning(),
+    ),
     holydays: await one(db().insert(holydays).values({ date: "2031-01-01", name: "Festivo de seguridad" }).returning()),
     app_licenses: await one(
       db()
@@ -249,7 +262,9 @@ function target(route: string): { method: string; url: string } {
   // `/dashboards/projects/:id` takes a project: the resource is the segment before the param.
   const segments = path.split("/");
   const url = segments
-    .map((segment, i) => (segment.startsWith(":") ? String(ids[segment === ":id" ? segments[i - 1] : segment.slice(1)]) : segment))
+    .map((segment, i) =>
+      segment.startsWith(":") ? String(ids[segment === ":id" ? segments[i - 1] : segment.slice(1)]) : segment,
+    )
     .join("/");
   return { method, url: `${PREFIX}${url}` };
 }
@@ -355,7 +370,10 @@ describe("IDOR: un Operador sobre registros de otros", () => {
       const response = await probe("GET", url);
       if (response.status === 200) {
         const rows = response.body.activities as Array<{ employee_id: number }>;
-        expect(rows.every((row) => row.employee_id === me.operator.employee), url).toBe(true);
+        expect(
+          rows.every((row) => row.employee_id === me.operator.employee),
+          url,
+        ).toBe(true);
       } else expect(refused(response.status), url).toBe(true);
     }
     for (const url of [
@@ -389,7 +407,9 @@ describe("IDOR: un Operador sobre registros de otros", () => {
     expect((await probe("DELETE", `/users/${me.admin.user}`)).status).toBe(403);
     expect(refused((await probe("GET", `/employees/${otherEmployee}`)).status)).toBe(true);
     // The cloud token is always the caller's own, whatever id the body names.
-    const token = await probe("POST", "/users/save_cloud_token", { user: { token: "ajeno", id: me.admin.user, user_id: me.admin.user } });
+    const token = await probe("POST", "/users/save_cloud_token", {
+      user: { token: "ajeno", id: me.admin.user, user_id: me.admin.user },
+    });
     expect(token.status).toBeLessThan(500);
     const [after] = await db().select().from(users).where(eq(users.id, me.admin.user));
     expect(after).toEqual(before);

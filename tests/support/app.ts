@@ -71,7 +71,7 @@ export async function buildSiblingApp(t: TestApp, env: Record<string, string> = 
   const database = url ? await openPostgres(url, 4) : t.database;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-test-"));
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SIA_DEMO: "0", DATA_DIR: dataDir, ...env });
-  const app = await build({ config, database, logger: false, onRoute: options.onRoute });
+  const app = await build({ config, database, logger: false });
   await app.ready();
   return {
     app,
