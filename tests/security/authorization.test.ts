@@ -152,6 +152,8 @@ function allowed(rule: Rule, role: Role): boolean {
 const PREFIX = "/api/v1";
 const ROLES: RoleName[] = ["operator", "finance", "admin"];
 const routes: string[] = [];
+/** The local drive's folders and files, outside /api/v1 with an auth hook of their own. */
+const driveRoutes: string[] = [];
 let t: TestApp;
 const api = {} as Record<RoleName, ApiClient>;
 const emails = {} as Record<RoleName, string>;
@@ -172,7 +174,9 @@ beforeAll(async () => {
     {
       onRoute: (route) => {
         for (const method of [route.method].flat()) {
-          if (method === "HEAD" || !route.url.startsWith(`${PREFIX}/`)) continue;
+          if (method === "HEAD") continue;
+          if (route.url.startsWith("/drive/")) driveRoutes.push(`${method} ${route.url}`);
+          if (!route.url.startsWith(`${PREFIX}/`)) continue;
           routes.push(`${method} ${route.url.slice(PREFIX.length)}`);
         }
       },
@@ -251,7 +255,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(
-    `[seguridad] rutas: ${routes.length}, comprobaciones rutas×roles: ${checks} (${reached} respondidas 2xx), sondas IDOR/ids inexistentes: ${idorProbes}`,
+    `[seguridad] rutas: ${routes.length} + ${driveRoutes.length} de /drive, comprobaciones rutas×roles: ${checks} (${reached} respondidas 2xx), sondas IDOR/ids inexistentes: ${idorProbes}`,
   );
   await t?.close();
 });
@@ -320,6 +324,26 @@ function refusedInSpanish(response: { status: number; body: any; text: string })
   const message = JSON.stringify(response.body?.error ?? response.body?.errors ?? "");
   return [404, 422].includes(response.status) && /[a-z]/i.test(message) && !/not found|internal server/i.test(message);
 }
+
+describe("la unidad local (/drive), fuera de /api/v1", () => {
+  it("pide sesión en cada ruta y la abre a quien puede ver la unidad", async () => {
+    expect(driveRoutes.length).toBeGreaterThan(0);
+    for (const route of driveRoutes) {
+      const [method, path] = route.split(" ");
+      const url = path.replace("*", "no-existe.txt");
+      const anonymous = await call(t.app, method as "GET", url);
+      checks++;
+      expect(anonymous.status, `${route} sin sesión`).toBe(401);
+      for (const role of ROLES) {
+        const response = await api[role].request(method as "GET", url);
+        checks++;
+        expect([401, 403].includes(response.status) || response.status >= 500, `${route} ${role} → ${response.status}`).toBe(
+          false,
+        );
+      }
+    }
+  });
+});
 
 describe("ids que no existen o no son ids", () => {
   it("cada ruta con :id responde 404 o 422 en español, nunca 500", async () => {
