@@ -348,11 +348,11 @@ describe("la unidad local (/drive), fuera de /api/v1", () => {
 describe("ids que no existen o no son ids", () => {
   it("cada ruta con :id responde 404 o 422 en español, nunca 500", async () => {
     const failures: string[] = [];
-    const idRoutes = routes.filter((r) => r.includes(":id"));
+    const idRoutes = routes.filter((r) => r.includes("/:"));
     for (const route of idRoutes) {
       const [method, path] = route.split(" ");
       for (const junk of ["987654321", "abc", "-1", "1e3", "0", "1.5", "99999999999999999999"]) {
-        const url = `${PREFIX}${path.replace(":id", junk)}`;
+        const url = `${PREFIX}${path.replace(/:\w+/, junk)}`;
         const response = await api.admin.request(method as "GET", url, method === "GET" ? undefined : {});
         idorProbes++;
         if (!refusedInSpanish(response)) failures.push(`${method} ${url} → ${response.status} ${response.text.slice(0, 120)}`);
@@ -362,10 +362,10 @@ describe("ids que no existen o no son ids", () => {
   }, 60_000);
 });
 
-describe("IDOR: un Operador sobre registros de otros", () => {
+describe.each(["operator", "finance"] as const)("IDOR: %s sobre registros de otros", (role) => {
   const probe = async (method: string, url: string, payload?: unknown) => {
     idorProbes++;
-    return api.operator.request(method as "GET", `${PREFIX}${url}`, payload);
+    return api[role].request(method as "GET", `${PREFIX}${url}`, payload);
   };
   const refused = (status: number) => status === 403 || status === 404;
 
@@ -384,7 +384,7 @@ describe("IDOR: un Operador sobre registros de otros", () => {
   });
 
   it("ninguna lista ni reporte devuelve filas de otros, aunque las pida por empleado", async () => {
-    await buildActivity(db(), me.operator.employee, { description: "Mía" });
+    await buildActivity(db(), me[role].employee, { description: "Mía" });
     for (const url of [
       "/activities?per_page=all",
       `/activities?per_page=all&by_employee=${otherEmployee}`,
@@ -395,7 +395,7 @@ describe("IDOR: un Operador sobre registros de otros", () => {
       if (response.status === 200) {
         const rows = response.body.activities as Array<{ employee_id: number }>;
         expect(
-          rows.every((row) => row.employee_id === me.operator.employee),
+          rows.every((row) => row.employee_id === me[role].employee),
           url,
         ).toBe(true);
       } else expect(refused(response.status), url).toBe(true);
@@ -412,11 +412,15 @@ describe("IDOR: un Operador sobre registros de otros", () => {
     const assignments = await probe("GET", "/assignments?per_page=all");
     expect(assignments.status).toBe(200);
     expect(
-      (assignments.body.assignments as Array<{ employee_id: number }>).every((row) => row.employee_id === me.operator.employee),
+      (assignments.body.assignments as Array<{ employee_id: number }>).every((row) => row.employee_id === me[role].employee),
     ).toBe(true);
-    const employees = await probe("GET", "/employees?per_page=all");
-    expect(employees.status).toBe(200);
-    expect((employees.body.employees as Array<{ id: number }>).map((row) => row.id)).toEqual([me.operator.employee]);
+    if (role === "operator") {
+      // Finanzas reads every employee (reports by employee); an Operador only their own record.
+      const employees = await probe("GET", "/employees?per_page=all");
+      expect(employees.status).toBe(200);
+      expect((employees.body.employees as Array<{ id: number }>).map((row) => row.id)).toEqual([me[role].employee]);
+      expect(refused((await probe("GET", `/employees/${otherEmployee}`)).status)).toBe(true);
+    }
   });
 
   it("no lee ni cambia el usuario ni el empleado de otro", async () => {
@@ -429,7 +433,6 @@ describe("IDOR: un Operador sobre registros de otros", () => {
     const put = await probe("PUT", `/users/${me.admin.user}`, { user: { email: "robado@sia.local", administrator_role: false } });
     expect(refused(put.status)).toBe(true);
     expect((await probe("DELETE", `/users/${me.admin.user}`)).status).toBe(403);
-    expect(refused((await probe("GET", `/employees/${otherEmployee}`)).status)).toBe(true);
     // The cloud token is always the caller's own, whatever id the body names.
     const token = await probe("POST", "/users/save_cloud_token", {
       user: { token: "ajeno", id: me.admin.user, user_id: me.admin.user },
@@ -440,11 +443,14 @@ describe("IDOR: un Operador sobre registros de otros", () => {
   });
 
   it("no se da permisos a sí mismo al editar su propio usuario", async () => {
-    const response = await probe("PUT", `/users/${me.operator.user}`, { user: { administrator_role: true, finance_role: true } });
+    const response = await probe("PUT", `/users/${me[role].user}`, {
+      user: { administrator_role: true, finance_role: true, operator_role: true },
+    });
     expect(response.status).toBe(403);
-    const [after] = await db().select().from(users).where(eq(users.id, me.operator.user));
+    const [after] = await db().select().from(users).where(eq(users.id, me[role].user));
     expect(after.administrator_role).toBeFalsy();
-    expect(after.finance_role).toBeFalsy();
+    expect(after.finance_role).toBe(role === "finance");
+    expect(after.operator_role).toBe(role === "operator");
   });
 
   it("no ve el tablero de otro ni congela su semana", async () => {
