@@ -461,6 +461,36 @@ describe.each(["operator", "finance"] as const)("IDOR: %s sobre registros de otr
     expect(await db().select().from(frozen_periods).where(eq(frozen_periods.employee_id, otherEmployee))).toEqual([]);
   });
 
+  it("no crea ni mueve actividades a nombre de otro empleado", async () => {
+    const theirs = async () =>
+      (await db().select().from(activities).where(eq(activities.employee_id, otherEmployee))).map((row) => row.id).sort();
+    const before = await theirs();
+    const activity = {
+      begins_at: "2030-03-05T15:00:00.000Z",
+      ends_at: "2030-03-05T16:00:00.000Z",
+      action_type: "internal",
+      description: "Para otro",
+      activity_type_catalog_id: ids.activity_type_catalogs,
+      employee_id: otherEmployee,
+    };
+    for (const [method, url, payload] of [
+      ["POST", "/activities", { activity }],
+      ["POST", "/activities/batch", { activities: [activity] }],
+      ["POST", `/activities/copy_previous_week?employee_id=${otherEmployee}&by_begins_at=2025-01-13`, {}],
+    ] as const) {
+      const response = await probe(method, url, payload);
+      expect(response.status, url).toBeLessThan(500);
+      // Copying a week copies the caller's own (the employee named is ignored): only the count below matters.
+      if (!url.includes("copy_previous_week")) expect([403, 422], url).toContain(response.status);
+    }
+    const mine = (await buildActivity(db(), me[role].employee, { description: "Mía, para mover" })).id;
+    const moved = await probe("PUT", `/activities/${mine}`, { activity: { employee_id: otherEmployee } });
+    expect(moved.status).toBeLessThan(500);
+    const [row] = await db().select().from(activities).where(eq(activities.id, mine));
+    expect(row.employee_id).toBe(me[role].employee);
+    expect(await theirs()).toEqual(before);
+  });
+
   it("no importa actividades a nombre de otro empleado", async () => {
     const before = await db().select().from(activities).where(eq(activities.employee_id, otherEmployee));
     const body = { employee_id: otherEmployee, by_employee: otherEmployee, week: "2025-01-06", events: [] };
