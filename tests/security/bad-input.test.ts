@@ -7,8 +7,8 @@
  */
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
-import type { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { resources } from "../../server/modules/index";
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildActivity, buildProject, buildProspect, multipart, rawRequest } from "../support/catalog-factories";
@@ -56,7 +56,7 @@ const HUGE = "x".repeat(100_000);
 const HOSTILE_STRINGS = [
   "'; DROP TABLE clients; --",
   "1 OR 1=1",
-  "\" OR \"\"=\"",
+  '" OR ""="',
   "<script>window.__xss=1</script>",
   '<img src=x onerror="window.__xss=1">',
   "\u0000",
@@ -179,7 +179,25 @@ describe("bad input on the other write routes", () => {
   for (const [method, url] of ROUTES) {
     it(`${method} ${url}: hostile bodies answer < 500 with a Spanish refusal`, async () => {
       figures.routes.add(`${method} ${url}`);
-      const keys = ["activities", "activity", "event", "aasm_transition", "transition", "month", "week", "date", "start", "end", "email", "password", "project_id", "employee_id", "token", "file", "months"];
+      const keys = [
+        "activities",
+        "activity",
+        "event",
+        "aasm_transition",
+        "transition",
+        "month",
+        "week",
+        "date",
+        "start",
+        "end",
+        "email",
+        "password",
+        "project_id",
+        "employee_id",
+        "token",
+        "file",
+        "months",
+      ];
       await fc.assert(
         fc.asyncProperty(fc.oneof(fc.dictionary(fc.constantFrom(...keys), hostile), hostile), async (payload) => {
           const before = await snapshot();
@@ -243,7 +261,7 @@ describe("sort, filter and search never reach SQL", () => {
     "no_existe",
     "",
   ];
-  const JUNK = ['["x"', "{}", "null", "[1,{\"a\":[]}]", "' OR 1=1 --", "%", "\\", "🔥".repeat(50), "x".repeat(500)];
+  const JUNK = ['["x"', "{}", "null", '[1,{"a":[]}]', "' OR 1=1 --", "%", "\\", "🔥".repeat(50), "x".repeat(500)];
   const SEARCH = ["%", "_", "\\", "'", '"', "%' OR '1'='1", "\\%", "a_b", "\u0000", "' ; DROP TABLE clients; --"];
 
   for (const def of resources) {
@@ -272,7 +290,8 @@ describe("sort, filter and search never reach SQL", () => {
         const res = await admin.get(`/api/v1/${def.name}?per_page=all&search=${encodeURIComponent(term)}`);
         await expectSafe(`${def.name} search ${term}`, res);
         // A search narrows the list; an injection that widened it would show more rows than exist.
-        if (res.status === 200 && total.status === 200) expect(rowsOf(res, def.name)).toBeLessThanOrEqual(rowsOf(total, def.name));
+        if (res.status === 200 && total.status === 200)
+          expect(rowsOf(res, def.name)).toBeLessThanOrEqual(rowsOf(total, def.name));
       }
       // Nothing was dropped: the table still answers the same count.
       const after = await admin.get(`/api/v1/${def.name}?per_page=all`);
