@@ -19,19 +19,44 @@ interface Target {
 
 const TARGETS: Target[] = [
   { resource: "clients", singular: "client", field: "name", screens: (r) => ["/app/clients/list", `/app/clients/show/${r.id}`] },
-  { resource: "prospects", singular: "prospect", field: "name", screens: (r) => ["/app/prospects/list", `/app/prospects/${r.id}`] },
+  {
+    resource: "prospects",
+    singular: "prospect",
+    field: "name",
+    screens: (r) => ["/app/prospects/list", `/app/prospects/${r.id}`],
+  },
   { resource: "projects", singular: "project", field: "name", screens: (r) => ["/app/projects/list", `/app/projects/${r.id}`] },
   { resource: "quotations", singular: "quotation", field: "contact_name", screens: (r) => [`/app/quotations/${r.id}`] },
   {
     resource: "invoices",
     singular: "invoice",
-    field: "comment",
-    screens: (r) => [`/app/projects/${r.project_id}/invoices`, `/app/projects/${r.project_id}/invoices/${r.id}`],
+    field: "audit_comment",
+    screens: (r) => [`/app/projects/${r.project_id}/invoices/${r.id}`],
   },
-  { resource: "employees", singular: "employee", field: "name", screens: (r) => ["/app/employees/list", `/app/employees/${r.id}`] },
-  { resource: "workspaces", singular: "workspace", field: "name", screens: (r) => ["/app/workspaces/list", `/app/workspaces/show/${r.id}`] },
-  { resource: "products", singular: "product", field: "name", screens: (r) => ["/app/productCatalogs/list", `/app/productCatalogs/${r.id}`] },
-  { resource: "client_groups", singular: "client_group", field: "name", screens: (r) => ["/app/client_group/list", `/app/client_group/show/${r.id}`] },
+  {
+    resource: "employees",
+    singular: "employee",
+    field: "name",
+    screens: (r) => ["/app/employees/list", `/app/employees/${r.id}`],
+  },
+  {
+    resource: "workspaces",
+    singular: "workspace",
+    field: "name",
+    screens: (r) => ["/app/workspaces/list", `/app/workspaces/show/${r.id}`],
+  },
+  {
+    resource: "products",
+    singular: "product",
+    field: "name",
+    screens: (r) => ["/app/productCatalogs/list", `/app/productCatalogs/${r.id}`],
+  },
+  {
+    resource: "client_groups",
+    singular: "client_group",
+    field: "name",
+    screens: (r) => ["/app/client_group/list", `/app/client_group/show/${r.id}`],
+  },
   { resource: "holydays", singular: "holyday", field: "name", screens: () => ["/app/holydays/list"] },
 ];
 
@@ -46,12 +71,11 @@ async function firstRecord(page: Page, resource: string) {
 
 test("script payloads stored in free-text fields never execute on any screen", async ({ page }) => {
   test.setTimeout(240_000);
-  page.on("dialog", async (dialog) => {
-    await dialog.dismiss();
-    throw new Error(`Se abrió un diálogo: ${dialog.message()}`);
-  });
   const dialogs: string[] = [];
-  page.on("dialog", (dialog) => dialogs.push(dialog.message()));
+  page.on("dialog", async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
   await signIn(page, "admin");
 
   for (const target of TARGETS) {
@@ -70,5 +94,34 @@ test("script payloads stored in free-text fields never execute on any screen", a
       expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), screen).toBeUndefined();
     }
   }
+  expect(dialogs).toEqual([]);
+});
+
+test("script payloads in an activity's description and ticket name never execute on the week page", async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on("dialog", async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  await signIn(page, "admin");
+  const me = await (await page.request.get("/api/v1/sessions/current")).json();
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Mexico_City" }).format(new Date());
+  const res = await page.request.post("/api/v1/activities", {
+    data: {
+      activity: {
+        employee_id: me.user.employee.id,
+        action_type: "internal",
+        begins_at: `${day}T09:00:00-06:00`,
+        ends_at: `${day}T10:00:00-06:00`,
+        description: payload("descripción"),
+        ticket_name: payload("ticket"),
+      },
+    },
+  });
+  expect(res.ok(), `${res.status()} ${await res.text()}`).toBe(true);
+  await page.goto("/app/activities");
+  await expect(page.getByText("AAA descripción", { exact: false }).first()).toBeVisible();
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   expect(dialogs).toEqual([]);
 });
