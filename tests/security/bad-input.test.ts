@@ -78,6 +78,13 @@ const HOSTILE_STRINGS = [
   "",
   " ",
 ];
+/** Objects that break code which stringifies or spreads what it receives. */
+const TRAPS: unknown[] = [
+  { toString: false },
+  { valueOf: "x", toJSON: 1 },
+  JSON.parse('{"__proto__":{"administrator_role":true}}'),
+  { constructor: { prototype: 1 } },
+];
 /** Any value a JSON body may carry, biased towards hostile ones. */
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...HOSTILE_STRINGS),
@@ -88,6 +95,7 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.array(fc.constantFrom(...HOSTILE_STRINGS.slice(0, 6)), { maxLength: 3 }),
   fc.record({ id: fc.constantFrom("1; --", -1, null, "x") }),
+  fc.constantFrom(...TRAPS),
 );
 
 /** Field names of a zod object schema (through pipes and refinements), plus a few common ones. */
@@ -137,6 +145,16 @@ describe("bad input on every declared resource", () => {
           { weight: 1, arbitrary: hostile.map((v) => ({ [def.singular]: v })) },
           { weight: 1, arbitrary: hostile },
         );
+        // Deterministic first: every field at once with each trap object, then the generated bodies.
+        for (const trap of TRAPS) {
+          const payload = { [def.singular]: Object.fromEntries(fields.map((f) => [f, trap])) };
+          const before = await snapshot();
+          await expectSafe(
+            `${def.name} ${action} trampa ${JSON.stringify(trap)}`,
+            await admin.request(action === "create" ? "POST" : "PUT", url, payload),
+            before,
+          );
+        }
         await fc.assert(
           fc.asyncProperty(body, async (payload) => {
             const before = await snapshot();
