@@ -202,7 +202,8 @@ export class ResourceService {
   private ordering(query: Record<string, unknown>) {
     const params = parseQuery(listParams, query);
     const column = params["by_column[column]"] ?? this.def.defaultSort.column;
-    const sortable = this.def.sortable[column];
+    // Own keys only: `__proto__` or `constructor` must not reach the ORDER BY as an inherited value.
+    const sortable = Object.hasOwn(this.def.sortable, column) ? this.def.sortable[column] : undefined;
     if (!sortable) throw ValidationError.field("by_column", messages.invalidValue);
     const order = (params["by_column[order]"] ?? this.def.defaultSort.order).toLowerCase();
     const direction = order === "desc" ? desc : asc;

@@ -12,7 +12,7 @@ export const clientProductSchema = nestedRow({
 const clientFields = z.object({
   name: requiredText(200),
   client_code: z.preprocess(
-    (v) => (v === undefined || v === null || v === "" ? "0" : String(v)),
+    (v) => (v === undefined || v === null || v === "" ? "0" : typeof v === "number" ? String(v) : v),
     z
       .string()
       .trim()

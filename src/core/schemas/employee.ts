@@ -5,7 +5,7 @@ import { flag, optionalId, requiredText, z } from "./fields";
 export const employeeSchema = z.object({
   name: requiredText(200),
   employee_code: z.preprocess(
-    (v) => (v === undefined || v === null || v === "" ? DEFAULT_EMPLOYEE_CODE : String(v)),
+    (v) => (v === undefined || v === null || v === "" ? DEFAULT_EMPLOYEE_CODE : typeof v === "number" ? String(v) : v),
     z
       .string()
       .trim()

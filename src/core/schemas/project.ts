@@ -23,7 +23,7 @@ const colorTag = () =>
 const shape = {
   /** '0', '' or missing: the server assigns GET projects/get_next_project_code's value. */
   project_code: z.preprocess(
-    (v) => (v === undefined || v === null || v === "" ? "0" : String(v)),
+    (v) => (v === undefined || v === null || v === "" ? "0" : typeof v === "number" ? String(v) : v),
     z
       .string()
       .trim()
