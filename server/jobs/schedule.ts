@@ -5,7 +5,7 @@
  * catches up when it comes back, and the recorded run keeps it to once per week.
  */
 import { WEEKLY_JOBS_WEEKDAY } from "../../src/core/constants";
-import { addDays, dayOfWeek, mondayOf, parseIsoDate } from "../../src/core/week";
+import { addDays, dayOfWeek, mondayOf, parseIsoDate, wallClockIn } from "../../src/core/week";
 
 export interface ScheduleConfig {
   JOBS_TIMEZONE: string;
@@ -21,21 +21,6 @@ export interface JobPeriod {
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
-
-/** Local date and minute of the day of an instant in a zone. */
-export function wallClockIn(instant: Date, timeZone: string): { date: string; minutes: number } {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).formatToParts(instant);
-  const p = Object.fromEntries(parts.map((x) => [x.type, x.value]));
-  return { date: `${p.year}-${p.month}-${p.day}`, minutes: Number(p.hour) * 60 + Number(p.minute) };
-}
 
 /** ISO 8601 week key of the week starting on a Monday: '2026-W47'. */
 export function isoWeekKey(monday: string): string {

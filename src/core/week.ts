@@ -33,45 +33,70 @@ export const lastOfMonth = (date: string) => {
   return toIsoDate(Date.UTC(y, m, 0));
 };
 
-const parts = new Intl.DateTimeFormat("en-US", {
-  timeZone: BUSINESS_TIME_ZONE,
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
-function wallParts(instant: number) {
-  const p = Object.fromEntries(parts.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+/** Wall-clock parts in an IANA zone (one cached formatter per zone; RangeError for a zone the runtime lacks). */
+function zoneFormat(zone: string): Intl.DateTimeFormat {
+  let format = zoneFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    zoneFormats.set(zone, format);
+  }
+  return format;
+}
+/** Whether the runtime knows an IANA zone (a calendar file may name one it does not). */
+export function isKnownTimeZone(zone: string): boolean {
+  try {
+    zoneFormat(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function wallParts(instant: number, zone: string) {
+  const p = Object.fromEntries(
+    zoneFormat(zone)
+      .formatToParts(new Date(instant))
+      .map((x) => [x.type, x.value]),
+  );
   return { year: +p.year, month: +p.month, day: +p.day, hour: +p.hour, minute: +p.minute, second: +p.second };
 }
 
-/** Local (Mexico City) date and minute of the day of an instant. */
-export function wallClock(instant: Date): { date: string; minutes: number } {
-  const p = wallParts(instant.getTime());
+/** Local date and minute of the day of an instant in a zone (the scheduler's zone is configurable). */
+export function wallClockIn(instant: Date, zone: string): { date: string; minutes: number } {
+  const p = wallParts(instant.getTime(), zone);
   return { date: `${p.year}-${pad(p.month)}-${pad(p.day)}`, minutes: p.hour * 60 + p.minute };
 }
+/** Local (Mexico City) date and minute of the day of an instant. */
+export const wallClock = (instant: Date) => wallClockIn(instant, BUSINESS_TIME_ZONE);
 /** Local date of an instant. */
 export const localDate = (instant: Date) => wallClock(instant).date;
 /** Today's local date. */
 export const localToday = (now: Date = new Date()) => localDate(now);
 
-/** Offset of the zone from UTC at an instant, in minutes (−360 for UTC−6). */
-function offsetMinutes(instant: number): number {
-  const p = wallParts(instant);
+/** Offset of a zone from UTC at an instant, in minutes (−360 for UTC−6). */
+function offsetMinutes(instant: number, zone: string): number {
+  const p = wallParts(instant, zone);
   const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 
-/** The instant of a local wall-clock time: a date plus milliseconds after local midnight. */
-export function zonedInstant(date: string, msOfDay = 0): Date {
-  const wall = parseIsoDate(date) + msOfDay;
-  let instant = wall - offsetMinutes(wall) * 60_000;
-  instant = wall - offsetMinutes(instant) * 60_000;
+/** The instant of a wall-clock time (its fields read as UTC milliseconds) in a zone: two passes, right across offset changes. */
+export function wallTimeInstant(wall: number, zone: string = BUSINESS_TIME_ZONE): Date {
+  let instant = wall - offsetMinutes(wall, zone) * 60_000;
+  instant = wall - offsetMinutes(instant, zone) * 60_000;
   return new Date(instant);
 }
+/** The instant of a local wall-clock time: a date plus milliseconds after local midnight. */
+export const zonedInstant = (date: string, msOfDay = 0) => wallTimeInstant(parseIsoDate(date) + msOfDay);
 export const zonedTime = (date: string, minutes: number) => zonedInstant(date, minutes * 60_000);
 /** Local midnight that starts a date. */
 export const startOfDay = (date: string) => zonedInstant(date, 0);

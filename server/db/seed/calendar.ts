@@ -3,7 +3,7 @@
  * strings, computed in UTC so no local time zone leaks in) and Mexico's official holidays.
  */
 
-export const MEXICO_TZ = "America/Mexico_City";
+import { wallClock, zonedTime } from "../../../src/core/week";
 
 /** mulberry32: tiny, fast and good enough for believable demo data. Same seed, same data. */
 export function createRandom(seed: number) {
@@ -64,43 +64,10 @@ export const lastOfMonth = (date: string) => {
 };
 export const daysBetween = (from: string, to: string) => Math.round((parseIsoDate(to) - parseIsoDate(from)) / DAY_MS);
 
-const mexicoParts = new Intl.DateTimeFormat("en-US", {
-  timeZone: MEXICO_TZ,
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
-
-/** Wall-clock date and minute of the day in Mexico City at an instant. */
-export function mexicoWallClock(instant: Date): {
-  date: string;
-  minutes: number;
-} {
-  const p = Object.fromEntries(mexicoParts.formatToParts(instant).map((x) => [x.type, x.value]));
-  return {
-    date: `${p.year}-${p.month}-${p.day}`,
-    minutes: Number(p.hour) * 60 + Number(p.minute),
-  };
-}
-
-/** Offset of Mexico City from UTC at an instant, in minutes (−360 since 2022, no DST). */
-function mexicoOffsetMinutes(instant: number): number {
-  const p = Object.fromEntries(mexicoParts.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000);
-}
-
-/** The instant of a Mexico City wall-clock time: date plus minutes after midnight. */
-export function mexicoTime(date: string, minutes: number): Date {
-  const wall = parseIsoDate(date) + minutes * 60_000;
-  let instant = wall - mexicoOffsetMinutes(wall) * 60_000;
-  instant = wall - mexicoOffsetMinutes(instant) * 60_000;
-  return new Date(instant);
-}
+/** Wall-clock date and minute of the day in Mexico City at an instant (src/core/week.ts). */
+export const mexicoWallClock = wallClock;
+/** The instant of a Mexico City wall-clock time: date plus minutes after midnight (src/core/week.ts). */
+export const mexicoTime = zonedTime;
 
 export interface Holiday {
   date: string;

@@ -11,7 +11,7 @@
  * server/modules/calendar_imports/service.ts, for every source.
  */
 import ICAL from "ical.js";
-import { BUSINESS_TIME_ZONE } from "../../../src/core/week";
+import { BUSINESS_TIME_ZONE, isKnownTimeZone, wallTimeInstant } from "../../../src/core/week";
 
 export interface CalendarInstance {
   /** The event's UID (iCalendar) or id (provider). */
@@ -52,40 +52,6 @@ const compactUtc = (d: Date) =>
 /** Google's own instance id shape: `<uid>_<YYYYMMDDTHHMMSSZ>`. */
 export const instanceIdOf = (uid: string, originalStart: Date) => `${uid}_${compactUtc(originalStart)}`;
 
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-function formatterFor(zone: string): Intl.DateTimeFormat | null {
-  if (!offsetFormatters.has(zone)) {
-    try {
-      offsetFormatters.set(
-        zone,
-        new Intl.DateTimeFormat("en-US", {
-          timeZone: zone,
-          hourCycle: "h23",
-          year: "numeric",
-          month: "2-digit",
-          day: "2-digit",
-          hour: "2-digit",
-          minute: "2-digit",
-          second: "2-digit",
-        }),
-      );
-    } catch {
-      return null;
-    }
-  }
-  return offsetFormatters.get(zone) ?? null;
-}
-/** The instant of a wall-clock time in an IANA zone (two passes, right across offset changes). */
-function zonedWall(wall: number, zone: string): number {
-  const format = formatterFor(zone) ?? (formatterFor(BUSINESS_TIME_ZONE) as Intl.DateTimeFormat);
-  const offset = (instant: number) => {
-    const p = Object.fromEntries(format.formatToParts(new Date(instant)).map((x) => [x.type, x.value]));
-    return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - Math.floor(instant / 1000) * 1000;
-  };
-  const first = wall - offset(wall);
-  return wall - offset(first);
-}
-
 /**
  * The instant of an ICAL.Time: UTC and VTIMEZONE-backed times through ical.js; floating times (or a TZID
  * the file does not define) as wall-clock time in that TZID when the runtime knows it, else in the firm's
@@ -96,7 +62,7 @@ function instantOf(time: ICAL.Time, tzid: string | null): Date {
   const floating = !zone || zone.tzid === "floating" || zone === ICAL.Timezone.localTimezone;
   if (!floating) return new Date(time.toUnixTime() * 1000);
   const wall = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
-  return new Date(zonedWall(wall, tzid ?? BUSINESS_TIME_ZONE));
+  return wallTimeInstant(wall, tzid && isKnownTimeZone(tzid) ? tzid : BUSINESS_TIME_ZONE);
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value : value == null ? "" : String(value));
