@@ -436,18 +436,9 @@ export const importVerbs = {
 export const ACTIVITIES_CSV_FORMAT_URL = `${API_ROOT}/activities/download_csv_format`;
 
 // --- outbox and scheduled jobs (issue 7) ---
-export interface OutboxSummary {
-  id: string;
-  date: string | null;
-  from: string;
-  to: string;
-  subject: string;
-  attachments: Array<{ filename: string; content_type: string; size: number }>;
-}
-export interface OutboxMessage extends OutboxSummary {
-  text: string;
-  html: string | null;
-}
+import type { OutboxMessage, OutboxSummary } from "../core/schemas/jobs";
+
+export type { OutboxMessage, OutboxSummary };
 export interface JobRunView {
   id: number;
   job: string;

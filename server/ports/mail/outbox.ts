@@ -2,21 +2,10 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { type AddressObject, simpleParser } from "mailparser";
+import type { OutboxMessage, OutboxSummary } from "../../../src/core/schemas/jobs";
 import { OUTBOX_ID } from "./nodemailer";
 
-export interface OutboxSummary {
-  id: string;
-  date: string | null;
-  from: string;
-  to: string;
-  subject: string;
-  attachments: Array<{ filename: string; content_type: string; size: number }>;
-}
-
-export interface OutboxMessage extends OutboxSummary {
-  text: string;
-  html: string | null;
-}
+export type { OutboxMessage, OutboxSummary };
 
 const addresses = (value: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(value) ? value : value ? [value] : []).map((a) => a.text).join(", ");

@@ -14,3 +14,17 @@ export const jobRunBody = z.object({
     z.boolean({ error: messages.invalidValue }).default(false),
   ),
 });
+
+/** One message of the outbox as the API answers it (server/ports/mail, the admin page). */
+export interface OutboxSummary {
+  id: string;
+  date: string | null;
+  from: string;
+  to: string;
+  subject: string;
+  attachments: Array<{ filename: string; content_type: string; size: number }>;
+}
+export interface OutboxMessage extends OutboxSummary {
+  text: string;
+  html: string | null;
+}
