@@ -25,6 +25,7 @@ import { sessionRoutes } from "./modules/sessions/routes";
 import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
 import { createMail, type MailPort } from "./ports/mail";
+import { createTickets, type TicketsPort } from "./ports/tickets";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -38,6 +39,8 @@ declare module "fastify" {
     mail: MailPort;
     /** The provider calendar the timesheet import reads (null: .ics files only). */
     calendarReader: CalendarReader | null;
+    /** The work-tracking service ticket search reads (server/ports/tickets), one per app. */
+    tickets: TicketsPort;
   }
 }
 
@@ -55,6 +58,8 @@ export async function build(options: {
   mail?: MailPort;
   /** A provider calendar reader other than the configured one (tests). */
   calendarReader?: CalendarReader | null;
+  /** A tickets port other than the configured one (tests). */
+  tickets?: TicketsPort;
   /** Told of every route as it is added (tests/security lists them to check each one's permissions). */
   onRoute?: (route: RouteOptions) => void;
 }): Promise<FastifyInstance> {
@@ -73,6 +78,7 @@ export async function build(options: {
   app.decorate("documents", options.documents ?? createDocuments(config));
   app.decorate("calendar", createCalendar(config));
   app.decorate("mail", options.mail ?? createMail(config));
+  app.decorate("tickets", options.tickets ?? createTickets(config));
   app.decorate("calendarReader", options.calendarReader !== undefined ? options.calendarReader : createCalendarReader(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));

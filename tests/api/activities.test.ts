@@ -10,12 +10,14 @@ import {
   projects,
   prospects,
 } from "../../server/db/schema";
-import { NoTickets, setTicketsPort } from "../../server/ports/tickets";
+import { NoTickets, type TicketsPort } from "../../server/ports/tickets";
 import { zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, buildClient, buildProduct, signInAs } from "../support/factories";
 
 let t: TestApp;
+/** The app's tickets port, swapped by the ticket-search test. */
+let tickets: TicketsPort = new NoTickets();
 let admin: ApiClient;
 let operator: ApiClient;
 let other: ApiClient;
@@ -47,7 +49,7 @@ const internal = (date: string, from: string, to: string, extra: Record<string, 
 const create = (api: ApiClient, activity: Record<string, unknown>) => api.post("/api/v1/activities", { activity });
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({}, { tickets: { kind: "test", search: (q) => tickets.search(q), check: async () => {} } });
   const db = t.app.db.db;
   admin = (await signInAs(t.app, "admin")).api;
   const op = await signInAs(t.app, "operator");
@@ -520,17 +522,19 @@ describe("activities: downloads and tickets", () => {
       title: "Azure Devops",
       errors: { base: ["No hay un servicio de tickets configurado (Azure Devops)"] },
     });
-    setTicketsPort({ search: async (q) => [{ id: "77", name: `Ticket ${q.search}` }] });
+    tickets = { kind: "test", search: async (q) => [{ id: "77", name: `Ticket ${q.search}` }], check: async () => {} };
     const found = await operator.post("/api/v1/activities/get_ticket_by_proyect", { search: "falla" });
     expect(found.body.tickets).toEqual([{ id: "77", name: "Ticket falla" }]);
-    setTicketsPort({
+    tickets = {
+      kind: "test",
       search: async () => {
         throw new Error("boom");
       },
-    });
+      check: async () => {},
+    };
     const failed = await operator.post("/api/v1/activities/get_ticket_by_proyect", { search: "x" });
     expect(failed.status).toBe(422);
     expect(failed.body.title).toBe("Azure Devops");
-    setTicketsPort(new NoTickets());
+    tickets = new NoTickets();
   });
 });

@@ -222,6 +222,7 @@ describe("POST calendar_imports (.ics)", () => {
     });
     const fake: CalendarReader = {
       kind: "fake",
+      check: async () => {},
       async listInstances(token, range) {
         calls.push({ token, range });
         return [

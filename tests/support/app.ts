@@ -8,6 +8,7 @@ import { inject } from "vitest";
 import { build } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { type Database, openPglite, openPostgres } from "../../server/db/client";
+import type { TicketsPort } from "../../server/ports/tickets";
 import { adminUrl, withDatabase } from "./database-url";
 
 /** The URL of each PostgreSQL test database, so a second app (another pool) can open the same one. */
@@ -43,13 +44,13 @@ export interface TestApp {
 
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { onRoute?: (route: RouteOptions) => void } = {},
+  options: { onRoute?: (route: RouteOptions) => void; tickets?: TicketsPort } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   // Each app its own DATA_DIR (the local drive lives in DATA_DIR/drive), removed on close.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-test-"));
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", SIA_DEMO: "0", DATA_DIR: dataDir, ...env });
-  const app = await build({ config, database, logger: false, onRoute: options.onRoute });
+  const app = await build({ config, database, logger: false, onRoute: options.onRoute, tickets: options.tickets });
   await app.ready();
   return {
     app,

@@ -51,7 +51,7 @@ import {
   withValidation,
 } from "../../http/resource";
 import { outer } from "../../http/sql";
-import { ticketsError, ticketsPort } from "../../ports/tickets";
+import { ticketsError } from "../../ports/tickets";
 import { rememberSeries } from "../calendar_imports/service";
 import { ACTIVITY_REPORT_CSV } from "../reports/report";
 import { registerReportRoutes } from "../reports/routes";
@@ -529,7 +529,7 @@ function registerActivityRoutes(app: FastifyInstance) {
       const p = paramsOf(request);
       const id = (v: unknown) => (v === undefined || v === null || v === "" ? null : Number(v) || null);
       try {
-        const tickets = await ticketsPort().search({
+        const tickets = await app.tickets.search({
           search: String(p.search ?? "").slice(0, 200),
           project_id: id(p.project_id),
           client_id: id(p.client_id),

@@ -12,4 +12,6 @@ export class LocalCalendar implements CalendarPort {
     return { id, url: null };
   }
   async deleteEvent(_id: string): Promise<void> {}
+  /** Nothing to reach: events stay with their quotation. */
+  async check(): Promise<void> {}
 }

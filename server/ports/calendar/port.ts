@@ -1,3 +1,5 @@
+import type { Integration } from "../integration";
+
 /**
  * The calendar port: events of quotations (demos, meetings with the prospect). The local default keeps
  * the event with the quotation (quotations.event) and offers it as an .ics invitation
@@ -20,8 +22,7 @@ export interface CalendarEventRef {
   url: string | null;
 }
 
-export interface CalendarPort {
-  readonly kind: string;
+export interface CalendarPort extends Integration {
   createEvent(event: CalendarEventInput): Promise<CalendarEventRef>;
   updateEvent(id: string, event: CalendarEventInput): Promise<CalendarEventRef>;
   deleteEvent(id: string): Promise<void>;

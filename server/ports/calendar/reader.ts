@@ -10,8 +10,10 @@
  * import rules of SPEC §5 (cancelled, free, all-day, outside the range, duplicates) live in one place,
  * server/modules/calendar_imports/service.ts, for every source.
  */
+
 import ICAL from "ical.js";
 import { BUSINESS_TIME_ZONE, isKnownTimeZone, wallTimeInstant } from "../../../src/core/week";
+import type { Integration } from "../integration";
 
 export interface CalendarInstance {
   /** The event's UID (iCalendar) or id (provider). */
@@ -36,8 +38,7 @@ export interface CalendarRange {
 }
 
 /** A provider calendar read with the user's token (Google Calendar: SPEC §7 "Calendar service"). */
-export interface CalendarReader {
-  readonly kind: string;
+export interface CalendarReader extends Integration {
   listInstances(token: string, range: CalendarRange): Promise<CalendarInstance[]>;
 }
 

@@ -5,6 +5,8 @@
  * Ids are checked before any file-system call: no '..', '.', empty segments, absolute paths,
  * backslashes or NUL, and nothing that resolves (through a symbolic link) outside the root.
  */
+
+import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { DocumentsError, type DocumentsPort, type DriveItem, type DrivePage, PAGE_SIZE } from "./port";
@@ -158,6 +160,15 @@ export class LocalDocuments implements DocumentsPort {
       return null;
     }
     return idSegments(id) ? id : null;
+  }
+
+  /** The drive's folder exists (created when missing) and can be written. */
+  async check(): Promise<void> {
+    try {
+      await fs.access(await this.base(), fsConstants.W_OK);
+    } catch {
+      throw new Error(`No se puede escribir en la carpeta del drive (${this.root})`);
+    }
   }
 
   async info(id: string): Promise<DriveItem | null> {

@@ -7,6 +7,7 @@
  * Every adapter passes the same contract suite (tests/api/documents.contract.test.ts).
  */
 import { DRIVE_PAGE_SIZE } from "../../../src/core/constants";
+import type { Integration } from "../integration";
 
 export interface DriveItem {
   id: string;
@@ -35,8 +36,7 @@ export class DocumentsError extends Error {
   }
 }
 
-export interface DocumentsPort {
-  readonly kind: string;
+export interface DocumentsPort extends Integration {
   /** The id of the drive's top folder. */
   readonly rootId: string;
   createFolder(parentId: string, name: string): Promise<DriveItem>;

@@ -1,5 +1,6 @@
 /** Both adapters hand the same nodemailer options to a transport: SMTP, or a stream kept as an .eml file. */
 import { randomBytes } from "node:crypto";
+import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
@@ -34,6 +35,15 @@ export class SmtpMail implements MailPort {
     return { messageId: info.messageId };
   }
 
+  /** Connects and authenticates with the SMTP server without sending anything. */
+  async check(): Promise<void> {
+    try {
+      await this.transport.verify();
+    } catch (error) {
+      throw new Error(`El servidor SMTP no respondió: ${(error as Error).message}`);
+    }
+  }
+
   close() {
     this.transport.close();
   }
@@ -63,5 +73,15 @@ export class OutboxMail implements MailPort {
     await fs.writeFile(`${file}.tmp`, info.message as Buffer);
     await fs.rename(`${file}.tmp`, file);
     return { messageId: info.messageId, outboxId: id };
+  }
+
+  /** The outbox folder can be written. */
+  async check(): Promise<void> {
+    try {
+      await fs.mkdir(this.dir, { recursive: true });
+      await fs.access(this.dir, fsConstants.W_OK);
+    } catch {
+      throw new Error(`No se puede escribir en la bandeja de salida (${this.dir})`);
+    }
   }
 }

@@ -3,6 +3,8 @@
  * (nodemailer's): SMTP when SMTP_URL is set, otherwise the outbox, a folder of RFC 822 .eml files under
  * DATA_DIR/outbox that administrators read in the app.
  */
+import type { Integration } from "../integration";
+
 export interface MailAttachment {
   filename: string;
   content: string | Buffer;
@@ -23,7 +25,7 @@ export interface SentMail {
   outboxId?: string;
 }
 
-export interface MailPort {
+export interface MailPort extends Integration {
   readonly kind: "smtp" | "outbox";
   send(message: MailMessage): Promise<SentMail>;
 }
