@@ -24,6 +24,7 @@ import { jobsRoutes } from "./modules/jobs/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
+import { createIdentity, type IdentityPort } from "./ports/identity";
 import { createMail, type MailPort } from "./ports/mail";
 import { createTickets, type TicketsPort } from "./ports/tickets";
 
@@ -41,6 +42,8 @@ declare module "fastify" {
     calendarReader: CalendarReader | null;
     /** The work-tracking service ticket search reads (server/ports/tickets), one per app. */
     tickets: TicketsPort;
+    /** Sign-in with an OpenID Connect provider (server/ports/identity); null when not configured. */
+    identity: IdentityPort | null;
   }
 }
 
@@ -79,6 +82,10 @@ export async function build(options: {
   app.decorate("calendar", createCalendar(config));
   app.decorate("mail", options.mail ?? createMail(config));
   app.decorate("tickets", options.tickets ?? createTickets(config));
+  const identity = createIdentity(config);
+  app.decorate("identity", identity);
+  // Learn the provider's token endpoint early (for the CSP below); a provider that is down now is retried on sign-in.
+  identity?.check().catch((error) => app.log.warn({ err: error }, "proveedor de identidad inalcanzable al arrancar"));
   app.decorate("calendarReader", options.calendarReader !== undefined ? options.calendarReader : createCalendarReader(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
@@ -96,7 +103,8 @@ export async function build(options: {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", "data:", "blob:"],
         fontSrc: ["'self'", "data:"],
-        connectSrc: ["'self'"],
+        // MSAL reads the provider's discovery document and redeems the code at its token endpoint from the page.
+        connectSrc: identity ? ["'self'", () => identity.connectOrigins().join(" ")] : ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],

@@ -62,12 +62,41 @@ const schema = z.object({
     .default("09:00")
     .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // --- sign-in with Microsoft Entra ID / any OpenID Connect provider (issue 8) ---
+  /** Issuer URL of the OpenID provider (e.g. https://login.microsoftonline.com/<tenant>/v2.0); unset: e-mail and password only. */
+  OIDC_AUTHORITY: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
+    .refine(
+      (v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v),
+      "debe ser una URL http(s):// (el emisor del proveedor, p. ej. https://login.microsoftonline.com/<inquilino>/v2.0)",
+    ),
+  /** Application (client) id SIA is registered with at the provider. */
+  OIDC_CLIENT_ID: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined)),
+  /** Text of the sign-in page's button. */
+  OIDC_BUTTON_LABEL: z.string().trim().min(1).default("Entrar con Microsoft"),
 });
 
 export type Config = z.infer<typeof schema> & { dataDir: string };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = schema
+    .superRefine((c, ctx) => {
+      // Both or neither: half a provider would show a button that cannot work.
+      if (Boolean(c.OIDC_AUTHORITY) !== Boolean(c.OIDC_CLIENT_ID)) {
+        const missing = c.OIDC_AUTHORITY ? "OIDC_CLIENT_ID" : "OIDC_AUTHORITY";
+        ctx.addIssue({
+          code: "custom",
+          path: [missing],
+          message: "es obligatoria junto con la otra (OIDC_AUTHORITY y OIDC_CLIENT_ID)",
+        });
+      }
+    })
+    .safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`Configuración inválida:\n${lines}`);

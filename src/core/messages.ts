@@ -10,6 +10,8 @@ export const messages = {
   routeNotFound: "La ruta solicitada no existe",
   paramError: (field: string) => `Error en los parametros ${field}`,
   invalidCredentials: "Credenciales Invalidas",
+  ssoNotConfigured: "El inicio de sesión con proveedor de identidad no está configurado",
+  ssoUnavailable: "No se pudo contactar al proveedor de identidad. Intente de nuevo más tarde.",
   tooManyAttempts: "Demasiados intentos de inicio de sesión. Espere unos minutos e intente de nuevo.",
   originRejected: "Origen de la solicitud no permitido",
   bodyTooLarge: "La solicitud es demasiado grande",

@@ -65,6 +65,8 @@ const RULES: Record<string, Rule> = {
   "POST /sessions": { public: true },
   "GET /sessions/current": { signedIn: true },
   "DELETE /sessions": { signedIn: true },
+  "GET /auth/config": { public: true },
+  "POST /auth/callback": { public: true },
   ...crud("clients"),
   "GET /clients.csv": m("clients", "export"),
   "GET /clients/next_client_code": m("clients", "create"),

@@ -1,30 +1,14 @@
 import type { FastifyInstance } from "fastify";
-import { COOKIE_MAX_AGE_SECONDS } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
 import { loginSchema } from "../../../src/core/schemas/session";
 import { SESSION_COOKIE } from "../../../src/core/session";
 import { currentUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import {
-  authenticate,
-  clearFailures,
-  createSession,
-  destroySession,
-  recordFailure,
-  tooManyFailures,
-  toSessionUser,
-} from "./service";
+import { authenticate, clearFailures, destroySession, openSession, recordFailure, tooManyFailures } from "./service";
+import { ssoRoutes } from "./sso";
 
 export async function sessionRoutes(app: FastifyInstance) {
-  const cookieOptions = () => ({
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax" as const,
-    secure: app.config.PUBLIC_URL?.startsWith("https:") ?? false,
-    maxAge: COOKIE_MAX_AGE_SECONDS,
-  });
-
   app.post(
     "/sessions",
     { config: { public: true }, schema: doc({ tags: ["sesiones"], summary: "Iniciar sesión", body: loginSchema }) },
@@ -40,14 +24,11 @@ export async function sessionRoutes(app: FastifyInstance) {
         throw new HttpError(401, messages.invalidCredentials);
       }
       await clearFailures(app.db.db, email);
-      const token = await createSession(app.db.db, found.user.id, {
-        userAgent: request.headers["user-agent"],
-        ip: request.ip,
-      });
-      reply.setCookie(SESSION_COOKIE, token, cookieOptions());
-      return { token, user: toSessionUser(found.user, found.employee) };
+      return openSession(app, request, reply, found);
     },
   );
+
+  await app.register(ssoRoutes);
 
   app.get("/sessions/current", { schema: doc({ tags: ["sesiones"], summary: "Sesión actual" }) }, async (request) => ({
     user: currentUser(request),

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, gt, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { COOKIE_MAX_AGE_SECONDS } from "../../../src/core/constants";
-import { type SessionUser, TOKEN_PREFIX } from "../../../src/core/session";
+import { SESSION_COOKIE, type SessionUser, TOKEN_PREFIX } from "../../../src/core/session";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { employees, login_attempts, sessions, users } from "../../db/schema";
@@ -94,18 +95,53 @@ export async function recordFailure(db: Db, email: string, ip: string) {
 }
 export const clearFailures = (db: Db, email: string) => db.delete(login_attempts).where(eq(login_attempts.email, email));
 
-/** Sign-in by e-mail and password: the user row, or null for any kind of mismatch. */
-export async function authenticate(db: Db, email: string, password: string) {
+/** The user with this (lower-cased) e-mail and its employee, whatever their state. */
+async function userByEmail(db: Db, email: string) {
   const [row] = await db
     .select({ user: users, employee: employees })
     .from(users)
     .leftJoin(employees, eq(employees.user_id, users.id))
     .where(sql`lower(${users.email}) = ${email}`)
     .limit(1);
+  return row ?? null;
+}
+
+/** May sign in: a user whose employee, when it has one, is active. */
+const mayUseSia = (row: { employee: typeof employees.$inferSelect | null }) => !row.employee || row.employee.is_active;
+
+/** Sign-in by e-mail and password: the user row, or null for any kind of mismatch. */
+export async function authenticate(db: Db, email: string, password: string) {
+  const row = await userByEmail(db, email);
   // Verify even when no user matches, so timing does not tell which e-mails exist.
   const ok = await verifyPassword(row?.user.password_digest ?? DUMMY_DIGEST, password);
   if (!row || !ok) return null;
-  if (row.employee && !row.employee.is_active) return null;
-  return row;
+  return mayUseSia(row) ? row : null;
+}
+
+/** Sign-in by an e-mail a trusted identity provider vouched for: an existing user who may sign in, or null. */
+export async function userForVerifiedEmail(db: Db, email: string) {
+  const row = await userByEmail(db, email.trim().toLowerCase());
+  return row && mayUseSia(row) ? row : null;
+}
+
+/**
+ * The one way every sign-in ends (password or identity provider): a new session, its HttpOnly cookie,
+ * and SPEC §7's body `{ token, user }`.
+ */
+export async function openSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  found: { user: typeof users.$inferSelect; employee: typeof employees.$inferSelect | null },
+) {
+  const token = await createSession(app.db.db, found.user.id, { userAgent: request.headers["user-agent"], ip: request.ip });
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: app.config.PUBLIC_URL?.startsWith("https:") ?? false,
+    maxAge: COOKIE_MAX_AGE_SECONDS,
+  });
+  return { token, user: toSessionUser(found.user, found.employee) };
 }
 const DUMMY_DIGEST = "$argon2id$v=19$m=19456,t=2,p=1$c2lhLXNpYS1zaWEtc2lh$2nVqNBu+5y0hxtXt2LyfcEf4e0rgfs58IbFbvAPsRBs";

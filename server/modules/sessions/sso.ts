@@ -1,0 +1,64 @@
+/**
+ * Sign-in with Microsoft Entra ID / any OpenID Connect provider (issue 8). GET /auth/config tells the
+ * sign-in page whether to show the button; POST /auth/callback takes the ID token the browser got,
+ * has the identity port verify it, and maps its e-mail to an existing active user. Nobody is created:
+ * an unknown or inactive e-mail is "Credenciales Invalidas", like any bad token. Success ends exactly as
+ * a password sign-in does (openSession).
+ */
+import type { FastifyInstance } from "fastify";
+import { messages } from "../../../src/core/messages";
+import { type SsoConfig, ssoCallbackSchema } from "../../../src/core/schemas/session";
+import { HttpError } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { IdentityError } from "../../ports/identity";
+import { openSession, recordFailure, userForVerifiedEmail } from "./service";
+
+export async function ssoRoutes(app: FastifyInstance) {
+  app.get(
+    "/auth/config",
+    { config: { public: true }, schema: doc({ tags: ["sesiones"], summary: "Inicio de sesión con proveedor de identidad" }) },
+    async (): Promise<SsoConfig> => {
+      const identity = app.identity;
+      if (!identity) return { enabled: false };
+      return { enabled: true, authority: identity.authority, client_id: identity.clientId, button_label: identity.buttonLabel };
+    },
+  );
+
+  app.post(
+    "/auth/callback",
+    {
+      config: { public: true },
+      schema: doc({
+        tags: ["sesiones"],
+        summary: "Iniciar sesión con el token de un proveedor de identidad",
+        body: ssoCallbackSchema,
+      }),
+    },
+    async (request, reply) => {
+      const identity = app.identity;
+      if (!identity) throw new HttpError(404, messages.ssoNotConfigured);
+      const raw = (request.body ?? {}) as Record<string, unknown>;
+      // MSAL names it idToken; the OAuth response id_token: either is accepted.
+      const parsed = ssoCallbackSchema.safeParse({ id_token: raw.id_token ?? raw.idToken });
+      if (!parsed.success) throw new HttpError(401, messages.invalidCredentials);
+      let email: string;
+      try {
+        ({ email } = await identity.verify(parsed.data.id_token));
+      } catch (error) {
+        if (error instanceof IdentityError && error.reason === "unreachable") {
+          request.log.warn({ err: error }, "proveedor de identidad inalcanzable");
+          throw new HttpError(503, messages.ssoUnavailable);
+        }
+        request.log.info({ reason: (error as Error).message }, "token de proveedor de identidad rechazado");
+        throw new HttpError(401, messages.invalidCredentials);
+      }
+      const found = await userForVerifiedEmail(app.db.db, email);
+      if (!found) {
+        // Counted with the password failures of that e-mail (the same login_attempts).
+        await recordFailure(app.db.db, email.slice(0, 254), request.ip);
+        throw new HttpError(401, messages.invalidCredentials);
+      }
+      return openSession(app, request, reply, found);
+    },
+  );
+}

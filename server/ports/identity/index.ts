@@ -1,0 +1,161 @@
+/**
+ * Identity port: sign-in with Microsoft Entra ID or any OpenID Connect provider (issue 8). The browser
+ * signs in at the provider (MSAL, authorization code + PKCE) and posts the ID token it got; this port
+ * checks that token against the provider's published keys — signature, issuer, audience, expiry — and
+ * says whose e-mail it carries. It knows nothing of SIA's users: the sessions module maps the e-mail.
+ *
+ * Configured with OIDC_AUTHORITY and OIDC_CLIENT_ID; without them the app has no identity port
+ * (`app.identity` is null) and the sign-in page shows no button.
+ */
+import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from "jose";
+import type { Config } from "../../config";
+import type { Integration } from "../integration";
+
+/** What a verified ID token says about its bearer. */
+export interface VerifiedIdentity {
+  /** Lower-cased e-mail from `email`, else `preferred_username`, else `upn`. */
+  email: string;
+  subject: string;
+}
+
+/** Why a token was refused: `invalid` (the token's fault: 401) or `unreachable` (the provider's: 503). */
+export class IdentityError extends Error {
+  constructor(
+    readonly reason: "invalid" | "unreachable",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface IdentityPort extends Integration {
+  readonly kind: "oidc";
+  /** What the browser needs to start the sign-in (GET /auth/config). */
+  readonly authority: string;
+  readonly clientId: string;
+  readonly buttonLabel: string;
+  verify(idToken: string): Promise<VerifiedIdentity>;
+  /** Origins the sign-in page fetches from (CSP connect-src): the authority's, and the token endpoint's once known. */
+  connectOrigins(): string[];
+}
+
+interface Discovery {
+  issuer: string;
+  jwks_uri: string;
+  token_endpoint?: string;
+}
+
+/** Asymmetric algorithms only: never `none`, never a shared secret. */
+const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+const TIMEOUT_MS = 5000;
+/** Tokens longer than this are not ID tokens (Entra's are a few KB). */
+const MAX_TOKEN_LENGTH = 16_384;
+
+export class OidcIdentity implements IdentityPort {
+  readonly kind = "oidc";
+  private discovery: Promise<{ issuer: string; keys: ReturnType<typeof createRemoteJWKSet> }> | null = null;
+  private tokenOrigin: string | null = null;
+
+  constructor(
+    readonly authority: string,
+    readonly clientId: string,
+    readonly buttonLabel: string,
+  ) {}
+
+  /** The discovery document and its key set, fetched once (again after a failure). */
+  private provider() {
+    if (!this.discovery) {
+      this.discovery = fetchDiscovery(this.authority).then((found) => {
+        this.tokenOrigin = originOf(found.token_endpoint);
+        return {
+          issuer: found.issuer,
+          keys: createRemoteJWKSet(new URL(found.jwks_uri), { timeoutDuration: TIMEOUT_MS, cooldownDuration: 30_000 }),
+        };
+      });
+      this.discovery.catch(() => {
+        this.discovery = null;
+      });
+    }
+    return this.discovery;
+  }
+
+  async verify(idToken: string): Promise<VerifiedIdentity> {
+    if (typeof idToken !== "string" || !idToken || idToken.length > MAX_TOKEN_LENGTH) {
+      throw new IdentityError("invalid", "sin token");
+    }
+    const { issuer, keys } = await this.provider();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(idToken, keys, {
+        issuer,
+        audience: this.clientId,
+        algorithms: ALGORITHMS,
+        clockTolerance: 60,
+        requiredClaims: ["exp", "iat", "sub"],
+      }));
+    } catch (error) {
+      // The provider's fault (its key set did not answer) is not the token's.
+      if (error instanceof errors.JWKSTimeout || !(error instanceof errors.JOSEError)) {
+        throw new IdentityError("unreachable", `claves del proveedor: ${(error as Error).message}`);
+      }
+      throw new IdentityError("invalid", (error as Error).message);
+    }
+    // Several audiences: the token must have been issued to SIA (OIDC Core §3.1.3.7).
+    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== this.clientId) {
+      throw new IdentityError("invalid", "azp no corresponde");
+    }
+    const email = [payload.email, payload.preferred_username, payload.upn].find(
+      (v): v is string => typeof v === "string" && v.includes("@"),
+    );
+    if (!email) throw new IdentityError("invalid", "el token no trae correo");
+    return { email: email.trim().toLowerCase(), subject: String(payload.sub) };
+  }
+
+  connectOrigins(): string[] {
+    const origins = new Set([new URL(this.authority).origin]);
+    if (this.tokenOrigin) origins.add(this.tokenOrigin);
+    return [...origins];
+  }
+
+  /** Reaches the provider as a sign-in would: its discovery document. */
+  async check(): Promise<void> {
+    this.discovery = null;
+    await this.provider();
+  }
+}
+
+async function fetchDiscovery(authority: string): Promise<Discovery> {
+  const url = `${authority}/.well-known/openid-configuration`;
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: "application/json" } });
+  } catch (error) {
+    throw new IdentityError(
+      "unreachable",
+      `No se pudo contactar al proveedor de identidad (${url}): ${(error as Error).message}`,
+    );
+  }
+  const body = (await response.json().catch(() => null)) as Partial<Discovery> | null;
+  if (!response.ok || typeof body?.issuer !== "string" || typeof body.jwks_uri !== "string") {
+    throw new IdentityError("unreachable", `El proveedor de identidad respondió ${response.status} en ${url}`);
+  }
+  return {
+    issuer: body.issuer,
+    jwks_uri: body.jwks_uri,
+    token_endpoint: typeof body.token_endpoint === "string" ? body.token_endpoint : undefined,
+  };
+}
+
+function originOf(url: string | undefined): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The identity provider of this installation, or null when SSO is not configured. */
+export function createIdentity(config: Config): IdentityPort | null {
+  if (!config.OIDC_AUTHORITY || !config.OIDC_CLIENT_ID) return null;
+  return new OidcIdentity(config.OIDC_AUTHORITY, config.OIDC_CLIENT_ID, config.OIDC_BUTTON_LABEL);
+}
