@@ -1,5 +1,5 @@
 /**
- * Sign-in with e-mail and password (the session is an HttpOnly cookie the browser keeps), the signed-in
+ * Sign-in with e-mail and password or an identity provider's ID token (the session is an HttpOnly cookie the browser keeps), the signed-in
  * user cached as `apiUser` (SPEC §3 session data), and access control from the same permission matrix
  * the server enforces (src/core/permissions.ts).
  */
@@ -48,9 +48,16 @@ async function fetchCurrent(): Promise<SessionUser | null> {
 const ACTIONS: Record<string, Action> = { edit: "update", clone: "create" };
 
 export const authProvider: AuthProvider = {
-  async login({ email, password }: { email: string; password: string }) {
+  /** E-mail and password, or the ID token an identity provider gave (src/authProvider/sso.ts): one session either way. */
+  async login(credentials: { email: string; password: string } | { id_token: string }) {
     try {
-      const { user } = await apiFetch<{ user: SessionUser }>("sessions", { method: "POST", body: { email, password } });
+      const { user } =
+        "id_token" in credentials
+          ? await apiFetch<{ user: SessionUser }>("auth/callback", { method: "POST", body: { id_token: credentials.id_token } })
+          : await apiFetch<{ user: SessionUser }>("sessions", {
+              method: "POST",
+              body: { email: credentials.email, password: credentials.password },
+            });
       remember(user);
     } catch (error) {
       const status = (error as { status?: number }).status;

@@ -7,18 +7,24 @@ import {
   Card,
   CardContent,
   CircularProgress,
+  Divider,
   Snackbar,
   Stack,
   TextField,
   Typography,
 } from "@mui/material";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { authProvider, SIGN_IN_NOTICE_KEY } from "../../authProvider";
+import { completeSso, type EnabledSso, ssoConfig, ssoReturning, startSso } from "../../authProvider/sso";
 import { APP_VERSION } from "../../core/constants";
+import { messages } from "../../core/messages";
 import { PAGE_PATHS } from "../../core/resources";
 
-/** /sign_in: e-mail and password (SSO joins here with the integrations issue). */
+/**
+ * /sign_in: e-mail and password, and — when the server has an identity provider configured — its button
+ * (Microsoft Entra ID or any OpenID Connect provider, src/authProvider/sso.ts). Both end in the same session.
+ */
 export function SignInPage() {
   const navigate = useNavigate();
   const [email, setEmail] = useState("");
@@ -31,6 +37,48 @@ export function SignInPage() {
     if (!text) sessionStorage.removeItem(SIGN_IN_NOTICE_KEY);
     setNoticeState(text);
   };
+
+  const [sso, setSso] = useState<EnabledSso | null>(null);
+  const [ssoBusy, setSsoBusy] = useState(false);
+
+  // The provider's button when configured; on the way back from the provider, its ID token signs in.
+  useEffect(() => {
+    let live = true;
+    const returning = ssoReturning();
+    if (returning) setSsoBusy(true);
+    void (async () => {
+      const config = await ssoConfig();
+      if (!live) return;
+      setSso(config);
+      if (!config || !returning) return setSsoBusy(false);
+      try {
+        if (!(await completeSso(config))) return;
+        sessionStorage.removeItem(SIGN_IN_NOTICE_KEY);
+        if (live) navigate(PAGE_PATHS.activities, { replace: true });
+      } catch (e) {
+        // The provider's own errors (cancelled, refused) are MSAL's, in English: the user reads ours.
+        const status = (e as { status?: number }).status;
+        if (live) setError(status && status !== 401 ? (e as Error).message : messages.invalidCredentials);
+      } finally {
+        if (live) setSsoBusy(false);
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [navigate]);
+
+  async function signInWithProvider() {
+    if (!sso || ssoBusy) return;
+    setSsoBusy(true);
+    setError(null);
+    try {
+      await startSso(sso);
+    } catch {
+      setError(messages.ssoUnavailable);
+      setSsoBusy(false);
+    }
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -97,6 +145,14 @@ export function SignInPage() {
             <Button type="submit" variant="contained" size="large" disabled={busy || !email || !password}>
               {busy ? <CircularProgress size={24} color="inherit" /> : "Entrar"}
             </Button>
+            {sso && (
+              <>
+                <Divider>o</Divider>
+                <Button variant="outlined" size="large" onClick={signInWithProvider} disabled={ssoBusy || busy}>
+                  {ssoBusy ? <CircularProgress size={24} color="inherit" aria-label="Iniciando sesión" /> : sso.button_label}
+                </Button>
+              </>
+            )}
           </Stack>
         </CardContent>
       </Card>
