@@ -71,6 +71,11 @@ const schema = z.object({
     .refine(
       (v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v),
       "debe ser una URL http(s):// (el emisor del proveedor, p. ej. https://login.microsoftonline.com/<inquilino>/v2.0)",
+    )
+    // Entra's multi-tenant authorities publish no single issuer: tokens could not be checked against one.
+    .refine(
+      (v) => v === undefined || !/^https:\/\/login\.microsoftonline\.com\/(common|organizations|consumers)(\/|$)/i.test(v),
+      "debe ser la autoridad de su inquilino (https://login.microsoftonline.com/<id del inquilino>/v2.0), no common, organizations ni consumers",
     ),
   /** Application (client) id SIA is registered with at the provider. */
   OIDC_CLIENT_ID: z

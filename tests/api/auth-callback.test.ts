@@ -132,6 +132,9 @@ describe("GET /auth/config", () => {
       /Configuración inválida[\s\S]*OIDC_CLIENT_ID: es obligatoria/,
     );
     expect(() => loadConfig({ OIDC_CLIENT_ID: "c" })).toThrow(/OIDC_AUTHORITY: es obligatoria/);
+    expect(() => loadConfig({ OIDC_AUTHORITY: "https://login.microsoftonline.com/common/v2.0", OIDC_CLIENT_ID: "c" })).toThrow(
+      /OIDC_AUTHORITY: debe ser la autoridad de su inquilino/,
+    );
     expect(() => loadConfig({ OIDC_AUTHORITY: "login.microsoftonline.com", OIDC_CLIENT_ID: "c" })).toThrow(
       /OIDC_AUTHORITY: debe ser una URL/,
     );
