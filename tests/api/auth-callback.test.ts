@@ -6,6 +6,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
+import fc from "fast-check";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT, UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
@@ -27,6 +28,7 @@ let rsa: Key;
 let ec: Key;
 /** A key the provider never published. */
 let stranger: Key;
+let tenantDown = true;
 
 let t: TestApp;
 
@@ -56,6 +58,11 @@ beforeAll(async () => {
       });
     }
     if (path === "/inquilino/discovery/v2.0/keys") return json(jwks);
+    // A second tenant whose provider is down until the test says otherwise.
+    if (path === "/caido/v2.0/.well-known/openid-configuration") {
+      if (tenantDown) return response.writeHead(503).end("mantenimiento");
+      return json({ issuer: `${base}/caido/v2.0`, jwks_uri: `${base}/inquilino/discovery/v2.0/keys` });
+    }
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
@@ -234,6 +241,43 @@ describe("POST /auth/callback", () => {
     // The verified but unknown e-mail is counted with the password failures.
     const attempts = await db().select().from(login_attempts).where(eq(login_attempts.email, "nadie@desconocido.mx"));
     expect(attempts).toHaveLength(1);
+  });
+
+  it("answers any hostile body (property-based) with 401 «Credenciales Invalidas», never a 500", async () => {
+    const sessionsBefore = await count(sessions);
+    const token = fc.oneof(
+      fc.string(),
+      fc.string({ unit: "grapheme", maxLength: 300 }),
+      fc.tuple(fc.base64String(), fc.base64String(), fc.base64String()).map((parts) => parts.join(".")),
+      fc.constantFrom("'; DROP TABLE users; --", "<script>alert(1)</script>", "e30.e30.", "..", "a".repeat(17_000)),
+      fc.anything(),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.record({ id_token: token }, { requiredKeys: [] }), async (body) => {
+        const res = await callback(body);
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ error: messages.invalidCredentials });
+      }),
+      { numRuns: 60 },
+    );
+    expect(await count(sessions)).toBe(sessionsBefore);
+  });
+
+  it("asks a provider that was down again on the next sign-in (503 first, then 200)", async () => {
+    const other = await buildTestApp({ OIDC_AUTHORITY: `${base}/caido/v2.0`, OIDC_CLIENT_ID: CLIENT_ID });
+    try {
+      const { user } = await buildUser(other.app.db.db, "operator");
+      const token = await idToken({ email: user.email }, { issuer: `${base}/caido/v2.0` });
+      const down = await call(other.app, "POST", "/api/v1/auth/callback", { id_token: token });
+      expect(down.status).toBe(503);
+      expect(down.body).toEqual({ error: messages.ssoUnavailable });
+      tenantDown = false;
+      const up = await call(other.app, "POST", "/api/v1/auth/callback", { id_token: token });
+      expect(up.status).toBe(200);
+      expect(up.body.user.id).toBe(user.id);
+    } finally {
+      await other.close();
+    }
   });
 
   it("answers a Spanish 503 when the provider cannot be reached, never a 500", async () => {

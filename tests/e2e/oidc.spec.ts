@@ -96,7 +96,9 @@ test.beforeAll(async () => {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
-      ...process.env,
+      // A fresh embedded database with the demo firm, whatever the caller's environment says.
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== "DATABASE_URL")),
+      SIA_DEMO: "1",
       HOST: "127.0.0.1",
       PORT: String(E2E_PORT + 1),
       DATA_DIR: path.join(workDir, "data"),

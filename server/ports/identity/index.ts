@@ -65,15 +65,16 @@ export class OidcIdentity implements IdentityPort {
   /** The discovery document and its key set, fetched once (again after a failure). */
   private provider() {
     if (!this.discovery) {
-      this.discovery = fetchDiscovery(this.authority).then((found) => {
-        this.tokenOrigin = originOf(found.token_endpoint);
+      const found = fetchDiscovery(this.authority).then((discovery) => {
+        this.tokenOrigin = originOf(discovery.token_endpoint);
         return {
-          issuer: found.issuer,
-          keys: createRemoteJWKSet(new URL(found.jwks_uri), { timeoutDuration: TIMEOUT_MS, cooldownDuration: 30_000 }),
+          issuer: discovery.issuer,
+          keys: createRemoteJWKSet(new URL(discovery.jwks_uri), { timeoutDuration: TIMEOUT_MS, cooldownDuration: 30_000 }),
         };
       });
-      this.discovery.catch(() => {
-        this.discovery = null;
+      this.discovery = found;
+      found.catch(() => {
+        if (this.discovery === found) this.discovery = null;
       });
     }
     return this.discovery;
@@ -83,7 +84,9 @@ export class OidcIdentity implements IdentityPort {
     if (typeof idToken !== "string" || !idToken || idToken.length > MAX_TOKEN_LENGTH) {
       throw new IdentityError("invalid", "sin token");
     }
-    const { issuer, keys } = await this.provider();
+    const { issuer, keys } = await this.provider().catch((error: Error) => {
+      throw error instanceof IdentityError ? error : new IdentityError("unreachable", error.message);
+    });
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(idToken, keys, {

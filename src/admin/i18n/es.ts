@@ -372,6 +372,9 @@ export const sia = {
     email: "Correo electrónico",
     password: "Contraseña",
     submit: "Entrar",
+    /** Between the password form and the identity provider's button. */
+    or: "o",
+    provider_busy: "Iniciando sesión con el proveedor",
   },
   not_found: {
     title: "Página no encontrada",

@@ -20,6 +20,7 @@ import { completeSso, type EnabledSso, ssoConfig, ssoReturning, startSso } from 
 import { APP_VERSION } from "../../core/constants";
 import { messages } from "../../core/messages";
 import { PAGE_PATHS } from "../../core/resources";
+import { sia as labels } from "../i18n/es";
 
 /**
  * /sign_in: e-mail and password, and — when the server has an identity provider configured — its button
@@ -147,9 +148,13 @@ export function SignInPage() {
             </Button>
             {sso && (
               <>
-                <Divider>o</Divider>
+                <Divider>{labels.sign_in.or}</Divider>
                 <Button variant="outlined" size="large" onClick={signInWithProvider} disabled={ssoBusy || busy}>
-                  {ssoBusy ? <CircularProgress size={24} color="inherit" aria-label="Iniciando sesión" /> : sso.button_label}
+                  {ssoBusy ? (
+                    <CircularProgress size={24} color="inherit" aria-label={labels.sign_in.provider_busy} />
+                  ) : (
+                    sso.button_label
+                  )}
                 </Button>
               </>
             )}
