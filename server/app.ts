@@ -78,7 +78,7 @@ export async function build(options: {
   app.decorate("documents", options.documents ?? createDocuments(config));
   app.decorate("calendar", createCalendar(config));
   app.decorate("mail", options.mail ?? createMail(config));
-  app.decorate("tickets", options.tickets ?? createTickets(config));
+  app.decorate("tickets", options.tickets ?? createTickets(config, database));
   app.decorate("calendarReader", options.calendarReader !== undefined ? options.calendarReader : createCalendarReader(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
