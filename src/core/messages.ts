@@ -123,11 +123,9 @@ export const messages = {
   ticketsNoProject:
     "Seleccione un proyecto para buscar tickets (o configure AZURE_DEVOPS_PROJECT con el proyecto de Azure Devops)",
   ticketsSiaProjectMissing: "El proyecto seleccionado no existe",
-  ticketsNoToken:
-    "No hay un token de Azure Devops: guarde su token personal en su perfil o configure AZURE_DEVOPS_PAT",
+  ticketsNoToken: "No hay un token de Azure Devops: guarde su token personal en su perfil o configure AZURE_DEVOPS_PAT",
   ticketsUnauthorized: "Azure Devops rechazó el token de acceso personal (no es válido, ha caducado o no tiene permiso)",
-  ticketsProjectNotFound: (name: string) =>
-    `El proyecto «${name}» no existe en Azure Devops o el token no tiene acceso a él`,
+  ticketsProjectNotFound: (name: string) => `El proyecto «${name}» no existe en Azure Devops o el token no tiene acceso a él`,
   ticketsUnreachable: "No se pudo conectar con Azure Devops: revise AZURE_DEVOPS_ORG_URL y la red",
   ticketsHttpError: (status: number) => `Azure Devops respondió con un error (HTTP ${status})`,
   ticketsBadAnswer: "Azure Devops respondió algo que SIA no entiende",

@@ -143,9 +143,11 @@ export class AzureDevOpsTickets implements TicketsPort {
     if (error instanceof HttpError) return error;
     const e = (error ?? {}) as ProviderError;
     if (e.statusCode === 401 || e.statusCode === 403 || e.statusCode === 203) return ticketsError(messages.ticketsUnauthorized);
-    if (e.statusCode === 404) return ticketsError(project ? messages.ticketsProjectNotFound(project) : messages.ticketsHttpError(404));
+    if (e.statusCode === 404)
+      return ticketsError(project ? messages.ticketsProjectNotFound(project) : messages.ticketsHttpError(404));
     if (typeof e.statusCode === "number") return ticketsError(messages.ticketsHttpError(e.statusCode));
-    if (e.code || /timeout|socket|ECONN|ENOTFOUND|EAI_AGAIN/i.test(e.message ?? "")) return ticketsError(messages.ticketsUnreachable);
+    if (e.code || /timeout|socket|ECONN|ENOTFOUND|EAI_AGAIN/i.test(e.message ?? ""))
+      return ticketsError(messages.ticketsUnreachable);
     return ticketsError(messages.ticketsBadAnswer);
   }
 }
