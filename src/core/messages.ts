@@ -295,3 +295,21 @@ export const dashboardMessages = {
   rangeTooLong: (weeks: number) => `El periodo no puede abarcar más de ${weeks} semanas.`,
   year: "no es un año válido",
 } as const;
+
+// --- the administrators' «Integraciones» page (issue 8) ---
+export const integrationMessages = {
+  /** Each port's name on the page (server/modules/integrations/routes.ts lists the ports). */
+  labels: {
+    documents: "Drive (documentos)",
+    calendar: "Calendario (eventos de cotizaciones)",
+    calendarReader: "Importación de calendario",
+    mail: "Correo saliente",
+    tickets: "Tickets (Azure Devops)",
+  } as Record<string, string>,
+  checkOk: "Conexión correcta",
+  notConfigured: "No configurado: no hay un servicio externo que probar",
+  calendarReaderNotConfigured: "No configurado: la importación lee solo archivos .ics",
+  checkTimeout: (seconds: number) => `El servicio no respondió en ${seconds} s`,
+  checkFailed: "La prueba de conexión falló sin dar un motivo",
+  unknownPort: "La integración no existe",
+} as const;
