@@ -81,6 +81,17 @@ describe("Azure DevOps: búsqueda de tickets", () => {
     );
   });
 
+  it("a token's negotiated client is reused: a second search sends only the query and the batch", async () => {
+    expect((await operator.post(ROUTE, { search: "tablero" })).status).toBe(200);
+    const before = azure.requests.length;
+    const res = await operator.post(ROUTE, { search: "tablero" });
+    expect(res.body.tickets.map((x: { id: string }) => x.id)).toEqual(["103"]);
+    expect(azure.requests.slice(before).map((r) => `${r.method} ${r.path.toLowerCase()}`)).toEqual([
+      "POST /firma/soporte/_apis/wit/wiql",
+      "POST /firma/soporte/_apis/wit/workitemsbatch",
+    ]);
+  });
+
   it("a number finds the work item with that id as well", async () => {
     const res = await operator.post(ROUTE, { search: "103" });
     expect(res.status).toBe(200);

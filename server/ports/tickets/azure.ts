@@ -8,6 +8,7 @@
  */
 import { getPersonalAccessTokenHandler, WebApi } from "azure-devops-node-api";
 import { WorkItemErrorPolicy } from "azure-devops-node-api/interfaces/WorkItemTrackingInterfaces.js";
+import type { IWorkItemTrackingApi } from "azure-devops-node-api/WorkItemTrackingApi.js";
 import { messages } from "../../../src/core/messages";
 import { HttpError } from "../../http/errors";
 import { type Ticket, type TicketSearch, type TicketsPort, ticketsError } from "./port";
@@ -33,6 +34,8 @@ export interface AzureDevOpsSettings {
   timeoutMs?: number;
 }
 
+/** Tokens whose negotiated client is kept. */
+const MAX_CLIENTS = 50;
 const FIELDS = ["System.Id", "System.Title", "System.State", "System.TeamProject"];
 
 /** A WIQL string literal: single quotes doubled, so the text stays text whatever it holds. */
@@ -65,11 +68,27 @@ export class AzureDevOpsTickets implements TicketsPort {
     this.timeoutMs = settings.timeoutMs ?? 10_000;
   }
 
+  /**
+   * The work-item client of a token. The client negotiates resource areas and locations (three requests)
+   * before its first call, so each token's client is kept (a few, oldest dropped) and forgotten on any error.
+   */
+  private readonly clients = new Map<string, Promise<IWorkItemTrackingApi>>();
+
   private connection(token: string) {
     return new WebApi(this.settings.orgUrl, getPersonalAccessTokenHandler(token), {
       socketTimeout: this.timeoutMs,
       allowRetries: false,
     });
+  }
+
+  private workItems(token: string): Promise<IWorkItemTrackingApi> {
+    let client = this.clients.get(token);
+    if (!client) {
+      client = this.connection(token).getWorkItemTrackingApi();
+      this.clients.set(token, client);
+      if (this.clients.size > MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value as string);
+    }
+    return client;
   }
 
   async search(query: TicketSearch): Promise<Ticket[]> {
@@ -86,7 +105,7 @@ export class AzureDevOpsTickets implements TicketsPort {
     if (!project) throw ticketsError(messages.ticketsNoProject);
 
     try {
-      const wit = await this.connection(token).getWorkItemTrackingApi();
+      const wit = await this.workItems(token);
       const result = await wit.queryByWiql({ query: ticketsWiql(project, query.search) }, { project }, undefined, this.limit);
       // The client answers a 404 with null instead of throwing: the team project does not exist.
       if (!result) throw ticketsError(messages.ticketsProjectNotFound(project));
@@ -113,6 +132,7 @@ export class AzureDevOpsTickets implements TicketsPort {
         ];
       });
     } catch (error) {
+      this.clients.delete(token);
       throw this.failure(error, project);
     }
   }
