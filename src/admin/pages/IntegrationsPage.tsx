@@ -60,7 +60,11 @@ function IntegrationRow({ integration }: { integration: IntegrationView }) {
             {translate(check.isPending ? "sia.integrations.checking" : "sia.integrations.check")}
           </Button>
           {result && !check.isPending && (
-            <Alert severity={result.ok ? "success" : "error"} sx={{ py: 0 }} role="status">
+            <Alert
+              severity={!result.ok ? "error" : integration.kind === "none" ? "info" : "success"}
+              sx={{ py: 0 }}
+              role="status"
+            >
               {result.message}
             </Alert>
           )}
