@@ -92,10 +92,13 @@ describe("Azure DevOps: búsqueda de tickets", () => {
     ]);
   });
 
-  it("a number finds the work item with that id as well", async () => {
+  it("a number finds the work item with that id as well; no text lists the newest", async () => {
     const res = await operator.post(ROUTE, { search: "103" });
     expect(res.status).toBe(200);
     expect(res.body.tickets.map((x: { id: string }) => x.id)).toEqual(["103"]);
+    const all = await operator.post(ROUTE, { search: "  " });
+    expect(all.body.tickets.map((x: { id: string }) => x.id)).toEqual(["102", "103", "104", "101"]);
+    expect(azure.wiqls().at(-1)).not.toContain("CONTAINS");
     const none = await operator.post(ROUTE, { search: "nada parecido" });
     expect(none.status).toBe(200);
     expect(none.body.tickets).toEqual([]);

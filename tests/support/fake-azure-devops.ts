@@ -286,7 +286,12 @@ export async function startFakeAzureDevOps(options: FakeAzureOptions) {
       const auth = /^Basic (.+)$/i.exec(req.headers.authorization ?? "");
       const decoded = auth ? Buffer.from(auth[1], "base64").toString("utf8") : "";
       const token = auth ? decoded.slice(decoded.indexOf(":") + 1) : null;
-      const segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+      let segments: string[];
+      try {
+        segments = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+      } catch {
+        return send(400, { message: "The request URL is not valid." });
+      }
       requests.push({
         method: req.method ?? "GET",
         path: url.pathname,

@@ -41,12 +41,14 @@ const FIELDS = ["System.Id", "System.Title", "System.State", "System.TeamProject
 /** A WIQL string literal: single quotes doubled, so the text stays text whatever it holds. */
 export const wiqlString = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-/** The WIQL of a search: the project's work items whose title contains the text or whose id is it, newest first. */
+/** The WIQL of a search: the project's work items whose title contains the text or whose id is it (all when no text), newest first. */
 export function ticketsWiql(project: string, search: string): string {
   const text = search.trim();
   const conditions = [`[System.Title] CONTAINS ${wiqlString(text)}`];
   if (/^\d{1,9}$/.test(text)) conditions.push(`[System.Id] = ${Number(text)}`);
-  return `SELECT [System.Id], [System.Title], [System.State] FROM WorkItems WHERE [System.TeamProject] = ${wiqlString(project)} AND (${conditions.join(" OR ")}) ORDER BY [System.ChangedDate] DESC`;
+  // No text: the project's newest work items.
+  const matching = text ? ` AND (${conditions.join(" OR ")})` : "";
+  return `SELECT [System.Id], [System.Title], [System.State] FROM WorkItems WHERE [System.TeamProject] = ${wiqlString(project)}${matching} ORDER BY [System.ChangedDate] DESC`;
 }
 
 interface ProviderError {
