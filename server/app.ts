@@ -81,7 +81,7 @@ export async function build(options: {
   app.decorate("documents", options.documents ?? createDocuments(config));
   app.decorate("calendar", createCalendar(config));
   app.decorate("mail", options.mail ?? createMail(config));
-  app.decorate("tickets", options.tickets ?? createTickets(config));
+  app.decorate("tickets", options.tickets ?? createTickets(config, database));
   const identity = createIdentity(config);
   app.decorate("identity", identity);
   // Learn the provider's token endpoint early (for the CSP below); a provider that is down now is retried on sign-in.

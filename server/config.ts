@@ -61,6 +61,23 @@ const schema = z.object({
     .string()
     .default("09:00")
     .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00"),
+  // --- Azure DevOps, the tickets port's adapter (issue 8) ---
+  /** Organisation URL (https://dev.azure.com/firma or an Azure DevOps Server collection); set: ticket search uses Azure DevOps. */
+  AZURE_DEVOPS_ORG_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
+    .refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), "debe ser una URL http:// o https://"),
+  /** Personal access token (Work Items: Read) used when the user has not saved their own azure token. */
+  AZURE_DEVOPS_PAT: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  /** Team project searched when the activity has no SIA project (a SIA project's name is its team project). */
+  AZURE_DEVOPS_PROJECT: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // --- sign-in with Microsoft Entra ID / any OpenID Connect provider (issue 8) ---
   /** Issuer URL of the OpenID provider (e.g. https://login.microsoftonline.com/<tenant>/v2.0); unset: e-mail and password only. */

@@ -12,6 +12,7 @@ import { employeePositionsResource } from "./employee_positions/resource";
 import { employeesResource } from "./employees/resource";
 import { estimatedWorkHoursResource } from "./estimated_work_hours/resource";
 import { holydaysResource } from "./holydays/resource";
+import { integrationsRoutes } from "./integrations/routes";
 import { invoicesResource } from "./invoices/resource";
 import { productsResource } from "./products/resource";
 import { projectTypesResource } from "./project_types/resource";
@@ -44,4 +45,4 @@ export const resources = [
 ];
 
 /** Modules with routes only (no declared resource), registered under /api/v1 after the resources. */
-export const routeModules = [calendarImportRoutes, dashboardRoutes];
+export const routeModules = [calendarImportRoutes, dashboardRoutes, integrationsRoutes];

@@ -19,6 +19,7 @@ import { i18nProvider } from "./i18n";
 import { ProjectInvoicesRoutes } from "./invoices/InvoiceScreens";
 import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
+import { IntegrationsPage } from "./pages/IntegrationsPage";
 import { CatchAll } from "./pages/NotFoundPage";
 import { OutboxPage } from "./pages/OutboxPage";
 import { products } from "./products";
@@ -96,6 +97,7 @@ export function AdminApp() {
         <Route path="/changeLogSia" element={<ChangelogPage />} />
         <Route path="/reporting/list" element={<ReportingPage />} />
         <Route path="/outbox" element={<OutboxPage />} />
+        <Route path="/integrations" element={<IntegrationsPage />} />
       </CustomRoutes>
     </Admin>
   );

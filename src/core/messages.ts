@@ -121,6 +121,16 @@ export const messages = {
   ticketsTitle: "Azure Devops",
   ticketsNotConfigured: "No hay un servicio de tickets configurado (Azure Devops)",
   ticketsFailed: "No se pudieron consultar los tickets (Azure Devops)",
+  // the Azure DevOps adapter (issue 8): every failure is a 422 titled "Azure Devops" with one of these
+  ticketsNoProject:
+    "Seleccione un proyecto para buscar tickets (o configure AZURE_DEVOPS_PROJECT con el proyecto de Azure Devops)",
+  ticketsSiaProjectMissing: "El proyecto seleccionado no existe",
+  ticketsNoToken: "No hay un token de Azure Devops: guarde su token personal en su perfil o configure AZURE_DEVOPS_PAT",
+  ticketsUnauthorized: "Azure Devops rechazó el token de acceso personal (no es válido, ha caducado o no tiene permiso)",
+  ticketsProjectNotFound: (name: string) => `El proyecto «${name}» no existe en Azure Devops o el token no tiene acceso a él`,
+  ticketsUnreachable: "No se pudo conectar con Azure Devops: revise AZURE_DEVOPS_ORG_URL y la red",
+  ticketsHttpError: (status: number) => `Azure Devops respondió con un error (HTTP ${status})`,
+  ticketsBadAnswer: "Azure Devops respondió algo que SIA no entiende",
   activityIndex: (n: number) => `Actividad ${n}: `,
   // the weekly calendar (SPEC §5, §8)
   allDayDropRefused:
@@ -286,4 +296,22 @@ export const dashboardMessages = {
   rangeOrder: "La fecha de inicio no puede ser posterior a la fecha de fin.",
   rangeTooLong: (weeks: number) => `El periodo no puede abarcar más de ${weeks} semanas.`,
   year: "no es un año válido",
+} as const;
+
+// --- the administrators' «Integraciones» page (issue 8) ---
+export const integrationMessages = {
+  /** Each port's name on the page (server/modules/integrations/routes.ts lists the ports). */
+  labels: {
+    documents: "Drive (documentos)",
+    calendar: "Calendario (eventos de cotizaciones)",
+    calendarReader: "Importación de calendario",
+    mail: "Correo saliente",
+    tickets: "Tickets (Azure Devops)",
+  } as Record<string, string>,
+  checkOk: "Conexión correcta",
+  notConfigured: "No configurado: no hay un servicio externo que probar",
+  calendarReaderNotConfigured: "No configurado: la importación lee solo archivos .ics",
+  checkTimeout: (seconds: number) => `El servicio no respondió en ${seconds} s`,
+  checkFailed: "La prueba de conexión falló sin dar un motivo",
+  unknownPort: "La integración no existe",
 } as const;

@@ -119,6 +119,8 @@ export const permissionMatrix = {
   // team's (every employee, weeks not closed). A project's or a client's dashboard is read by whoever may
   // show that project or client (`projects`/`clients` × show): the rule is theirs, not repeated here.
   dashboards: { show: everyoneOwn, list: admin },
+  // «Integraciones» (issue 8): administrators see which adapter each port runs (list) and test one (show).
+  integrations: { list: admin, show: admin },
 } satisfies Record<string, ResourceRules>;
 
 export type PermissionResource = keyof typeof permissionMatrix;

@@ -107,6 +107,8 @@ export const PAGE_PATHS = {
   reporting: "/app/reporting/list",
   /** Administrators: the local outbox and the scheduled jobs (issue 7). */
   outbox: "/app/outbox",
+  /** Administrators: which adapter each port runs, with a connection test (issue 8). */
+  integrations: "/app/integrations",
   /** The dashboards (issue 7; not in SPEC §2). */
   dashboard: "/app/dashboard",
   signIn: "/sign_in",

@@ -537,6 +537,20 @@ export const mailVerbs = {
   runJob: (name: string, force = false) =>
     apiFetch<JobRunAnswer>(`jobs/${encodeURIComponent(name)}/run`, { method: "POST", body: { force } }),
 };
+/** One port on the «Integraciones» page (GET integrations, server/modules/integrations/routes.ts). */
+export interface IntegrationView {
+  port: string;
+  label: string;
+  kind: string;
+  active: boolean;
+  variables: string[];
+}
+export const integrationVerbs = {
+  list: () => apiFetch<{ integrations: IntegrationView[] }>("integrations").then((r) => r.integrations),
+  /** POST integrations/:port/check: a failed test is {ok: false, message} (not an HTTP error). */
+  check: (port: string) =>
+    apiFetch<{ ok: boolean; message: string }>(`integrations/${encodeURIComponent(port)}/check`, { method: "POST", body: {} }),
+};
 /** Answers of GET dashboards/… (server/modules/dashboards/service.ts). */
 export interface EmployeeDashboard {
   employee: { id: number; name: string };

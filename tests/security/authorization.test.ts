@@ -138,6 +138,8 @@ const RULES: Record<string, Rule> = {
   "GET /outbox/:id/eml": m("outbox", "show"),
   "GET /jobs": m("jobs", "list"),
   "POST /jobs/:name/run": m("jobs", "create"),
+  "GET /integrations": m("integrations", "list"),
+  "POST /integrations/:port/check": m("integrations", "show"),
 };
 
 const FLAGS: Record<Role, Record<string, boolean>> = {
@@ -248,6 +250,7 @@ beforeAll(async () => {
     activities: (await buildActivity(db(), targetEmployee)).id,
     outbox: "no-existe",
     name: "no_existe",
+    port: "documents",
   });
   // The settings are one row, made on first read.
   ids.app_settings = APP_SETTINGS_ID;

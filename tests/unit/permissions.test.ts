@@ -42,6 +42,8 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["outbox", "show", "all", null, null],
   ["jobs", "list", "all", null, null],
   ["jobs", "create", "all", null, null],
+  ["integrations", "list", "all", null, null],
+  ["integrations", "show", "all", null, null],
   ["dashboards", "show", "all", "own", "own"],
   ["dashboards", "list", "all", null, null],
 ];

@@ -1,46 +1,38 @@
 /**
- * Tickets port: searching work items of a work-tracking service (SPEC §7 get_ticket_by_proyect).
- * The local default is `NoTickets` (no service configured: a clear 422 titled "Azure Devops"); the app
- * holds one port (`app.tickets`, chosen by createTickets from the configuration, or given by a test).
- * Errors of any adapter are titled "Azure Devops" (SPEC §8), so the calendar shows them under that title.
+ * The tickets port (see ./port.ts) and the adapter this installation runs: Azure DevOps when
+ * AZURE_DEVOPS_ORG_URL is set (the token may come per user), else NoTickets.
  */
-import { messages } from "../../../src/core/messages";
+import { eq } from "drizzle-orm";
 import type { Config } from "../../config";
-import { HttpError } from "../../http/errors";
-import type { Integration } from "../integration";
+import type { Database } from "../../db/client";
+import { projects, users } from "../../db/schema";
+import { AzureDevOpsTickets, type TicketsDirectory } from "./azure";
+import { NoTickets, type TicketsPort } from "./port";
 
-export interface Ticket {
-  id: string;
-  name: string;
-  state?: string | null;
-  url?: string | null;
-}
-export interface TicketSearch {
-  search: string;
-  project_id?: number | null;
-  client_id?: number | null;
-  product_catalog_id?: number | null;
-  /** The signed-in user's id (an adapter may use the user's own azure token). */
-  user_id: number;
-}
-export interface TicketsPort extends Integration {
-  search(query: TicketSearch): Promise<Ticket[]>;
-}
+export { AzureDevOpsTickets, type TicketsDirectory, ticketsWiql, wiqlString } from "./azure";
+export * from "./port";
 
-/** A 422 titled "Azure Devops": {title, errors: {base: [message]}}. */
-export const ticketsError = (message: string) =>
-  new HttpError(422, message, { title: messages.ticketsTitle, errors: { base: [message] } });
-
-export class NoTickets implements TicketsPort {
-  readonly kind = "none";
-  async search(): Promise<Ticket[]> {
-    throw ticketsError(messages.ticketsNotConfigured);
-  }
-  /** Nothing to reach. */
-  async check(): Promise<void> {}
+/** The user's azure token and a project's name, read from SIA's database. */
+export function ticketsDirectory(database: Database): TicketsDirectory {
+  return {
+    async userToken(userId) {
+      const [row] = await database.db.select({ token: users.azure_token }).from(users).where(eq(users.id, userId));
+      return row?.token ?? null;
+    },
+    async projectName(projectId) {
+      const [row] = await database.db.select({ name: projects.name }).from(projects).where(eq(projects.id, projectId));
+      return row?.name ?? null;
+    },
+  };
 }
 
 /** The tickets service of this installation (created once per app). */
-export function createTickets(_config: Config): TicketsPort {
+export function createTickets(config: Config, database: Database): TicketsPort {
+  if (config.AZURE_DEVOPS_ORG_URL) {
+    return new AzureDevOpsTickets(
+      { orgUrl: config.AZURE_DEVOPS_ORG_URL, pat: config.AZURE_DEVOPS_PAT, project: config.AZURE_DEVOPS_PROJECT },
+      ticketsDirectory(database),
+    );
+  }
   return new NoTickets();
 }

@@ -366,6 +366,7 @@ export const sia = {
     employee_positions: "Puestos",
     my_profile: "Mi perfil",
     outbox: "Correo y tareas",
+    integrations: "Integraciones",
   },
   sign_in: {
     title: "Iniciar sesión",
@@ -450,6 +451,27 @@ export const sia = {
   no_employee: "Favor de ponerse en contacto con RH para que lo den de alta como empleado",
   app_bar: {
     version: "Versión %{version}",
+  },
+  // --- the administrators' «Integraciones» page (issue 8) ---
+  integrations: {
+    title: "Integraciones",
+    intro:
+      "Cada servicio usa su adaptador local salvo que las variables de entorno indicadas configuren uno externo. «Probar conexión» lo comprueba ahora.",
+    service: "Servicio",
+    adapter: "Adaptador",
+    status: "Estado",
+    variables: "Variables",
+    active: "Activo",
+    local: "Predeterminado local",
+    check: "Probar conexión",
+    checking: "Probando…",
+    kinds: {
+      local: "Local",
+      outbox: "Buzón local (.eml)",
+      smtp: "SMTP",
+      none: "Ninguno",
+      "azure-devops": "Azure DevOps",
+    },
   },
   // --- outbox and scheduled jobs (issue 7) ---
   outbox: {

@@ -8,6 +8,7 @@ import CategoryIcon from "@mui/icons-material/Category";
 import EventBusyIcon from "@mui/icons-material/EventBusy";
 import GroupWorkIcon from "@mui/icons-material/GroupWork";
 import HistoryIcon from "@mui/icons-material/History";
+import HubIcon from "@mui/icons-material/Hub";
 import InsightsIcon from "@mui/icons-material/Insights";
 import Inventory2Icon from "@mui/icons-material/Inventory2";
 import KeyIcon from "@mui/icons-material/Key";
@@ -72,5 +73,12 @@ export const MENU: MenuEntry[] = [
   },
   { label: "sia.menu.reporting", to: PAGE_PATHS.reporting, icon: AssessmentIcon, resource: "reports", action: "export" },
   { label: "sia.menu.outbox", to: PAGE_PATHS.outbox, icon: MailOutlineIcon, resource: "outbox", action: "list" },
+  {
+    label: "sia.menu.integrations",
+    to: PAGE_PATHS.integrations,
+    icon: HubIcon,
+    resource: "integrations",
+    action: "list",
+  },
   { label: "sia.menu.changelog", to: PAGE_PATHS.changelog, icon: HistoryIcon },
 ];

@@ -1,0 +1,129 @@
+/**
+ * /app/integrations (administrators): which adapter each port runs (an external service switched on by
+ * environment variables, or SIA's local default) and a «Probar conexión» button per row whose answer shows
+ * in the row (server/modules/integrations/routes.ts).
+ */
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from "@mui/material";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { Title, usePermissions, useTranslate } from "react-admin";
+import { messages } from "../../core/messages";
+import { canAccess } from "../../core/permissions";
+import type { SessionUser } from "../../core/session";
+import { type IntegrationView, integrationVerbs } from "../../dataProvider";
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : messages.unexpected);
+
+function IntegrationRow({ integration }: { integration: IntegrationView }) {
+  const translate = useTranslate();
+  const check = useMutation({ mutationFn: () => integrationVerbs.check(integration.port) });
+  const result = check.isError ? { ok: false, message: errorText(check.error) } : check.data;
+  return (
+    <TableRow data-testid={`integration-${integration.port}`}>
+      <TableCell>{integration.label}</TableCell>
+      <TableCell>{translate(`sia.integrations.kinds.${integration.kind}`, { _: integration.kind })}</TableCell>
+      <TableCell>
+        <Chip
+          size="small"
+          color={integration.active ? "success" : "default"}
+          label={translate(integration.active ? "sia.integrations.active" : "sia.integrations.local")}
+        />
+      </TableCell>
+      <TableCell>
+        <Typography variant="body2" component="code" sx={{ fontFamily: "monospace", wordBreak: "break-word" }}>
+          {integration.variables.join(", ")}
+        </Typography>
+      </TableCell>
+      <TableCell sx={{ minWidth: 260 }}>
+        <Stack spacing={1} alignItems="flex-start">
+          <Button
+            variant="outlined"
+            size="small"
+            disabled={check.isPending}
+            onClick={() => check.mutate()}
+            aria-label={`${translate("sia.integrations.check")}: ${integration.label}`}
+            startIcon={check.isPending ? <CircularProgress size={14} /> : undefined}
+          >
+            {translate(check.isPending ? "sia.integrations.checking" : "sia.integrations.check")}
+          </Button>
+          {result && !check.isPending && (
+            <Alert
+              severity={!result.ok ? "error" : integration.kind === "none" ? "info" : "success"}
+              sx={{ py: 0 }}
+              role="status"
+            >
+              {result.message}
+            </Alert>
+          )}
+        </Stack>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function IntegrationsCard() {
+  const translate = useTranslate();
+  const list = useQuery({ queryKey: ["sia", "integrations"], queryFn: () => integrationVerbs.list() });
+  return (
+    <Card sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {translate("sia.integrations.intro")}
+        </Typography>
+        {list.isPending ? (
+          <CircularProgress size={24} />
+        ) : list.isError ? (
+          <Alert severity="error">{errorText(list.error)}</Alert>
+        ) : (
+          <Table size="small" aria-label={translate("sia.integrations.title")}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{translate("sia.integrations.service")}</TableCell>
+                <TableCell>{translate("sia.integrations.adapter")}</TableCell>
+                <TableCell>{translate("sia.integrations.status")}</TableCell>
+                <TableCell>{translate("sia.integrations.variables")}</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {list.data.map((integration) => (
+                <IntegrationRow key={integration.port} integration={integration} />
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+export function IntegrationsPage() {
+  const translate = useTranslate();
+  const { permissions, isPending } = usePermissions<SessionUser | null>();
+  if (isPending) return null;
+  if (!canAccess({ user: permissions, resource: "integrations", action: "list" }))
+    return (
+      <Alert severity="error" sx={{ mt: 2 }}>
+        {messages.forbidden}
+      </Alert>
+    );
+  return (
+    <>
+      <Title title={translate("sia.integrations.title")} />
+      <IntegrationsCard />
+    </>
+  );
+}
