@@ -111,6 +111,13 @@ describe("Integraciones: predeterminados locales", () => {
         active: false,
         variables: ["AZURE_DEVOPS_ORG_URL", "AZURE_DEVOPS_PAT", "AZURE_DEVOPS_PROJECT"],
       },
+      {
+        port: "identity",
+        label: "Inicio de sesión (OpenID Connect)",
+        kind: "none",
+        active: false,
+        variables: ["OIDC_AUTHORITY", "OIDC_CLIENT_ID", "OIDC_BUTTON_LABEL"],
+      },
     ]);
   });
 
@@ -125,6 +132,10 @@ describe("Integraciones: predeterminados locales", () => {
       message: integrationMessages.calendarReaderNotConfigured,
     });
     expect((await check(admin.local, "tickets")).body).toEqual({ ok: true, message: integrationMessages.notConfigured });
+    expect((await check(admin.local, "identity")).body).toEqual({
+      ok: true,
+      message: integrationMessages.identityNotConfigured,
+    });
   });
 
   it("an unknown port is a Spanish 404", async () => {

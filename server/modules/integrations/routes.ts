@@ -46,6 +46,13 @@ export const INTEGRATIONS: IntegrationEntry[] = [
     variables: ["AZURE_DEVOPS_ORG_URL", "AZURE_DEVOPS_PAT", "AZURE_DEVOPS_PROJECT"],
     adapter: (app) => app.tickets,
   },
+  {
+    port: "identity",
+    label: label("identity"),
+    variables: ["OIDC_AUTHORITY", "OIDC_CLIENT_ID", "OIDC_BUTTON_LABEL"],
+    adapter: (app) => app.identity,
+    whenNull: integrationMessages.identityNotConfigured,
+  },
 ];
 
 /** Adapters that are SIA's own defaults (nothing outside this machine): shown as «Predeterminado local». */

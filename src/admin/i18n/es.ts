@@ -471,6 +471,7 @@ export const sia = {
       smtp: "SMTP",
       none: "Ninguno",
       "azure-devops": "Azure DevOps",
+      oidc: "OpenID Connect",
     },
   },
   // --- outbox and scheduled jobs (issue 7) ---
