@@ -238,6 +238,14 @@ export const jobMessages = {
     `Se adjunta el reporte de actividades del espacio de trabajo ${workspace} de la semana ${jobMessages.weekRange(starts, ends)} (${rows} actividad(es)).`,
 } as const;
 
+// Google Calendar (issue 8): the week import and quotation events (SPEC §8)
+export const calendarMessages = {
+  tokenExpired: "Google Token caducado",
+  organizerNotConnected:
+    "El organizador del evento no ha conectado su Google Calendar; conéctelo desde «Importar actividades» e intente de nuevo",
+  eventFailed: "No se pudo guardar el evento en Google Calendar. Intente de nuevo.",
+} as const;
+
 // timesheet imports: calendar (.ics, Google) and CSV (issue 6)
 export const importMessages = {
   wrongParts: (code: string, shape: string, expected: number, parts: number) =>
