@@ -7,11 +7,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
+import { prospects } from "../../server/db/schema";
 import { createDocuments, GoogleDriveDocuments, PAGE_SIZE } from "../../server/ports/documents";
 import { pipelineMessages } from "../../src/core/messages";
+import { buildTestApp, type TestApp } from "../support/app";
 import { documentsContract } from "../support/documents-contract";
+import { type ApiClient, buildProduct, signInAs } from "../support/factories";
 import { FakeGoogle, FOLDER_MIME } from "../support/fake-google";
 
 let fake: FakeGoogle;
@@ -187,5 +191,88 @@ describe("google drive: switched on by environment variables only", () => {
     expect(port.kind).toBe("google");
     await expect(port.check()).resolves.toBeUndefined();
     expect(createDocuments(loadConfig({ DATA_DIR: dir })).kind).toBe("local");
+  });
+});
+
+describe("google drive through the app (DOCUMENTS_ADAPTER=google): folder picker and the quotation pipeline", () => {
+  let t: TestApp;
+  let admin: ApiClient;
+  let root: string;
+
+  beforeAll(async () => {
+    const own = await new GoogleDriveDocuments({ rootId: fake.rootId, key: keyFile, rootUrl: fake.url }).createFolder(
+      fake.rootId,
+      "SIA de la app",
+    );
+    root = own.id;
+    t = await buildTestApp({
+      DOCUMENTS_ADAPTER: "google",
+      GOOGLE_DRIVE_ROOT_ID: root,
+      GOOGLE_SERVICE_ACCOUNT_KEY_FILE: keyFile,
+      GOOGLE_API_ROOT_URL: fake.url,
+    });
+    admin = (await signInAs(t.app, "admin")).api;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const childrenOf = (id: string) =>
+    [...fake.files.values()]
+      .filter((f) => f.parents.includes(id) && !f.trashed)
+      .map((f) => f.name)
+      .sort();
+
+  it("creates and lists folders over HTTP, and a prospect takes a Drive folder URL", async () => {
+    const created = await admin.post("/api/v1/drive/folders", { folder: { name: "Prospectos" } });
+    expect(created.status).toBe(201);
+    expect(created.body.folder).toMatchObject({ name: "Prospectos", kind: "folder", parentId: root });
+    const list = await admin.get("/api/v1/drive/folders");
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((i: { name: string }) => i.name)).toEqual(["Prospectos"]);
+    const taken = await admin.post("/api/v1/drive/folders", { folder: { name: "Prospectos" } });
+    expect(taken.status).toBe(422);
+    const prospect = await admin.post("/api/v1/prospects", {
+      prospect: { name: "Con carpeta", drive_root_url: `https://drive.google.com/drive/folders/${created.body.folder.id}` },
+    });
+    expect(prospect.status).toBe(201);
+    // On create the folder given is where the prospect's own CV_ folder goes.
+    expect(childrenOf(created.body.folder.id)).toEqual(["CV_Con carpeta"]);
+    expect(fake.files.get(prospect.body.prospect.drive_root_id)?.parents).toEqual([created.body.folder.id]);
+    expect(prospect.body.prospect.drive_root_url).toBe(
+      `https://drive.google.com/drive/folders/${prospect.body.prospect.drive_root_id}`,
+    );
+    const foreign = await admin.post("/api/v1/prospects", {
+      prospect: { name: "Ajena", drive_root_url: "https://drive.google.com/drive/folders/carpetaQueNoEsDelDrive" },
+    });
+    expect(foreign.status).toBe(422);
+  });
+
+  it("approve_demo and request_contract build the prospect's folders and copy the PLD contract in Drive", async () => {
+    const product = await buildProduct(t.app.db.db, { name: "Producto Drive" });
+    const prospect = (await admin.post("/api/v1/prospects", { prospect: { name: "Molinos Drive" } })).body.prospect;
+    const q = (
+      await admin.post("/api/v1/quotations", {
+        quotation: { contact_name: "Contacto", prospect_id: prospect.id, product_catalog_id: product.id },
+      })
+    ).body.quotation;
+    const transition = (event: string) =>
+      admin.post(`/api/v1/quotations/${q.id}/aasm_transition`, { quotation: { event, audit_comment: "Comentario" } });
+    expect((await transition("approve_demo")).status).toBe(200);
+    // The contract copy fails (a 403 Drive does not retry): SPEC §8's message, nothing left half-done.
+    fake.failDrive(1, { reason: "insufficientFilePermissions", message: "The user does not have sufficient permissions." });
+    const failed = await transition("request_contract");
+    expect(failed.status).toBe(422);
+    expect(failed.body.errors.base).toEqual(["No se pudo copiar el archivo del contrato de PLD"]);
+    const contract = await transition("request_contract");
+    expect(contract.status).toBe(200);
+    const [row] = await t.app.db.db.select().from(prospects).where(eq(prospects.id, prospect.id));
+    const folder = row.drive_root_id as string;
+    expect(childrenOf(folder)).toEqual(["Administración", "Cotizaciones"]);
+    const administration = [...fake.files.values()].find((f) => f.parents.includes(folder) && f.name === "Administración");
+    expect(childrenOf(administration?.id as string)).toEqual(["Contrato PLD - Molinos Drive.docx"]);
+    const template = fs.readFileSync(path.join(import.meta.dirname, "..", "..", "templates", "contrato_pld.docx"));
+    const copy = [...fake.files.values()].find((f) => f.name === "Contrato PLD - Molinos Drive.docx");
+    expect(copy?.content.equals(template)).toBe(true);
   });
 });
