@@ -275,6 +275,7 @@ export const importMessages = {
     "No hay un servicio de Google Calendar configurado en este servidor; exporte su calendario como .ics e impórtelo",
   googleTokenMissing: "No ha guardado el token de Google Calendar; inicie sesión con Google nuevamente",
   googleFailed: "Error al obtener eventos. Recargue la página o inicie sesión nuevamente",
+  googleConnectInvalid: "La conexión con Google Calendar no es válida o caducó; intente conectar de nuevo",
   memoryApplied: "Mapeo recordado de la serie",
   csvLine: (line: number, message: string) => `Línea ${line}: ${message}`,
   csvMissingColumns: (columns: string) => `Faltan columnas en el encabezado: ${columns}`,

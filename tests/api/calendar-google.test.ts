@@ -17,7 +17,7 @@ import { instanceOfGoogleEvent } from "../../server/ports/calendar/google";
 import { zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildProspect } from "../support/catalog-factories";
-import { type ApiClient, buildProduct, signInAs } from "../support/factories";
+import { type ApiClient, buildProduct, call, signInAs } from "../support/factories";
 import { FakeGoogle } from "../support/fake-google";
 
 const WEEK = "2031-03-03"; // Monday
@@ -251,6 +251,74 @@ describe("quotation events in the organizer's Google Calendar", () => {
     if (event) event.status = "cancelled";
     const removed = await admin.put(`/api/v1/quotations/${created.body.quotation.id}`, { quotation: { event: null } });
     expect(removed.status).toBe(200);
+  });
+});
+
+describe("«Conectar Google Calendar»: the authorization-code flow", () => {
+  it("redirects to Google's consent page with a state cookie; the callback stores the tokens for the user", async () => {
+    const { api, user } = await signInAs(t.app, "operator");
+    const auth = { authorization: `Bearer ${api.token}` };
+    const connect = await call(t.app, "GET", "/api/v1/google/connect", undefined, auth);
+    expect(connect.status).toBe(302);
+    const consent = new URL(String(connect.headers.location));
+    expect(`${consent.origin}${consent.pathname}`).toBe("https://accounts.google.com/o/oauth2/v2/auth");
+    const params = consent.searchParams;
+    expect(params.get("client_id")).toBe(fake.clientId);
+    expect(params.get("response_type")).toBe("code");
+    expect(params.get("access_type")).toBe("offline");
+    expect(params.get("scope")).toBe("https://www.googleapis.com/auth/calendar");
+    expect(params.get("login_hint")).toBe(user.email);
+    const redirectUri = params.get("redirect_uri") as string;
+    expect(new URL(redirectUri).pathname).toBe("/api/v1/google/callback");
+    const state = params.get("state") as string;
+    const setCookie = String(connect.headers["set-cookie"]);
+    expect(setCookie).toMatch(new RegExp(`^sia_google_state=${state};`));
+    expect(setCookie).toMatch(/HttpOnly/i);
+    const withState = { ...auth, cookie: `sia_google_state=${state}` };
+
+    // A state that does not match the cookie (a forged link): refused, nothing stored.
+    const code = fake.authorize(user.email, redirectUri);
+    const forged = await call(t.app, "GET", `/api/v1/google/callback?code=${code}&state=otro`, undefined, withState);
+    expect(forged.status).toBe(422);
+    expect(forged.body.errors.base[0]).toMatch(/no es válida/);
+    const noCookie = await call(t.app, "GET", `/api/v1/google/callback?code=${code}&state=${state}`, undefined, auth);
+    expect(noCookie.status).toBe(422);
+    expect(await storedToken(user.id)).toBeNull();
+
+    const denied = await call(t.app, "GET", `/api/v1/google/callback?error=access_denied&state=${state}`, undefined, withState);
+    expect(denied.status).toBe(302);
+    expect(denied.headers.location).toBe("/app/activities?google=error");
+
+    const back = await call(
+      t.app,
+      "GET",
+      `/api/v1/google/callback?code=${encodeURIComponent(code)}&state=${state}`,
+      undefined,
+      withState,
+    );
+    expect(back.status).toBe(302);
+    expect(back.headers.location).toBe("/app/activities?google=connected");
+    const stored = JSON.parse((await storedToken(user.id)) as string);
+    expect(stored).toMatchObject({
+      refresh_token: expect.stringMatching(/^1\/\//),
+      access_token: expect.stringMatching(/^ya29\./),
+    });
+    // The calendar now reads with it.
+    const res = await importWeek(api);
+    expect(res.status).toBe(200);
+  });
+
+  it("with the local calendar there is nothing to connect (Spanish 422)", async () => {
+    const local = await buildTestApp();
+    try {
+      const { api } = await signInAs(local.app, "operator");
+      const res = await call(local.app, "GET", "/api/v1/google/connect", undefined, { authorization: `Bearer ${api.token}` });
+      expect(res.status).toBe(422);
+      expect(res.body.errors.base[0]).toMatch(/No hay un servicio de Google Calendar configurado/);
+      expect((await call(local.app, "GET", "/api/v1/google/connect")).status).toBe(401);
+    } finally {
+      await local.close();
+    }
   });
 });
 

@@ -109,6 +109,7 @@ export class FakeGoogle {
   private readonly publicKey: string;
   private readonly accessTokens = new Map<string, { subject: string; scope: string; expiresAt: number }>();
   private readonly refreshTokens = new Map<string, { email: string; revoked: boolean }>();
+  private readonly codes = new Map<string, { email: string; redirectUri: string }>();
   private driveFailures: Failure[] = [];
   private calendarFailures: Failure[] = [];
   private server: http.Server | null = null;
@@ -170,6 +171,14 @@ export class FakeGoogle {
     this.refreshTokens.set(token, { email, revoked: false });
     if (!this.calendars.has(email)) this.calendars.set(email, []);
     return token;
+  }
+
+  /** What Google's consent page hands the redirect URI when the user accepts: a one-time code. */
+  authorize(email: string, redirectUri: string): string {
+    const code = `4/${driveId()}`;
+    this.codes.set(code, { email, redirectUri });
+    if (!this.calendars.has(email)) this.calendars.set(email, []);
+    return code;
   }
 
   revoke(refreshToken: string) {
@@ -356,6 +365,27 @@ export class FakeGoogle {
         {
           access_token: token,
           expires_in: 3599,
+          scope: "https://www.googleapis.com/auth/calendar",
+          token_type: "Bearer",
+        },
+      ];
+    }
+    if (grantType === "authorization_code") {
+      if (form.get("client_id") !== this.clientId || form.get("client_secret") !== this.clientSecret)
+        return fail("invalid_client", "The OAuth client was not found.", 401);
+      const code = form.get("code") ?? "";
+      const entry = this.codes.get(code);
+      if (!entry) return fail("invalid_grant", "Malformed auth code.");
+      if (entry.redirectUri !== form.get("redirect_uri")) return fail("redirect_uri_mismatch", "Bad Request");
+      this.codes.delete(code);
+      const refreshToken = this.addUser(entry.email);
+      this.grants.push({ grantType, ok: true });
+      return [
+        200,
+        {
+          access_token: this.issueAccessToken(entry.email),
+          expires_in: 3599,
+          refresh_token: refreshToken,
           scope: "https://www.googleapis.com/auth/calendar",
           token_type: "Bearer",
         },

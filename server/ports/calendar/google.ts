@@ -189,6 +189,25 @@ export function instanceOfGoogleEvent(item: calendar_v3.Schema$Event): CalendarI
 export class GoogleCalendarReader extends GoogleCalendarClient implements CalendarReader {
   readonly kind = "google";
 
+  authorizationUrl(redirectUri: string, state: string, loginHint?: string): string {
+    return this.oauth().generateAuthUrl({
+      access_type: "offline",
+      // consent: Google hands a refresh token again even to a user who connected before.
+      prompt: "consent",
+      scope: [CALENDAR_SCOPE],
+      include_granted_scopes: true,
+      state,
+      redirect_uri: redirectUri,
+      login_hint: loginHint,
+    });
+  }
+
+  async exchangeCode(code: string, redirectUri: string): Promise<string> {
+    const { tokens } = await this.oauth().getToken({ code, redirect_uri: redirectUri });
+    if (!tokens.access_token && !tokens.refresh_token) throw new Error("Google no entregó un token");
+    return storedToken(tokens);
+  }
+
   async listInstances(
     token: string,
     range: CalendarRange,

@@ -41,6 +41,10 @@ export interface CalendarRange {
 export interface CalendarReader extends Integration {
   /** `saveToken` hears of refreshed credentials (the caller stores them encrypted, for the next read). */
   listInstances(token: string, range: CalendarRange, saveToken?: (token: string) => Promise<void>): Promise<CalendarInstance[]>;
+  /** The provider's consent page («Conectar Google Calendar»): offline access, this state, back to redirectUri. */
+  authorizationUrl?(redirectUri: string, state: string, loginHint?: string): string;
+  /** The consent's one-time code → the token to store for the user. */
+  exchangeCode?(code: string, redirectUri: string): Promise<string>;
 }
 
 /** The user's token no longer works and cannot be refreshed (SPEC §8: «Google Token caducado»). */
