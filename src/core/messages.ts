@@ -244,6 +244,8 @@ export const calendarMessages = {
   organizerNotConnected:
     "El organizador del evento no ha conectado su Google Calendar; conéctelo desde «Importar actividades» e intente de nuevo",
   eventFailed: "No se pudo guardar el evento en Google Calendar. Intente de nuevo.",
+  connected: "Google Calendar conectado: ya puede importar sus actividades",
+  connectFailed: "No se pudo conectar Google Calendar. Intente de nuevo.",
 } as const;
 
 // timesheet imports: calendar (.ics, Google) and CSV (issue 6)

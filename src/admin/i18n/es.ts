@@ -488,6 +488,7 @@ export const sia = {
   // timesheet imports: the local saved week's buttons and dialogs (SPEC §2 "Weekly calendar")
   timesheet_import: {
     import_google: "Importar actividades localmente (Google Calendar)",
+    connect_google: "Conectar Google Calendar",
     import_csv: "Importar actividades localmente (CSV)",
     import_ics: "Importar actividades localmente (archivo .ics)",
     remove_week: "Remover semana",
