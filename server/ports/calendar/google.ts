@@ -19,7 +19,7 @@ import { calendar_v3 } from "@googleapis/calendar";
 import { OAuth2Client } from "google-auth-library";
 import { calendarMessages } from "../../../src/core/messages";
 import { BUSINESS_TIME_ZONE, zonedInstant } from "../../../src/core/week";
-import { GOOGLE_TOKEN_URL, redirectTokenRequests } from "../documents/google";
+import { GOOGLE_TIMEOUT_MS, GOOGLE_TOKEN_URL, redirectTokenRequests } from "../documents/google";
 import { type CalendarAccount, CalendarError, type CalendarEventInput, type CalendarEventRef, type CalendarPort } from "./port";
 import { type CalendarInstance, type CalendarRange, type CalendarReader, CalendarTokenExpired } from "./reader";
 
@@ -119,6 +119,7 @@ class GoogleCalendarClient {
       auth: auth as unknown as calendar_v3.Options["auth"],
       rootUrl: this.options.rootUrl,
       retry: false,
+      timeout: GOOGLE_TIMEOUT_MS,
     });
     try {
       return await run(api);

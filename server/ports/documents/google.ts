@@ -32,6 +32,8 @@ const ITEM_FIELDS = "id,name,mimeType,parents,trashed,webViewLink";
 export const DRIVE_MAX_RETRIES = 5;
 const RATE_LIMIT_REASONS = new Set(["rateLimitExceeded", "userRateLimitExceeded"]);
 const MAX_DEPTH = 50;
+/** No call waits longer for Google (an answer that never comes is a failure, not a hung request). */
+export const GOOGLE_TIMEOUT_MS = 30_000;
 
 /** Drive file ids: letters, digits, '-' and '_'. Anything else is not one of this drive's ids. */
 const validId = (id: unknown): id is string => typeof id === "string" && /^[A-Za-z0-9_-]{1,200}$/.test(id);
@@ -124,6 +126,7 @@ export class GoogleDriveDocuments implements DocumentsPort {
       auth: auth as unknown as drive_v3.Options["auth"],
       rootUrl: options.rootUrl,
       retry: false,
+      timeout: GOOGLE_TIMEOUT_MS,
     });
   }
 
