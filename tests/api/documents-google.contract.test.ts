@@ -97,6 +97,10 @@ describe("google drive: what the adapter sends", () => {
     await expect(port.move(source.id, inner.id)).rejects.toMatchObject({ code: "invalid" });
     await expect(port.copy(source.id, inner.id)).rejects.toMatchObject({ code: "invalid" });
     await expect(port.delete(port.rootId)).rejects.toMatchObject({ code: "invalid" });
+    // Names are quoted in Drive's query language: an apostrophe is escaped, not an injection.
+    await port.createFolder(port.rootId, "Cliente O'Brien");
+    await expect(port.createFolder(port.rootId, "Cliente O'Brien")).rejects.toMatchObject({ code: "conflict" });
+    await expect(port.createFolder(port.rootId, "x' or name != '")).resolves.toMatchObject({ name: "x' or name != '" });
   });
 
   it("delete moves to the trash; names in the trash are free again", async () => {
