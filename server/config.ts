@@ -17,108 +17,138 @@ function validTimeZone(zone: string) {
   }
 }
 
-const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  HOST: z.string().default("127.0.0.1"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z.string().url().optional(),
-  DATA_DIR: z.string().default("./data"),
-  SIA_DEMO: bool(true),
-  SIA_DEMO_PASSWORD: z.string().min(6).default("sia-demo"),
-  PUBLIC_URL: z.string().url().optional(),
-  SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
-  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
-  LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
-  UPLOAD_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(10 * 1_048_576),
-  SECRET_KEY: z.string().min(32).optional(),
-  /** Where the drive lives: `local` (folders under DATA_DIR/drive); Google Drive comes with the integrations issue. */
-  DOCUMENTS_ADAPTER: z.enum(["local"]).default("local"),
-  /** Where quotation events go: `local` (stored with the quotation, offered as an .ics invitation). */
-  CALENDAR_ADAPTER: z.enum(["local"]).default("local"),
-  // --- mail and scheduled jobs (issue 7) ---
-  /** SMTP server (smtp://user:pass@host:587, smtps://…:465); unset: each message is written to DATA_DIR/outbox as .eml. */
-  SMTP_URL: z
-    .string()
-    .optional()
-    .transform((v) => (v ? v : undefined))
-    .refine((v) => v === undefined || /^smtps?:\/\/[^\s]+$/.test(v), "debe ser una URL smtp:// o smtps://"),
-  /** Sender of every message SIA sends. */
-  MAIL_FROM: z.string().min(3, "debe ser una dirección de correo").default("SIA <sia@localhost>"),
-  /** Zone of the weekly jobs' schedule (IANA name). */
-  JOBS_TIMEZONE: z
-    .string()
-    .default("America/Mexico_City")
-    .refine(validTimeZone, "debe ser una zona horaria IANA válida, p. ej. America/Mexico_City"),
-  /** False: this process does not run the scheduler (jobs still run by hand from the admin page). */
-  JOBS_ENABLED: bool(true),
-  /** Local time (HH:MM, 24 h) on Tuesdays at which the weekly reminder and report go out. */
-  WEEKLY_JOBS_TIME: z
-    .string()
-    .default("09:00")
-    .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00"),
-  // --- Azure DevOps, the tickets port's adapter (issue 8) ---
-  /** Organisation URL (https://dev.azure.com/firma or an Azure DevOps Server collection); set: ticket search uses Azure DevOps. */
-  AZURE_DEVOPS_ORG_URL: z
-    .string()
-    .optional()
-    .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
-    .refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), "debe ser una URL http:// o https://"),
-  /** Personal access token (Work Items: Read) used when the user has not saved their own azure token. */
-  AZURE_DEVOPS_PAT: z
-    .string()
-    .optional()
-    .transform((v) => (v ? v : undefined)),
-  /** Team project searched when the activity has no SIA project (a SIA project's name is its team project). */
-  AZURE_DEVOPS_PROJECT: z
-    .string()
-    .optional()
-    .transform((v) => (v ? v : undefined)),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  // --- sign-in with Microsoft Entra ID / any OpenID Connect provider (issue 8) ---
-  /** Issuer URL of the OpenID provider (e.g. https://login.microsoftonline.com/<tenant>/v2.0); unset: e-mail and password only. */
-  OIDC_AUTHORITY: z
-    .string()
-    .optional()
-    .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
-    .refine(
-      (v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v),
-      "debe ser una URL http(s):// (el emisor del proveedor, p. ej. https://login.microsoftonline.com/<inquilino>/v2.0)",
-    )
-    // Entra's multi-tenant authorities publish no single issuer: tokens could not be checked against one.
-    .refine(
-      (v) => v === undefined || !/^https:\/\/login\.microsoftonline\.com\/(common|organizations|consumers)(\/|$)/i.test(v),
-      "debe ser la autoridad de su inquilino (https://login.microsoftonline.com/<id del inquilino>/v2.0), no common, organizations ni consumers",
-    ),
-  /** Application (client) id SIA is registered with at the provider. */
-  OIDC_CLIENT_ID: z
-    .string()
-    .optional()
-    .transform((v) => (v?.trim() ? v.trim() : undefined)),
-  /** Text of the sign-in page's button. */
-  OIDC_BUTTON_LABEL: z.string().trim().min(1).default("Entrar con Microsoft"),
-});
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+const optionalUrl = optionalString.refine(
+  (v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v),
+  "debe ser una URL http:// o https://",
+);
+
+/** Each adapter's companions: missing ones stop the start with a Spanish message. */
+const REQUIRED_WITH = {
+  DOCUMENTS_ADAPTER: { google: ["GOOGLE_DRIVE_ROOT_ID", "GOOGLE_SERVICE_ACCOUNT_KEY_FILE"] },
+  CALENDAR_ADAPTER: { google: ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"] },
+} as const;
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z.string().url().optional(),
+    DATA_DIR: z.string().default("./data"),
+    SIA_DEMO: bool(true),
+    SIA_DEMO_PASSWORD: z.string().min(6).default("sia-demo"),
+    PUBLIC_URL: z.string().url().optional(),
+    SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
+    LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+    LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+    BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
+    UPLOAD_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(10 * 1_048_576),
+    SECRET_KEY: z.string().min(32).optional(),
+    /** Where the drive lives: `local` (folders under DATA_DIR/drive) or `google` (a Google Drive folder). */
+    DOCUMENTS_ADAPTER: z.enum(["local", "google"]).default("local"),
+    /** Where quotation events go and what the week import reads: `local` (.ics) or `google` (Google Calendar). */
+    CALENDAR_ADAPTER: z.enum(["local", "google"]).default("local"),
+    // --- Google (issue 8): DOCUMENTS_ADAPTER=google and CALENDAR_ADAPTER=google ---
+    /** Id of the Google Drive folder (of a shared drive or not) that is the drive's root. */
+    GOOGLE_DRIVE_ROOT_ID: optionalString,
+    /** JSON key file of the service account that works in that folder. */
+    GOOGLE_SERVICE_ACCOUNT_KEY_FILE: optionalString,
+    /** OAuth client (type «Aplicación web») with which users connect their Google Calendar. */
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    /** Base of Google's APIs (default https://www.googleapis.com/): a proxy, or the tests' local server. */
+    GOOGLE_API_ROOT_URL: optionalUrl,
+    /** Google's OAuth token endpoint (default https://oauth2.googleapis.com/token). */
+    GOOGLE_OAUTH_TOKEN_URL: optionalUrl,
+    // --- mail and scheduled jobs (issue 7) ---
+    /** SMTP server (smtp://user:pass@host:587, smtps://…:465); unset: each message is written to DATA_DIR/outbox as .eml. */
+    SMTP_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v : undefined))
+      .refine((v) => v === undefined || /^smtps?:\/\/[^\s]+$/.test(v), "debe ser una URL smtp:// o smtps://"),
+    /** Sender of every message SIA sends. */
+    MAIL_FROM: z.string().min(3, "debe ser una dirección de correo").default("SIA <sia@localhost>"),
+    /** Zone of the weekly jobs' schedule (IANA name). */
+    JOBS_TIMEZONE: z
+      .string()
+      .default("America/Mexico_City")
+      .refine(validTimeZone, "debe ser una zona horaria IANA válida, p. ej. America/Mexico_City"),
+    /** False: this process does not run the scheduler (jobs still run by hand from the admin page). */
+    JOBS_ENABLED: bool(true),
+    /** Local time (HH:MM, 24 h) on Tuesdays at which the weekly reminder and report go out. */
+    WEEKLY_JOBS_TIME: z
+      .string()
+      .default("09:00")
+      .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    // --- Azure DevOps, the tickets port's adapter (issue 8) ---
+    /** Organisation URL (https://dev.azure.com/firma or an Azure DevOps Server collection); set: ticket search uses Azure DevOps. */
+    AZURE_DEVOPS_ORG_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
+      .refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), "debe ser una URL http:// o https://"),
+    /** Personal access token (Work Items: Read) used when the user has not saved their own azure token. */
+    AZURE_DEVOPS_PAT: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    /** Team project searched when the activity has no SIA project (a SIA project's name is its team project). */
+    AZURE_DEVOPS_PROJECT: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v : undefined)),
+    // --- sign-in with Microsoft Entra ID / any OpenID Connect provider (issue 8) ---
+    /** Issuer URL of the OpenID provider (e.g. https://login.microsoftonline.com/<tenant>/v2.0); unset: e-mail and password only. */
+    OIDC_AUTHORITY: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v.replace(/\/+$/, "") : undefined))
+      .refine(
+        (v) => v === undefined || /^https?:\/\/[^\s/]+/.test(v),
+        "debe ser una URL http(s):// (el emisor del proveedor, p. ej. https://login.microsoftonline.com/<inquilino>/v2.0)",
+      )
+      // Entra's multi-tenant authorities publish no single issuer: tokens could not be checked against one.
+      .refine(
+        (v) => v === undefined || !/^https:\/\/login\.microsoftonline\.com\/(common|organizations|consumers)(\/|$)/i.test(v),
+        "debe ser la autoridad de su inquilino (https://login.microsoftonline.com/<id del inquilino>/v2.0), no common, organizations ni consumers",
+      ),
+    /** Application (client) id SIA is registered with at the provider. */
+    OIDC_CLIENT_ID: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined)),
+    /** Text of the sign-in page's button. */
+    OIDC_BUTTON_LABEL: z.string().trim().min(1).default("Entrar con Microsoft"),
+  })
+  .superRefine((config, ctx) => {
+    // Both or neither: half a provider would show a button that cannot work.
+    if (Boolean(config.OIDC_AUTHORITY) !== Boolean(config.OIDC_CLIENT_ID)) {
+      const missing = config.OIDC_AUTHORITY ? "OIDC_CLIENT_ID" : "OIDC_AUTHORITY";
+      ctx.addIssue({ code: "custom", path: [missing], message: "es obligatoria junto con la otra (OIDC_AUTHORITY y OIDC_CLIENT_ID)" });
+    }
+    for (const [variable, byValue] of Object.entries(REQUIRED_WITH)) {
+      const value = config[variable as keyof typeof REQUIRED_WITH] as string;
+      for (const companion of (byValue as Record<string, readonly string[]>)[value] ?? []) {
+        if (!config[companion as keyof typeof config])
+          ctx.addIssue({ code: "custom", path: [companion], message: `es obligatoria con ${variable}=${value}` });
+      }
+    }
+  });
 
 export type Config = z.infer<typeof schema> & { dataDir: string };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema
-    .superRefine((c, ctx) => {
-      // Both or neither: half a provider would show a button that cannot work.
-      if (Boolean(c.OIDC_AUTHORITY) !== Boolean(c.OIDC_CLIENT_ID)) {
-        const missing = c.OIDC_AUTHORITY ? "OIDC_CLIENT_ID" : "OIDC_AUTHORITY";
-        ctx.addIssue({
-          code: "custom",
-          path: [missing],
-          message: "es obligatoria junto con la otra (OIDC_AUTHORITY y OIDC_CLIENT_ID)",
-        });
-      }
-    })
-    .safeParse(env);
+  const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`Configuración inválida:\n${lines}`);

@@ -11,6 +11,7 @@ import { dashboardRoutes } from "./dashboards/routes";
 import { employeePositionsResource } from "./employee_positions/resource";
 import { employeesResource } from "./employees/resource";
 import { estimatedWorkHoursResource } from "./estimated_work_hours/resource";
+import { googleRoutes } from "./google/routes";
 import { holydaysResource } from "./holydays/resource";
 import { integrationsRoutes } from "./integrations/routes";
 import { invoicesResource } from "./invoices/resource";
@@ -45,4 +46,4 @@ export const resources = [
 ];
 
 /** Modules with routes only (no declared resource), registered under /api/v1 after the resources. */
-export const routeModules = [calendarImportRoutes, dashboardRoutes, integrationsRoutes];
+export const routeModules = [calendarImportRoutes, dashboardRoutes, integrationsRoutes, googleRoutes];

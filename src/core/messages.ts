@@ -250,6 +250,16 @@ export const jobMessages = {
     `Se adjunta el reporte de actividades del espacio de trabajo ${workspace} de la semana ${jobMessages.weekRange(starts, ends)} (${rows} actividad(es)).`,
 } as const;
 
+// Google Calendar (issue 8): the week import and quotation events (SPEC §8)
+export const calendarMessages = {
+  tokenExpired: "Google Token caducado",
+  organizerNotConnected:
+    "El organizador del evento no ha conectado su Google Calendar; conéctelo desde «Importar actividades» e intente de nuevo",
+  eventFailed: "No se pudo guardar el evento en Google Calendar. Intente de nuevo.",
+  connected: "Google Calendar conectado: ya puede importar sus actividades",
+  connectFailed: "No se pudo conectar Google Calendar. Intente de nuevo.",
+} as const;
+
 // timesheet imports: calendar (.ics, Google) and CSV (issue 6)
 export const importMessages = {
   wrongParts: (code: string, shape: string, expected: number, parts: number) =>
@@ -279,6 +289,7 @@ export const importMessages = {
     "No hay un servicio de Google Calendar configurado en este servidor; exporte su calendario como .ics e impórtelo",
   googleTokenMissing: "No ha guardado el token de Google Calendar; inicie sesión con Google nuevamente",
   googleFailed: "Error al obtener eventos. Recargue la página o inicie sesión nuevamente",
+  googleConnectInvalid: "La conexión con Google Calendar no es válida o caducó; intente conectar de nuevo",
   memoryApplied: "Mapeo recordado de la serie",
   csvLine: (line: number, message: string) => `Línea ${line}: ${message}`,
   csvMissingColumns: (columns: string) => `Faltan columnas en el encabezado: ${columns}`,

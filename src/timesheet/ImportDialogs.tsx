@@ -19,7 +19,7 @@ import {
 } from "@mui/material";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslate } from "react-admin";
-import { importMessages, messages } from "../core/messages";
+import { calendarMessages, importMessages, messages } from "../core/messages";
 import { ImportCallError } from "../dataProvider";
 
 const t = (key: string) => `sia.timesheet_import.${key}`;
@@ -33,12 +33,33 @@ export const errorLines = (error: unknown): string[] => {
 export interface ImportFailure {
   title: string;
   lines: string[];
+  /** Google refused or lacks the user's token: offer «Conectar Google Calendar». */
+  connectGoogle?: boolean;
 }
 
+/** Where the server starts the OAuth flow (server/modules/google/routes.ts); Google sends the user back. */
+export const GOOGLE_CONNECT_URL = "/api/v1/google/connect";
+
+/** Google's answers that a new connection fixes. */
+export const needsGoogleConnection = (lines: string[]) =>
+  lines.some((line) => line === importMessages.googleTokenMissing || line === calendarMessages.tokenExpired);
+
 export function ImportFailureAlert({ failure, onClose }: { failure: ImportFailure | null; onClose?(): void }) {
+  const translate = useTranslate();
   if (!failure) return null;
   return (
-    <Alert severity="error" onClose={onClose} data-testid="import-errors">
+    <Alert
+      severity="error"
+      onClose={onClose}
+      data-testid="import-errors"
+      action={
+        failure.connectGoogle ? (
+          <Button color="inherit" size="small" href={GOOGLE_CONNECT_URL} data-testid="connect-google">
+            {translate(t("connect_google"))}
+          </Button>
+        ) : undefined
+      }
+    >
       <AlertTitle>{failure.title}</AlertTitle>
       {failure.lines.length === 1 ? (
         failure.lines[0]

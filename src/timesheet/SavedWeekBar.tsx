@@ -5,12 +5,12 @@
  * import opened from the all-day row. Every change of the saved week goes through savedWeek.ts.
  */
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Stack } from "@mui/material";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Confirm, type Identifier, useDataProvider, useNotify, useTranslate } from "react-admin";
 import { useSearchParams } from "react-router-dom";
 import { MAX_PER_PAGE } from "../core/constants";
 import { type LocalEvent, localEventToActivity, type SavedWeek } from "../core/localEvent";
-import { messages } from "../core/messages";
+import { calendarMessages, messages } from "../core/messages";
 import { CALENDAR_IMPORT_PARAM } from "../core/resources";
 import { sundayOf } from "../core/week";
 import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../dataProvider";
@@ -22,6 +22,7 @@ import {
   ImportFailureAlert,
   isCsvFile,
   isIcsFile,
+  needsGoogleConnection,
 } from "./ImportDialogs";
 import {
   eventsToSave,
@@ -36,6 +37,7 @@ import type { useSavedWeek } from "./useSavedWeek";
 import type { Activity } from "./useWeekActivities";
 
 const t = (key: string) => `sia.timesheet_import.${key}`;
+const GOOGLE_RETURN_PARAM = "google";
 
 type Ask = "google" | "remove" | null;
 
@@ -73,6 +75,14 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
     setDialog(null);
     if (searchParams.has(CALENDAR_IMPORT_PARAM)) setSearchParams({}, { replace: true });
   };
+  // Back from «Conectar Google Calendar» (server/modules/google/routes.ts): ?google=connected or =error.
+  const googleReturn = searchParams.get(GOOGLE_RETURN_PARAM);
+  useEffect(() => {
+    if (!googleReturn) return;
+    if (googleReturn === "connected") notify(calendarMessages.connected, { type: "success" });
+    else notify(calendarMessages.connectFailed, { type: "error" });
+    setSearchParams({}, { replace: true });
+  }, [googleReturn, notify, setSearchParams]);
   const [ask, setAsk] = useState<Ask>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
@@ -101,11 +111,10 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
     return true;
   };
 
-  const importFailed = (error: unknown) =>
-    setFailure({
-      title: messages.importFailedTitle,
-      lines: errorLines(error).length ? errorLines(error) : [messages.importFailed],
-    });
+  const importFailed = (error: unknown) => {
+    const lines = errorLines(error).length ? errorLines(error) : [messages.importFailed];
+    setFailure({ title: messages.importFailedTitle, lines, connectGoogle: needsGoogleConnection(lines) });
+  };
 
   const importGoogle = async () => {
     setAsk(null);

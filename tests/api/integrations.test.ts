@@ -4,7 +4,10 @@
  * Apps: one on the local defaults, one with SMTP at a closed port and Azure DevOps at a local server,
  * one with a real local SMTP and a PAT Azure refuses.
  */
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INTEGRATIONS, runCheck } from "../../server/modules/integrations/routes";
@@ -12,6 +15,7 @@ import { integrationMessages, messages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, call, signInAs } from "../support/factories";
 import { type FakeAzureDevOps, startFakeAzureDevOps } from "../support/fake-azure-devops";
+import { FakeGoogle } from "../support/fake-google";
 import { startSmtp } from "../support/smtp";
 
 const PAT = "pat-integraciones";
@@ -87,21 +91,21 @@ describe("Integraciones: predeterminados locales", () => {
         label: "Drive (documentos)",
         kind: "local",
         active: false,
-        variables: ["DOCUMENTS_ADAPTER", "DATA_DIR"],
+        variables: ["DOCUMENTS_ADAPTER", "DATA_DIR", "GOOGLE_DRIVE_ROOT_ID", "GOOGLE_SERVICE_ACCOUNT_KEY_FILE"],
       },
       {
         port: "calendar",
         label: "Calendario (eventos de cotizaciones)",
         kind: "local",
         active: false,
-        variables: ["CALENDAR_ADAPTER", "PUBLIC_URL"],
+        variables: ["CALENDAR_ADAPTER", "PUBLIC_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
       },
       {
         port: "calendarReader",
         label: "Importación de calendario",
         kind: "none",
         active: false,
-        variables: ["CALENDAR_ADAPTER"],
+        variables: ["CALENDAR_ADAPTER", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
       },
       { port: "mail", label: "Correo saliente", kind: "outbox", active: false, variables: ["SMTP_URL", "MAIL_FROM"] },
       {
@@ -183,5 +187,34 @@ describe("Integraciones: servicios externos", () => {
       50,
     );
     expect(result).toEqual({ ok: false, message: integrationMessages.checkTimeout(1) });
+  });
+});
+
+describe("Integraciones: Google Drive como drive", () => {
+  it("lists the drive as an active google adapter and tests it against the local Google server", async () => {
+    const fake = await new FakeGoogle().start();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-integraciones-"));
+    const env = {
+      DOCUMENTS_ADAPTER: "google",
+      GOOGLE_SERVICE_ACCOUNT_KEY_FILE: fake.writeKeyFile(dir),
+      GOOGLE_API_ROOT_URL: fake.url,
+    };
+    const google = await buildTestApp({ ...env, GOOGLE_DRIVE_ROOT_ID: fake.rootId });
+    const missingRoot = await buildTestApp({ ...env, GOOGLE_DRIVE_ROOT_ID: "carpetaQueNoExiste" });
+    try {
+      const api = (await signInAs(google.app, "admin")).api;
+      const listed = await api.get("/api/v1/integrations");
+      expect(row(listed.body, "documents")).toMatchObject({ kind: "google", active: true });
+      expect((await check(api, "documents")).body).toEqual({ ok: true, message: "Conexión correcta" });
+      const failing = await check((await signInAs(missingRoot.app, "admin")).api, "documents");
+      expect(failing.status).toBe(200);
+      expect(failing.body.ok).toBe(false);
+      expect(failing.body.message).toMatch(/\S/);
+    } finally {
+      await google.close();
+      await missingRoot.close();
+      await fake.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

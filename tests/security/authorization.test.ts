@@ -80,6 +80,8 @@ const RULES: Record<string, Rule> = {
   ...crud("client_groups"),
   ...crud("users"),
   "POST /users/save_cloud_token": { signedIn: true },
+  "GET /google/connect": m("calendar_imports", "import"),
+  "GET /google/callback": m("calendar_imports", "import"),
   ...crud("employees"),
   ...crud("employee_positions"),
   ...crud("workspaces"),

@@ -9,15 +9,16 @@
 import type { MultipartFile } from "@fastify/multipart";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { importMessages, messages } from "../../../src/core/messages";
+import { calendarMessages, importMessages, messages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
 import { endOfDay, localDateOf, startOfDay, weekOf } from "../../../src/core/week";
 import { users } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { decryptSecret, secretKey } from "../../http/secrets";
-import { type CalendarInstance, IcsError, readIcs } from "../../ports/calendar";
+import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
+import { type CalendarInstance, CalendarTokenExpired, IcsError, readIcs } from "../../ports/calendar";
+import { storeCloudToken } from "../users/service";
 import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
 import { calendarLocalEvents, fitKey, importableInstances, loadResolver } from "./service";
 
@@ -117,9 +118,14 @@ export async function calendarImportRoutes(app: FastifyInstance) {
           .limit(1);
         const token = row?.token ? decryptSecret(row.token, secretKey(app.config)) : null;
         if (!token) throw ValidationError.base(importMessages.googleTokenMissing);
+        // Refreshed credentials are kept (encrypted) so the next import does not refresh again.
+        const saveToken = (fresh: string) =>
+          storeCloudToken(app.db.db, user.id, encryptSecret(fresh, secretKey(app.config)), undefined);
         try {
-          instances = await reader.listInstances(token, range);
-        } catch {
+          instances = await reader.listInstances(token, range, saveToken);
+        } catch (error) {
+          if (error instanceof CalendarTokenExpired) throw ValidationError.base(calendarMessages.tokenExpired);
+          request.log.warn({ err: error }, "calendar provider failed");
           throw ValidationError.base(importMessages.googleFailed);
         }
       } else if (fields.source && fields.source !== "ics") {

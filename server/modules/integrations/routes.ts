@@ -30,12 +30,22 @@ const label = (port: string) => integrationMessages.labels[port] ?? port;
 
 /** Every port the page shows, in order. */
 export const INTEGRATIONS: IntegrationEntry[] = [
-  { port: "documents", label: label("documents"), variables: ["DOCUMENTS_ADAPTER", "DATA_DIR"], adapter: (app) => app.documents },
-  { port: "calendar", label: label("calendar"), variables: ["CALENDAR_ADAPTER", "PUBLIC_URL"], adapter: (app) => app.calendar },
+  {
+    port: "documents",
+    label: label("documents"),
+    variables: ["DOCUMENTS_ADAPTER", "DATA_DIR", "GOOGLE_DRIVE_ROOT_ID", "GOOGLE_SERVICE_ACCOUNT_KEY_FILE"],
+    adapter: (app) => app.documents,
+  },
+  {
+    port: "calendar",
+    label: label("calendar"),
+    variables: ["CALENDAR_ADAPTER", "PUBLIC_URL", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+    adapter: (app) => app.calendar,
+  },
   {
     port: "calendarReader",
     label: label("calendarReader"),
-    variables: ["CALENDAR_ADAPTER"],
+    variables: ["CALENDAR_ADAPTER", "GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
     adapter: (app) => app.calendarReader,
     whenNull: integrationMessages.calendarReaderNotConfigured,
   },

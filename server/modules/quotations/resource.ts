@@ -3,16 +3,20 @@
  * transitions of src/core/quotationMachine.ts (transition.ts) and the calendar event with its .ics.
  */
 import { eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
 import { permittedEvents, quotationStateOptions } from "../../../src/core/quotationMachine";
 import { quotationSchema, quotationUpdateSchema } from "../../../src/core/schemas/quotation";
 import { QUOTATION_STATES } from "../../../src/core/states";
+import type { Tx } from "../../db/client";
 import { products, prospects, quotations, users } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
-import { notFound } from "../../http/errors";
+import { notFound, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter, idOf } from "../../http/resource";
+import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
-import { toIcs } from "../../ports/calendar";
+import { type CalendarAccount, CalendarError, toIcs } from "../../ports/calendar";
+import { storeCloudToken } from "../users/service";
 import { type EventInput, eventForStorage, eventTimes, invitationPath } from "./event";
 import { transitionRoute } from "./transition";
 
@@ -27,6 +31,15 @@ const stateName = sql`(case ${outer(quotations.state)} ${sql.raw(
     .map(([id, name]) => `when '${id}' then '${name.replace(/'/g, "''")}'`)
     .join(" "),
 )} else ${outer(quotations.state)} end)`;
+
+/** The organizer's calendar account: their stored token (decrypted), and where a refreshed one is kept. */
+function calendarAccount(app: FastifyInstance, db: Tx, organizer: { id: number; token: string | null } | null): CalendarAccount {
+  const key = secretKey(app.config);
+  return {
+    token: organizer?.token ? decryptSecret(organizer.token, key) : null,
+    saveToken: organizer ? (fresh) => storeCloudToken(db, organizer.id, encryptSecret(fresh, key), undefined) : undefined,
+  };
+}
 
 export const quotationsResource = declareResource({
   name: "quotations",
@@ -61,8 +74,27 @@ export const quotationsResource = declareResource({
     if (!("event" in values)) return values;
     const calendar = ctx.app.calendar;
     const previousId = (existing?.event_id as string | null) ?? null;
+    const user = currentUser(ctx.request);
+    // The event lives in its organizer's calendar: an update or a removal goes there, whoever makes it.
+    const previousOrganizer =
+      previousId && existing?.event && typeof existing.event === "object"
+        ? ((existing.event as { organizer?: { email?: string } | null }).organizer?.email ?? null)
+        : null;
+    const [organizer] = await ctx.db
+      .select({ id: users.id, email: users.email, name: users.name, token: users.cloud_token_encrypted })
+      .from(users)
+      .where(previousOrganizer ? eq(users.email, previousOrganizer) : eq(users.id, user.id));
+    const account = calendar.usesAccount ? calendarAccount(ctx.app, ctx.db, organizer ?? null) : undefined;
+    const provider = async <T>(work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof CalendarError) throw ValidationError.base(error.message);
+        throw error;
+      }
+    };
     if (values.event === null || values.event === undefined) {
-      if (previousId) await calendar.deleteEvent(previousId);
+      if (previousId) await provider(() => calendar.deleteEvent(previousId, account));
       return { ...values, event: null, event_id: null, event_url: null };
     }
     const input = values.event as EventInput;
@@ -70,11 +102,9 @@ export const quotationsResource = declareResource({
     const [prospect] = prospectId
       ? await ctx.db.select({ name: prospects.name }).from(prospects).where(eq(prospects.id, prospectId))
       : [];
-    const user = currentUser(ctx.request);
-    const [organizer] = await ctx.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, user.id));
     const stored = eventForStorage(input, {
       summary: `Demostración — ${prospect?.name ?? values.contact_name ?? existing?.contact_name}`,
-      organizer: organizer ?? null,
+      organizer: organizer ? { email: organizer.email, name: organizer.name } : null,
       sequence:
         existing?.event && typeof existing.event === "object"
           ? Number((existing.event as { sequence?: number }).sequence ?? 0) + 1
@@ -88,7 +118,9 @@ export const quotationsResource = declareResource({
       attendees: stored.attendees.map((a) => a.email),
       organizerEmail: organizer?.email ?? null,
     };
-    const ref = previousId ? await calendar.updateEvent(previousId, calendarInput) : await calendar.createEvent(calendarInput);
+    const ref = await provider(() =>
+      previousId ? calendar.updateEvent(previousId, calendarInput, account) : calendar.createEvent(calendarInput, account),
+    );
     return { ...values, event: stored, event_id: ref.id, event_url: ref.url };
   },
   async afterWrite(record, ctx) {

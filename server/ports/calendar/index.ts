@@ -1,16 +1,28 @@
 import type { Config } from "../../config";
+import { GoogleCalendar, type GoogleCalendarOptions, GoogleCalendarReader } from "./google";
 import { LocalCalendar } from "./local";
 import type { CalendarPort } from "./port";
 import type { CalendarReader } from "./reader";
 
+export { GoogleCalendar, GoogleCalendarReader } from "./google";
 export { toIcs } from "./ics";
 export * from "./port";
 export * from "./reader";
+
+/** The OAuth client of CALENDAR_ADAPTER=google (loadConfig() refuses it without id and secret). */
+export const googleCalendarOptions = (config: Config): GoogleCalendarOptions => ({
+  clientId: config.GOOGLE_CLIENT_ID as string,
+  clientSecret: config.GOOGLE_CLIENT_SECRET as string,
+  rootUrl: config.GOOGLE_API_ROOT_URL,
+  tokenUrl: config.GOOGLE_OAUTH_TOKEN_URL,
+});
 
 export function createCalendar(config: Config): CalendarPort {
   switch (config.CALENDAR_ADAPTER) {
     case "local":
       return new LocalCalendar(config.PUBLIC_URL ? new URL(config.PUBLIC_URL).hostname : "sia.local");
+    case "google":
+      return new GoogleCalendar(googleCalendarOptions(config));
   }
 }
 
@@ -22,5 +34,7 @@ export function createCalendarReader(config: Config): CalendarReader | null {
   switch (config.CALENDAR_ADAPTER) {
     case "local":
       return null;
+    case "google":
+      return new GoogleCalendarReader(googleCalendarOptions(config));
   }
 }

@@ -2,9 +2,9 @@
  * Reading a calendar for the timesheet import (issue 6): the server reads, the browser never holds
  * provider tokens. Two sources answer the same CalendarInstance shape:
  * - an uploaded .ics file (readIcs, below): works with no account anywhere;
- * - a provider read with the user's token (CalendarReader, e.g. Google Calendar): the adapter comes with
- *   the integrations issue; createCalendarReader() answers null while none is configured, and the import
- *   route then answers a Spanish 422.
+ * - a provider read with the user's token (CalendarReader: Google Calendar, server/ports/calendar/google.ts,
+ *   with CALENDAR_ADAPTER=google); createCalendarReader() answers null while none is configured, and the
+ *   import route then answers a Spanish 422.
  *
  * Instances are expanded (recurrences, EXDATE, moved instances by RECURRENCE-ID) but NOT filtered: the
  * import rules of SPEC §5 (cancelled, free, all-day, outside the range, duplicates) live in one place,
@@ -39,8 +39,16 @@ export interface CalendarRange {
 
 /** A provider calendar read with the user's token (Google Calendar: SPEC §7 "Calendar service"). */
 export interface CalendarReader extends Integration {
-  listInstances(token: string, range: CalendarRange): Promise<CalendarInstance[]>;
+  /** `saveToken` hears of refreshed credentials (the caller stores them encrypted, for the next read). */
+  listInstances(token: string, range: CalendarRange, saveToken?: (token: string) => Promise<void>): Promise<CalendarInstance[]>;
+  /** The provider's consent page («Conectar Google Calendar»): offline access, this state, back to redirectUri. */
+  authorizationUrl?(redirectUri: string, state: string, loginHint?: string): string;
+  /** The consent's one-time code → the token to store for the user. */
+  exchangeCode?(code: string, redirectUri: string): Promise<string>;
 }
+
+/** The user's token no longer works and cannot be refreshed (SPEC §8: «Google Token caducado»). */
+export class CalendarTokenExpired extends Error {}
 
 /** The file is not an iCalendar document. */
 export class IcsError extends Error {}

@@ -472,6 +472,7 @@ export const sia = {
       none: "Ninguno",
       "azure-devops": "Azure DevOps",
       oidc: "OpenID Connect",
+      google: "Google",
     },
   },
   // --- outbox and scheduled jobs (issue 7) ---
@@ -514,6 +515,7 @@ export const sia = {
   // timesheet imports: the local saved week's buttons and dialogs (SPEC §2 "Weekly calendar")
   timesheet_import: {
     import_google: "Importar actividades localmente (Google Calendar)",
+    connect_google: "Conectar Google Calendar",
     import_csv: "Importar actividades localmente (CSV)",
     import_ics: "Importar actividades localmente (archivo .ics)",
     remove_week: "Remover semana",
