@@ -111,8 +111,9 @@ test("script payloads in an activity's description and ticket name never execute
       activity: {
         employee_id: me.user.employee.id,
         action_type: "internal",
-        begins_at: `${day}T09:00:00-06:00`,
-        ends_at: `${day}T10:00:00-06:00`,
+        // After the demo's working day (it ends at 18:00), so it never clashes with the seeded activities.
+        begins_at: `${day}T19:00:00-06:00`,
+        ends_at: `${day}T20:00:00-06:00`,
         description: payload("descripción"),
         ticket_name: payload("ticket"),
       },
