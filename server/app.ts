@@ -17,6 +17,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { registerAuth } from "./http/auth";
 import { registerErrorHandler } from "./http/errors";
+import { RealtimeHub } from "./http/realtime";
 import { registerResource } from "./http/resource";
 import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
@@ -25,6 +26,7 @@ import { sessionRoutes } from "./modules/sessions/routes";
 import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
 import { createMail, type MailPort } from "./ports/mail";
+import { createPush, type PushPort } from "./ports/push";
 import { createTickets, type TicketsPort } from "./ports/tickets";
 
 declare module "fastify" {
@@ -41,6 +43,10 @@ declare module "fastify" {
     calendarReader: CalendarReader | null;
     /** The work-tracking service ticket search reads (server/ports/tickets), one per app. */
     tickets: TicketsPort;
+    /** Web Push (server/ports/push): VAPID keys kept in the database, one per app. */
+    push: PushPort;
+    /** LISTEN/NOTIFY fan-out of board messages, receipts and notifications to this process's streams. */
+    realtime: RealtimeHub;
   }
 }
 
@@ -60,6 +66,8 @@ export async function build(options: {
   calendarReader?: CalendarReader | null;
   /** A tickets port other than the configured one (tests). */
   tickets?: TicketsPort;
+  /** A push port other than the configured one (tests). */
+  push?: PushPort;
   /** Told of every route as it is added (tests/security lists them to check each one's permissions). */
   onRoute?: (route: RouteOptions) => void;
 }): Promise<FastifyInstance> {
@@ -79,6 +87,10 @@ export async function build(options: {
   app.decorate("calendar", createCalendar(config));
   app.decorate("mail", options.mail ?? createMail(config));
   app.decorate("tickets", options.tickets ?? createTickets(config));
+  app.decorate("push", options.push ?? createPush(config, database));
+  const realtime = new RealtimeHub(database);
+  app.decorate("realtime", realtime);
+  app.addHook("onClose", async () => realtime.close());
   app.decorate("calendarReader", options.calendarReader !== undefined ? options.calendarReader : createCalendarReader(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
@@ -97,6 +109,8 @@ export async function build(options: {
         imgSrc: ["'self'", "data:", "blob:"],
         fontSrc: ["'self'", "data:"],
         connectSrc: ["'self'"],
+        // The service worker of Web Push notifications (public/sw.js).
+        workerSrc: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],

@@ -61,6 +61,12 @@ const schema = z.object({
     .string()
     .default("09:00")
     .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00"),
+  // --- Web Push (issue 8/9) ---
+  /** VAPID subject the push services may contact (mailto: or https: URL). */
+  PUSH_SUBJECT: z
+    .string()
+    .default("mailto:sia@localhost")
+    .refine((v) => /^(mailto:|https:\/\/)\S+$/.test(v), "debe empezar con mailto: o https://"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -4,6 +4,8 @@ import { activityTypeCatalogsResource } from "./activity_type_catalogs/resource"
 import { appLicensesResource } from "./app_licenses/resource";
 import { appSettingsResource } from "./app_settings/resource";
 import { assignmentsResource } from "./assignments/resource";
+import { boardRoutes } from "./board/routes";
+import { realtimeRoutes } from "./board/stream";
 import { calendarImportRoutes } from "./calendar_imports/routes";
 import { clientGroupsResource } from "./client_groups/resource";
 import { clientsResource } from "./clients/resource";
@@ -13,10 +15,12 @@ import { employeesResource } from "./employees/resource";
 import { estimatedWorkHoursResource } from "./estimated_work_hours/resource";
 import { holydaysResource } from "./holydays/resource";
 import { invoicesResource } from "./invoices/resource";
+import { notificationRoutes } from "./notifications/routes";
 import { productsResource } from "./products/resource";
 import { projectTypesResource } from "./project_types/resource";
 import { projectsResource } from "./projects/resource";
 import { prospectsResource } from "./prospects/resource";
+import { pushRoutes } from "./push/routes";
 import { quotationsResource } from "./quotations/resource";
 import { usersResource } from "./users/resource";
 import { workspacesResource } from "./workspaces/resource";
@@ -44,4 +48,4 @@ export const resources = [
 ];
 
 /** Modules with routes only (no declared resource), registered under /api/v1 after the resources. */
-export const routeModules = [calendarImportRoutes, dashboardRoutes];
+export const routeModules = [calendarImportRoutes, dashboardRoutes, boardRoutes, realtimeRoutes, notificationRoutes, pushRoutes];

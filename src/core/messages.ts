@@ -206,6 +206,7 @@ export const jobMessages = {
     weekly_reminder: "Recordatorio semanal de horas",
     weekly_report: "Reporte semanal por espacio de trabajo",
     warranty_auto_close: "Cierre automático de garantías",
+    mention_email: "Correo de menciones no vistas",
   } as Record<string, string>,
   jobUnknown: "La tarea no existe",
   jobDone: (label: string, summary: string) => `${label}: ${summary}`,
@@ -213,6 +214,7 @@ export const jobMessages = {
     `${label}: ya se ejecutó para el periodo ${period}; no se envió nada de nuevo. Use «Forzar» para repetirla.`,
   jobBusy: (label: string) => `${label}: otra ejecución está en curso; intente de nuevo en un momento.`,
   jobWarrantyClosed: (n: number) => (n === 1 ? "se cerró 1 garantía" : `se cerraron ${n} garantías`),
+  jobMentionsEmailed: (n: number) => (n === 1 ? "se envió 1 mención por correo" : `se enviaron ${n} menciones por correo`),
   jobRemindersSent: (n: number) => (n === 1 ? "se envió 1 recordatorio" : `se enviaron ${n} recordatorios`),
   jobReportsSent: (n: number, skipped: number) =>
     `${n === 1 ? "se envió 1 reporte" : `se enviaron ${n} reportes`}${
@@ -284,4 +286,24 @@ export const dashboardMessages = {
   rangeOrder: "La fecha de inicio no puede ser posterior a la fecha de fin.",
   rangeTooLong: (weeks: number) => `El periodo no puede abarcar más de ${weeks} semanas.`,
   year: "no es un año válido",
+} as const;
+
+// project boards, notifications and Web Push (issues 8 and 9)
+export const boardMessages = {
+  bodyRequired: "El mensaje no puede estar vacío",
+  bodyTooLong: (max: number) => `El mensaje no puede exceder ${max} caracteres`,
+  cannotChat: "Tu usuario no tiene permiso para escribir en los tableros de proyecto",
+  selfMention: "No puedes mencionarte a ti mismo",
+  notMember: (handles: string[]) =>
+    `Solo puedes mencionar a usuarios del proyecto (${handles.map((h) => `@${h}`).join(", ")} no participa en él)`,
+  noticeRequired: "El aviso no puede estar vacío",
+  workspaceNotNotifiable: "El espacio de trabajo no recibe avisos: active sus notificaciones primero",
+  noticeSent: (n: number) => (n === 1 ? "Aviso enviado a 1 usuario" : `Aviso enviado a ${n} usuarios`),
+  streamOnly: "Esta ruta es un flujo de eventos: pídala con Accept: text/event-stream",
+  subscriptionInvalid: "La suscripción de notificaciones no es válida",
+  mentionTitle: (author: string, project: string) => `${author} te mencionó en ${project}`,
+  noticeTitle: (author: string) => `Aviso de ${author}`,
+  mentionMailSubject: (project: string) => `Te mencionaron en el tablero de ${project}`,
+  mentionMailText: (author: string, project: string, body: string, link: string) =>
+    `${author} te mencionó en el tablero del proyecto ${project} y aún no lo has visto:\n\n«${body}»\n\nÁbrelo en SIA: ${link}\n`,
 } as const;
