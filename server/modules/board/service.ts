@@ -19,10 +19,12 @@ export const BOARD_INSERT_LOCK_KEY = 7_310_090;
 
 /** SQL: the user `userId` is a member of the project whose id is `projectId` (an SQL expression). */
 export function memberSql(userId: number | SQL, projectId: SQL) {
-  return sql`(exists (select 1 from employees e join projects p on p.id = ${projectId}
-      where e.user_id = ${userId} and (e.id = p.pm_id or e.id = p.rape_id or exists (
-        select 1 from assignments a where a.employee_id = e.id and a.client_id = p.client_id and a.product_catalog_id = p.product_catalog_id)))
-    or exists (select 1 from project_messages pm where pm.project_id = ${projectId} and pm.user_id = ${userId}))`;
+  // Aliases of their own (board_*), so `projectId` may name an outer row of any of these tables.
+  return sql`(exists (select 1 from employees board_e join projects board_p on board_p.id = ${projectId}
+      where board_e.user_id = ${userId} and (board_e.id = board_p.pm_id or board_e.id = board_p.rape_id or exists (
+        select 1 from assignments board_a where board_a.employee_id = board_e.id and board_a.client_id = board_p.client_id
+          and board_a.product_catalog_id = board_p.product_catalog_id)))
+    or exists (select 1 from project_messages board_m where board_m.project_id = ${projectId} and board_m.user_id = ${userId}))`;
 }
 
 export interface BoardMember {
@@ -194,8 +196,11 @@ export const unreadCountSql = (userId: number, projectId: SQL) =>
     and ${memberSql(userId, projectId)})`;
 
 export async function unreadTotal(db: Tx, userId: number): Promise<number> {
-  const result = (await db.execute(sql`select coalesce(sum(${unreadCountSql(userId, sql`p.id`)}), 0)::int as n from projects p
-      where exists (select 1 from project_messages x where x.project_id = p.id)`)) as unknown as { rows: Array<{ n: number }> };
+  const result =
+    (await db.execute(sql`select coalesce(sum(${unreadCountSql(userId, sql`unread_p.id`)}), 0)::int as n from projects unread_p
+      where exists (select 1 from project_messages x where x.project_id = unread_p.id)`)) as unknown as {
+      rows: Array<{ n: number }>;
+    };
   return Number(result.rows[0]?.n ?? 0);
 }
 

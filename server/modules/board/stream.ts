@@ -14,6 +14,7 @@ import { currentUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import type { RealtimeEvent } from "../../http/realtime";
+import { outer } from "../../http/sql";
 import { loadMessages, memberSql } from "./service";
 
 export const HEARTBEAT_MS = 20_000;
@@ -42,7 +43,7 @@ export async function realtimeRoutes(app: FastifyInstance) {
 
   /** The board messages after the stream's cursor the user may read, in id order. */
   const catchUp = async (s: Stream) => {
-    const readable = s.user.administrator_role ? undefined : memberSql(s.user.id, sql`${project_messages.project_id}`);
+    const readable = s.user.administrator_role ? undefined : memberSql(s.user.id, outer(project_messages.project_id));
     const rows = await loadMessages(app.db.db, and(gt(project_messages.id, s.cursor), readable), REPLAY_LIMIT, false);
     for (const message of rows) {
       s.cursor = Math.max(s.cursor, message.id);
