@@ -20,6 +20,7 @@ import { ProjectInvoicesRoutes } from "./invoices/InvoiceScreens";
 import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
 import { CatchAll } from "./pages/NotFoundPage";
+import { NoticesPage } from "./pages/NoticesPage";
 import { OutboxPage } from "./pages/OutboxPage";
 import { products } from "./products";
 import { projectTypes } from "./project_types";
@@ -96,6 +97,7 @@ export function AdminApp() {
         <Route path="/changeLogSia" element={<ChangelogPage />} />
         <Route path="/reporting/list" element={<ReportingPage />} />
         <Route path="/outbox" element={<OutboxPage />} />
+        <Route path="/notices" element={<NoticesPage />} />
       </CustomRoutes>
     </Admin>
   );

@@ -29,6 +29,7 @@ const MENUS = {
     "Puestos",
     "Configuración",
     "Correo y tareas",
+    "Avisos",
   ],
 };
 

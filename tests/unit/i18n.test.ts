@@ -318,6 +318,7 @@ describe("resources labels (SPEC §3)", () => {
       "Puestos",
       "Mi perfil",
       "Correo y tareas",
+      "Avisos",
     ]);
   });
 });

@@ -246,6 +246,7 @@ export const resources = {
       pm_name: "Líder de proyecto",
       rape_name: "Responsable (RAPE)",
       invoiced_percentage: "Porcentaje facturado",
+      unread_messages: "Sin leer",
       invoice_action_label: "Facturación",
       by_status: "Estatus",
       by_project_type: "Tipo de proyecto",
@@ -366,6 +367,7 @@ export const sia = {
     employee_positions: "Puestos",
     my_profile: "Mi perfil",
     outbox: "Correo y tareas",
+    notices: "Avisos",
   },
   sign_in: {
     title: "Iniciar sesión",
