@@ -10,7 +10,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { boardMessages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
 import { notifications, project_messages, users } from "../../db/schema";
-import { currentUser } from "../../http/auth";
+import { currentUser, tokenOf } from "../../http/auth";
+import { userForToken } from "../sessions/service";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import type { RealtimeEvent } from "../../http/realtime";
@@ -130,8 +131,16 @@ export async function realtimeRoutes(app: FastifyInstance) {
       });
       reply.raw.write(`retry: 2000\n\n`);
       streams.add(s);
+      // Each heartbeat also checks the session: a stream ends soon after its user signs out or is revoked.
+      const token = tokenOf(request);
       const heartbeat = setInterval(() => {
-        if (!s.closed) reply.raw.write(`: ping\n\n`);
+        if (s.closed) return;
+        reply.raw.write(`: ping\n\n`);
+        void (token ? userForToken(app.db.db, token, app.config) : Promise.resolve(null))
+          .then((found) => {
+            if (!found && !s.closed) reply.raw.end();
+          })
+          .catch(() => {});
       }, HEARTBEAT_MS);
       heartbeat.unref();
       let done = false;
