@@ -8,6 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assignments, notifications, project_messages } from "../../server/db/schema";
 import { emailUnseenMentions } from "../../server/jobs/mentionEmail";
+import { streamTiming } from "../../server/modules/board/stream";
 import { boardMessages } from "../../src/core/messages";
 import { handleOf } from "../../src/core/schemas/board";
 import { buildSiblingApp, buildTestApp, type TestApp } from "../support/app";
@@ -301,6 +302,43 @@ describe("tablero en tiempo real (SSE)", () => {
     expect(outsiderStream.events.some((e) => e.event === "message" && e.data.project_id === projectId)).toBe(false);
     outsiderStream.close();
   }, 60_000);
+
+  it("envía latidos y termina el flujo cuando la sesión termina", async () => {
+    const before = streamTiming.heartbeatMs;
+    streamTiming.heartbeatMs = 150;
+    try {
+      const session = await signIn(t.app, mute.user.email);
+      const stream = openStream(base, session.token);
+      await stream.waitFor((e) => e.event === "ready");
+      await stream.waitForRaw(/: ping/);
+      expect(stream.ended).toBe(false);
+      expect((await session.request("DELETE", "/api/v1/sessions")).status).toBeLessThan(300);
+      await stream.waitForEnd();
+      stream.close();
+    } finally {
+      streamTiming.heartbeatMs = before;
+    }
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "PostgreSQL: si la conexión de LISTEN se cae, se reconecta y el flujo recupera lo perdido",
+    async () => {
+      expect(t.database.kind).toBe("pg");
+      const stream = openStream(base, rape.api.token);
+      await stream.waitFor((e) => e.event === "ready");
+      const killed = (await t.database.rows(
+        sql`select pg_terminate_backend(pid) as done from pg_stat_activity where datname = current_database() and query ilike 'LISTEN %'`,
+      )) as Array<{ done: boolean }>;
+      expect(killed.length).toBeGreaterThan(0);
+      const posted = await post(pm, "Mientras LISTEN estaba caído");
+      await stream.waitFor((e) => e.event === "message" && e.data.id === posted.body.message.id, 20_000);
+      // And live delivery works again afterwards.
+      const after = await post(pm, "Ya reconectado");
+      await stream.waitFor((e) => e.event === "message" && e.data.id === after.body.message.id, 20_000);
+      stream.close();
+    },
+    60_000,
+  );
 
   it("un segundo servidor sobre la misma base entrega lo escrito en el primero (LISTEN/NOTIFY)", async () => {
     const sibling = await buildSiblingApp(t);

@@ -10,6 +10,8 @@ export interface SseEvent {
 export function openStream(base: string, token: string, headers: Record<string, string> = {}, query = "") {
   const events: SseEvent[] = [];
   let raw = "";
+  let all = "";
+  let ended = false;
   let status = 0;
   let contentType = "";
   const request = http.get(`${base}/api/v1/realtime${query}`, {
@@ -20,8 +22,15 @@ export function openStream(base: string, token: string, headers: Record<string, 
       status = response.statusCode ?? 0;
       contentType = String(response.headers["content-type"] ?? "");
       response.setEncoding("utf8");
+      response.on("end", () => {
+        ended = true;
+      });
+      response.on("close", () => {
+        ended = true;
+      });
       response.on("data", (chunk: string) => {
         raw += chunk;
+        all += chunk;
         let cut = raw.indexOf("\n\n");
         while (cut >= 0) {
           const block = raw.slice(0, cut);
@@ -56,6 +65,25 @@ export function openStream(base: string, token: string, headers: Record<string, 
     },
     get contentType() {
       return contentType;
+    },
+    get ended() {
+      return ended;
+    },
+    /** Waits until the raw stream (comments included) matches. */
+    async waitForRaw(pattern: RegExp, timeout = 15_000) {
+      const started = Date.now();
+      while (!pattern.test(all)) {
+        if (Date.now() - started > timeout) throw new Error(`el flujo no contiene ${pattern}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    /** Waits until the server ends the stream. */
+    async waitForEnd(timeout = 15_000) {
+      const started = Date.now();
+      while (!ended) {
+        if (Date.now() - started > timeout) throw new Error("el servidor no cerró el flujo");
+        await new Promise((r) => setTimeout(r, 25));
+      }
     },
     /** Waits (polling) until an event matches; generous timeout for a loaded machine. */
     async waitFor(match: (e: SseEvent) => boolean, timeout = 15_000): Promise<SseEvent> {

@@ -11,14 +11,15 @@ import { boardMessages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
 import { notifications, project_messages, users } from "../../db/schema";
 import { currentUser, tokenOf } from "../../http/auth";
-import { userForToken } from "../sessions/service";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import type { RealtimeEvent } from "../../http/realtime";
 import { outer } from "../../http/sql";
+import { userForToken } from "../sessions/service";
 import { loadMessages, memberSql } from "./service";
 
-export const HEARTBEAT_MS = 20_000;
+/** How often a stream sends a heartbeat comment and re-checks its session (tests shorten it). */
+export const streamTiming = { heartbeatMs: 20_000 };
 const REPLAY_LIMIT = 500;
 
 const cursorOf = (value: unknown): number | null => {
@@ -141,7 +142,7 @@ export async function realtimeRoutes(app: FastifyInstance) {
             if (!found && !s.closed) reply.raw.end();
           })
           .catch(() => {});
-      }, HEARTBEAT_MS);
+      }, streamTiming.heartbeatMs);
       heartbeat.unref();
       let done = false;
       const close = () => {
