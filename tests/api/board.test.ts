@@ -282,6 +282,11 @@ describe("tablero en tiempo real (SSE)", () => {
     await assigned.api.post(url("/read"), { read: { up_to_id: posted.body.message.id } });
     const receipt = await stream.waitFor((e) => e.event === "receipt" && e.data.user_id === assigned.user.id);
     expect(receipt.data).toMatchObject({ project_id: projectId, name: assigned.user.name, up_to: posted.body.message.id });
+    // Each event once per stream, however many streams the server holds.
+    await outsiderStream.waitFor((e) => e.event === "ready");
+    expect(stream.events.filter((e) => e.event === "message" && e.data.id === posted.body.message.id)).toHaveLength(1);
+    expect(stream.events.filter((e) => e.event === "notification")).toHaveLength(1);
+    expect(stream.events.filter((e) => e.event === "receipt" && e.data.user_id === assigned.user.id)).toHaveLength(1);
     const lastId = live.id as string;
     stream.close();
 

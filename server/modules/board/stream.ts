@@ -80,7 +80,17 @@ export async function realtimeRoutes(app: FastifyInstance) {
     );
     const targets = open.filter((s) => s.user.administrator_role || memberIds.has(s.user.id));
     if (event.t === "message") {
-      for (const s of targets) enqueue(s, () => catchUp(s));
+      if (!targets.length) return;
+      // Loaded once for every stream. Board inserts commit in id order (BOARD_INSERT_LOCK_KEY) and NOTIFYs
+      // arrive in commit order, so a stream behind its cursor has nothing missing before this message.
+      const [message] = await loadMessages(app.db.db, eq(project_messages.id, event.id), 1);
+      if (!message) return;
+      for (const s of targets)
+        enqueue(s, async () => {
+          if (message.id <= s.cursor) return;
+          s.cursor = message.id;
+          write(s, "message", message);
+        });
       return;
     }
     const [reader] = await app.db.db.select({ name: users.name }).from(users).where(eq(users.id, event.user_id));
@@ -93,6 +103,22 @@ export async function realtimeRoutes(app: FastifyInstance) {
           up_to: event.up_to,
         }),
       );
+  };
+
+  // One hub listener per process (made with the first stream), events handled one after the other so each
+  // stream gets them in commit order.
+  let subscription: Promise<unknown> | undefined;
+  let handling: Promise<void> = Promise.resolve();
+  const listen = () => {
+    subscription ??= app.realtime
+      .subscribe((event) => {
+        handling = handling.then(() => handle(event)).catch((error) => app.log.warn({ err: error }, "evento de tiempo real"));
+      })
+      .catch((error) => {
+        subscription = undefined;
+        throw error;
+      });
+    return subscription;
   };
 
   const enqueue = (s: Stream, work: () => Promise<void>) => {
@@ -121,7 +147,7 @@ export async function realtimeRoutes(app: FastifyInstance) {
         cursor = Number(row?.max ?? 0);
       }
       const s: Stream = { user, cursor, chain: Promise.resolve(), reply, closed: false };
-      const unsubscribe = await app.realtime.subscribe((event) => void handle(event));
+      await listen();
       reply.hijack();
       reply.raw.writeHead(200, {
         ...(reply.getHeaders() as Record<string, string>),
@@ -151,7 +177,6 @@ export async function realtimeRoutes(app: FastifyInstance) {
         s.closed = true;
         streams.delete(s);
         clearInterval(heartbeat);
-        unsubscribe();
       };
       request.raw.on("close", close);
       reply.raw.on("close", close);
