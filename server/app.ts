@@ -17,6 +17,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { registerAuth } from "./http/auth";
 import { registerErrorHandler } from "./http/errors";
+import { RealtimeHub } from "./http/realtime";
 import { registerResource } from "./http/resource";
 import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
@@ -26,6 +27,7 @@ import { type CalendarPort, type CalendarReader, createCalendar, createCalendarR
 import { createDocuments, type DocumentsPort } from "./ports/documents";
 import { createIdentity, type IdentityPort } from "./ports/identity";
 import { createMail, type MailPort } from "./ports/mail";
+import { createPush, type PushPort } from "./ports/push";
 import { createTickets, type TicketsPort } from "./ports/tickets";
 
 declare module "fastify" {
@@ -44,6 +46,10 @@ declare module "fastify" {
     tickets: TicketsPort;
     /** Sign-in with an OpenID Connect provider (server/ports/identity); null when not configured. */
     identity: IdentityPort | null;
+    /** Web Push (server/ports/push): VAPID keys kept in the database, one per app. */
+    push: PushPort;
+    /** LISTEN/NOTIFY fan-out of board messages, receipts and notifications to this process's streams. */
+    realtime: RealtimeHub;
   }
 }
 
@@ -63,6 +69,8 @@ export async function build(options: {
   calendarReader?: CalendarReader | null;
   /** A tickets port other than the configured one (tests). */
   tickets?: TicketsPort;
+  /** A push port other than the configured one (tests). */
+  push?: PushPort;
   /** Told of every route as it is added (tests/security lists them to check each one's permissions). */
   onRoute?: (route: RouteOptions) => void;
 }): Promise<FastifyInstance> {
@@ -86,6 +94,10 @@ export async function build(options: {
   app.decorate("identity", identity);
   // Learn the provider's token endpoint early (for the CSP below); a provider that is down now is retried on sign-in.
   identity?.check().catch((error) => app.log.warn({ err: error }, "proveedor de identidad inalcanzable al arrancar"));
+  app.decorate("push", options.push ?? createPush(config, database));
+  const realtime = new RealtimeHub(database);
+  app.decorate("realtime", realtime);
+  app.addHook("onClose", async () => realtime.close());
   app.decorate("calendarReader", options.calendarReader !== undefined ? options.calendarReader : createCalendarReader(config));
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
@@ -105,6 +117,8 @@ export async function build(options: {
         fontSrc: ["'self'", "data:"],
         // MSAL reads the provider's discovery document and redeems the code at its token endpoint from the page.
         connectSrc: identity ? ["'self'", () => identity.connectOrigins().join(" ")] : ["'self'"],
+        // The service worker of Web Push notifications (public/sw.js).
+        workerSrc: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         baseUri: ["'self'"],

@@ -89,6 +89,12 @@ const schema = z
       .string()
       .default("09:00")
       .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00"),
+    // --- Web Push (issue 8/9) ---
+    /** VAPID subject the push services may contact (mailto: or https: URL). */
+    PUSH_SUBJECT: z
+      .string()
+      .default("mailto:sia@localhost")
+      .refine((v) => /^(mailto:|https:\/\/)\S+$/.test(v), "debe empezar con mailto: o https://"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // --- Azure DevOps, the tickets port's adapter (issue 8) ---
     /** Organisation URL (https://dev.azure.com/firma or an Azure DevOps Server collection); set: ticket search uses Azure DevOps. */
@@ -134,7 +140,11 @@ const schema = z
     // Both or neither: half a provider would show a button that cannot work.
     if (Boolean(config.OIDC_AUTHORITY) !== Boolean(config.OIDC_CLIENT_ID)) {
       const missing = config.OIDC_AUTHORITY ? "OIDC_CLIENT_ID" : "OIDC_AUTHORITY";
-      ctx.addIssue({ code: "custom", path: [missing], message: "es obligatoria junto con la otra (OIDC_AUTHORITY y OIDC_CLIENT_ID)" });
+      ctx.addIssue({
+        code: "custom",
+        path: [missing],
+        message: "es obligatoria junto con la otra (OIDC_AUTHORITY y OIDC_CLIENT_ID)",
+      });
     }
     for (const [variable, byValue] of Object.entries(REQUIRED_WITH)) {
       const value = config[variable as keyof typeof REQUIRED_WITH] as string;

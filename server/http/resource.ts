@@ -69,8 +69,11 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
   sortable: Record<string, PgColumn | SQL>;
   defaultSort: { column: string; order: "asc" | "desc" };
   filters?: Record<string, FilterDef>;
-  /** Extra read-only columns (scalar subqueries), computed in the same query: no N+1. */
-  computed?: Record<string, SQL>;
+  /**
+   * Extra read-only columns (scalar subqueries), computed in the same query: no N+1. A function is a
+   * column that depends on the request (the signed-in user's unread messages, say).
+   */
+  computed?: Record<string, SQL | SQL.Aliased | ((ctx: RequestContext) => SQL.Aliased)>;
   /** Columns never sent to clients. */
   hidden?: string[];
   own?: (user: SessionUser) => SQL;
@@ -165,10 +168,12 @@ export class ResourceService {
     return { app, request, user: request.user as SessionUser, grant, db };
   }
 
-  private selection() {
+  private selection(ctx: RequestContext) {
     const columns: Record<string, unknown> = { ...getTableColumns(this.def.table) };
     for (const key of this.def.hidden ?? []) delete columns[key];
-    return { ...columns, ...(this.def.computed ?? {}) } as Record<string, PgColumn | SQL>;
+    for (const [key, column] of Object.entries(this.def.computed ?? {}))
+      columns[key] = typeof column === "function" ? column(ctx) : column;
+    return columns as Record<string, PgColumn | SQL>;
   }
 
   private scope(ctx: RequestContext): SQL | undefined {
@@ -214,7 +219,7 @@ export class ResourceService {
     const { params, orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
     const base = ctx.db
-      .select(this.selection())
+      .select(this.selection(ctx))
       .from(this.def.table as PgTable)
       .where(where)
       .orderBy(...orderBy);
@@ -236,7 +241,7 @@ export class ResourceService {
   async find(ctx: RequestContext, id: number): Promise<Row> {
     if (this.def.ensure) await this.def.ensure(id, ctx.db);
     const rows = (await ctx.db
-      .select(this.selection())
+      .select(this.selection(ctx))
       .from(this.def.table as PgTable)
       .where(and(eq(this.def.table.id, id), this.scope(ctx)))
       .limit(1)) as Row[];
@@ -324,7 +329,7 @@ export class ResourceService {
         }
         if (this.def.afterWrite) {
           const [saved] = (await tx
-            .select(this.selection())
+            .select(this.selection(ctx))
             .from(this.def.table as PgTable)
             .where(eq(this.def.table.id, id))) as Row[];
           await this.def.afterWrite(saved, txCtx, existing);
@@ -358,7 +363,7 @@ export class ResourceService {
     const { orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
     const select = ctx.db
-      .select(this.selection())
+      .select(this.selection(ctx))
       .from(this.def.table as PgTable)
       .where(where)
       .orderBy(...orderBy);

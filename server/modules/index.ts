@@ -4,6 +4,8 @@ import { activityTypeCatalogsResource } from "./activity_type_catalogs/resource"
 import { appLicensesResource } from "./app_licenses/resource";
 import { appSettingsResource } from "./app_settings/resource";
 import { assignmentsResource } from "./assignments/resource";
+import { boardRoutes } from "./board/routes";
+import { realtimeRoutes } from "./board/stream";
 import { calendarImportRoutes } from "./calendar_imports/routes";
 import { clientGroupsResource } from "./client_groups/resource";
 import { clientsResource } from "./clients/resource";
@@ -15,10 +17,12 @@ import { googleRoutes } from "./google/routes";
 import { holydaysResource } from "./holydays/resource";
 import { integrationsRoutes } from "./integrations/routes";
 import { invoicesResource } from "./invoices/resource";
+import { notificationRoutes } from "./notifications/routes";
 import { productsResource } from "./products/resource";
 import { projectTypesResource } from "./project_types/resource";
 import { projectsResource } from "./projects/resource";
 import { prospectsResource } from "./prospects/resource";
+import { pushRoutes } from "./push/routes";
 import { quotationsResource } from "./quotations/resource";
 import { usersResource } from "./users/resource";
 import { workspacesResource } from "./workspaces/resource";
@@ -46,4 +50,13 @@ export const resources = [
 ];
 
 /** Modules with routes only (no declared resource), registered under /api/v1 after the resources. */
-export const routeModules = [calendarImportRoutes, dashboardRoutes, integrationsRoutes, googleRoutes];
+export const routeModules = [
+  calendarImportRoutes,
+  dashboardRoutes,
+  integrationsRoutes,
+  googleRoutes,
+  boardRoutes,
+  realtimeRoutes,
+  notificationRoutes,
+  pushRoutes,
+];

@@ -21,6 +21,7 @@ import { SiaLayout } from "./layout/SiaLayout";
 import { ChangelogPage } from "./pages/ChangelogPage";
 import { IntegrationsPage } from "./pages/IntegrationsPage";
 import { CatchAll } from "./pages/NotFoundPage";
+import { NoticesPage } from "./pages/NoticesPage";
 import { OutboxPage } from "./pages/OutboxPage";
 import { products } from "./products";
 import { projectTypes } from "./project_types";
@@ -98,6 +99,7 @@ export function AdminApp() {
         <Route path="/reporting/list" element={<ReportingPage />} />
         <Route path="/outbox" element={<OutboxPage />} />
         <Route path="/integrations" element={<IntegrationsPage />} />
+        <Route path="/notices" element={<NoticesPage />} />
       </CustomRoutes>
     </Admin>
   );

@@ -218,6 +218,7 @@ export const jobMessages = {
     weekly_reminder: "Recordatorio semanal de horas",
     weekly_report: "Reporte semanal por espacio de trabajo",
     warranty_auto_close: "Cierre automático de garantías",
+    mention_email: "Correo de menciones no vistas",
   } as Record<string, string>,
   jobUnknown: "La tarea no existe",
   jobDone: (label: string, summary: string) => `${label}: ${summary}`,
@@ -225,6 +226,7 @@ export const jobMessages = {
     `${label}: ya se ejecutó para el periodo ${period}; no se envió nada de nuevo. Use «Forzar» para repetirla.`,
   jobBusy: (label: string) => `${label}: otra ejecución está en curso; intente de nuevo en un momento.`,
   jobWarrantyClosed: (n: number) => (n === 1 ? "se cerró 1 garantía" : `se cerraron ${n} garantías`),
+  jobMentionsEmailed: (n: number) => (n === 1 ? "se envió 1 mención por correo" : `se enviaron ${n} menciones por correo`),
   jobRemindersSent: (n: number) => (n === 1 ? "se envió 1 recordatorio" : `se enviaron ${n} recordatorios`),
   jobReportsSent: (n: number, skipped: number) =>
     `${n === 1 ? "se envió 1 reporte" : `se enviaron ${n} reportes`}${
@@ -318,6 +320,7 @@ export const integrationMessages = {
     calendarReader: "Importación de calendario",
     mail: "Correo saliente",
     tickets: "Tickets (Azure Devops)",
+    push: "Notificaciones push (Web Push)",
     identity: "Inicio de sesión (OpenID Connect)",
   } as Record<string, string>,
   checkOk: "Conexión correcta",
@@ -327,4 +330,24 @@ export const integrationMessages = {
   checkTimeout: (seconds: number) => `El servicio no respondió en ${seconds} s`,
   checkFailed: "La prueba de conexión falló sin dar un motivo",
   unknownPort: "La integración no existe",
+} as const;
+
+// project boards, notifications and Web Push (issues 8 and 9)
+export const boardMessages = {
+  bodyRequired: "El mensaje no puede estar vacío",
+  bodyTooLong: (max: number) => `El mensaje no puede exceder ${max} caracteres`,
+  cannotChat: "Tu usuario no tiene permiso para escribir en los tableros de proyecto",
+  selfMention: "No puedes mencionarte a ti mismo",
+  notMember: (handles: string[]) =>
+    `Solo puedes mencionar a usuarios del proyecto (${handles.map((h) => `@${h}`).join(", ")} no participa en él)`,
+  noticeRequired: "El aviso no puede estar vacío",
+  workspaceNotNotifiable: "El espacio de trabajo no recibe avisos: active sus notificaciones primero",
+  noticeSent: (n: number) => (n === 1 ? "Aviso enviado a 1 usuario" : `Aviso enviado a ${n} usuarios`),
+  streamOnly: "Esta ruta es un flujo de eventos: pídala con Accept: text/event-stream",
+  subscriptionInvalid: "La suscripción de notificaciones no es válida",
+  mentionTitle: (author: string, project: string) => `${author} te mencionó en ${project}`,
+  noticeTitle: (author: string) => `Aviso de ${author}`,
+  mentionMailSubject: (project: string) => `Te mencionaron en el tablero de ${project}`,
+  mentionMailText: (author: string, project: string, body: string, link: string) =>
+    `${author} te mencionó en el tablero del proyecto ${project} y aún no lo has visto:\n\n«${body}»\n\nÁbrelo en SIA: ${link}\n`,
 } as const;

@@ -107,7 +107,8 @@ export const permissionMatrix = {
   assignments: { ...adminOnly(), list: everyoneOwn, show: everyoneOwn },
   app_licenses: financeReads(),
   app_settings: { list: everyone, show: everyone, update: admin },
-  notifications: { list: everyone, show: everyone, create: admin },
+  // The bell (issue 9): each user lists and marks seen their own notifications; administrators send notices.
+  notifications: { list: everyone, show: everyone, create: admin, update: { admin: "own", operator: "own", finance: "own" } },
   outbox: { list: admin, show: admin },
   // Scheduled jobs (server/jobs): administrators see their runs and run one by hand (create = run now).
   jobs: { list: admin, create: admin },

@@ -111,6 +111,8 @@ export const PAGE_PATHS = {
   integrations: "/app/integrations",
   /** The dashboards (issue 7; not in SPEC §2). */
   dashboard: "/app/dashboard",
+  /** Administrators send notices (issue 9; not in SPEC §2). */
+  notices: "/app/notices",
   signIn: "/sign_in",
   notFound: "/404",
 } as const;

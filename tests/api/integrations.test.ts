@@ -115,6 +115,7 @@ describe("Integraciones: predeterminados locales", () => {
         active: false,
         variables: ["AZURE_DEVOPS_ORG_URL", "AZURE_DEVOPS_PAT", "AZURE_DEVOPS_PROJECT"],
       },
+      { port: "push", label: "Notificaciones push (Web Push)", kind: "webpush", active: true, variables: ["PUSH_SUBJECT"] },
       {
         port: "identity",
         label: "Inicio de sesión (OpenID Connect)",
@@ -136,6 +137,7 @@ describe("Integraciones: predeterminados locales", () => {
       message: integrationMessages.calendarReaderNotConfigured,
     });
     expect((await check(admin.local, "tickets")).body).toEqual({ ok: true, message: integrationMessages.notConfigured });
+    expect((await check(admin.local, "push")).body).toEqual({ ok: true, message: "Conexión correcta" });
     expect((await check(admin.local, "identity")).body).toEqual({
       ok: true,
       message: integrationMessages.identityNotConfigured,

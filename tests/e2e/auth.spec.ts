@@ -30,6 +30,7 @@ const MENUS = {
     "Configuración",
     "Correo y tareas",
     "Integraciones",
+    "Avisos",
   ],
 };
 

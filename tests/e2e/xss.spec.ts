@@ -126,3 +126,28 @@ test("script payloads in an activity's description and ticket name never execute
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   expect(dialogs).toEqual([]);
 });
+
+test("a board message with a script, an image and a javascript: link shows as text and runs nothing", async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on("dialog", async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  await signIn(page, "admin");
+  const project = await firstRecord(page, "projects");
+  const body = `AAA tablero ${IMG} ${SCRIPT} javascript:window.__xss=1 y https://ejemplo.mx/seguro`;
+  const res = await page.request.post(`/api/v1/projects/${project.id}/messages`, { data: { message: { body } } });
+  expect(res.status(), await res.text()).toBe(201);
+  await page.goto(`/app/projects/${project.id}`);
+  const board = page.getByTestId("project-board");
+  await expect(board.getByText("AAA tablero", { exact: false }).first()).toBeVisible();
+  await expect(board.getByText(IMG, { exact: false }).first()).toBeVisible();
+  await expect(board.getByText("javascript:window.__xss=1", { exact: false }).first()).toBeVisible();
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+  expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
+  const safe = board.getByRole("link", { name: "https://ejemplo.mx/seguro" });
+  await expect(safe).toHaveAttribute("href", "https://ejemplo.mx/seguro");
+  await expect(safe).toHaveAttribute("rel", "noopener noreferrer");
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+});

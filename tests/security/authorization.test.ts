@@ -15,6 +15,7 @@ import {
   estimated_work_hours,
   frozen_periods,
   holydays,
+  notifications,
   project_types,
   users,
 } from "../../server/db/schema";
@@ -57,6 +58,10 @@ const crud = (name: string, without: Array<"create" | "update" | "delete"> = [])
   if (without.includes("update")) delete rows[`PUT /${name}/:id`];
   if (without.includes("delete")) delete rows[`DELETE /${name}/:id`];
   return rows;
+};
+const boardRule: Rule = {
+  roles: ["admin"],
+  why: "el tablero de un proyecto es de sus miembros (PM, responsable, asignados, autores) y de los administradores",
 };
 const adminOnlyFreeze: Rule = { roles: ["admin"], why: "solo un administrador abre semanas o cierra y abre meses" };
 
@@ -142,6 +147,19 @@ const RULES: Record<string, Rule> = {
   "POST /jobs/:name/run": m("jobs", "create"),
   "GET /integrations": m("integrations", "list"),
   "POST /integrations/:port/check": m("integrations", "show"),
+  // Project boards (issue 9): a board is its project's members' (and the administrators'); no role here is a member.
+  "GET /projects/:id/messages": boardRule,
+  "POST /projects/:id/messages": boardRule,
+  "POST /projects/:id/messages/read": boardRule,
+  "GET /projects/:id/members": boardRule,
+  "GET /realtime": { signedIn: true },
+  "GET /notifications": m("notifications", "list"),
+  "GET /notifications/summary": m("notifications", "list"),
+  "PUT /notifications/:id/seen": m("notifications", "update"),
+  "POST /notifications": m("notifications", "create"),
+  "GET /push/public_key": { signedIn: true },
+  "POST /push/subscriptions": { signedIn: true },
+  "DELETE /push/subscriptions": { signedIn: true },
 };
 
 const FLAGS: Record<Role, Record<string, boolean>> = {
@@ -254,6 +272,12 @@ beforeAll(async () => {
     name: "no_existe",
     port: "documents",
   });
+  ids.notifications = (
+    await db()
+      .insert(notifications)
+      .values({ message: "Aviso de seguridad", author_name: "SIA", user_id: me.admin.user })
+      .returning()
+  )[0].id;
   // The settings are one row, made on first read.
   ids.app_settings = APP_SETTINGS_ID;
   const missing = routes.filter((r) => r.includes(":") && target(r).url.includes("undefined"));

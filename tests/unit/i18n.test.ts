@@ -319,6 +319,7 @@ describe("resources labels (SPEC §3)", () => {
       "Mi perfil",
       "Correo y tareas",
       "Integraciones",
+      "Avisos",
     ]);
   });
 });

@@ -46,6 +46,10 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["integrations", "show", "all", null, null],
   ["dashboards", "show", "all", "own", "own"],
   ["dashboards", "list", "all", null, null],
+  // the bell and notices (issue 9)
+  ["notifications", "list", "all", "all", "all"],
+  ["notifications", "update", "own", "own", "own"],
+  ["notifications", "create", "all", null, null],
 ];
 
 describe("permission matrix", () => {

@@ -163,6 +163,27 @@ export const calendar_mappings = pgTable(
   (t) => [uniqueIndex("calendar_mappings_unique").on(t.user_id, t.series_key)],
 );
 
+/** Notices administrators send (SPEC §7 POST notifications): to everyone or to one notifiable workspace. */
+export const notices = pgTable(
+  "notices",
+  {
+    id: serial("id").primaryKey(),
+    message: text("message").notNull(),
+    author_name: varchar("author_name", { length: 200 }).notNull(),
+    workspace_id: integer("workspace_id").references(() => workspaces.id, { onDelete: "set null" }),
+    created_by: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("notices_length", sql`char_length(${t.message}) between 1 and 1000`)],
+);
+
+export const NOTIFICATION_KINDS = ["notice", "mention", "project"] as const;
+
+/**
+ * Each user's in-app notifications (the bell): a notice, a mention on a project board, or a project
+ * note (projects/:id/notify_user). `user_id` is the recipient. Mentions not seen within a day are
+ * e-mailed once by the hourly job (emailed_at).
+ */
 export const notifications = pgTable(
   "notifications",
   {
@@ -171,9 +192,19 @@ export const notifications = pgTable(
     author_name: varchar("author_name", { length: 200 }).notNull(),
     user_id: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     workspace_id: integer("workspace_id").references(() => workspaces.id, { onDelete: "cascade" }),
+    kind: varchar("kind", { length: 20 }).notNull().default("notice"),
+    project_id: integer("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    project_message_id: integer("project_message_id").references(() => project_messages.id, { onDelete: "cascade" }),
+    notice_id: integer("notice_id").references(() => notices.id, { onDelete: "cascade" }),
+    seen_at: timestamp("seen_at", { withTimezone: true }),
+    emailed_at: timestamp("emailed_at", { withTimezone: true }),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("notifications_created_idx").on(t.created_at)],
+  (t) => [
+    index("notifications_created_idx").on(t.created_at),
+    index("notifications_user_idx").on(t.user_id, t.id),
+    check("notifications_kind", sql.raw(`kind in (${NOTIFICATION_KINDS.map((k) => `'${k}'`).join(",")})`)),
+  ],
 );
 
 export const project_messages = pgTable(
@@ -217,6 +248,14 @@ export const push_subscriptions = pgTable("push_subscriptions", {
     .references(() => users.id, { onDelete: "cascade" }),
   endpoint: text("endpoint").notNull().unique(),
   keys: jsonb("keys").notNull(),
+  user_agent: varchar("user_agent", { length: 500 }),
+  created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Keys the server makes once and every process shares (the Web Push VAPID key pair). */
+export const app_keys = pgTable("app_keys", {
+  name: varchar("name", { length: 60 }).primaryKey(),
+  value: jsonb("value").notNull(),
   created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

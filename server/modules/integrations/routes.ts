@@ -56,6 +56,7 @@ export const INTEGRATIONS: IntegrationEntry[] = [
     variables: ["AZURE_DEVOPS_ORG_URL", "AZURE_DEVOPS_PAT", "AZURE_DEVOPS_PROJECT"],
     adapter: (app) => app.tickets,
   },
+  { port: "push", label: label("push"), variables: ["PUSH_SUBJECT"], adapter: (app) => app.push },
   {
     port: "identity",
     label: label("identity"),

@@ -33,6 +33,7 @@ import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter, idOf, ResourceService } from "../../http/resource";
 import { outer } from "../../http/sql";
+import { unreadCountSql } from "../board/service";
 import { audit, auditTrail } from "./audit";
 import { extendProject, nextProjectCode, recordCreation, setInvoiceAction, transitionProject } from "./service";
 
@@ -142,6 +143,8 @@ export const projectsResource = declareResource({
     pm_name: pmName.as("pm_name") as never,
     rape_name: rapeName.as("rape_name") as never,
     invoiced_percentage: invoicedPercentage.as("invoiced_percentage") as never,
+    // Board messages the signed-in user has not read (issue 9): 0 outside the projects they are on.
+    unread_messages: (ctx) => unreadCountSql(ctx.user.id, outer(projects.id)).as("unread_messages"),
   },
   present(record, ctx) {
     return {
@@ -335,7 +338,9 @@ export const projectsResource = declareResource({
           `Proyecto ${project.project_code} «${project.name}»: estado ${projectStateLabel(String(project.state))}.`;
         const rows = await app.db.db
           .insert(notifications)
-          .values(recipients.map((r) => ({ message, author_name: user.name, user_id: r.user_id })))
+          .values(
+            recipients.map((r) => ({ message, author_name: user.name, user_id: r.user_id, kind: "project", project_id: id })),
+          )
           .returning({ id: notifications.id, user_id: notifications.user_id });
         return {
           notified: rows.length,

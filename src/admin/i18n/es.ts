@@ -246,6 +246,7 @@ export const resources = {
       pm_name: "Líder de proyecto",
       rape_name: "Responsable (RAPE)",
       invoiced_percentage: "Porcentaje facturado",
+      unread_messages: "Sin leer",
       invoice_action_label: "Facturación",
       by_status: "Estatus",
       by_project_type: "Tipo de proyecto",
@@ -367,6 +368,7 @@ export const sia = {
     my_profile: "Mi perfil",
     outbox: "Correo y tareas",
     integrations: "Integraciones",
+    notices: "Avisos",
   },
   sign_in: {
     title: "Iniciar sesión",
@@ -473,6 +475,7 @@ export const sia = {
       "azure-devops": "Azure DevOps",
       oidc: "OpenID Connect",
       google: "Google",
+      webpush: "Web Push (VAPID)",
     },
   },
   // --- outbox and scheduled jobs (issue 7) ---

@@ -1,5 +1,5 @@
 import AccountCircleIcon from "@mui/icons-material/AccountCircle";
-import { Chip, ListItemIcon, ListItemText, MenuItem } from "@mui/material";
+import { Badge, Chip, ListItemIcon, ListItemText, MenuItem } from "@mui/material";
 import { type ReactNode, useEffect } from "react";
 import {
   AppBar,
@@ -16,10 +16,14 @@ import {
 import { Link } from "react-router-dom";
 import { APP_VERSION } from "../../core/constants";
 import { canAccess } from "../../core/permissions";
-import { PAGE_PATHS } from "../../core/resources";
+import { PAGE_PATHS, screenPath } from "../../core/resources";
 import type { SessionUser } from "../../core/session";
 import { listen } from "../../dataProvider/events";
+import { NotificationBell } from "../board/NotificationBell";
+import { useSummary } from "../board/summary";
 import { MENU } from "./menuItems";
+
+const PROJECTS_PATH = screenPath("projects", "list");
 
 /** "Mi perfil": everyone's own user view (SPEC §2 show_not_admin/:id). */
 function MyProfileMenuItem() {
@@ -48,6 +52,7 @@ function SiaAppBar() {
       }
     >
       <TitlePortal />
+      <NotificationBell />
       <Chip
         component={Link}
         to={PAGE_PATHS.changelog}
@@ -68,10 +73,25 @@ function SiaMenu() {
   const visible = MENU.filter(
     (entry) => !entry.resource || canAccess({ user: permissions, resource: entry.resource, action: entry.action ?? "list" }),
   );
+  const unread = useSummary(Boolean(permissions))?.unread_messages ?? 0;
   return (
     <Menu>
       {visible.map((entry) => (
-        <Menu.Item key={entry.to} to={entry.to} primaryText={translate(entry.label)} leftIcon={<entry.icon />} />
+        <Menu.Item
+          key={entry.to}
+          to={entry.to}
+          primaryText={translate(entry.label)}
+          leftIcon={
+            // Unread board messages on «Proyectos», only when there are some (never a hidden 0 in the menu's text).
+            entry.to === PROJECTS_PATH && unread > 0 ? (
+              <Badge badgeContent={unread} color="error" max={99} aria-hidden data-testid="menu-unread">
+                <entry.icon />
+              </Badge>
+            ) : (
+              <entry.icon />
+            )
+          }
+        />
       ))}
     </Menu>
   );

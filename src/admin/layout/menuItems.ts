@@ -4,6 +4,7 @@ import AssessmentIcon from "@mui/icons-material/Assessment";
 import AssignmentIndIcon from "@mui/icons-material/AssignmentInd";
 import BadgeIcon from "@mui/icons-material/Badge";
 import BusinessIcon from "@mui/icons-material/Business";
+import CampaignIcon from "@mui/icons-material/Campaign";
 import CategoryIcon from "@mui/icons-material/Category";
 import EventBusyIcon from "@mui/icons-material/EventBusy";
 import GroupWorkIcon from "@mui/icons-material/GroupWork";
@@ -80,5 +81,6 @@ export const MENU: MenuEntry[] = [
     resource: "integrations",
     action: "list",
   },
+  { label: "sia.menu.notices", to: PAGE_PATHS.notices, icon: CampaignIcon, resource: "notifications", action: "create" },
   { label: "sia.menu.changelog", to: PAGE_PATHS.changelog, icon: HistoryIcon },
 ];

@@ -40,6 +40,7 @@ import { screenPath } from "../../core/resources";
 import { projectSchema, projectUpdateSchema } from "../../core/schemas/project";
 import { ARCHIVED_PROJECT_STATES, PROJECT_STATUS_FILTERS, type ProjectState } from "../../core/states";
 import type { SiaDataProvider } from "../../dataProvider";
+import { BoardPanel } from "../board/BoardPanel";
 import { AuditTrail } from "../common/AuditTrail";
 import { CsvDownloadButton } from "../common/CsvDownloadButton";
 import { DatePickerInput, formatDate } from "../common/DatePickerInput";
@@ -177,6 +178,13 @@ export function ProjectList() {
         />
         <TextField source="pm_name" sortBy="pm_name" emptyText="—" />
         <FunctionField source="eta" render={(r: { eta?: string | null }) => formatDate(r.eta)} />
+        <FunctionField
+          source="unread_messages"
+          sortable={false}
+          render={(r: { unread_messages?: number }) =>
+            r.unread_messages ? <Chip size="small" color="error" label={r.unread_messages} data-testid="project-unread" /> : ""
+          }
+        />
       </Datagrid>
     </List>
   );
@@ -396,6 +404,7 @@ function ProjectDetails() {
         <TextField source="audit_comment" emptyText="—" />
       </SimpleShowLayout>
       <ProjectActionsBar />
+      <BoardPanel />
       <StageHistory />
       <EstimatedHoursPanel />
       <ProjectHoursPanel />

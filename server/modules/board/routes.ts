@@ -1,0 +1,93 @@
+/** Project boards (issue 9): history, posting with mentions, read receipts and the members list. */
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { boardMessages, messages } from "../../../src/core/messages";
+import { BOARD_PAGE_SIZE, boardMessageSchema, markReadSchema } from "../../../src/core/schemas/board";
+import { z } from "../../../src/core/schemas/fields";
+import { projects } from "../../db/schema";
+import { currentUser } from "../../http/auth";
+import { parseWrapped } from "../../http/body";
+import { forbidden, HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { doc } from "../../http/openapi";
+import { idOf } from "../../http/resource";
+import { boardMembers, canReadBoard, history, markRead, postMessage, pushTo, unreadTotal } from "./service";
+
+const historyQuery = z.object({
+  before_id: z.coerce.number({ error: messages.mustBeNumber }).int().positive().max(2_147_483_647).optional(),
+  per_page: z.coerce.number({ error: messages.mustBeNumber }).int().min(1).max(100).default(BOARD_PAGE_SIZE),
+});
+
+export async function boardRoutes(app: FastifyInstance) {
+  const tags = ["board"];
+
+  /** The project (404 when it does not exist) after checking the user may read its board (403). */
+  const boardOf = async (request: Parameters<typeof idOf>[0]) => {
+    const user = currentUser(request);
+    const id = idOf(request);
+    const [project] = await app.db.db
+      .select({ id: projects.id, name: projects.name, code: projects.project_code })
+      .from(projects)
+      .where(eq(projects.id, id));
+    if (!project) throw notFound();
+    if (!(await canReadBoard(app.db.db, user, id))) throw forbidden();
+    return { user, project };
+  };
+
+  app.get(
+    "/projects/:id/messages",
+    { schema: doc({ tags, summary: "Mensajes del tablero del proyecto (paginados)" }) },
+    async (request) => {
+      const { project } = await boardOf(request);
+      const parsed = historyQuery.safeParse(request.query ?? {});
+      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const page = await history(app.db.db, project.id, parsed.data.before_id, parsed.data.per_page);
+      return { ...page, per_page: parsed.data.per_page };
+    },
+  );
+
+  app.post(
+    "/projects/:id/messages",
+    { schema: doc({ tags, summary: "Escribir en el tablero del proyecto", body: boardMessageSchema, wrap: "message" }) },
+    async (request, reply) => {
+      const { user, project } = await boardOf(request);
+      const input = parseWrapped(request.body, "message", boardMessageSchema);
+      if (!user.can_chat) throw new HttpError(403, boardMessages.cannotChat);
+      const posted = await postMessage(app.db.db, user, project.id, input.body);
+      if (posted.notified.length) {
+        void pushTo(
+          app,
+          posted.notified.map((n) => n.user_id),
+          {
+            title: boardMessages.mentionTitle(user.name, posted.projectName),
+            body: input.body,
+            url: `/app/projects/${project.id}?tab=board`,
+            tag: `board-${project.id}`,
+          },
+        ).catch((error) => app.log.warn({ err: error }, "push de mención"));
+      }
+      reply.status(201);
+      return { message: posted.message, mentioned: posted.notified.map((n) => n.user_id) };
+    },
+  );
+
+  app.post(
+    "/projects/:id/messages/read",
+    { schema: doc({ tags, summary: "Marcar mensajes del tablero como leídos" }) },
+    async (request) => {
+      const { user, project } = await boardOf(request);
+      const input = parseWrapped(request.body ?? {}, "read", markReadSchema);
+      const read = await app.db.db.transaction((tx) => markRead(tx, user.id, project.id, input.up_to_id ?? null));
+      return { read, unread_messages: await unreadTotal(app.db.db, user.id) };
+    },
+  );
+
+  app.get(
+    "/projects/:id/members",
+    { schema: doc({ tags, summary: "Usuarios del proyecto (para mencionar)" }) },
+    async (request) => {
+      const { project } = await boardOf(request);
+      const members = await boardMembers(app.db.db, project.id);
+      return { members: members.map(({ email: _email, ...m }) => m) };
+    },
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * The bell in the app bar (issue 9): the user's notifications (mentions, notices, project notes), each
+ * marked seen when opened, and «Activar notificaciones», which registers the service worker (public/sw.js)
+ * and subscribes this device to Web Push only when the user asks for it.
+ */
+import NotificationsIcon from "@mui/icons-material/Notifications";
+import { Badge, Divider, IconButton, ListItemText, Menu, MenuItem, Tooltip, Typography } from "@mui/material";
+import { useState } from "react";
+import { useNotify } from "react-admin";
+import { useNavigate } from "react-router-dom";
+import { screenPath } from "../../core/resources";
+import { type BellNotification, boardApi } from "./api";
+import { announceBoardActivity } from "./realtime";
+import { useSummary } from "./summary";
+
+const KIND_LABELS: Record<BellNotification["kind"], string> = {
+  mention: "Te mencionaron",
+  notice: "Aviso",
+  project: "Proyecto",
+};
+
+const base64UrlToBytes = (value: string) => {
+  const padded = (value + "=".repeat((4 - (value.length % 4)) % 4)).replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+};
+
+const pushSupported = () => typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window;
+
+async function activatePush(): Promise<string> {
+  if (!pushSupported()) return "Este navegador no admite notificaciones push.";
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") return "No se concedió el permiso de notificaciones.";
+  const registration = await navigator.serviceWorker.register("/sw.js");
+  await navigator.serviceWorker.ready;
+  const { public_key } = await boardApi.publicKey();
+  const subscription =
+    (await registration.pushManager.getSubscription()) ??
+    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(public_key) }));
+  await boardApi.subscribe(subscription.toJSON());
+  return "Notificaciones activadas en este dispositivo.";
+}
+
+export function NotificationBell() {
+  const summary = useSummary();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [items, setItems] = useState<BellNotification[]>([]);
+  const unseen = summary?.unseen_notifications ?? 0;
+
+  const open = async (target: HTMLElement) => {
+    setAnchor(target);
+    try {
+      setItems((await boardApi.notifications()).notifications);
+    } catch {
+      setItems([]);
+    }
+  };
+  const choose = async (n: BellNotification) => {
+    setAnchor(null);
+    if (!n.seen_at) await boardApi.seen(n.id).catch(() => {});
+    announceBoardActivity();
+    if (n.project_id) navigate(`${screenPath("projects", "show", n.project_id)}?tab=board`);
+  };
+  const activate = async () => {
+    setAnchor(null);
+    try {
+      notify(await activatePush(), { type: "info" });
+    } catch (error) {
+      notify(`No se pudieron activar las notificaciones: ${(error as Error).message}`, { type: "error" });
+    }
+  };
+
+  return (
+    <>
+      <Tooltip title="Notificaciones">
+        <IconButton color="inherit" aria-label="Notificaciones" onClick={(e) => void open(e.currentTarget)} data-testid="bell">
+          {unseen > 0 ? (
+            <Badge badgeContent={unseen} color="error" data-testid="bell-count">
+              <NotificationsIcon />
+            </Badge>
+          ) : (
+            <NotificationsIcon />
+          )}
+        </IconButton>
+      </Tooltip>
+      <Menu
+        anchorEl={anchor}
+        open={Boolean(anchor)}
+        onClose={() => setAnchor(null)}
+        slotProps={{ paper: { sx: { maxWidth: 420 } } }}
+      >
+        {items.length === 0 && (
+          <MenuItem disabled>
+            <Typography variant="body2">No tienes notificaciones.</Typography>
+          </MenuItem>
+        )}
+        {items.map((n) => (
+          <MenuItem key={n.id} onClick={() => void choose(n)} sx={{ whiteSpace: "normal", fontWeight: n.seen_at ? 400 : 600 }}>
+            <ListItemText
+              primary={`${KIND_LABELS[n.kind] ?? "Aviso"}${n.project_name ? ` · ${n.project_name}` : ""} — ${n.author_name}`}
+              secondary={n.message}
+              slotProps={{ secondary: { sx: { whiteSpace: "pre-wrap", overflowWrap: "anywhere" } } }}
+            />
+          </MenuItem>
+        ))}
+        {pushSupported() && <Divider />}
+        {pushSupported() && <MenuItem onClick={() => void activate()}>Activar notificaciones</MenuItem>}
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * Project boards (issue 9): the message rule shared by the composer and the route, the mention handle,
+ * and the tokenizer that turns a message into text and safe links (no HTML ever rendered).
+ */
+import { z } from "zod";
+import { boardMessages, messages } from "../messages";
+import { optionalId } from "./fields";
+
+export const BOARD_MESSAGE_MAX = 500;
+export const BOARD_PAGE_SIZE = 30;
+
+export const boardMessageSchema = z.object({
+  body: z
+    .string({ error: boardMessages.bodyRequired })
+    .trim()
+    .min(1, { error: boardMessages.bodyRequired })
+    .max(BOARD_MESSAGE_MAX, { error: boardMessages.bodyTooLong(BOARD_MESSAGE_MAX) }),
+});
+
+export const markReadSchema = z.object({
+  /** Marks every message up to this id (all when absent). */
+  up_to_id: optionalId(),
+});
+
+export const noticeSchema = z.object({
+  message: z
+    .string({ error: boardMessages.noticeRequired })
+    .trim()
+    .min(1, { error: boardMessages.noticeRequired })
+    .max(1000, { error: messages.tooLong(1000) }),
+  author_name: z
+    .string()
+    .trim()
+    .max(200, { error: messages.tooLong(200) })
+    .optional()
+    .nullable(),
+  workspace_id: optionalId(),
+});
+
+export const pushSubscriptionSchema = z.object({
+  endpoint: z.string({ error: messages.required }).url({ error: boardMessages.subscriptionInvalid }).max(2000),
+  keys: z.object(
+    {
+      p256dh: z.string({ error: messages.required }).min(16).max(200),
+      auth: z.string({ error: messages.required }).min(8).max(100),
+    },
+    { error: boardMessages.subscriptionInvalid },
+  ),
+});
+
+/** A user's handle on boards: the local part of their e-mail, lower case (@ana.lopez). */
+export const handleOf = (email: string) => email.split("@")[0].toLowerCase();
+
+const MENTION = /(^|[^\p{L}\p{N}_.@-])@([\p{L}\p{N}_][\p{L}\p{N}._-]*)/gu;
+
+/** The handles a message mentions (lower case, each once). `a@b.mx` is an address, not a mention. */
+export function mentionedHandles(body: string): string[] {
+  const found = new Set<string>();
+  for (const match of body.matchAll(MENTION)) found.add(match[2].replace(/[._-]+$/, "").toLowerCase());
+  found.delete("");
+  return [...found];
+}
+
+export type BoardToken = { kind: "text"; text: string } | { kind: "link"; text: string; href: string };
+
+const URL_LIKE = /\bhttps?:\/\/[^\s<>"']+/gi;
+
+/** Splits a message into plain text and http(s) links; anything else (javascript:, data:) stays text. */
+export function tokenizeMessage(body: string): BoardToken[] {
+  const tokens: BoardToken[] = [];
+  let last = 0;
+  for (const match of body.matchAll(URL_LIKE)) {
+    let url = match[0].replace(/[),.;:!?]+$/, "");
+    const start = match.index ?? 0;
+    let href: string | null = null;
+    try {
+      const parsed = new URL(url);
+      if (parsed.protocol === "http:" || parsed.protocol === "https:") href = parsed.href;
+    } catch {
+      href = null;
+    }
+    if (!href) {
+      url = "";
+      continue;
+    }
+    if (start > last) tokens.push({ kind: "text", text: body.slice(last, start) });
+    tokens.push({ kind: "link", text: url, href });
+    last = start + url.length;
+  }
+  if (last < body.length) tokens.push({ kind: "text", text: body.slice(last) });
+  return tokens;
+}
