@@ -31,6 +31,9 @@ describe("sessions", () => {
       can_chat: false,
       employee: expect.objectContaining({ id: employee?.id, name: employee?.name }),
     });
+    // SPEC §7's calendar and realtime tokens: the realtime stream rides on this session; no calendar configured.
+    expect(res.body.realtime).toEqual({ url: "/api/v1/realtime" });
+    expect(res.body).not.toHaveProperty("google_calendar");
     const cookie = cookieOf(res.headers);
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
@@ -155,5 +158,33 @@ describe("error handler", () => {
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toMatch(/secreto|db\.ts|stack/);
     expect(res.json()).toEqual({ error: "Hubo un error inesperado. Favor de contactar al administrador del sistema" });
+  });
+});
+
+describe("sessions with Google Calendar configured", () => {
+  it("say whether the user's calendar is connected, never the token itself", async () => {
+    const google = await buildTestApp({
+      CALENDAR_ADAPTER: "google",
+      GOOGLE_CLIENT_ID: "cliente",
+      GOOGLE_CLIENT_SECRET: "secreto",
+    });
+    try {
+      const { user } = await buildUser(google.app.db.db, "operator");
+      const first = await call(google.app, "POST", "/api/v1/sessions", { email: user.email, password: PASSWORD });
+      expect(first.body.google_calendar).toEqual({ connected: false });
+      const saved = await call(
+        google.app,
+        "POST",
+        "/api/v1/users/save_cloud_token",
+        { token: "1//refresh-token-de-prueba", google_id: "g-1" },
+        { authorization: `Bearer ${first.body.token}` },
+      );
+      expect(saved.status).toBe(200);
+      const again = await call(google.app, "POST", "/api/v1/sessions", { email: user.email, password: PASSWORD });
+      expect(again.body.google_calendar).toEqual({ connected: true });
+      expect(again.text).not.toContain("refresh-token-de-prueba");
+    } finally {
+      await google.close();
+    }
   });
 });

@@ -142,6 +142,23 @@ export async function openSession(
     secure: app.config.PUBLIC_URL?.startsWith("https:") ?? false,
     maxAge: COOKIE_MAX_AGE_SECONDS,
   });
-  return { token, user: toSessionUser(found.user, found.employee) };
+  return {
+    token,
+    user: toSessionUser(found.user, found.employee),
+    ...sessionServices(app, found.user),
+  };
+}
+
+/**
+ * SPEC §7's sign-in answer also carries the calendar and realtime tokens. SIA keeps the user's Google token on
+ * the server (encrypted; the server reads the calendar and refreshes it), and the realtime stream is
+ * authenticated by this same session, so the browser gets what it needs instead of secrets: whether the
+ * calendar is connected (only when Google Calendar is configured) and where the realtime stream is.
+ */
+function sessionServices(app: FastifyInstance, user: typeof users.$inferSelect) {
+  return {
+    ...(app.config.CALENDAR_ADAPTER === "google" ? { google_calendar: { connected: Boolean(user.cloud_token_encrypted) } } : {}),
+    realtime: { url: "/api/v1/realtime" },
+  };
 }
 const DUMMY_DIGEST = "$argon2id$v=19$m=19456,t=2,p=1$c2lhLXNpYS1zaWEtc2lh$2nVqNBu+5y0hxtXt2LyfcEf4e0rgfs58IbFbvAPsRBs";
