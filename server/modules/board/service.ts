@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { boardMessages } from "../../../src/core/messages";
-import { handleOf, mentionedHandles } from "../../../src/core/schemas/board";
+import { type BoardMessageView, handleOf, mentionedHandles } from "../../../src/core/schemas/board";
 import type { SessionUser } from "../../../src/core/session";
 import type { Db, Tx } from "../../db/client";
 import { notifications, project_message_reads, project_messages, projects, push_subscriptions, users } from "../../db/schema";
@@ -53,16 +53,6 @@ export async function isMember(db: Tx, userId: number, projectId: number): Promi
 export const canReadBoard = async (db: Tx, user: SessionUser, projectId: number) =>
   user.administrator_role || (await isMember(db, user.id, projectId));
 
-export interface BoardMessageView {
-  id: number;
-  project_id: number;
-  user_id: number;
-  author_name: string;
-  body: string;
-  mentions: number[];
-  created_at: string;
-  seen_by: Array<{ user_id: number; name: string; read_at: string }>;
-}
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 

@@ -1,16 +1,9 @@
 /** The board, bell and push calls (issue 9), through the app's one HTTP client. */
+import type { BoardMessageView as BoardMessage } from "../../core/schemas/board";
 import { apiFetch } from "../../dataProvider/http";
 
-export interface BoardMessage {
-  id: number;
-  project_id: number;
-  user_id: number;
-  author_name: string;
-  body: string;
-  mentions: number[];
-  created_at: string;
-  seen_by: Array<{ user_id: number; name: string; read_at: string }>;
-}
+export type { BoardMessage };
+
 export interface BoardMember {
   id: number;
   name: string;

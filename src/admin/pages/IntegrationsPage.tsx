@@ -14,18 +14,13 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Typography,
 } from "@mui/material";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Title, usePermissions, useTranslate } from "react-admin";
-import { messages } from "../../core/messages";
-import { canAccess } from "../../core/permissions";
-import type { SessionUser } from "../../core/session";
+import { Title, useTranslate } from "react-admin";
 import { type IntegrationView, integrationVerbs } from "../../dataProvider";
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : messages.unexpected);
+import { AdminPageGuard, errorText, QueryState, TableHeader } from "../common/AdminPage";
 
 function IntegrationRow({ integration }: { integration: IntegrationView }) {
   const translate = useTranslate();
@@ -83,28 +78,26 @@ function IntegrationsCard() {
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
           {translate("sia.integrations.intro")}
         </Typography>
-        {list.isPending ? (
-          <CircularProgress size={24} />
-        ) : list.isError ? (
-          <Alert severity="error">{errorText(list.error)}</Alert>
-        ) : (
-          <Table size="small" aria-label={translate("sia.integrations.title")}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate("sia.integrations.service")}</TableCell>
-                <TableCell>{translate("sia.integrations.adapter")}</TableCell>
-                <TableCell>{translate("sia.integrations.status")}</TableCell>
-                <TableCell>{translate("sia.integrations.variables")}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.data.map((integration) => (
-                <IntegrationRow key={integration.port} integration={integration} />
-              ))}
-            </TableBody>
-          </Table>
-        )}
+        <QueryState query={list}>
+          {(integrations) => (
+            <Table size="small" aria-label={translate("sia.integrations.title")}>
+              <TableHeader
+                labels={[
+                  "sia.integrations.service",
+                  "sia.integrations.adapter",
+                  "sia.integrations.status",
+                  "sia.integrations.variables",
+                ]}
+                actions
+              />
+              <TableBody>
+                {integrations.map((integration) => (
+                  <IntegrationRow key={integration.port} integration={integration} />
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </QueryState>
       </CardContent>
     </Card>
   );
@@ -112,18 +105,10 @@ function IntegrationsCard() {
 
 export function IntegrationsPage() {
   const translate = useTranslate();
-  const { permissions, isPending } = usePermissions<SessionUser | null>();
-  if (isPending) return null;
-  if (!canAccess({ user: permissions, resource: "integrations", action: "list" }))
-    return (
-      <Alert severity="error" sx={{ mt: 2 }}>
-        {messages.forbidden}
-      </Alert>
-    );
   return (
-    <>
+    <AdminPageGuard resource="integrations" action="list">
       <Title title={translate("sia.integrations.title")} />
       <IntegrationsCard />
-    </>
+    </AdminPageGuard>
   );
 }

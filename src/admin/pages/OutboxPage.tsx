@@ -7,7 +7,6 @@ import {
   Button,
   Card,
   CardContent,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -16,20 +15,15 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Typography,
 } from "@mui/material";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Confirm, Title, useNotify, usePermissions, useTranslate } from "react-admin";
-import { messages } from "../../core/messages";
-import { canAccess } from "../../core/permissions";
-import type { SessionUser } from "../../core/session";
+import { Confirm, Title, useNotify, useTranslate } from "react-admin";
 import { type JobView, mailVerbs } from "../../dataProvider";
+import { AdminPageGuard, errorText, QueryState, TableHeader } from "../common/AdminPage";
 import { formatDateTime } from "../common/AuditTrail";
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : messages.unexpected);
 
 function JobsCard() {
   const translate = useTranslate();
@@ -54,62 +48,53 @@ function JobsCard() {
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
           {translate("sia.outbox.schedule_note")}
         </Typography>
-        {jobs.isPending ? (
-          <CircularProgress size={24} />
-        ) : jobs.isError ? (
-          <Alert severity="error">{errorText(jobs.error)}</Alert>
-        ) : (
-          <Table size="small" aria-label={translate("sia.outbox.jobs")}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate("sia.outbox.job")}</TableCell>
-                <TableCell>{translate("sia.outbox.period")}</TableCell>
-                <TableCell>{translate("sia.outbox.last_run")}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {jobs.data.map((job) => {
-                const last = job.runs[0];
-                return (
-                  <TableRow key={job.name} data-testid={`job-${job.name}`}>
-                    <TableCell>{job.label}</TableCell>
-                    <TableCell>{job.current_period}</TableCell>
-                    <TableCell>
-                      {last
-                        ? `${formatDateTime(last.ran_at)} · ${last.period_key} · ${last.message ?? ""} (${translate(
-                            last.trigger === "manual" ? "sia.outbox.manual" : "sia.outbox.scheduled",
-                          )})`
-                        : translate("sia.outbox.never")}
-                    </TableCell>
-                    <TableCell align="right">
-                      <Stack direction="row" spacing={1} justifyContent="flex-end">
-                        <Button
-                          variant="contained"
-                          size="small"
-                          disabled={run.isPending}
-                          onClick={() => run.mutate({ name: job.name, force: false })}
-                          aria-label={`${translate("sia.outbox.run_now")}: ${job.label}`}
-                        >
-                          {translate("sia.outbox.run_now")}
-                        </Button>
-                        <Button
-                          variant="outlined"
-                          size="small"
-                          disabled={run.isPending}
-                          onClick={() => setForcing(job)}
-                          aria-label={`${translate("sia.outbox.force")}: ${job.label}`}
-                        >
-                          {translate("sia.outbox.force")}
-                        </Button>
-                      </Stack>
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        )}
+        <QueryState query={jobs}>
+          {(jobList) => (
+            <Table size="small" aria-label={translate("sia.outbox.jobs")}>
+              <TableHeader labels={["sia.outbox.job", "sia.outbox.period", "sia.outbox.last_run"]} actions />
+              <TableBody>
+                {jobList.map((job) => {
+                  const last = job.runs[0];
+                  return (
+                    <TableRow key={job.name} data-testid={`job-${job.name}`}>
+                      <TableCell>{job.label}</TableCell>
+                      <TableCell>{job.current_period}</TableCell>
+                      <TableCell>
+                        {last
+                          ? `${formatDateTime(last.ran_at)} · ${last.period_key} · ${last.message ?? ""} (${translate(
+                              last.trigger === "manual" ? "sia.outbox.manual" : "sia.outbox.scheduled",
+                            )})`
+                          : translate("sia.outbox.never")}
+                      </TableCell>
+                      <TableCell align="right">
+                        <Stack direction="row" spacing={1} justifyContent="flex-end">
+                          <Button
+                            variant="contained"
+                            size="small"
+                            disabled={run.isPending}
+                            onClick={() => run.mutate({ name: job.name, force: false })}
+                            aria-label={`${translate("sia.outbox.run_now")}: ${job.label}`}
+                          >
+                            {translate("sia.outbox.run_now")}
+                          </Button>
+                          <Button
+                            variant="outlined"
+                            size="small"
+                            disabled={run.isPending}
+                            onClick={() => setForcing(job)}
+                            aria-label={`${translate("sia.outbox.force")}: ${job.label}`}
+                          >
+                            {translate("sia.outbox.force")}
+                          </Button>
+                        </Stack>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </QueryState>
         <Confirm
           isOpen={forcing !== null}
           title={translate("sia.outbox.force_title", { job: forcing?.label ?? "" })}
@@ -132,36 +117,33 @@ function MessageDialog({ id, onClose }: { id: string; onClose: () => void }) {
     <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-labelledby="outbox-message-title">
       <DialogTitle id="outbox-message-title">{message.data?.subject ?? translate("sia.outbox.subject")}</DialogTitle>
       <DialogContent dividers>
-        {message.isPending ? (
-          <CircularProgress size={24} />
-        ) : message.isError ? (
-          <Alert severity="error">{errorText(message.error)}</Alert>
-        ) : (
-          <Stack spacing={1}>
-            <Typography variant="body2">
-              <strong>{translate("sia.outbox.date")}:</strong> {formatDateTime(message.data.date)}
-            </Typography>
-            <Typography variant="body2">
-              <strong>{translate("sia.outbox.from")}:</strong> {message.data.from}
-            </Typography>
-            <Typography variant="body2">
-              <strong>{translate("sia.outbox.to")}:</strong> {message.data.to}
-            </Typography>
-            {message.data.attachments.length > 0 && (
+        <QueryState query={message}>
+          {(mail) => (
+            <Stack spacing={1}>
               <Typography variant="body2">
-                <strong>{translate("sia.outbox.attachments")}:</strong>{" "}
-                {message.data.attachments.map((a) => a.filename).join(", ")}
+                <strong>{translate("sia.outbox.date")}:</strong> {formatDateTime(mail.date)}
               </Typography>
-            )}
-            <Typography
-              component="pre"
-              data-testid="outbox-message-text"
-              sx={{ whiteSpace: "pre-wrap", fontFamily: "inherit", mt: 2 }}
-            >
-              {message.data.text}
-            </Typography>
-          </Stack>
-        )}
+              <Typography variant="body2">
+                <strong>{translate("sia.outbox.from")}:</strong> {mail.from}
+              </Typography>
+              <Typography variant="body2">
+                <strong>{translate("sia.outbox.to")}:</strong> {mail.to}
+              </Typography>
+              {mail.attachments.length > 0 && (
+                <Typography variant="body2">
+                  <strong>{translate("sia.outbox.attachments")}:</strong> {mail.attachments.map((a) => a.filename).join(", ")}
+                </Typography>
+              )}
+              <Typography
+                component="pre"
+                data-testid="outbox-message-text"
+                sx={{ whiteSpace: "pre-wrap", fontFamily: "inherit", mt: 2 }}
+              >
+                {mail.text}
+              </Typography>
+            </Stack>
+          )}
+        </QueryState>
       </DialogContent>
       <DialogActions>
         <Button component="a" href={`/api/v1/outbox/${encodeURIComponent(id)}/eml`} download>
@@ -183,47 +165,38 @@ function OutboxCard() {
         <Typography variant="h6" component="h2">
           {translate("sia.outbox.messages")}
         </Typography>
-        {outbox.isPending ? (
-          <CircularProgress size={24} />
-        ) : outbox.isError ? (
-          <Alert severity="error">{errorText(outbox.error)}</Alert>
-        ) : (
-          <>
-            {outbox.data.meta.adapter === "smtp" && (
-              <Alert severity="info" sx={{ my: 1 }}>
-                {translate("sia.outbox.smtp_note")}
-              </Alert>
-            )}
-            {outbox.data.outbox.length === 0 ? (
-              <Typography color="text.secondary">{translate("sia.outbox.empty")}</Typography>
-            ) : (
-              <Table size="small" aria-label={translate("sia.outbox.messages")}>
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{translate("sia.outbox.date")}</TableCell>
-                    <TableCell>{translate("sia.outbox.to")}</TableCell>
-                    <TableCell>{translate("sia.outbox.subject")}</TableCell>
-                    <TableCell>{translate("sia.outbox.attachments")}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {outbox.data.outbox.map((m) => (
-                    <TableRow key={m.id} hover sx={{ cursor: "pointer" }} onClick={() => setOpen(m.id)}>
-                      <TableCell>{formatDateTime(m.date)}</TableCell>
-                      <TableCell>{m.to}</TableCell>
-                      <TableCell>
-                        <Button variant="text" size="small" sx={{ textTransform: "none", p: 0 }} onClick={() => setOpen(m.id)}>
-                          {m.subject}
-                        </Button>
-                      </TableCell>
-                      <TableCell>{m.attachments.map((a) => a.filename).join(", ")}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            )}
-          </>
-        )}
+        <QueryState query={outbox}>
+          {(box) => (
+            <>
+              {box.meta.adapter === "smtp" && (
+                <Alert severity="info" sx={{ my: 1 }}>
+                  {translate("sia.outbox.smtp_note")}
+                </Alert>
+              )}
+              {box.outbox.length === 0 ? (
+                <Typography color="text.secondary">{translate("sia.outbox.empty")}</Typography>
+              ) : (
+                <Table size="small" aria-label={translate("sia.outbox.messages")}>
+                  <TableHeader labels={["sia.outbox.date", "sia.outbox.to", "sia.outbox.subject", "sia.outbox.attachments"]} />
+                  <TableBody>
+                    {box.outbox.map((m) => (
+                      <TableRow key={m.id} hover sx={{ cursor: "pointer" }} onClick={() => setOpen(m.id)}>
+                        <TableCell>{formatDateTime(m.date)}</TableCell>
+                        <TableCell>{m.to}</TableCell>
+                        <TableCell>
+                          <Button variant="text" size="small" sx={{ textTransform: "none", p: 0 }} onClick={() => setOpen(m.id)}>
+                            {m.subject}
+                          </Button>
+                        </TableCell>
+                        <TableCell>{m.attachments.map((a) => a.filename).join(", ")}</TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+            </>
+          )}
+        </QueryState>
         {open && <MessageDialog id={open} onClose={() => setOpen(null)} />}
       </CardContent>
     </Card>
@@ -232,19 +205,11 @@ function OutboxCard() {
 
 export function OutboxPage() {
   const translate = useTranslate();
-  const { permissions, isPending } = usePermissions<SessionUser | null>();
-  if (isPending) return null;
-  if (!canAccess({ user: permissions, resource: "outbox", action: "list" }))
-    return (
-      <Alert severity="error" sx={{ mt: 2 }}>
-        {messages.forbidden}
-      </Alert>
-    );
   return (
-    <>
+    <AdminPageGuard resource="outbox" action="list">
       <Title title={translate("sia.outbox.title")} />
       <JobsCard />
       <OutboxCard />
-    </>
+    </AdminPageGuard>
   );
 }

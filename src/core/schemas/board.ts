@@ -6,6 +6,18 @@ import { z } from "zod";
 import { boardMessages, messages } from "../messages";
 import { optionalId } from "./fields";
 
+/** A board message as the API answers it (the route builds it, the board screen reads it). */
+export interface BoardMessageView {
+  id: number;
+  project_id: number;
+  user_id: number;
+  author_name: string;
+  body: string;
+  mentions: number[];
+  created_at: string;
+  seen_by: Array<{ user_id: number; name: string; read_at: string }>;
+}
+
 export const BOARD_MESSAGE_MAX = 500;
 export const BOARD_PAGE_SIZE = 30;
 
