@@ -3,11 +3,12 @@
  * default): each signs in once, then loops — open their week, validate and save it, list clients and
  * projects, download their week as CSV. Zero errors (every answer 2xx), and no memory growth: the server's
  * RSS (/proc/<pid>/status) sampled every second, the mean of the last third of the run compared with the
- * middle third. The bound is tolerant on purpose (last ≤ middle × 1.25 + 48 MB): V8 grows its heap in
- * steps and collects when it likes, and the embedded database's WebAssembly memory only ever grows while
- * it warms its caches, so a healthy server still wanders by tens of megabytes; a leak that retains
- * something per request (thousands of requests a minute) climbs past it. The first third is warm-up and
- * not compared. Latency is reported, never asserted: the CI machine is a shared 2-core box.
+ * middle third, may grow by at most 64 MB. The bound is tolerant on purpose: V8 grows its heap in steps
+ * and collects when it likes, and the embedded database's WebAssembly memory only ever grows while it
+ * warms its caches, so a healthy server still wanders by some megabytes (4 MB measured); a leak that
+ * retains something per request climbs past it (256 KB per request did, under a heavily loaded machine;
+ * docs/reliability.md). Smaller leaks are beyond a one-minute run. The first third is warm-up and not
+ * compared. Latency is reported, never asserted: the CI machine is a shared 2-core box.
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,7 +39,8 @@ const rssKb = (pid: number) => {
   return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
 };
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 describe("load", () => {
   it(`${USERS} users for ${SECONDS} s: no errors, no memory growth`, async () => {
@@ -49,7 +51,8 @@ describe("load", () => {
       const started = performance.now();
       try {
         const res = await fn();
-        if (res.status < 200 || res.status > 299) errors.push(`${label}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        if (res.status < 200 || res.status > 299)
+          errors.push(`${label}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
       } catch (error) {
         errors.push(`${label}: ${(error as Error).message}`);
       }
@@ -125,6 +128,6 @@ describe("load", () => {
     expect(errors.slice(0, 10)).toEqual([]);
     expect(requests).toBeGreaterThan(USERS * 6);
     expect(samples.length).toBeGreaterThanOrEqual(6);
-    expect(last).toBeLessThanOrEqual(middle * 1.25 + 48 * 1024);
+    expect(last - middle).toBeLessThanOrEqual(64 * 1024);
   });
 });
