@@ -15,7 +15,8 @@ import type { Database } from "../../server/db/client";
 import { activities, clients, holydays, users } from "../../server/db/schema";
 import { buildActivity } from "../support/catalog-factories";
 import { buildClient, buildUser } from "../support/factories";
-import { createStore, recordFigures, startServer, type TestStore } from "../support/server";
+import { recordFigures } from "../support/figures";
+import { createStore, startServer, type TestStore } from "../support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 let store: TestStore;

@@ -16,15 +16,8 @@ import { activities, audit_logs, clients, holydays, project_types, projects, quo
 import type { PausePoint } from "../../server/http/testPause";
 import { buildProspect, multipart } from "../support/catalog-factories";
 import { buildProduct, buildUser, PASSWORD } from "../support/factories";
-import {
-  createStore,
-  httpRequest,
-  httpSignIn,
-  recordFigures,
-  type ServerProcess,
-  startServer,
-  type TestStore,
-} from "../support/server";
+import { recordFigures } from "../support/figures";
+import { createStore, httpRequest, httpSignIn, type ServerProcess, startServer, type TestStore } from "../support/server";
 
 const PORT = 3250;
 let store: TestStore;

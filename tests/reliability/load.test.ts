@@ -13,7 +13,8 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, PASSWORD } from "../support/factories";
-import { createStore, httpSignIn, recordFigures, type ServerProcess, startServer, type TestStore } from "../support/server";
+import { recordFigures } from "../support/figures";
+import { createStore, httpSignIn, type ServerProcess, startServer, type TestStore } from "../support/server";
 
 const PORT = 3252;
 const USERS = Number(process.env.LOAD_USERS ?? 100);

@@ -8,15 +8,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../src/core/messages";
 import { buildUser, PASSWORD } from "../support/factories";
-import {
-  createStore,
-  type HttpClient,
-  httpSignIn,
-  recordFigures,
-  type ServerProcess,
-  startServer,
-  type TestStore,
-} from "../support/server";
+import { recordFigures } from "../support/figures";
+import { createStore, type HttpClient, httpSignIn, type ServerProcess, startServer, type TestStore } from "../support/server";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
 
 const PORT = 3251;
