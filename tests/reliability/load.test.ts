@@ -2,13 +2,14 @@
  * Load (issue 11): 100 simulated users against the real server on loopback for LOAD_SECONDS (60 by
  * default): each signs in once, then loops — open their week, validate and save it, list clients and
  * projects, download their week as CSV. Zero errors (every answer 2xx), and no memory growth: the server's
- * RSS (/proc/<pid>/status) sampled every second, the mean of the last third of the run compared with the
- * middle third, may grow by at most 64 MB. The bound is tolerant on purpose: V8 grows its heap in steps
- * and collects when it likes, and the embedded database's WebAssembly memory only ever grows while it
- * warms its caches, so a healthy server still wanders by some megabytes (4 MB measured); a leak that
- * retains something per request climbs past it (256 KB per request did, under a heavily loaded machine;
- * docs/reliability.md). Smaller leaks are beyond a one-minute run. The first third is warm-up and not
- * compared. Latency is reported, never asserted: the CI machine is a shared 2-core box.
+ * RSS (/proc/<pid>/status) sampled every second. The last third of the run is compared with the middle
+ * third (the first is warm-up): its floor (lowest sample, what is left after the garbage collector ran)
+ * may exceed the middle third's floor by at most 64 MB, its mean the middle third's mean by at most 128 MB.
+ * Tolerant on purpose: V8 grows its heap in steps and collects when it likes (the mean swung +54 MB in a
+ * healthy run on PostgreSQL), and the embedded database's WebAssembly memory only grows while it warms its
+ * caches; the floor ignores that sawtooth, while a leak that retains something per request raises it
+ * (256 KB per request did, on a heavily loaded machine; docs/reliability.md). Smaller leaks are beyond a
+ * one-minute run. Latency is reported, never asserted: the CI machine is a shared 2-core box.
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,6 +109,8 @@ describe("load", () => {
     const third = Math.floor(samples.length / 3);
     const middle = mean(samples.slice(third, 2 * third));
     const last = mean(samples.slice(2 * third));
+    const middleFloor = Math.min(...samples.slice(third, 2 * third));
+    const lastFloor = Math.min(...samples.slice(2 * third));
     const mb = (kb: number) => Math.round(kb / 1024);
     const figures = {
       users: USERS,
@@ -120,15 +123,19 @@ describe("load", () => {
       rss_middle_mean_mb: mb(middle),
       rss_last_mean_mb: mb(last),
       rss_end_mb: mb(rssEnd),
+      rss_middle_floor_mb: mb(middleFloor),
+      rss_last_floor_mb: mb(lastFloor),
+      rss_samples_mb: samples.map(mb),
     };
     recordFigures(
       "confiabilidad-carga",
-      `${USERS} usuarios ${SECONDS} s: ${requests} peticiones, ${errors.length} errores, p50 ${figures.p50_ms} ms, p95 ${figures.p95_ms} ms, RSS ${figures.rss_start_mb} → ${figures.rss_end_mb} MB (media tercio medio ${figures.rss_middle_mean_mb}, último ${figures.rss_last_mean_mb})`,
+      `${USERS} usuarios ${SECONDS} s: ${requests} peticiones, ${errors.length} errores, p50 ${figures.p50_ms} ms, p95 ${figures.p95_ms} ms, RSS ${figures.rss_start_mb} → ${figures.rss_end_mb} MB (tercio medio: media ${figures.rss_middle_mean_mb}, piso ${figures.rss_middle_floor_mb}; último: media ${figures.rss_last_mean_mb}, piso ${figures.rss_last_floor_mb})`,
       figures,
     );
     expect(errors.slice(0, 10)).toEqual([]);
     expect(requests).toBeGreaterThanOrEqual(USERS * 6);
     expect(samples.length).toBeGreaterThanOrEqual(6);
-    expect(last - middle).toBeLessThanOrEqual(64 * 1024);
+    expect(lastFloor - middleFloor).toBeLessThanOrEqual(64 * 1024);
+    expect(last - middle).toBeLessThanOrEqual(128 * 1024);
   });
 });
