@@ -5,6 +5,7 @@
  * succeed again without restarting the server. PostgreSQL only: the embedded database has no connection
  * to lose.
  */
+import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../src/core/messages";
 import { buildUser, PASSWORD } from "../support/factories";
@@ -161,6 +162,7 @@ describe.skipIf(!onPostgres)("PostgreSQL outage (skipped on the embedded databas
       void pending;
     } finally {
       await paused.kill("SIGKILL");
+      fs.rmSync(`${store.dataDir}-b`, { recursive: true, force: true });
     }
     await recovered();
   });
