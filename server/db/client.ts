@@ -110,6 +110,12 @@ export async function openPostgres(url: string, max = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max });
   // A dropped connection must not take the process down; the next query gets a fresh one.
   pool.on("error", () => {});
+  // A checked-out client (inside a transaction, say) whose connection drops emits 'error' on itself, not
+  // on the pool: without a listener Node throws it and the process dies. The query in flight still
+  // rejects, and the pool discards the broken client when it is released.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   const db = drizzleNodePg(pool, { schema });
   return {
     db,

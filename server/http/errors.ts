@@ -87,6 +87,31 @@ function keyColumn(detail?: string): string | undefined {
   return match?.[1];
 }
 
+/** Node socket errors of a lost or refused connection to PostgreSQL. */
+const CONNECTION_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTCONN"]);
+/** Messages `pg` throws without a code when the server goes away under it. */
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection error|not queryable|timeout exceeded when trying to connect|Client was closed/i;
+
+/**
+ * True when the database cannot be reached (server down, restarting, connection cut): the request is not
+ * at fault and a retry will do, so it answers 503 with Retry-After instead of a 500 (issue 11). SQLSTATE
+ * class 08 (connection exception) and 57P01–57P03 (administrator shutdown, crash, cannot connect now).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const code = typeof candidate.code === "string" ? candidate.code : "";
+    if (CONNECTION_ERRNOS.has(code) || /^08[0-9A-Z]{3}$/.test(code) || /^57P0[123]$/.test(code)) return true;
+    if (typeof candidate.message === "string" && CONNECTION_MESSAGES.test(candidate.message)) return true;
+    // net.connect to a dual-stack host rejects with an AggregateError of the attempts.
+    if (Array.isArray(candidate.errors) && candidate.errors.some((e) => isDatabaseUnavailable(e))) return true;
+    current = candidate.cause;
+  }
+  return false;
+}
+
 /** A database error caused by the request's data, as a 422; undefined when it is a real fault. */
 export function databaseValidationError(error: unknown): ValidationError | undefined {
   const pgError = pgErrorOf(error);
@@ -128,6 +153,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (error instanceof ZodError) {
       return reply.status(422).send({ errors: zodFieldErrors(error) });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, "database unavailable");
+      return reply.status(503).header("retry-after", "5").send({ error: messages.databaseUnavailable });
     }
     const dbError = databaseValidationError(error);
     if (dbError) return reply.status(422).send(dbError.body);

@@ -4,6 +4,7 @@
  */
 export const messages = {
   unexpected: "Hubo un error inesperado. Favor de contactar al administrador del sistema",
+  databaseUnavailable: "La base de datos no está disponible; intente de nuevo en unos momentos.",
   unauthenticated: "Sin Autenticación",
   forbidden: "Error de Permisos",
   notFound: "No se encontró el registro solicitado",

@@ -36,6 +36,7 @@ import {
   signIn,
   signInAs,
 } from "../support/factories";
+import { recordFigures } from "../support/figures";
 import { buildInvoice, buildProject } from "../support/project-factories";
 
 type Rule =
@@ -285,8 +286,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  console.log(
-    `[seguridad] rutas: ${routes.length} + ${driveRoutes.length} de /drive, comprobaciones rutas×roles: ${checks} (${reached} respondidas 2xx), sondas IDOR/ids inexistentes: ${idorProbes}`,
+  recordFigures(
+    "seguridad",
+    `rutas: ${routes.length} + ${driveRoutes.length} de /drive, comprobaciones rutas×roles: ${checks} (${reached} respondidas 2xx), sondas IDOR/ids inexistentes: ${idorProbes}`,
+    { routes: routes.length, driveRoutes: driveRoutes.length, checks, reached2xx: reached, idorProbes },
   );
   await t?.close();
 });

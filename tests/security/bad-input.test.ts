@@ -13,6 +13,7 @@ import { resources } from "../../server/modules/index";
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildActivity, buildProject, buildProspect, multipart, rawRequest } from "../support/catalog-factories";
 import { type ApiClient, buildClient, buildClientGroup, buildProduct, buildWorkspace, signInAs } from "../support/factories";
+import { recordFigures } from "../support/figures";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -48,7 +49,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const line = `Entradas inválidas: ${figures.payloads} cargas probadas en ${figures.routes.size} rutas de escritura; ${figures.listQueries} consultas de orden/filtro/búsqueda`;
-  console.log(line);
+  recordFigures("seguridad-entradas", line, {
+    payloads: figures.payloads,
+    routes: figures.routes.size,
+    listQueries: figures.listQueries,
+  });
   await t?.close();
 });
 

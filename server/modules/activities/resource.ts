@@ -51,6 +51,7 @@ import {
   withValidation,
 } from "../../http/resource";
 import { outer } from "../../http/sql";
+import { testPause } from "../../http/testPause";
 import { ticketsError } from "../../ports/tickets";
 import { rememberSeries } from "../calendar_imports/service";
 import { ACTIVITY_REPORT_CSV } from "../reports/report";
@@ -306,6 +307,7 @@ function registerActivityRoutes(app: FastifyInstance) {
               out.push({ id: stored.id, created: false });
             }
           }
+          await testPause("week_save");
           // Recurring memory (issue 6): what each calendar series was mapped to, for its next import.
           await rememberSeries(
             tx,

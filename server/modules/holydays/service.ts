@@ -16,6 +16,7 @@ import type { Db } from "../../db/client";
 import { holydays } from "../../db/schema";
 import { type CsvColumn, csvStream } from "../../http/csv";
 import { ValidationError, zodFieldErrors } from "../../http/errors";
+import { testPause } from "../../http/testPause";
 
 const NAME_MAX = 160;
 
@@ -91,13 +92,15 @@ export function parseHolydaysCsv(text: string): ParsedHolyday[] {
 export async function importHolydays(db: Db, rows: ParsedHolyday[]) {
   const unique = new Map<string, ParsedHolyday>();
   for (const row of rows) if (!unique.has(row.date)) unique.set(row.date, row);
-  const inserted = await db.transaction(async (tx) =>
-    tx
+  const inserted = await db.transaction(async (tx) => {
+    const rows = await tx
       .insert(holydays)
       .values([...unique.values()])
       .onConflictDoNothing({ target: holydays.date })
-      .returning({ id: holydays.id }),
-  );
+      .returning({ id: holydays.id });
+    await testPause("holiday_import");
+    return rows;
+  });
   const imported = inserted.length;
   const skipped = rows.length - imported;
   if (imported === 0) return { imported: 0, skipped, warning: messages.holydaysAllRegistered };

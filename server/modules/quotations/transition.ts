@@ -37,6 +37,7 @@ import { authorize, currentUser } from "../../http/auth";
 import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf, ResourceService, withValidation } from "../../http/resource";
+import { testPause } from "../../http/testPause";
 import { type DocumentsPort, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
 import { nextClientCode } from "../clients/resource";
 import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
@@ -245,6 +246,8 @@ async function approveQuote(
       audit_comment: params.comment,
     })
     .returning();
+
+  await testPause("quotation_approval");
 
   // 2. The drive, last: the client's folder (picked, or a new one in the root) with its structure, and the
   //    project's folder inside Proyectos with the 9 numbered folders. Undone by the caller on failure.
