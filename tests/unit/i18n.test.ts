@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import englishMessages from "ra-language-english";
 import { describe, expect, it } from "vitest";
 import { es, i18nProvider, raSpanish } from "../../src/admin/i18n";
@@ -321,6 +323,47 @@ describe("resources labels (SPEC §3)", () => {
       "Integraciones",
       "Avisos",
     ]);
+  });
+});
+
+/** The screens whose texts moved to es.ts (issue 9's board, bell and «Avisos»). */
+const BOARD_SCREENS = [
+  ...readdirSync("src/admin/board")
+    .filter((file) => file.endsWith(".tsx") || file.endsWith(".ts"))
+    .map((file) => join("src/admin/board", file)),
+  "src/admin/pages/NoticesPage.tsx",
+];
+
+describe("board, bell and notices texts", () => {
+  it.each(BOARD_SCREENS)("%s names only keys es.ts has", (file) => {
+    const source = readFileSync(file, "utf8");
+    const keys = [...source.matchAll(/["'`]((?:sia|resources)\.[a-z_]+(?:\.[a-z_]+)+)["'`]/g)].map((m) => m[1]);
+    expect(keys.filter((key) => !catalogue.has(key))).toEqual([]);
+  });
+
+  it.each(BOARD_SCREENS)("%s spells no Spanish text in its code", (file) => {
+    const lines = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line));
+    // A capitalised word in a JSX child, or a string literal with an accented letter or a Spanish sentence.
+    const spanish = lines.filter(
+      (line) => />\s*[A-ZÁÉÍÓÚÑ¿¡][a-záéíóúñ]+[^<{]*</.test(line) || /["'`][^"'`]*[áéíóúñ¿¡][^"'`]*["'`]/.test(line),
+    );
+    expect(spanish).toEqual([]);
+  });
+
+  it("keeps the wording the people using SIA know", () => {
+    const t = i18nProvider.translate;
+    expect(t("sia.board.empty")).toBe("Aún no hay mensajes en este tablero.");
+    expect(t("sia.board.seen_by", { names: "Beto Tablero, Ana" })).toBe("Visto por Beto Tablero, Ana");
+    expect(t("sia.board.counter", { length: 0, max: 500 })).toBe("0/500");
+    expect(t("sia.board.cannot_chat", { reason: "Sin permiso" })).toBe(
+      "Sin permiso. Pida a un administrador que le habilite el chat.",
+    );
+    expect(t("sia.bell.kinds.mention")).toBe("Te mencionaron");
+    expect(t("sia.bell.activation_failed", { error: "sin red" })).toBe("No se pudieron activar las notificaciones: sin red");
+    expect(t("sia.notices.counter", { length: 12, max: 1000 })).toBe("12/1000");
+    expect(t("sia.notices.send")).toBe("Enviar aviso");
   });
 });
 

@@ -53,7 +53,6 @@ export async function isMember(db: Tx, userId: number, projectId: number): Promi
 export const canReadBoard = async (db: Tx, user: SessionUser, projectId: number) =>
   user.administrator_role || (await isMember(db, user.id, projectId));
 
-
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 
 /** Messages with their authors and receipts, oldest first. */

@@ -18,7 +18,7 @@ import {
   Typography,
 } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { type RaRecord, usePermissions, useRecordContext } from "react-admin";
+import { type RaRecord, usePermissions, useRecordContext, useTranslate } from "react-admin";
 import { boardMessages } from "../../core/messages";
 import { BOARD_MESSAGE_MAX } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
@@ -38,11 +38,12 @@ function mentionQuery(text: string, caret: number): { start: number; query: stri
 }
 
 function SeenBy({ message }: { message: BoardMessage }) {
+  const translate = useTranslate();
   const readers = message.seen_by.filter((s) => s.user_id !== message.user_id);
   if (readers.length === 0) return null;
   return (
     <Typography variant="caption" color="text.secondary" data-testid="board-seen-by">
-      Visto por {readers.map((r) => r.name).join(", ")}
+      {translate("sia.board.seen_by", { names: readers.map((r) => r.name).join(", ") })}
     </Typography>
   );
 }
@@ -50,6 +51,7 @@ function SeenBy({ message }: { message: BoardMessage }) {
 export function BoardPanel() {
   const project = useRecordContext<RaRecord>();
   const { permissions: me } = usePermissions<SessionUser | null>();
+  const translate = useTranslate();
   const projectId = Number(project?.id);
   const [messages, setMessages] = useState<BoardMessage[]>([]);
   const [hasMore, setHasMore] = useState(false);
@@ -184,21 +186,19 @@ export function BoardPanel() {
     <Card variant="outlined" sx={{ mt: 2 }} id="tablero" data-testid="project-board">
       <CardContent>
         <Typography variant="h6" gutterBottom>
-          Tablero
+          {translate("sia.board.title")}
         </Typography>
         {denied ? (
-          <Alert severity="info">Solo los usuarios del proyecto y los administradores ven su tablero.</Alert>
+          <Alert severity="info">{translate("sia.board.members_only")}</Alert>
         ) : (
           <>
             {hasMore && (
               <Button size="small" onClick={() => void loadOlder()}>
-                Cargar anteriores
+                {translate("sia.board.load_older")}
               </Button>
             )}
             <Stack spacing={1.5} sx={{ maxHeight: 420, overflowY: "auto", my: 1 }} data-testid="board-messages">
-              {loaded && messages.length === 0 && (
-                <Typography color="text.secondary">Aún no hay mensajes en este tablero.</Typography>
-              )}
+              {loaded && messages.length === 0 && <Typography color="text.secondary">{translate("sia.board.empty")}</Typography>}
               {messages.map((m) => (
                 <Box key={m.id} data-testid="board-message" data-message-id={m.id}>
                   <Typography variant="subtitle2" component="div">
@@ -218,8 +218,8 @@ export function BoardPanel() {
               <Box sx={{ position: "relative" }}>
                 <TextField
                   inputRef={input}
-                  label="Mensaje"
-                  placeholder="Escribe un mensaje; usa @ para mencionar a alguien del proyecto"
+                  label={translate("sia.board.message")}
+                  placeholder={translate("sia.board.placeholder")}
                   value={text}
                   onChange={(e) => {
                     setText(e.target.value);
@@ -237,11 +237,11 @@ export function BoardPanel() {
                   multiline
                   minRows={2}
                   fullWidth
-                  slotProps={{ htmlInput: { "aria-label": "Mensaje", "data-testid": "board-input" } }}
+                  slotProps={{ htmlInput: { "aria-label": translate("sia.board.message"), "data-testid": "board-input" } }}
                 />
                 {suggestions.length > 0 && (
                   <Paper elevation={4} sx={{ position: "absolute", zIndex: 10, left: 8, bottom: "100%" }}>
-                    <List dense aria-label="Usuarios del proyecto" data-testid="board-mentions">
+                    <List dense aria-label={translate("sia.board.mentions")} data-testid="board-mentions">
                       {suggestions.map((m) => (
                         <ListItemButton key={m.id} onClick={() => insertMention(m)}>
                           <ListItemText primary={m.name} secondary={`@${m.handle}`} />
@@ -256,19 +256,19 @@ export function BoardPanel() {
                     color={length > BOARD_MESSAGE_MAX ? "error" : "text.secondary"}
                     data-testid="board-counter"
                   >
-                    {length}/{BOARD_MESSAGE_MAX}
+                    {translate("sia.board.counter", { length, max: BOARD_MESSAGE_MAX })}
                   </Typography>
                   <Button
                     variant="contained"
                     onClick={() => void send()}
                     disabled={busy || length === 0 || length > BOARD_MESSAGE_MAX}
                   >
-                    Enviar
+                    {translate("sia.board.send")}
                   </Button>
                 </Stack>
               </Box>
             ) : (
-              <Alert severity="info">{boardMessages.cannotChat}. Pida a un administrador que le habilite el chat.</Alert>
+              <Alert severity="info">{translate("sia.board.cannot_chat", { reason: boardMessages.cannotChat })}</Alert>
             )}
           </>
         )}

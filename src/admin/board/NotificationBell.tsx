@@ -6,18 +6,12 @@
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import { Badge, Divider, IconButton, ListItemText, Menu, MenuItem, Tooltip, Typography } from "@mui/material";
 import { useState } from "react";
-import { useNotify } from "react-admin";
+import { useNotify, useTranslate } from "react-admin";
 import { useNavigate } from "react-router-dom";
 import { screenPath } from "../../core/resources";
 import { type BellNotification, boardApi } from "./api";
 import { announceBoardActivity } from "./realtime";
 import { useSummary } from "./summary";
-
-const KIND_LABELS: Record<BellNotification["kind"], string> = {
-  mention: "Te mencionaron",
-  notice: "Aviso",
-  project: "Proyecto",
-};
 
 const base64UrlToBytes = (value: string) => {
   const padded = (value + "=".repeat((4 - (value.length % 4)) % 4)).replace(/-/g, "+").replace(/_/g, "/");
@@ -26,10 +20,11 @@ const base64UrlToBytes = (value: string) => {
 
 const pushSupported = () => typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window;
 
+/** Subscribes this device; answers the es.ts key of the outcome to show. */
 async function activatePush(): Promise<string> {
-  if (!pushSupported()) return "Este navegador no admite notificaciones push.";
+  if (!pushSupported()) return "sia.bell.unsupported";
   const permission = await Notification.requestPermission();
-  if (permission !== "granted") return "No se concedió el permiso de notificaciones.";
+  if (permission !== "granted") return "sia.bell.permission_denied";
   const registration = await navigator.serviceWorker.register("/sw.js");
   await navigator.serviceWorker.ready;
   const { public_key } = await boardApi.publicKey();
@@ -37,13 +32,14 @@ async function activatePush(): Promise<string> {
     (await registration.pushManager.getSubscription()) ??
     (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(public_key) }));
   await boardApi.subscribe(subscription.toJSON());
-  return "Notificaciones activadas en este dispositivo.";
+  return "sia.bell.activated";
 }
 
 export function NotificationBell() {
   const summary = useSummary();
   const notify = useNotify();
   const navigate = useNavigate();
+  const translate = useTranslate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [items, setItems] = useState<BellNotification[]>([]);
   const unseen = summary?.unseen_notifications ?? 0;
@@ -67,14 +63,19 @@ export function NotificationBell() {
     try {
       notify(await activatePush(), { type: "info" });
     } catch (error) {
-      notify(`No se pudieron activar las notificaciones: ${(error as Error).message}`, { type: "error" });
+      notify("sia.bell.activation_failed", { type: "error", messageArgs: { error: (error as Error).message } });
     }
   };
 
   return (
     <>
-      <Tooltip title="Notificaciones">
-        <IconButton color="inherit" aria-label="Notificaciones" onClick={(e) => void open(e.currentTarget)} data-testid="bell">
+      <Tooltip title={translate("sia.bell.title")}>
+        <IconButton
+          color="inherit"
+          aria-label={translate("sia.bell.title")}
+          onClick={(e) => void open(e.currentTarget)}
+          data-testid="bell"
+        >
           {unseen > 0 ? (
             <Badge badgeContent={unseen} color="error" data-testid="bell-count">
               <NotificationsIcon />
@@ -92,20 +93,20 @@ export function NotificationBell() {
       >
         {items.length === 0 && (
           <MenuItem disabled>
-            <Typography variant="body2">No tienes notificaciones.</Typography>
+            <Typography variant="body2">{translate("sia.bell.empty")}</Typography>
           </MenuItem>
         )}
         {items.map((n) => (
           <MenuItem key={n.id} onClick={() => void choose(n)} sx={{ whiteSpace: "normal", fontWeight: n.seen_at ? 400 : 600 }}>
             <ListItemText
-              primary={`${KIND_LABELS[n.kind] ?? "Aviso"}${n.project_name ? ` · ${n.project_name}` : ""} — ${n.author_name}`}
+              primary={`${translate(`sia.bell.kinds.${n.kind}`, { _: translate("sia.bell.kinds.notice") })}${n.project_name ? ` · ${n.project_name}` : ""} — ${n.author_name}`}
               secondary={n.message}
               slotProps={{ secondary: { sx: { whiteSpace: "pre-wrap", overflowWrap: "anywhere" } } }}
             />
           </MenuItem>
         ))}
         {pushSupported() && <Divider />}
-        {pushSupported() && <MenuItem onClick={() => void activate()}>Activar notificaciones</MenuItem>}
+        {pushSupported() && <MenuItem onClick={() => void activate()}>{translate("sia.bell.activate")}</MenuItem>}
       </Menu>
     </>
   );
