@@ -151,3 +151,24 @@ test("a board message with a script, an image and a javascript: link shows as te
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
   expect(dialogs).toEqual([]);
 });
+
+test("a notice whose message and author carry scripts shows as text in the bell and runs nothing", async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on("dialog", async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  await signIn(page, "admin");
+  const res = await page.request.post("/api/v1/notifications", {
+    data: { notification: { message: payload("aviso"), author_name: `Autor ${IMG}` } },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  await page.reload();
+  await page.getByTestId("bell").click();
+  const menu = page.getByRole("menu");
+  await expect(menu.getByText("AAA aviso", { exact: false }).first()).toBeVisible();
+  await expect(menu.getByText(IMG, { exact: false }).first()).toBeVisible();
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+});

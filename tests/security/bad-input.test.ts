@@ -198,6 +198,14 @@ describe("bad input on the other write routes", () => {
     ["POST", "/api/v1/users/save_cloud_token"],
     ["PUT", "/api/v1/workspaces/1/toggle_notification"],
     ["POST", "/api/v1/sessions"],
+    // Issues 8 and 9: sign-in callback, boards, notices, push subscriptions, integrations.
+    ["POST", "/api/v1/auth/callback"],
+    ["POST", "/api/v1/projects/1/messages"],
+    ["POST", "/api/v1/projects/1/messages/read"],
+    ["POST", "/api/v1/notifications"],
+    ["PUT", "/api/v1/notifications/1/seen"],
+    ["POST", "/api/v1/push/subscriptions"],
+    ["POST", "/api/v1/integrations/documents/check"],
   ];
   for (const [method, url] of ROUTES) {
     it(`${method} ${url}: hostile bodies answer < 500 with a Spanish refusal`, async () => {
@@ -220,6 +228,15 @@ describe("bad input on the other write routes", () => {
         "token",
         "file",
         "months",
+        "id_token",
+        "message",
+        "body",
+        "up_to_id",
+        "notification",
+        "workspace_id",
+        "subscription",
+        "endpoint",
+        "keys",
       ];
       await fc.assert(
         fc.asyncProperty(fc.oneof(fc.dictionary(fc.constantFrom(...keys), hostile), hostile), async (payload) => {
