@@ -108,7 +108,8 @@ export async function generate(db: Database, options: GenerateOptions, log = con
       db,
       `insert into employees (name, employee_code, user_id, is_active, workspace_id, employee_position_id, assignable, is_rape)
        select u.name, 'E' || lpad(u.rn::text, 5, '0'), u.id, u.rn = 1 or bench_r(4000000 + u.rn) > 0.03,
-         (select id from workspaces order by id offset (u.rn % ${WORKSPACES.length}) limit 1),
+         -- Desarrollo is the big team (six in ten), the rest share the other four
+         (select id from workspaces order by id offset (case when u.rn % 10 < 6 then 0 else 1 + u.rn % 4 end) limit 1),
          (select id from employee_positions order by id offset (u.rn % ${POSITIONS.length}) limit 1),
          u.rn % 3 <> 0, u.rn % 7 = 0
        from (select id, name, row_number() over (order by id) as rn from users where email like '%sia.local') u`,
