@@ -153,6 +153,9 @@ function parseQuery<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> 
 
 /* ---------- the machinery ---------- */
 
+/** The window count's column in a list query (removed from the rows before they are sent). */
+const TOTAL = "__total_count";
+
 export class ResourceService {
   constructor(readonly def: ResourceDef) {}
 
@@ -210,26 +213,38 @@ export class ResourceService {
     return { params, orderBy: [direction(sortable), direction(this.def.table.id)] };
   }
 
+  /**
+   * One page of the list and its total in one statement: the total is a window count over the same rows
+   * (`count(*) over ()`), so a list request costs one query (plus one per nested table), not two. Only a
+   * page past the end (no rows to carry the count) asks for the count on its own.
+   */
   async list(ctx: RequestContext, query: Record<string, unknown>) {
     const { params, orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
+    const all = params.per_page === "all";
+    const selection = all ? this.selection() : { ...this.selection(), [TOTAL]: sql<number>`(count(*) over ())::int` };
     const base = ctx.db
-      .select(this.selection())
+      .select(selection)
       .from(this.def.table as PgTable)
       .where(where)
       .orderBy(...orderBy);
-    const paged = params.per_page === "all" ? base : base.limit(params.per_page).offset((params.page - 1) * params.per_page);
-    const [rows, counted] = await Promise.all([
-      paged as unknown as Promise<Row[]>,
-      ctx.db
+    const rows = (await (all ? base : base.limit(params.per_page as number).offset((params.page - 1) * (params.per_page as number)))) as Row[];
+    let total: number;
+    if (all) total = rows.length;
+    else if (rows.length) total = Number(rows[0][TOTAL]);
+    else if (params.page === 1) total = 0;
+    else {
+      const counted = await ctx.db
         .select({ n: sql<number>`count(*)::int` })
         .from(this.def.table as PgTable)
-        .where(where),
-    ]);
+        .where(where);
+      total = counted[0]?.n ?? 0;
+    }
+    for (const row of rows) delete row[TOTAL];
     await this.attachNested(ctx.db, rows);
     return {
       rows: rows.map((r) => this.present(r, ctx)),
-      meta: { total_count: counted[0]?.n ?? 0, page: params.page, per_page: params.per_page },
+      meta: { total_count: total, page: params.page, per_page: params.per_page },
     };
   }
 
