@@ -27,6 +27,8 @@ import { build } from "../server/app";
 import { loadConfig } from "../server/config";
 import { type Database, openPglite, openPostgres } from "../server/db/client";
 import { reportQuery } from "../server/modules/reports/report";
+import { CALENDAR } from "../src/core/constants";
+import { localToday, mondayOf } from "../src/core/week";
 import { BENCH_EMAIL, BENCH_PASSWORD, benchDatabaseUrl, ensureGenerated, parseArgs, sizes } from "./generate";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -433,11 +435,12 @@ async function measureView(url: string, token: string) {
   const { chromium } = await import("@playwright/test");
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   const { rows: meta } = await pool.query(
-    `select e.id as employee, u.id as user_id, to_char(until + 35, 'YYYY-MM-DD') as monday
-     from bench_meta, employees e join users u on u.id = e.user_id where u.email = $1`,
+    `select e.id as employee, u.id as user_id from employees e join users u on u.id = e.user_id where u.email = $1`,
     [BENCH_EMAIL],
   );
-  const m = meta[0] as { employee: number; user_id: number; monday: string };
+  // The week the page opens on: the current one (Monday first, Mexico City). Its generated activities of
+  // the bench employee make way for the 150 events, which are removed at the end.
+  const m = { ...(meta[0] as { employee: number; user_id: number }), monday: mondayOf(localToday()) };
   const range = [`${m.monday}T00:00:00Z`, new Date(Date.parse(`${m.monday}T00:00:00Z`) + 7 * 86_400_000).toISOString()];
   await pool.query("delete from activities where employee_id = $1 and begins_at >= $2 and begins_at < $3", [m.employee, ...range]);
   // 150 events: 30 a day of 20 minutes, 08:00–18:00 Mexico City, Monday to Friday.
@@ -445,7 +448,7 @@ async function measureView(url: string, token: string) {
     `insert into activities (employee_id, begins_at, ends_at, description, action_type, ownerable_type, ownerable_id, update_by)
      select $1, t, t + interval '20 minutes', 'Evento ' || (d * 30 + s + 1), 'internal', 'Client', (select min(id) from clients), $2
      from generate_series(0, 4) d cross join generate_series(0, 29) s
-     cross join lateral (select ($3::date + d + interval '14 hours' + s * interval '20 minutes')::timestamptz as t) x`,
+     cross join lateral (select (($3::date + d + interval '8 hours' + s * interval '20 minutes')::timestamp at time zone 'America/Mexico_City') as t) x`,
     [m.employee, m.user_id, m.monday],
   );
   const { rows: events } = await pool.query(
@@ -456,6 +459,7 @@ async function measureView(url: string, token: string) {
     const files: Record<string, string> = {
       "/core.js": "node_modules/@fullcalendar/core/index.global.min.js",
       "/interaction.js": "node_modules/@fullcalendar/interaction/index.global.min.js",
+      "/daygrid.js": "node_modules/@fullcalendar/daygrid/index.global.min.js",
       "/timegrid.js": "node_modules/@fullcalendar/timegrid/index.global.min.js",
     };
     if (req.url && files[req.url]) {
@@ -464,11 +468,12 @@ async function measureView(url: string, token: string) {
       return;
     }
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    res.end(`<!doctype html><html><head><meta charset="utf-8"><script src="/core.js"></script><script src="/interaction.js"></script><script src="/timegrid.js"></script></head>
+    res.end(`<!doctype html><html><head><meta charset="utf-8"><script src="/core.js"></script><script src="/interaction.js"></script><script src="/daygrid.js"></script><script src="/timegrid.js"></script></head>
 <body><div id="cal"></div><script>
 const events = ${JSON.stringify(events)};
-new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGridWeek', initialDate: '${m.monday}', timeZone: 'America/Mexico_City',
-  slotMinTime: '07:00:00', slotMaxTime: '21:00:00', editable: true, selectable: true, locale: 'es', events }).render();
+new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGridWeek', firstDay: 1, height: ${CALENDAR.height},
+  slotDuration: { minutes: ${CALENDAR.slotMinutes} }, nowIndicator: true, allDaySlot: true, editable: true, selectable: true,
+  eventOverlap: false, eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false }, events }).render();
 </script></body></html>`);
   });
   await new Promise<void>((resolve) => staticServer.listen(STATIC_PORT, "127.0.0.1", resolve));
@@ -476,10 +481,17 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
   const painted = async (page: import("@playwright/test").Page, target: string) => {
     const t0 = performance.now();
     await page.goto(target, { waitUntil: "commit" });
-    await page.waitForFunction(() => document.querySelectorAll(".fc-timegrid-event").length >= 150, undefined, {
-      timeout: 120_000,
-      polling: "raf",
-    });
+    try {
+      await page.waitForFunction(() => document.querySelectorAll(".fc-timegrid-event").length >= 150, undefined, {
+        timeout: Number(process.env.BENCH_VIEW_TIMEOUT ?? 120_000),
+        polling: "raf",
+      });
+    } catch (error) {
+      const shot = path.join(os.tmpdir(), "sia-bench-view.png");
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      const found = await page.evaluate(() => document.querySelectorAll(".fc-timegrid-event").length).catch(() => -1);
+      throw new Error(`${target}: ${found} eventos tras 120 s (captura en ${shot})`, { cause: error });
+    }
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     return performance.now() - t0;
   };
@@ -488,7 +500,7 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
   const bare: number[] = [];
   const scripts = new Map<string, Set<string>>();
   try {
-    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, timezoneId: "America/Mexico_City", locale: "es-MX" });
     await context.addCookies([{ name: "sia_session", value: token, domain: "127.0.0.1", path: "/" }]);
     await context.request.post(`http://127.0.0.1:${PORT}/api/v1/sessions`, { data: { email: BENCH_EMAIL, password: BENCH_PASSWORD } });
     const record = (page: import("@playwright/test").Page, key: string) => {
@@ -501,7 +513,7 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
     for (let r = 0; r < ROUNDS + 1; r++) {
       const page = await context.newPage();
       if (r === 0) record(page, "/app/activities");
-      const ms = await painted(page, `http://127.0.0.1:${PORT}/app/activities?week=${m.monday}&employee_id=${m.employee}`);
+      const ms = await painted(page, `http://127.0.0.1:${PORT}/app/activities`);
       await page.close();
       const bp = await context.newPage();
       const bms = await painted(bp, `http://127.0.0.1:${STATIC_PORT}/`);
@@ -532,7 +544,7 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
     return total / 1024;
   };
   const js = [...scripts.entries()].map(([page, files]) => ({ page, files: files.size, kb: gzipOf(files) }));
-  const fc = gzipOf(new Set(["core", "interaction", "timegrid"].map((p) => `../node_modules/@fullcalendar/${p}/index.global.min.js`)));
+  const fc = gzipOf(new Set(["core", "interaction", "daygrid", "timegrid"].map((p) => `../node_modules/@fullcalendar/${p}/index.global.min.js`)));
   console.log(`  vista semanal: ${fmt(median(sia))} vs ${fmt(median(bare))} → ${ratio.toFixed(2)}×; JS ${js.map((j) => `${j.page} ${j.kb.toFixed(0)} KB`).join(", ")}`);
   const rows: Row[] = [
     {
@@ -554,7 +566,7 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
   ];
   sections.push({
     title: "4. Vista semanal en Chromium y JavaScript inicial",
-    intro: `Headless Chromium (${CHROMIUM}), 1600×1000, signed in. SIA: /app/activities on a week of the bench employee holding 150 activities (30 a day of 20 minutes); bare floor: a static page with FullCalendar's global build (core, interaction, timegrid) and the same 150 events inline, timeGridWeek. Time from navigation to 150 events in the DOM plus two animation frames; ${ROUNDS} rounds after one warm-up, alternated, medians. Initial JavaScript: the script files each page requested until it showed its content, gzip -9 of the built files.`,
+    intro: `Headless Chromium (${CHROMIUM}), 1600×1000, signed in. SIA: /app/activities on a week of the bench employee holding 150 activities (30 a day of 20 minutes); bare floor: a static page with FullCalendar's global build (core, interaction, daygrid, timegrid) and the same 150 events inline, timeGridWeek. Time from navigation to 150 events in the DOM plus two animation frames; ${ROUNDS} rounds after one warm-up, alternated, medians. Initial JavaScript: the script files each page requested until it showed its content, gzip -9 of the built files.`,
     rows,
   });
 }
