@@ -63,9 +63,12 @@ const median = (values: number[]) => percentile(values, 50);
 
 async function startServer(env: Record<string, string>, command: string[] = ["--import", "tsx", "server/main.ts"]) {
   const t0 = performance.now();
+  const merged: Record<string, string | undefined> = { ...process.env, PORT: String(PORT), LOG_LEVEL: "warn", JOBS_ENABLED: "false", ...env };
+  // An empty value unsets the variable (DATABASE_URL="" → the embedded database).
+  for (const [key, value] of Object.entries(merged)) if (value === "") delete merged[key];
   const child = spawn(process.execPath, command, {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), LOG_LEVEL: "warn", JOBS_ENABLED: "false", ...env },
+    env: merged,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -23,7 +23,7 @@ import { messages } from "../../src/core/messages";
 import type { Action, Grant } from "../../src/core/permissions";
 import type { SessionUser } from "../../src/core/session";
 import type { Db, Tx } from "../db/client";
-import { selectBatches } from "../db/cursor";
+import { CSV_BATCH, selectBatches } from "../db/cursor";
 import { authorize } from "./auth";
 import { type CsvColumn, csvFilename, csvStream } from "./csv";
 import { databaseValidationError, notFound, ValidationError, zodFieldErrors } from "./errors";
@@ -381,7 +381,7 @@ export class ResourceService {
   }
 
   private async *batches(ctx: RequestContext, select: object): AsyncGenerator<Row[]> {
-    for await (const rows of selectBatches<Row>(ctx.app.db, select)) {
+    for await (const rows of selectBatches<Row>(ctx.app.db, select, CSV_BATCH)) {
       await this.attachNested(ctx.db, rows);
       yield rows.map((r) => this.present(r, ctx));
     }
