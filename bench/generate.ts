@@ -59,17 +59,156 @@ export const sizes = (scale: number) => ({
 });
 
 const list = (items: string[]) => `array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(",")}]`;
-const COMPANY_A = list(["Grupo", "Comercializadora", "Servicios", "Industrias", "Constructora", "Distribuidora", "Consultores", "Transportes", "Alimentos", "Farmacéutica", "Logística", "Inmobiliaria"]);
-const COMPANY_B = list(["del Bajío", "Azteca", "Peninsular", "del Pacífico", "Norteña", "Jalisciense", "Regiomontana", "Poblana", "Oaxaqueña", "del Golfo", "Tapatía", "Sonorense", "Mexiquense", "Veracruzana", "Queretana", "Yucateca"]);
+const COMPANY_A = list([
+  "Grupo",
+  "Comercializadora",
+  "Servicios",
+  "Industrias",
+  "Constructora",
+  "Distribuidora",
+  "Consultores",
+  "Transportes",
+  "Alimentos",
+  "Farmacéutica",
+  "Logística",
+  "Inmobiliaria",
+]);
+const COMPANY_B = list([
+  "del Bajío",
+  "Azteca",
+  "Peninsular",
+  "del Pacífico",
+  "Norteña",
+  "Jalisciense",
+  "Regiomontana",
+  "Poblana",
+  "Oaxaqueña",
+  "del Golfo",
+  "Tapatía",
+  "Sonorense",
+  "Mexiquense",
+  "Veracruzana",
+  "Queretana",
+  "Yucateca",
+]);
 const COMPANY_C = list(["S.A. de C.V.", "S.C.", "S. de R.L.", "S.A.P.I. de C.V."]);
-const FIRST = list(["María", "José", "Guadalupe", "Juan", "Fernanda", "Luis", "Ana", "Carlos", "Sofía", "Jorge", "Valeria", "Miguel", "Daniela", "Ricardo", "Paola", "Alejandro", "Ximena", "Eduardo", "Regina", "Héctor"]);
-const LAST = list(["Hernández", "García", "Martínez", "López", "González", "Pérez", "Rodríguez", "Sánchez", "Ramírez", "Cruz", "Flores", "Gómez", "Morales", "Vázquez", "Jiménez", "Reyes", "Díaz", "Torres", "Gutiérrez", "Ruiz", "Mendoza", "Aguilar", "Ortiz", "Castillo"]);
-const PROJECT_KIND = list(["Implementación de nómina", "Migración CFDI 4.0", "Timbrado masivo", "Conciliación bancaria", "Portal de proveedores", "Recepción de facturas", "Integración con SAP", "Tablero de cobranza", "Actualización de versión", "Capacitación de usuarios", "Automatización de pólizas", "Complemento de pagos"]);
-const DESCRIPTIONS = list(["Revisión de requerimientos con el cliente", "Desarrollo de la interfaz de captura", "Pruebas de timbrado en ambiente de pruebas", "Ajustes al layout del reporte", "Reunión de seguimiento semanal", "Documentación del proceso de cierre", "Corrección de errores reportados", "Configuración del certificado de sello digital", "Carga inicial de catálogos", "Validación de complementos de pago", "Soporte por llamada: error al timbrar", "Análisis de la conciliación mensual", "Capacitación al área de cuentas por pagar", "Revisión de la bitácora de envíos", "Preparación de la cotización", "Reunión interna de planeación", "Entrevista de reclutamiento", "Migración de datos históricos"]);
+const FIRST = list([
+  "María",
+  "José",
+  "Guadalupe",
+  "Juan",
+  "Fernanda",
+  "Luis",
+  "Ana",
+  "Carlos",
+  "Sofía",
+  "Jorge",
+  "Valeria",
+  "Miguel",
+  "Daniela",
+  "Ricardo",
+  "Paola",
+  "Alejandro",
+  "Ximena",
+  "Eduardo",
+  "Regina",
+  "Héctor",
+]);
+const LAST = list([
+  "Hernández",
+  "García",
+  "Martínez",
+  "López",
+  "González",
+  "Pérez",
+  "Rodríguez",
+  "Sánchez",
+  "Ramírez",
+  "Cruz",
+  "Flores",
+  "Gómez",
+  "Morales",
+  "Vázquez",
+  "Jiménez",
+  "Reyes",
+  "Díaz",
+  "Torres",
+  "Gutiérrez",
+  "Ruiz",
+  "Mendoza",
+  "Aguilar",
+  "Ortiz",
+  "Castillo",
+]);
+const PROJECT_KIND = list([
+  "Implementación de nómina",
+  "Migración CFDI 4.0",
+  "Timbrado masivo",
+  "Conciliación bancaria",
+  "Portal de proveedores",
+  "Recepción de facturas",
+  "Integración con SAP",
+  "Tablero de cobranza",
+  "Actualización de versión",
+  "Capacitación de usuarios",
+  "Automatización de pólizas",
+  "Complemento de pagos",
+]);
+const DESCRIPTIONS = list([
+  "Revisión de requerimientos con el cliente",
+  "Desarrollo de la interfaz de captura",
+  "Pruebas de timbrado en ambiente de pruebas",
+  "Ajustes al layout del reporte",
+  "Reunión de seguimiento semanal",
+  "Documentación del proceso de cierre",
+  "Corrección de errores reportados",
+  "Configuración del certificado de sello digital",
+  "Carga inicial de catálogos",
+  "Validación de complementos de pago",
+  "Soporte por llamada: error al timbrar",
+  "Análisis de la conciliación mensual",
+  "Capacitación al área de cuentas por pagar",
+  "Revisión de la bitácora de envíos",
+  "Preparación de la cotización",
+  "Reunión interna de planeación",
+  "Entrevista de reclutamiento",
+  "Migración de datos históricos",
+]);
 const POSITIONS = ["Desarrollador", "Consultor", "Soporte", "Gerente de proyecto", "Administración", "Ventas"];
 const WORKSPACES = ["Desarrollo", "Consultoría", "Soporte", "Comercial", "Administración"];
-const PRODUCTS = ["Emisión CFDI", "Recepción CFDI", "Nómina", "Conciliación", "Portal Proveedores", "Cobranza", "Pagos", "Contabilidad", "Inventarios", "Tesorería", "Buzón Fiscal", "Addendas", "Carta Porte", "Retenciones", "Mesa Electrónica", "Reportes BI", "Expedientes", "Firma Electrónica"];
-const STATES = list(["requerimiento", "propuesta", "en_ejecucion", "validacion_cliente", "autorizacion_cliente", "garantia", "terminado", "terminado", "terminado", "cancelado", "no_autorizado"]);
+const PRODUCTS = [
+  "Emisión CFDI",
+  "Recepción CFDI",
+  "Nómina",
+  "Conciliación",
+  "Portal Proveedores",
+  "Cobranza",
+  "Pagos",
+  "Contabilidad",
+  "Inventarios",
+  "Tesorería",
+  "Buzón Fiscal",
+  "Addendas",
+  "Carta Porte",
+  "Retenciones",
+  "Mesa Electrónica",
+  "Reportes BI",
+  "Expedientes",
+  "Firma Electrónica",
+];
+const STATES = list([
+  "requerimiento",
+  "propuesta",
+  "en_ejecucion",
+  "validacion_cliente",
+  "autorizacion_cliente",
+  "garantia",
+  "terminado",
+  "terminado",
+  "terminado",
+  "cancelado",
+  "no_autorizado",
+]);
 /** Working-day slots (local hour of start); lunch at 14:00. */
 const SLOTS = [9, 10, 11, 12, 13, 15, 16, 17];
 
@@ -97,8 +236,14 @@ export async function generate(db: Database, options: GenerateOptions, log = con
   await step("catálogos, usuarios y empleados", async () => {
     await run(db, `insert into workspaces (name) select unnest(${list(WORKSPACES)}) on conflict do nothing`);
     await run(db, `insert into employee_positions (name) select unnest(${list(POSITIONS)}) on conflict do nothing`);
-    await run(db, `insert into client_groups (name) values ('Gobierno'), ('Sector Financiero'), ('Industria'), ('Comercio') on conflict do nothing`);
-    await run(db, `insert into project_types (name, color_tag) values ('Implementación', '#1565c0'), ('Soporte anual', '#2e7d32'), ('Desarrollo a la medida', '#6a1b9a'), ('Capacitación', '#ef6c00') on conflict do nothing`);
+    await run(
+      db,
+      `insert into client_groups (name) values ('Gobierno'), ('Sector Financiero'), ('Industria'), ('Comercio') on conflict do nothing`,
+    );
+    await run(
+      db,
+      `insert into project_types (name, color_tag) values ('Implementación', '#1565c0'), ('Soporte anual', '#2e7d32'), ('Desarrollo a la medida', '#6a1b9a'), ('Capacitación', '#ef6c00') on conflict do nothing`,
+    );
     await db.rows(sql`insert into users (name, email, password_digest, administrator_role, operator_role, finance_role)
       select case when g = 1 then 'Administración Bench' else (${sql.raw(FIRST)})[1 + floor(bench_r(1000000 + g) * 20)::int] || ' ' || (${sql.raw(LAST)})[1 + floor(bench_r(2000000 + g) * 24)::int] || ' ' || (${sql.raw(LAST)})[1 + floor(bench_r(3000000 + g) * 24)::int] end,
         case when g = 1 then ${BENCH_EMAIL} else 'empleado' || g || '@bench.sia.local' end,
@@ -120,7 +265,10 @@ export async function generate(db: Database, options: GenerateOptions, log = con
        select 'PR' || lpad(i::text, 3, '0'), p, (select min(id) from employees), true
        from unnest(${list(PRODUCTS)}) with ordinality as t(p, i) on conflict do nothing`,
     );
-    await run(db, `insert into prospects (name) select 'Prospecto ' || g || ' ' || (${COMPANY_B})[1 + floor(bench_r(5000000 + g) * 16)::int] from generate_series(1, ${n.prospects}) g`);
+    await run(
+      db,
+      `insert into prospects (name) select 'Prospecto ' || g || ' ' || (${COMPANY_B})[1 + floor(bench_r(5000000 + g) * 16)::int] from generate_series(1, ${n.prospects}) g`,
+    );
   });
   await step(`${n.clients} clientes`, () =>
     run(
@@ -182,7 +330,10 @@ export async function generate(db: Database, options: GenerateOptions, log = con
        from employees e cross join generate_series(0, 4) k`,
     );
   });
-  const years = Array.from({ length: Number(until.slice(0, 4)) - Number(from.slice(0, 4)) + 1 }, (_, i) => Number(from.slice(0, 4)) + i);
+  const years = Array.from(
+    { length: Number(until.slice(0, 4)) - Number(from.slice(0, 4)) + 1 },
+    (_, i) => Number(from.slice(0, 4)) + i,
+  );
   const holidays = years.flatMap((y) => mexicanHolidays(y));
   await run(
     db,
@@ -258,12 +409,28 @@ export async function generate(db: Database, options: GenerateOptions, log = con
        on conflict do nothing`,
     ),
   );
-  for (const table of ["activities", "projects", "clients", "employees", "users", "products", "invoices", "quotations", "app_licenses", "assignments", "prospects", "frozen_periods"]) {
+  for (const table of [
+    "activities",
+    "projects",
+    "clients",
+    "employees",
+    "users",
+    "products",
+    "invoices",
+    "quotations",
+    "app_licenses",
+    "assignments",
+    "prospects",
+    "frozen_periods",
+  ]) {
     await run(db, `select setval(pg_get_serial_sequence('${table}', 'id'), coalesce((select max(id) from ${table}), 1))`);
   }
   await step("analyze", () => run(db, "analyze"));
   const [count] = await db.rows<{ n: number }>(sql`select count(*)::int as n from activities`);
-  await run(db, "create table if not exists bench_meta (scale float8, seed int, until date, activities int, generated_at timestamptz default now())");
+  await run(
+    db,
+    "create table if not exists bench_meta (scale float8, seed int, until date, activities int, generated_at timestamptz default now())",
+  );
   await run(db, "delete from bench_meta");
   await db.rows(sql`insert into bench_meta (scale, seed, until, activities) values (${scale}, ${seed}, ${until}, ${count.n})`);
   return {

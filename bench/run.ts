@@ -63,7 +63,13 @@ const median = (values: number[]) => percentile(values, 50);
 
 async function startServer(env: Record<string, string>, command: string[] = ["--import", "tsx", "server/main.ts"]) {
   const t0 = performance.now();
-  const merged: Record<string, string | undefined> = { ...process.env, PORT: String(PORT), LOG_LEVEL: "warn", JOBS_ENABLED: "false", ...env };
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(PORT),
+    LOG_LEVEL: "warn",
+    JOBS_ENABLED: "false",
+    ...env,
+  };
   // An empty value unsets the variable (DATABASE_URL="" → the embedded database).
   for (const [key, value] of Object.entries(merged)) if (value === "") delete merged[key];
   const child = spawn(process.execPath, command, {
@@ -202,13 +208,34 @@ async function measureLists(url: string, token: string, scale: number) {
   const deep = (total: number, perPage: number) => Math.max(1, Math.floor((total * 0.8) / perPage));
   const week = await weekWithData(url);
   const endpoints = [
-    { label: "clientes: búsqueda «azteca», orden por nombre, filtro listo para producción", path: "/api/v1/clients?search=azteca&by_column[column]=name&by_column[order]=asc&by_is_production_ready=true&page=1&per_page=25" },
-    { label: `clientes: página profunda (${deep(n.clients, 25)}) por nombre`, path: `/api/v1/clients?by_column[column]=name&by_column[order]=asc&page=${deep(n.clients, 25)}&per_page=25` },
-    { label: "proyectos: búsqueda «nómina», filtro de estado, orden por código desc", path: "/api/v1/projects?search=nomina&by_status=%5B%22en_ejecucion%22%2C%22terminado%22%5D&by_column[column]=project_code&by_column[order]=desc&page=1&per_page=25" },
-    { label: `proyectos: página profunda (${deep(n.projects, 25)})`, path: `/api/v1/projects?page=${deep(n.projects, 25)}&per_page=25` },
-    { label: "empleados: búsqueda «García», filtro de espacio de trabajo", path: "/api/v1/employees?search=garcia&by_workspace=%5B1%2C2%2C3%5D&page=1&per_page=25" },
-    { label: "actividades de una semana (un empleado)", path: `/api/v1/activities?by_employee=${week.employee}&by_begins_at%5Bstart_date%5D=${week.start}&by_begins_at%5Bend_date%5D=${week.end}&per_page=all` },
-    { label: "asignaciones: filtro por empleados, orden por inicio, página 2", path: "/api/v1/assignments?by_employee=%5B1%2C2%2C3%2C4%2C5%2C6%2C7%2C8%5D&by_column[column]=start_on&by_column[order]=desc&page=2&per_page=10" },
+    {
+      label: "clientes: búsqueda «azteca», orden por nombre, filtro listo para producción",
+      path: "/api/v1/clients?search=azteca&by_column[column]=name&by_column[order]=asc&by_is_production_ready=true&page=1&per_page=25",
+    },
+    {
+      label: `clientes: página profunda (${deep(n.clients, 25)}) por nombre`,
+      path: `/api/v1/clients?by_column[column]=name&by_column[order]=asc&page=${deep(n.clients, 25)}&per_page=25`,
+    },
+    {
+      label: "proyectos: búsqueda «nómina», filtro de estado, orden por código desc",
+      path: "/api/v1/projects?search=nomina&by_status=%5B%22en_ejecucion%22%2C%22terminado%22%5D&by_column[column]=project_code&by_column[order]=desc&page=1&per_page=25",
+    },
+    {
+      label: `proyectos: página profunda (${deep(n.projects, 25)})`,
+      path: `/api/v1/projects?page=${deep(n.projects, 25)}&per_page=25`,
+    },
+    {
+      label: "empleados: búsqueda «García», filtro de espacio de trabajo",
+      path: "/api/v1/employees?search=garcia&by_workspace=%5B1%2C2%2C3%5D&page=1&per_page=25",
+    },
+    {
+      label: "actividades de una semana (un empleado)",
+      path: `/api/v1/activities?by_employee=${week.employee}&by_begins_at%5Bstart_date%5D=${week.start}&by_begins_at%5Bend_date%5D=${week.end}&per_page=all`,
+    },
+    {
+      label: "asignaciones: filtro por empleados, orden por inicio, página 2",
+      path: "/api/v1/assignments?by_employee=%5B1%2C2%2C3%2C4%2C5%2C6%2C7%2C8%5D&by_column[column]=start_on&by_column[order]=desc&page=2&per_page=10",
+    },
   ];
   const captured = await captureQueries(
     url,
@@ -308,7 +335,9 @@ async function measureCsv(url: string, token: string, serverPid: number) {
   const server = count / seconds;
   const floor = count / psqlSeconds;
   const ratio = server / floor;
-  console.log(`  CSV: ${count} filas en ${seconds.toFixed(1)} s (${Math.round(server)}/s), psql ${psqlSeconds.toFixed(1)} s; RSS pico ${peak.toFixed(0)} MB`);
+  console.log(
+    `  CSV: ${count} filas en ${seconds.toFixed(1)} s (${Math.round(server)}/s), psql ${psqlSeconds.toFixed(1)} s; RSS pico ${peak.toFixed(0)} MB`,
+  );
   sections.push({
     title: "2. reporting_activities.csv",
     intro: `GET /api/v1/activities/reporting_activities.csv?current_filter=workspace (Desarrollo, the biggest team) from ${start} to ${end} (${count.toLocaleString("en")} rows, ${(bytes / 1024 / 1024).toFixed(1)} MB), read to the end over loopback; the server's RSS sampled every 50 ms from /proc. Floor: \`psql \\copy (same query) to /dev/null with csv header\`.`,
@@ -362,7 +391,8 @@ async function measureWeek(url: string, token: string) {
     };
   });
   const range = [`${m.monday}T00:00:00Z`, new Date(Date.parse(`${m.monday}T00:00:00Z`) + 7 * 86_400_000).toISOString()];
-  const clear = () => pool.query("delete from activities where employee_id = $1 and begins_at >= $2 and begins_at < $3", [m.employee, ...range]);
+  const clear = () =>
+    pool.query("delete from activities where employee_id = $1 and begins_at >= $2 and begins_at < $3", [m.employee, ...range]);
   const post = async (p: string) => {
     const res = await fetch(`http://127.0.0.1:${PORT}/api/v1/activities/${p}`, {
       method: "POST",
@@ -378,7 +408,19 @@ async function measureWeek(url: string, token: string) {
     const values: unknown[] = [];
     const tuples = activities.map((a, i) => {
       const isProject = a.action_type === "project";
-      values.push(m.employee, a.begins_at, a.ends_at, a.description, a.action_type, 3, "Client", isProject ? p.client_id : m.client, isProject ? m.project : null, isProject ? p.product_catalog_id : m.product, m.user_id);
+      values.push(
+        m.employee,
+        a.begins_at,
+        a.ends_at,
+        a.description,
+        a.action_type,
+        3,
+        "Client",
+        isProject ? p.client_id : m.client,
+        isProject ? m.project : null,
+        isProject ? p.product_catalog_id : m.product,
+        m.user_id,
+      );
       const b = i * 11;
       return `(${Array.from({ length: 11 }, (_, k) => `$${b + k + 1}`).join(",")})`;
     });
@@ -445,7 +487,10 @@ async function measureView(url: string, token: string) {
   // the bench employee make way for the 150 events, which are removed at the end.
   const m = { ...(meta[0] as { employee: number; user_id: number }), monday: mondayOf(localToday()) };
   const range = [`${m.monday}T00:00:00Z`, new Date(Date.parse(`${m.monday}T00:00:00Z`) + 7 * 86_400_000).toISOString()];
-  await pool.query("delete from activities where employee_id = $1 and begins_at >= $2 and begins_at < $3", [m.employee, ...range]);
+  await pool.query("delete from activities where employee_id = $1 and begins_at >= $2 and begins_at < $3", [
+    m.employee,
+    ...range,
+  ]);
   // 150 events: 30 a day of 20 minutes, 08:00–18:00 Mexico City, Monday to Friday.
   await pool.query(
     `insert into activities (employee_id, begins_at, ends_at, description, action_type, ownerable_type, ownerable_id, update_by)
@@ -503,9 +548,15 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
   const bare: number[] = [];
   const scripts = new Map<string, Set<string>>();
   try {
-    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, timezoneId: "America/Mexico_City", locale: "es-MX" });
+    const context = await browser.newContext({
+      viewport: { width: 1600, height: 1000 },
+      timezoneId: "America/Mexico_City",
+      locale: "es-MX",
+    });
     await context.addCookies([{ name: "sia_session", value: token, domain: "127.0.0.1", path: "/" }]);
-    await context.request.post(`http://127.0.0.1:${PORT}/api/v1/sessions`, { data: { email: BENCH_EMAIL, password: BENCH_PASSWORD } });
+    await context.request.post(`http://127.0.0.1:${PORT}/api/v1/sessions`, {
+      data: { email: BENCH_EMAIL, password: BENCH_PASSWORD },
+    });
     const record = (page: import("@playwright/test").Page, key: string) => {
       const set = new Set<string>();
       scripts.set(key, set);
@@ -534,7 +585,10 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
   } finally {
     await browser.close();
     await new Promise((r) => staticServer.close(r));
-    await pool.query("delete from activities where employee_id = $1 and begins_at >= $2 and begins_at < $3", [m.employee, ...range]);
+    await pool.query("delete from activities where employee_id = $1 and begins_at >= $2 and begins_at < $3", [
+      m.employee,
+      ...range,
+    ]);
     await pool.end();
   }
   const ratio = median(sia) / median(bare);
@@ -547,8 +601,12 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
     return total / 1024;
   };
   const js = [...scripts.entries()].map(([page, files]) => ({ page, files: files.size, kb: gzipOf(files) }));
-  const fc = gzipOf(new Set(["core", "interaction", "daygrid", "timegrid"].map((p) => `../node_modules/@fullcalendar/${p}/index.global.min.js`)));
-  console.log(`  vista semanal: ${fmt(median(sia))} vs ${fmt(median(bare))} → ${ratio.toFixed(2)}×; JS ${js.map((j) => `${j.page} ${j.kb.toFixed(0)} KB`).join(", ")}`);
+  const fc = gzipOf(
+    new Set(["core", "interaction", "daygrid", "timegrid"].map((p) => `../node_modules/@fullcalendar/${p}/index.global.min.js`)),
+  );
+  console.log(
+    `  vista semanal: ${fmt(median(sia))} vs ${fmt(median(bare))} → ${ratio.toFixed(2)}×; JS ${js.map((j) => `${j.page} ${j.kb.toFixed(0)} KB`).join(", ")}`,
+  );
   const rows: Row[] = [
     {
       figure: "Week view, 150 events: navigation to painted (median)",
@@ -594,10 +652,17 @@ async function measureStart() {
     if (r > 0) starts.push(ms);
   }
   const fresh = fs.mkdtempSync(path.join(os.tmpdir(), "sia-bench-first-"));
-  const first = await startServer({ DATA_DIR: fresh, DATABASE_URL: "", SIA_DEMO: "true" }, ["--import", "tsx", "server/start.ts"]);
+  const first = await startServer({ DATA_DIR: fresh, DATABASE_URL: "", SIA_DEMO: "true" }, [
+    "--import",
+    "tsx",
+    "server/start.ts",
+  ]);
   await stopServer(first.child);
   fs.rmSync(fresh, { recursive: true, force: true });
-  const floorStart = await startServer({}, ["-e", `require("http").createServer((q,s)=>s.end("ok")).listen(${PORT},"127.0.0.1")`]);
+  const floorStart = await startServer({}, [
+    "-e",
+    `require("http").createServer((q,s)=>s.end("ok")).listen(${PORT},"127.0.0.1")`,
+  ]);
   await stopServer(floorStart.child);
   console.log(`  arranque: ${fmt(median(starts))}; primera vez ${fmt(first.ms)}; node vacío ${fmt(floorStart.ms)}`);
   sections.push({
@@ -638,13 +703,22 @@ function writeResults(meta: { scale: number; activities: number; generatedSecond
     `Load average at the end: ${os
       .loadavg()
       .map((l) => l.toFixed(1))
-      .join(" / ")} (1 / 5 / 15 min). Every figure is measured beside its floor in the same run, on the same machine, so the ratios hold when the absolute times do not.`,
+      .join(
+        " / ",
+      )} (1 / 5 / 15 min). Every figure is measured beside its floor in the same run, on the same machine, so the ratios hold when the absolute times do not.`,
     "",
     `Data: scale ${meta.scale} of the firm of issue 10 (bench/generate.ts): ${sizes(meta.scale).employees} employees, ${meta.activities.toLocaleString("en")} activities over five years, ${sizes(meta.scale).clients.toLocaleString("en")} clients, ${sizes(meta.scale).projects.toLocaleString("en")} projects with two invoices each, quotations, licences, assignments, holidays and frozen months.`,
     "",
   ];
   for (const s of sections) {
-    lines.push(`## ${s.title}`, "", s.intro, "", "| Figure | SIA | Floor | Ratio | Target | Met |", "|---|---:|---:|---:|---|---|");
+    lines.push(
+      `## ${s.title}`,
+      "",
+      s.intro,
+      "",
+      "| Figure | SIA | Floor | Ratio | Target | Met |",
+      "|---|---:|---:|---:|---|---|",
+    );
     for (const r of s.rows) {
       lines.push(
         `| ${cell(r.figure)} | ${cell(r.value)} | ${cell(r.floor)} | ${r.ratio === null ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.target} | ${r.met === null ? "—" : r.met ? "yes" : "**no**"} |`,

@@ -228,7 +228,9 @@ export class ResourceService {
       .from(this.def.table as PgTable)
       .where(where)
       .orderBy(...orderBy);
-    const rows = (await (all ? base : base.limit(params.per_page as number).offset((params.page - 1) * (params.per_page as number)))) as Row[];
+    const rows = (await (all
+      ? base
+      : base.limit(params.per_page as number).offset((params.page - 1) * (params.per_page as number)))) as Row[];
     let total: number;
     if (all) total = rows.length;
     else if (rows.length) total = Number(rows[0][TOTAL]);

@@ -96,7 +96,10 @@ const add = (errors: Errors, field: string, message: string) => {
 /** Ids of a table that exist among some ids: one query, whatever the number of ids. */
 async function existingIds(db: Tx, table: typeof clients | typeof prospects | typeof activity_type_catalogs, ids: Set<number>) {
   if (!ids.size) return new Set<number>();
-  const rows = await db.select({ id: table.id }).from(table).where(inArray(table.id, [...ids]));
+  const rows = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(inArray(table.id, [...ids]));
   return new Set(rows.map((r) => r.id));
 }
 
@@ -143,8 +146,9 @@ export async function checkActivities(
   const productIds = idsOf(list, (v) => (v.action_type === "support" || v.action_type === "quote" ? v.product_catalog_id : null));
   const typeIds = idsOf(list, (v) => v.activity_type_catalog_id);
   const days = list.map((v) => localDate(v.begins_at));
-  const firstDay = days.reduce((a, b) => (b < a ? b : a));
-  const lastDay = days.reduce((a, b) => (b > a ? b : a));
+  const sortedDays = [...days].sort();
+  const firstDay = sortedDays[0];
+  const lastDay = sortedDays[sortedDays.length - 1];
   const spanStart = new Date(Math.min(...list.map((v) => v.begins_at.getTime())));
   const spanEnd = new Date(Math.max(...list.map((v) => v.ends_at.getTime())));
   const employeeRows = await db
@@ -182,7 +186,12 @@ export async function checkActivities(
   const stored = options.skipOverlap
     ? []
     : await db
-        .select({ id: activities.id, employee_id: activities.employee_id, begins_at: activities.begins_at, ends_at: activities.ends_at })
+        .select({
+          id: activities.id,
+          employee_id: activities.employee_id,
+          begins_at: activities.begins_at,
+          ends_at: activities.ends_at,
+        })
         .from(activities)
         .where(
           and(
@@ -221,7 +230,8 @@ export async function checkActivities(
       case "support":
         if (values.ownerable_id && values.ownerable_id === options.settings.support_excluded_customer_id) {
           add(errors, "ownerable_id", messages.activityExcludedCustomer);
-        } else if (values.ownerable_id && !clientSet.has(values.ownerable_id)) add(errors, "ownerable_id", messages.invalidReference);
+        } else if (values.ownerable_id && !clientSet.has(values.ownerable_id))
+          add(errors, "ownerable_id", messages.invalidReference);
         checkProduct(errors, values.product_catalog_id);
         break;
       case "quote": {
@@ -246,7 +256,10 @@ export async function checkActivities(
       !options.skipOverlap &&
       employee &&
       stored.some(
-        (a) => a.employee_id === values.employee_id && new Date(a.begins_at).getTime() < ends && new Date(a.ends_at).getTime() > begins,
+        (a) =>
+          a.employee_id === values.employee_id &&
+          new Date(a.begins_at).getTime() < ends &&
+          new Date(a.ends_at).getTime() > begins,
       )
     ) {
       add(errors, "base", messages.activityConflict);
