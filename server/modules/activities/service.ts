@@ -12,17 +12,7 @@ import { type ActivityInput, activitySchema } from "../../../src/core/schemas/ac
 import type { SessionUser } from "../../../src/core/session";
 import { localDate, localDateOf, timePrefix } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
-import {
-  activities,
-  activity_type_catalogs,
-  app_settings,
-  clients,
-  employees,
-  frozen_periods,
-  products,
-  projects,
-  prospects,
-} from "../../db/schema";
+import { activities, app_settings, frozen_periods } from "../../db/schema";
 import { type FieldErrors, forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
 
 export type ActivityValues = ActivityInput & { employee_id: number };
@@ -93,14 +83,16 @@ const add = (errors: Errors, field: string, message: string) => {
   errors[field] = [...(errors[field] ?? []), message];
 };
 
-/** Ids of a table that exist among some ids: one query, whatever the number of ids. */
-async function existingIds(db: Tx, table: typeof clients | typeof prospects | typeof activity_type_catalogs, ids: Set<number>) {
-  if (!ids.size) return new Set<number>();
-  const rows = await db
-    .select({ id: table.id })
-    .from(table)
-    .where(inArray(table.id, [...ids]));
-  return new Set(rows.map((r) => r.id));
+/** What checkActivities reads, as the one statement answers it (json arrays). */
+interface Lookup {
+  employees: [number, boolean][];
+  types: number[];
+  projects: [number, number, number | null][];
+  clients: number[];
+  prospects: number[];
+  products: [number, boolean][];
+  frozen: [number, string, string][];
+  stored: [number, number | string, number | string][];
 }
 
 /**
@@ -151,55 +143,44 @@ export async function checkActivities(
   const lastDay = sortedDays[sortedDays.length - 1];
   const spanStart = new Date(Math.min(...list.map((v) => v.begins_at.getTime())));
   const spanEnd = new Date(Math.max(...list.map((v) => v.ends_at.getTime())));
-  const employeeRows = await db
-    .select({ id: employees.id, is_active: employees.is_active })
-    .from(employees)
-    .where(inArray(employees.id, [...employeeIds]));
-  const employeeById = new Map(employeeRows.map((e) => [e.id, e]));
-  const types = await existingIds(db, activity_type_catalogs, typeIds);
-  const projectRows = projectIds.size
-    ? await db
-        .select({ id: projects.id, client_id: projects.client_id, product_catalog_id: projects.product_catalog_id })
-        .from(projects)
-        .where(inArray(projects.id, [...projectIds]))
-    : [];
-  const projectById = new Map(projectRows.map((p) => [p.id, p]));
-  const clientSet = await existingIds(db, clients, clientIds);
-  const prospectSet = await existingIds(db, prospects, prospectIds);
-  const productRows = productIds.size
-    ? await db
-        .select({ id: products.id, is_selectable: products.is_selectable })
-        .from(products)
-        .where(inArray(products.id, [...productIds]))
-    : [];
-  const productById = new Map(productRows.map((p) => [p.id, p]));
-  const frozen = await db
-    .select({ employee_id: frozen_periods.employee_id, starts_on: frozen_periods.starts_on, ends_on: frozen_periods.ends_on })
-    .from(frozen_periods)
-    .where(
-      and(
-        inArray(frozen_periods.employee_id, [...employeeIds]),
-        lte(frozen_periods.starts_on, lastDay),
-        gte(frozen_periods.ends_on, firstDay),
-      ),
-    );
-  const stored = options.skipOverlap
-    ? []
-    : await db
-        .select({
-          id: activities.id,
-          employee_id: activities.employee_id,
-          begins_at: activities.begins_at,
-          ends_at: activities.ends_at,
-        })
-        .from(activities)
-        .where(
-          and(
-            inArray(activities.employee_id, [...employeeIds]),
-            sql`tstzrange(${activities.begins_at}, ${activities.ends_at}, '[)') && tstzrange(${spanStart.toISOString()}::timestamptz, ${spanEnd.toISOString()}::timestamptz, '[)')`,
-            options.exceptId ? ne(activities.id, options.exceptId) : undefined,
-          ),
-        );
+  // Everything the rules read, in one statement (one round trip, however long the batch).
+  const inList = (ids: Set<number>) =>
+    ids.size
+      ? sql`in (${sql.join(
+          [...ids].map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql`in (null)`;
+  const employeeList = inList(employeeIds);
+  const [found] = await db
+    .execute(sql`select
+      (select coalesce(json_agg(json_build_array(id, is_active)), '[]') from employees where id ${employeeList}) as employees,
+      (select coalesce(json_agg(id), '[]') from activity_type_catalogs where id ${inList(typeIds)}) as types,
+      (select coalesce(json_agg(json_build_array(id, client_id, product_catalog_id)), '[]') from projects where id ${inList(projectIds)}) as projects,
+      (select coalesce(json_agg(id), '[]') from clients where id ${inList(clientIds)}) as clients,
+      (select coalesce(json_agg(id), '[]') from prospects where id ${inList(prospectIds)}) as prospects,
+      (select coalesce(json_agg(json_build_array(id, is_selectable)), '[]') from products where id ${inList(productIds)}) as products,
+      (select coalesce(json_agg(json_build_array(employee_id, starts_on::text, ends_on::text)), '[]') from frozen_periods
+        where employee_id ${employeeList} and starts_on <= ${lastDay}::date and ends_on >= ${firstDay}::date) as frozen,
+      ${
+        options.skipOverlap
+          ? sql`'[]'::json`
+          : sql`(select coalesce(json_agg(json_build_array(employee_id, extract(epoch from begins_at) * 1000, extract(epoch from ends_at) * 1000)), '[]')
+        from activities where employee_id ${employeeList}
+          and tstzrange(begins_at, ends_at, '[)') && tstzrange(${spanStart.toISOString()}::timestamptz, ${spanEnd.toISOString()}::timestamptz, '[)')
+          ${options.exceptId ? sql`and id <> ${options.exceptId}` : sql``})`
+      } as stored`)
+    .then((r) => (r as unknown as { rows: Lookup[] }).rows ?? (r as unknown as Lookup[]));
+  const employeeById = new Map(found.employees.map(([id, is_active]) => [id, { id, is_active }]));
+  const types = new Set(found.types);
+  const projectById = new Map(
+    found.projects.map(([id, client_id, product_catalog_id]) => [id, { client_id, product_catalog_id }]),
+  );
+  const clientSet = new Set(found.clients);
+  const prospectSet = new Set(found.prospects);
+  const productById = new Map(found.products.map(([id, is_selectable]) => [id, { is_selectable }]));
+  const frozen = found.frozen.map(([employee_id, starts_on, ends_on]) => ({ employee_id, starts_on, ends_on }));
+  const stored = found.stored.map(([employee_id, begins, ends]) => ({ employee_id, begins: Number(begins), ends: Number(ends) }));
 
   const checkProduct = (errors: Errors, id: number | null | undefined) => {
     if (!id) return;
@@ -255,12 +236,7 @@ export async function checkActivities(
     if (
       !options.skipOverlap &&
       employee &&
-      stored.some(
-        (a) =>
-          a.employee_id === values.employee_id &&
-          new Date(a.begins_at).getTime() < ends &&
-          new Date(a.ends_at).getTime() > begins,
-      )
+      stored.some((a) => a.employee_id === values.employee_id && a.begins < ends && a.ends > begins)
     ) {
       add(errors, "base", messages.activityConflict);
     }
