@@ -352,7 +352,7 @@ async function measureCsv(url: string, token: string, serverPid: number) {
       },
       {
         figure: "Server peak RSS",
-        value: `${peak.toFixed(0)} MB (before: ${before.toFixed(0)} MB)`,
+        value: `${peak.toFixed(0)} MB (before the request: ${before.toFixed(0)} MB; +${(peak - before).toFixed(0)} MB while streaming)`,
         floor: "—",
         ratio: null,
         target: "< 150 MB",
