@@ -241,6 +241,7 @@ async function measureLists(url: string, token: string, scale: number) {
     url,
     endpoints.map((e) => e.path),
   );
+  const plans = await indexesUsed(url, captured);
   const rows: Row[] = [];
   for (const [i, e] of endpoints.entries()) {
     const server = await loadServer(e.path, token, DURATION);
@@ -249,7 +250,8 @@ async function measureLists(url: string, token: string, scale: number) {
     rows.push({
       figure: `${e.label} — p50 / p95 (${server.length} peticiones)`,
       value: `${fmt(median(server))} / ${fmt(percentile(server, 95))}`,
-      floor: `${fmt(median(raw))} / ${fmt(percentile(raw, 95))} (${captured[i].length} consultas)`,
+      floor: `${fmt(median(raw))} / ${fmt(percentile(raw, 95))} (${captured[i].length} statements)`,
+      note: plans[i],
       ratio,
       target: "p95 ≤ 1.3×",
       met: ratio <= 1.3,
@@ -261,6 +263,29 @@ async function measureLists(url: string, token: string, scale: number) {
     intro: `Each list endpoint for ${DURATION} s with ${CONNECTIONS} concurrent connections (autocannon, loopback, bearer session), then, right after, the same statements the request sends (captured from drizzle's logger, session lookup included, run one after another as the request does) through \`pg\` directly: ${CONNECTIONS} concurrent loops on a pool of 10 connections, the server's pool size, for the same time. Ratio = p95 of the server / p95 of the raw SQL.`,
     rows,
   });
+}
+
+/** EXPLAIN of each request's list statement (not the session lookup): the indexes its plan uses. */
+async function indexesUsed(url: string, captured: Captured[][]): Promise<string[]> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    const out: string[] = [];
+    for (const statements of captured) {
+      const used = new Set<string>();
+      for (const s of statements.filter((q) => !q.text.includes('from "sessions"'))) {
+        const { rows } = await pool.query(`explain (format json) ${s.text}`, s.params as never[]);
+        const walk = (node: Record<string, unknown>) => {
+          if (typeof node["Index Name"] === "string") used.add(node["Index Name"]);
+          for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+        };
+        walk((rows[0]["QUERY PLAN"] as { Plan: Record<string, unknown> }[])[0].Plan);
+      }
+      out.push(used.size ? `indexes: ${[...used].join(", ")}` : "no index (sequential scan)");
+    }
+    return out;
+  } finally {
+    await pool.end();
+  }
 }
 
 /** A week of the bench employee with generated activities (the last full week before the end date). */
@@ -711,17 +736,18 @@ function writeResults(meta: { scale: number; activities: number; generatedSecond
     "",
   ];
   for (const s of sections) {
+    const notes = s.rows.some((r) => r.note);
     lines.push(
       `## ${s.title}`,
       "",
       s.intro,
       "",
-      "| Figure | SIA | Floor | Ratio | Target | Met |",
-      "|---|---:|---:|---:|---|---|",
+      `| Figure | SIA | Floor | Ratio | Target | Met |${notes ? " Plan (EXPLAIN) |" : ""}`,
+      `|---|---:|---:|---:|---|---|${notes ? "---|" : ""}`,
     );
     for (const r of s.rows) {
       lines.push(
-        `| ${cell(r.figure)} | ${cell(r.value)} | ${cell(r.floor)} | ${r.ratio === null ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.target} | ${r.met === null ? "—" : r.met ? "yes" : "**no**"} |`,
+        `| ${cell(r.figure)} | ${cell(r.value)} | ${cell(r.floor)} | ${r.ratio === null ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.target} | ${r.met === null ? "—" : r.met ? "yes" : "**no**"} |${notes ? ` ${cell(r.note ?? "")} |` : ""}`,
       );
     }
     lines.push("");
