@@ -1,6 +1,6 @@
 /**
  * No N+1 (issue 10): a list request of every declared resource sends a small, constant number of
- * statements, the same for a page of 1 row as for a page of 100 (counted with the Database's query
+ * statements (besides the session's), the same for a page of 1 row as for a page of 100 (counted with the Database's query
  * listeners, on the demo firm's data). And the indexes the lists rely on exist.
  */
 import { sql } from "drizzle-orm";
@@ -28,11 +28,14 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Statements sent while answering one GET, and its rows. */
+/**
+ * Statements sent while answering one GET, and its body. The session's own statements (the lookup, and its
+ * last-seen touch once a minute) are left out: they are the same for every request.
+ */
 async function counted(url: string) {
   let queries = 0;
-  const listener = () => {
-    queries++;
+  const listener = (query: string) => {
+    if (!/\b(from|update) "sessions"/.test(query)) queries++;
   };
   t.database.queryListeners.add(listener);
   try {
@@ -50,8 +53,9 @@ describe("queries per list request", () => {
       const one = await counted(`/api/v1/${resource.name}?per_page=1`);
       const many = await counted(`/api/v1/${resource.name}?per_page=100`);
       const all = await counted(`/api/v1/${resource.name}?per_page=all`);
-      // The session, the page with its window count, one per nested table.
-      const limit = 2 + (resource.nested?.length ?? 0);
+      // The page with its window count, and one statement per nested table.
+      const limit = 1 + (resource.nested?.length ?? 0);
+      expect(one.queries).toBeGreaterThanOrEqual(1);
       expect(many.queries).toBe(one.queries);
       expect(all.queries).toBe(one.queries);
       expect(many.queries).toBeLessThanOrEqual(limit);
