@@ -58,7 +58,7 @@ import { registerReportRoutes } from "../reports/routes";
 import {
   type ActivityValues,
   type BatchItem,
-  checkActivity,
+  checkActivities,
   checkBatch,
   employeeFor,
   isAdmin,
@@ -388,6 +388,7 @@ function registerActivityRoutes(app: FastifyInstance) {
           const settings = await loadSettings(tx);
           const created: number[] = [];
           const skipped: { description: string; begins_at: string; ends_at: string; reason: string }[] = [];
+          const copies: { skip: (reason: string) => void; values?: ActivityValues; holiday?: boolean }[] = [];
           for (const row of sourceRows) {
             const b = wallClock(row.begins_at);
             const e = wallClock(row.ends_at);
@@ -401,7 +402,7 @@ function registerActivityRoutes(app: FastifyInstance) {
                 reason,
               });
             if (holidays.has(localDate(begins))) {
-              skip(messages.copySkippedHoliday);
+              copies.push({ skip, holiday: true });
               continue;
             }
             const values: ActivityValues = {
@@ -413,14 +414,26 @@ function registerActivityRoutes(app: FastifyInstance) {
               google_calendar_event: null,
               import_key: null,
             };
-            const errors = await checkActivity(tx, values, { settings });
-            if (Object.keys(errors).length) {
-              skip(Object.values(errors).flat()[0] ?? messages.invalidValue);
+            copies.push({ skip, values });
+          }
+          // The rules for every copy at once, then one multi-row INSERT; the skipped list keeps the source order.
+          const checked = copies.filter((c) => c.values);
+          const errors = await checkActivities(
+            tx,
+            checked.map((c) => c.values as ActivityValues),
+            { settings },
+          );
+          const items: BatchItem[] = [];
+          for (const copy of copies) {
+            if (copy.holiday || !copy.values) {
+              copy.skip(messages.copySkippedHoliday);
               continue;
             }
-            const [inserted] = await tx.insert(activities).values(rowOf(values, ctx.user.id)).returning({ id: activities.id });
-            created.push(inserted.id);
+            const found = errors[checked.indexOf(copy)];
+            if (Object.keys(found).length) copy.skip(Object.values(found).flat()[0] ?? messages.invalidValue);
+            else items.push({ index: items.length, values: copy.values });
           }
+          for (const { id } of await insertBatch(tx, items, ctx.user.id)) created.push(id);
           return {
             created: created.length,
             activities: await rowsByIds({ ...ctx, db: tx }, created),
