@@ -153,8 +153,8 @@ function parseQuery<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> 
 
 /* ---------- the machinery ---------- */
 
-/** The window count's column in a list query (removed from the rows before they are sent). */
-const TOTAL = "__total_count";
+/** The id column of a list's page subquery (the deferred join). */
+const PAGE_ID = "sia_page_id";
 
 export class ResourceService {
   constructor(readonly def: ResourceDef) {}
@@ -214,35 +214,44 @@ export class ResourceService {
   }
 
   /**
-   * One page of the list and its total in one statement: the total is a window count over the same rows
-   * (`count(*) over ()`), so a list request costs one query (plus one per nested table), not two. Only a
-   * page past the end (no rows to carry the count) asks for the count on its own.
+   * One page of the list and its total. The page is chosen first on the table alone (where, order, limit,
+   * offset: an index walk that stops at the page, or a trigram search), and only its rows get the computed
+   * columns (a deferred join): a deep page costs no computed column for the rows it skips. The total is a
+   * plain count run beside it (each can use its own best plan). `per_page=all` is one statement.
    */
   async list(ctx: RequestContext, query: Record<string, unknown>) {
     const { params, orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
-    const all = params.per_page === "all";
-    const selection = all ? this.selection() : { ...this.selection(), [TOTAL]: sql<number>`(count(*) over ())::int` };
-    const base = ctx.db
-      .select(selection)
-      .from(this.def.table as PgTable)
-      .where(where)
-      .orderBy(...orderBy);
-    const rows = (await (all
-      ? base
-      : base.limit(params.per_page as number).offset((params.page - 1) * (params.per_page as number)))) as Row[];
+    const table = this.def.table as PgTable & { id: PgColumn };
+    let rows: Row[];
     let total: number;
-    if (all) total = rows.length;
-    else if (rows.length) total = Number(rows[0][TOTAL]);
-    else if (params.page === 1) total = 0;
-    else {
-      const counted = await ctx.db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(this.def.table as PgTable)
-        .where(where);
+    if (params.per_page === "all") {
+      rows = (await ctx.db
+        .select(this.selection())
+        .from(table)
+        .where(where)
+        .orderBy(...orderBy)) as Row[];
+      total = rows.length;
+    } else {
+      const page = ctx.db
+        .select({ [PAGE_ID]: table.id })
+        .from(table)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(params.per_page)
+        .offset((params.page - 1) * params.per_page)
+        .as("sia_page");
+      const [paged, counted] = await Promise.all([
+        ctx.db
+          .select(this.selection())
+          .from(table)
+          .innerJoin(page, eq(table.id, page[PAGE_ID] as unknown as PgColumn))
+          .orderBy(...orderBy) as unknown as Promise<Row[]>,
+        ctx.db.select({ n: sql<number>`count(*)::int` }).from(table).where(where),
+      ]);
+      rows = paged;
       total = counted[0]?.n ?? 0;
     }
-    for (const row of rows) delete row[TOTAL];
     await this.attachNested(ctx.db, rows);
     return {
       rows: rows.map((r) => this.present(r, ctx)),
