@@ -21,9 +21,14 @@ export type Db = NodePgDatabase<typeof schema>;
 /** A database handle or a transaction on it: services take either. */
 export type Tx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
+/** Called with every statement drizzle sends (tests count queries per request; the benchmark captures them). */
+export type QueryListener = (query: string, params: unknown[]) => void;
+
 export interface Database {
   db: Db;
   kind: "pglite" | "pg";
+  /** Listeners of the statements drizzle sends (empty in production: one Set lookup per query). */
+  queryListeners: Set<QueryListener>;
   /** Rows of a raw SQL statement, on either driver. */
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
   migrate(): Promise<void>;
@@ -70,11 +75,24 @@ function lockDataDir(dir: string): () => void {
   return () => fs.rmSync(lockPath, { force: true });
 }
 
+/** A drizzle logger that forwards each statement to the database's listeners. */
+function listenedLogger() {
+  const queryListeners = new Set<QueryListener>();
+  const logger = {
+    logQuery(query: string, params: unknown[]) {
+      for (const listener of queryListeners) listener(query, params);
+    },
+  };
+  return { queryListeners, logger };
+}
+
 function wrapPglite(client: PGlite, release?: () => void): Database {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const { queryListeners, logger } = listenedLogger();
+  const db = drizzlePglite(client, { schema, logger }) as unknown as Db;
   return {
     db,
     kind: "pglite",
+    queryListeners,
     pglite: client,
     async rows(query) {
       const result = (await db.execute(query)) as unknown as { rows: never[] };
@@ -116,10 +134,12 @@ export async function openPostgres(url: string, max = 10): Promise<Database> {
   pool.on("connect", (client) => {
     client.on("error", () => {});
   });
-  const db = drizzleNodePg(pool, { schema });
+  const { queryListeners, logger } = listenedLogger();
+  const db = drizzleNodePg(pool, { schema, logger });
   return {
     db,
     kind: "pg",
+    queryListeners,
     pool,
     async rows(query) {
       const result = await db.execute(query);

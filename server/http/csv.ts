@@ -46,11 +46,31 @@ export const formatHours = (hours: number | string | null | undefined) =>
 const headerLine = <Row>(columns: CsvColumn<Row>[]) =>
   BOM + Papa.unparse([columns.map((c) => c.header)], OPTIONS) + OPTIONS.newline;
 
-const rowLines = <Row>(columns: CsvColumn<Row>[], rows: Row[]) =>
-  Papa.unparse(
-    rows.map((row) => columns.map((c) => formatCell(c.value(row)))),
-    OPTIONS,
-  ) + OPTIONS.newline;
+const NEEDS_QUOTES = /[",\r\n\uFEFF]|^ | $/;
+/**
+ * One cell exactly as papaparse's unparse writes a text with these OPTIONS (a formula gets a leading quote
+ * and is quoted; quotes doubled; quoted when it holds a comma, a quote, a line break or the BOM, or starts
+ * or ends with a space), without building an array of arrays per batch: the million-row report's hot path.
+ * tests/unit/csv.test.ts checks it against Papa.unparse.
+ */
+export function csvCell(text: string): string {
+  if (FORMULA.test(text)) return `"'${text.replace(/"/g, '""')}"`;
+  if (!NEEDS_QUOTES.test(text)) return text;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+function rowLines<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
+  let out = "";
+  for (const row of rows) {
+    let line = "";
+    for (let i = 0; i < columns.length; i++) {
+      if (i) line += ",";
+      line += csvCell(formatCell(columns[i].value(row)));
+    }
+    out += line + OPTIONS.newline;
+  }
+  return out;
+}
 
 /** Chunks of CSV text: header first, then one chunk per batch of rows. */
 async function* csvChunks<Row>(columns: CsvColumn<Row>[], source: RowSource<Row>): AsyncGenerator<string> {

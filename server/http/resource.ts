@@ -23,7 +23,7 @@ import { messages } from "../../src/core/messages";
 import type { Action, Grant } from "../../src/core/permissions";
 import type { SessionUser } from "../../src/core/session";
 import type { Db, Tx } from "../db/client";
-import { selectBatches } from "../db/cursor";
+import { CSV_BATCH, selectBatches } from "../db/cursor";
 import { authorize } from "./auth";
 import { type CsvColumn, csvFilename, csvStream } from "./csv";
 import { databaseValidationError, notFound, ValidationError, zodFieldErrors } from "./errors";
@@ -156,6 +156,9 @@ function parseQuery<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> 
 
 /* ---------- the machinery ---------- */
 
+/** The id column of a list's page subquery (the deferred join). */
+const PAGE_ID = "sia_page_id";
+
 export class ResourceService {
   constructor(readonly def: ResourceDef) {}
 
@@ -215,26 +218,49 @@ export class ResourceService {
     return { params, orderBy: [direction(sortable), direction(this.def.table.id)] };
   }
 
+  /**
+   * One page of the list and its total. The page is chosen first on the table alone (where, order, limit,
+   * offset: an index walk that stops at the page, or a trigram search), and only its rows get the computed
+   * columns (a deferred join): a deep page costs no computed column for the rows it skips. The total is a
+   * plain count run beside it (each can use its own best plan). `per_page=all` is one statement.
+   */
   async list(ctx: RequestContext, query: Record<string, unknown>) {
     const { params, orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
-    const base = ctx.db
-      .select(this.selection(ctx))
-      .from(this.def.table as PgTable)
-      .where(where)
-      .orderBy(...orderBy);
-    const paged = params.per_page === "all" ? base : base.limit(params.per_page).offset((params.page - 1) * params.per_page);
-    const [rows, counted] = await Promise.all([
-      paged as unknown as Promise<Row[]>,
-      ctx.db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(this.def.table as PgTable)
-        .where(where),
-    ]);
+    const table = this.def.table as PgTable & { id: PgColumn };
+    let rows: Row[];
+    let total: number;
+    if (params.per_page === "all") {
+      rows = (await ctx.db
+        .select(this.selection(ctx))
+        .from(table)
+        .where(where)
+        .orderBy(...orderBy)) as Row[];
+      total = rows.length;
+    } else {
+      const page = ctx.db
+        .select({ [PAGE_ID]: table.id })
+        .from(table)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(params.per_page)
+        .offset((params.page - 1) * params.per_page)
+        .as("sia_page");
+      const [paged, counted] = await Promise.all([
+        ctx.db
+          .select(this.selection(ctx))
+          .from(table)
+          .innerJoin(page, eq(table.id, page[PAGE_ID] as unknown as PgColumn))
+          .orderBy(...orderBy) as unknown as Promise<Row[]>,
+        ctx.db.select({ n: sql<number>`count(*)::int` }).from(table).where(where),
+      ]);
+      rows = paged;
+      total = counted[0]?.n ?? 0;
+    }
     await this.attachNested(ctx.db, rows);
     return {
       rows: rows.map((r) => this.present(r, ctx)),
-      meta: { total_count: counted[0]?.n ?? 0, page: params.page, per_page: params.per_page },
+      meta: { total_count: total, page: params.page, per_page: params.per_page },
     };
   }
 
@@ -371,7 +397,7 @@ export class ResourceService {
   }
 
   private async *batches(ctx: RequestContext, select: object): AsyncGenerator<Row[]> {
-    for await (const rows of selectBatches<Row>(ctx.app.db, select)) {
+    for await (const rows of selectBatches<Row>(ctx.app.db, select, CSV_BATCH)) {
       await this.attachNested(ctx.db, rows);
       yield rows.map((r) => this.present(r, ctx));
     }

@@ -1,5 +1,5 @@
 /** React-Admin under /app: resources at SPEC §2's paths, the app's own pages, Spanish, role-aware. */
-import { lazy, Suspense } from "react";
+import { type ComponentType, lazy, Suspense } from "react";
 import { Admin, CustomRoutes, Loading } from "react-admin";
 import { Navigate, Route } from "react-router-dom";
 import { authProvider } from "../authProvider";
@@ -18,17 +18,12 @@ import { holydays } from "./holydays";
 import { i18nProvider } from "./i18n";
 import { ProjectInvoicesRoutes } from "./invoices/InvoiceScreens";
 import { SiaLayout } from "./layout/SiaLayout";
-import { ChangelogPage } from "./pages/ChangelogPage";
-import { IntegrationsPage } from "./pages/IntegrationsPage";
 import { CatchAll } from "./pages/NotFoundPage";
-import { NoticesPage } from "./pages/NoticesPage";
-import { OutboxPage } from "./pages/OutboxPage";
 import { products } from "./products";
 import { projectTypes } from "./project_types";
 import { projects } from "./projects";
 import { prospects } from "./prospects";
 import { quotations } from "./quotations";
-import ReportingPage from "./reporting/ReportingPage";
 import { theme } from "./theme";
 import { users } from "./users";
 import { workspaces } from "./workspaces";
@@ -37,6 +32,17 @@ import { workspaces } from "./workspaces";
 const ActivitiesPage = lazy(() => import("../timesheet/ActivitiesPage"));
 // The dashboards too: only their screens load the chart library.
 const DashboardPage = lazy(() => import("./dashboards/DashboardPage"));
+// Pages off the daily path (issue 10): the changelog's Markdown reader, the outbox and the report screen.
+const ChangelogPage = lazy(() => import("./pages/ChangelogPage").then((m) => ({ default: m.ChangelogPage })));
+const OutboxPage = lazy(() => import("./pages/OutboxPage").then((m) => ({ default: m.OutboxPage })));
+const IntegrationsPage = lazy(() => import("./pages/IntegrationsPage").then((m) => ({ default: m.IntegrationsPage })));
+const NoticesPage = lazy(() => import("./pages/NoticesPage").then((m) => ({ default: m.NoticesPage })));
+const ReportingPage = lazy(() => import("./reporting/ReportingPage"));
+const page = (Page: ComponentType) => (
+  <Suspense fallback={<Loading />}>
+    <Page />
+  </Suspense>
+);
 
 const Home = () => <Navigate to={PAGE_PATHS.activities} replace />;
 
@@ -95,11 +101,11 @@ export function AdminApp() {
           path="/showGoogleCalendar"
           element={<Navigate to={`${PAGE_PATHS.activities}?${CALENDAR_IMPORT_PARAM}=calendario`} replace />}
         />
-        <Route path="/changeLogSia" element={<ChangelogPage />} />
-        <Route path="/reporting/list" element={<ReportingPage />} />
-        <Route path="/outbox" element={<OutboxPage />} />
-        <Route path="/integrations" element={<IntegrationsPage />} />
-        <Route path="/notices" element={<NoticesPage />} />
+        <Route path="/changeLogSia" element={page(ChangelogPage)} />
+        <Route path="/reporting/list" element={page(ReportingPage)} />
+        <Route path="/outbox" element={page(OutboxPage)} />
+        <Route path="/integrations" element={page(IntegrationsPage)} />
+        <Route path="/notices" element={page(NoticesPage)} />
       </CustomRoutes>
     </Admin>
   );

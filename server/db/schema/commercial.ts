@@ -116,6 +116,7 @@ export const quotations = pgTable(
   },
   (t) => [
     index("quotations_state_idx").on(t.state),
+    index("quotations_created_idx").on(t.created_at, t.id),
     index("quotations_product_idx").on(t.product_catalog_id),
     index("quotations_prospect_idx").on(t.prospect_id),
   ],

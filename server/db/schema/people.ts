@@ -89,6 +89,7 @@ export const employees = pgTable(
     uniqueIndex("employees_user_unique").on(t.user_id),
     uniqueIndex("employees_code_unique").on(t.employee_code).where(sql`${t.employee_code} <> '0'`),
     index("employees_workspace_idx").on(t.workspace_id),
+    index("employees_name_idx").on(t.name, t.id),
     index("employees_active_idx").on(t.is_active, t.assignable),
   ],
 );

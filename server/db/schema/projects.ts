@@ -55,6 +55,8 @@ export const projects = pgTable(
   (t) => [
     index("projects_client_idx").on(t.client_id),
     index("projects_state_idx").on(t.state),
+    index("projects_code_idx").on(t.project_code, t.id),
+    index("projects_name_idx").on(t.name, t.id),
     index("projects_type_idx").on(t.project_type_catalog_id),
     index("projects_product_idx").on(t.product_catalog_id),
     index("projects_rape_idx").on(t.rape_id),

@@ -53,6 +53,7 @@ export const assignments = pgTable(
   },
   (t) => [
     index("assignments_employee_idx").on(t.employee_id, t.start_on),
+    index("assignments_start_on_idx").on(t.start_on, t.id),
     index("assignments_client_idx").on(t.client_id),
     check("assignments_dates", sql`${t.end_on} >= ${t.start_on}`),
   ],

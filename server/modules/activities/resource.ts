@@ -1,7 +1,7 @@
 /**
  * Activities: the declared CRUD (own scope for non-admins) plus the timesheet calls of SPEC §7.
  */
-import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { VACATION_DESCRIPTION } from "../../../src/core/constants";
@@ -25,7 +25,7 @@ import {
   weekOf,
   zonedTime,
 } from "../../../src/core/week";
-import type { Db } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import {
   activities,
   activity_type_catalogs,
@@ -58,7 +58,8 @@ import { ACTIVITY_REPORT_CSV } from "../reports/report";
 import { registerReportRoutes } from "../reports/routes";
 import {
   type ActivityValues,
-  checkActivity,
+  type BatchItem,
+  checkActivities,
   checkBatch,
   employeeFor,
   isAdmin,
@@ -211,6 +212,46 @@ async function rowsByIds(ctx: RequestContext, ids: number[]): Promise<Row[]> {
   return ids.map((id) => byId.get(id)).filter(Boolean) as Row[];
 }
 
+/**
+ * Writes a checked batch with multi-row INSERTs (1,000 rows a statement) instead of one statement per
+ * activity. Rows whose import key is already stored (found by checkBatch, or written meanwhile: ON CONFLICT
+ * DO NOTHING) answer their stored id. Ids come back in the batch's order; an employee's start time
+ * identifies a row of the batch (no overlaps).
+ */
+async function insertBatch(tx: Tx, items: BatchItem[], userId: number) {
+  const fresh = items.filter((i) => !i.existingId);
+  const idByStart = new Map<string, number>();
+  const startKey = (employeeId: number, begins: Date) => `${employeeId}|${begins.getTime()}`;
+  for (let i = 0; i < fresh.length; i += 1000) {
+    const inserted = await tx
+      .insert(activities)
+      .values(fresh.slice(i, i + 1000).map((item) => rowOf(item.values, userId)))
+      .onConflictDoNothing({ target: [activities.employee_id, activities.import_key] })
+      .returning({ id: activities.id, employee_id: activities.employee_id, begins_at: activities.begins_at });
+    for (const row of inserted) idByStart.set(startKey(row.employee_id, row.begins_at), row.id);
+  }
+  const missing = fresh.filter((item) => !idByStart.has(startKey(item.values.employee_id, item.values.begins_at)));
+  const storedByKey = new Map<string, number>();
+  if (missing.length) {
+    const stored = await tx
+      .select({ id: activities.id, employee_id: activities.employee_id, import_key: activities.import_key })
+      .from(activities)
+      .where(
+        and(
+          inArray(activities.employee_id, [...new Set(missing.map((m) => m.values.employee_id))]),
+          inArray(activities.import_key, [...new Set(missing.map((m) => m.values.import_key as string))]),
+        ),
+      );
+    for (const r of stored) storedByKey.set(`${r.employee_id}|${r.import_key}`, r.id);
+  }
+  return items.map((item) => {
+    if (item.existingId) return { id: item.existingId, created: false };
+    const id = idByStart.get(startKey(item.values.employee_id, item.values.begins_at));
+    if (id) return { id, created: true };
+    return { id: storedByKey.get(`${item.values.employee_id}|${item.values.import_key}`) as number, created: false };
+  });
+}
+
 function registerActivityRoutes(app: FastifyInstance) {
   const db = () => app.db.db as Db;
 
@@ -286,27 +327,7 @@ function registerActivityRoutes(app: FastifyInstance) {
         db().transaction(async (tx) => {
           const { errors, items } = await checkBatch(tx, ctx.user, parsed.data.activities);
           if (Object.keys(errors).length) throw new ValidationError(errors);
-          const out: { id: number; created: boolean }[] = [];
-          for (const item of items) {
-            if (item.existingId) {
-              out.push({ id: item.existingId, created: false });
-              continue;
-            }
-            const row = rowOf(item.values, ctx.user.id);
-            const [inserted] = await tx
-              .insert(activities)
-              .values(row)
-              .onConflictDoNothing({ target: [activities.employee_id, activities.import_key] })
-              .returning({ id: activities.id });
-            if (inserted) out.push({ id: inserted.id, created: true });
-            else {
-              const [stored] = await tx
-                .select({ id: activities.id })
-                .from(activities)
-                .where(and(eq(activities.employee_id, row.employee_id), eq(activities.import_key, row.import_key as string)));
-              out.push({ id: stored.id, created: false });
-            }
-          }
+          const out = await insertBatch(tx, items, ctx.user.id);
           await testPause("week_save");
           // Recurring memory (issue 6): what each calendar series was mapped to, for its next import.
           await rememberSeries(
@@ -369,6 +390,7 @@ function registerActivityRoutes(app: FastifyInstance) {
           const settings = await loadSettings(tx);
           const created: number[] = [];
           const skipped: { description: string; begins_at: string; ends_at: string; reason: string }[] = [];
+          const copies: { skip: (reason: string) => void; values?: ActivityValues; holiday?: boolean }[] = [];
           for (const row of sourceRows) {
             const b = wallClock(row.begins_at);
             const e = wallClock(row.ends_at);
@@ -382,7 +404,7 @@ function registerActivityRoutes(app: FastifyInstance) {
                 reason,
               });
             if (holidays.has(localDate(begins))) {
-              skip(messages.copySkippedHoliday);
+              copies.push({ skip, holiday: true });
               continue;
             }
             const values: ActivityValues = {
@@ -394,14 +416,26 @@ function registerActivityRoutes(app: FastifyInstance) {
               google_calendar_event: null,
               import_key: null,
             };
-            const errors = await checkActivity(tx, values, { settings });
-            if (Object.keys(errors).length) {
-              skip(Object.values(errors).flat()[0] ?? messages.invalidValue);
+            copies.push({ skip, values });
+          }
+          // The rules for every copy at once, then one multi-row INSERT; the skipped list keeps the source order.
+          const checked = copies.filter((c) => c.values);
+          const errors = await checkActivities(
+            tx,
+            checked.map((c) => c.values as ActivityValues),
+            { settings },
+          );
+          const items: BatchItem[] = [];
+          for (const copy of copies) {
+            if (copy.holiday || !copy.values) {
+              copy.skip(messages.copySkippedHoliday);
               continue;
             }
-            const [inserted] = await tx.insert(activities).values(rowOf(values, ctx.user.id)).returning({ id: activities.id });
-            created.push(inserted.id);
+            const found = errors[checked.indexOf(copy)];
+            if (Object.keys(found).length) copy.skip(Object.values(found).flat()[0] ?? messages.invalidValue);
+            else items.push({ index: items.length, values: copy.values });
           }
+          for (const { id } of await insertBatch(tx, items, ctx.user.id)) created.push(id);
           return {
             created: created.length,
             activities: await rowsByIds({ ...ctx, db: tx }, created),

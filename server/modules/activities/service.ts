@@ -5,24 +5,14 @@
  * nothing inside a frozen week or month (exact to the day), no overlap (also the DB's
  * activities_no_overlap exclusion constraint, mapped to the same Spanish 422 in server/http/errors.ts).
  */
-import { and, eq, gte, lte, ne, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, ne, sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
 import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
 import type { SessionUser } from "../../../src/core/session";
 import { localDate, localDateOf, timePrefix } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
-import {
-  activities,
-  activity_type_catalogs,
-  app_settings,
-  clients,
-  employees,
-  frozen_periods,
-  products,
-  projects,
-  prospects,
-} from "../../db/schema";
+import { activities, app_settings, frozen_periods } from "../../db/schema";
 import { type FieldErrors, forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
 
 export type ActivityValues = ActivityInput & { employee_id: number };
@@ -93,16 +83,16 @@ const add = (errors: Errors, field: string, message: string) => {
   errors[field] = [...(errors[field] ?? []), message];
 };
 
-async function exists(db: Tx, table: typeof clients | typeof prospects | typeof activity_type_catalogs, id: number) {
-  const [row] = await db.select({ id: table.id }).from(table).where(eq(table.id, id)).limit(1);
-  return !!row;
-}
-
-async function checkProduct(db: Tx, errors: Errors, id: number | null | undefined) {
-  if (!id) return;
-  const [row] = await db.select({ is_selectable: products.is_selectable }).from(products).where(eq(products.id, id)).limit(1);
-  if (!row) add(errors, "product_catalog_id", messages.invalidReference);
-  else if (!row.is_selectable) add(errors, "product_catalog_id", messages.activityProductNotSelectable);
+/** What checkActivities reads, as the one statement answers it (json arrays). */
+interface Lookup {
+  employees: [number, boolean][];
+  types: number[];
+  projects: [number, number, number | null][];
+  clients: number[];
+  prospects: number[];
+  products: [number, boolean][];
+  frozen: [number, string, string][];
+  stored: [number, number | string, number | string][];
 }
 
 /**
@@ -114,65 +104,144 @@ export async function checkActivity(
   values: ActivityValues,
   options: { settings: Settings; exceptId?: number; skipOverlap?: boolean },
 ): Promise<Errors> {
-  const errors: Errors = {};
-  const [employee] = await db
-    .select({ is_active: employees.is_active })
-    .from(employees)
-    .where(eq(employees.id, values.employee_id))
-    .limit(1);
-  if (!employee) add(errors, "employee_id", messages.invalidReference);
-  else if (!employee.is_active) add(errors, "employee_id", messages.employeeInactive);
-
-  if (values.activity_type_catalog_id && !(await exists(db, activity_type_catalogs, values.activity_type_catalog_id))) {
-    add(errors, "activity_type_catalog_id", messages.invalidReference);
-  }
-  switch (values.action_type) {
-    case "project": {
-      const [project] = await db
-        .select({ client_id: projects.client_id, product_catalog_id: projects.product_catalog_id })
-        .from(projects)
-        .where(eq(projects.id, values.project_id as number))
-        .limit(1);
-      if (!project) add(errors, "project_id", messages.invalidReference);
-      else
-        Object.assign(values, {
-          ownerable_type: "Client",
-          ownerable_id: project.client_id,
-          product_catalog_id: project.product_catalog_id,
-        });
-      break;
-    }
-    case "support":
-      if (values.ownerable_id && values.ownerable_id === options.settings.support_excluded_customer_id) {
-        add(errors, "ownerable_id", messages.activityExcludedCustomer);
-      } else if (values.ownerable_id && !(await exists(db, clients, values.ownerable_id)))
-        add(errors, "ownerable_id", messages.invalidReference);
-      await checkProduct(db, errors, values.product_catalog_id);
-      break;
-    case "quote": {
-      const table = values.ownerable_type === "Prospect" ? prospects : clients;
-      if (values.ownerable_id && !(await exists(db, table, values.ownerable_id)))
-        add(errors, "ownerable_id", messages.invalidReference);
-      await checkProduct(db, errors, values.product_catalog_id);
-      break;
-    }
-    case "internal":
-    case "rh": {
-      const customer = options.settings.default_customer_id;
-      Object.assign(values, { ownerable_type: customer ? "Client" : null, ownerable_id: customer ?? null });
-      break;
-    }
-  }
-  if (employee && (await isFrozen(db, values.employee_id, localDate(values.begins_at))))
-    add(errors, "base", messages.activityFrozen);
-  if (
-    !options.skipOverlap &&
-    employee &&
-    (await overlaps(db, values.employee_id, values.begins_at, values.ends_at, options.exceptId))
-  ) {
-    add(errors, "base", messages.activityConflict);
-  }
+  const [errors] = await checkActivities(db, [values], options);
   return errors;
+}
+
+const idsOf = (list: ActivityValues[], pick: (v: ActivityValues) => unknown) => {
+  const ids = new Set<number>();
+  for (const v of list) {
+    const id = pick(v);
+    if (typeof id === "number" && id > 0) ids.add(id);
+  }
+  return ids;
+};
+
+/**
+ * checkActivity for many activities at once, with the same rules and messages: each reference table,
+ * the frozen periods and the stored activities of the batch's employees and span are read once (a
+ * constant number of queries however long the batch), then every activity is checked in memory.
+ * Completes each `values` in place; answers one error object per activity, in order.
+ */
+export async function checkActivities(
+  db: Tx,
+  list: ActivityValues[],
+  options: { settings: Settings; exceptId?: number; skipOverlap?: boolean },
+): Promise<Errors[]> {
+  if (!list.length) return [];
+  const employeeIds = idsOf(list, (v) => v.employee_id);
+  const projectIds = idsOf(list, (v) => (v.action_type === "project" ? v.project_id : null));
+  const clientIds = idsOf(list, (v) =>
+    v.action_type === "support" || (v.action_type === "quote" && v.ownerable_type !== "Prospect") ? v.ownerable_id : null,
+  );
+  const prospectIds = idsOf(list, (v) => (v.action_type === "quote" && v.ownerable_type === "Prospect" ? v.ownerable_id : null));
+  const productIds = idsOf(list, (v) => (v.action_type === "support" || v.action_type === "quote" ? v.product_catalog_id : null));
+  const typeIds = idsOf(list, (v) => v.activity_type_catalog_id);
+  const days = list.map((v) => localDate(v.begins_at));
+  const sortedDays = [...days].sort();
+  const firstDay = sortedDays[0];
+  const lastDay = sortedDays[sortedDays.length - 1];
+  const spanStart = new Date(Math.min(...list.map((v) => v.begins_at.getTime())));
+  const spanEnd = new Date(Math.max(...list.map((v) => v.ends_at.getTime())));
+  // Everything the rules read, in one statement (one round trip, however long the batch).
+  const inList = (ids: Set<number>) =>
+    ids.size
+      ? sql`in (${sql.join(
+          [...ids].map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql`in (null)`;
+  const employeeList = inList(employeeIds);
+  const [found] = await db
+    .execute(sql`select
+      (select coalesce(json_agg(json_build_array(id, is_active)), '[]') from employees where id ${employeeList}) as employees,
+      (select coalesce(json_agg(id), '[]') from activity_type_catalogs where id ${inList(typeIds)}) as types,
+      (select coalesce(json_agg(json_build_array(id, client_id, product_catalog_id)), '[]') from projects where id ${inList(projectIds)}) as projects,
+      (select coalesce(json_agg(id), '[]') from clients where id ${inList(clientIds)}) as clients,
+      (select coalesce(json_agg(id), '[]') from prospects where id ${inList(prospectIds)}) as prospects,
+      (select coalesce(json_agg(json_build_array(id, is_selectable)), '[]') from products where id ${inList(productIds)}) as products,
+      (select coalesce(json_agg(json_build_array(employee_id, starts_on::text, ends_on::text)), '[]') from frozen_periods
+        where employee_id ${employeeList} and starts_on <= ${lastDay}::date and ends_on >= ${firstDay}::date) as frozen,
+      ${
+        options.skipOverlap
+          ? sql`'[]'::json`
+          : sql`(select coalesce(json_agg(json_build_array(employee_id, extract(epoch from begins_at) * 1000, extract(epoch from ends_at) * 1000)), '[]')
+        from activities where employee_id ${employeeList}
+          and tstzrange(begins_at, ends_at, '[)') && tstzrange(${spanStart.toISOString()}::timestamptz, ${spanEnd.toISOString()}::timestamptz, '[)')
+          ${options.exceptId ? sql`and id <> ${options.exceptId}` : sql``})`
+      } as stored`)
+    .then((r) => (r as unknown as { rows: Lookup[] }).rows ?? (r as unknown as Lookup[]));
+  const employeeById = new Map(found.employees.map(([id, is_active]) => [id, { id, is_active }]));
+  const types = new Set(found.types);
+  const projectById = new Map(
+    found.projects.map(([id, client_id, product_catalog_id]) => [id, { client_id, product_catalog_id }]),
+  );
+  const clientSet = new Set(found.clients);
+  const prospectSet = new Set(found.prospects);
+  const productById = new Map(found.products.map(([id, is_selectable]) => [id, { is_selectable }]));
+  const frozen = found.frozen.map(([employee_id, starts_on, ends_on]) => ({ employee_id, starts_on, ends_on }));
+  const stored = found.stored.map(([employee_id, begins, ends]) => ({ employee_id, begins: Number(begins), ends: Number(ends) }));
+
+  const checkProduct = (errors: Errors, id: number | null | undefined) => {
+    if (!id) return;
+    const row = productById.get(id);
+    if (!row) add(errors, "product_catalog_id", messages.invalidReference);
+    else if (!row.is_selectable) add(errors, "product_catalog_id", messages.activityProductNotSelectable);
+  };
+  return list.map((values, i) => {
+    const errors: Errors = {};
+    const employee = employeeById.get(values.employee_id);
+    if (!employee) add(errors, "employee_id", messages.invalidReference);
+    else if (!employee.is_active) add(errors, "employee_id", messages.employeeInactive);
+    if (values.activity_type_catalog_id && !types.has(values.activity_type_catalog_id)) {
+      add(errors, "activity_type_catalog_id", messages.invalidReference);
+    }
+    switch (values.action_type) {
+      case "project": {
+        const project = projectById.get(values.project_id as number);
+        if (!project) add(errors, "project_id", messages.invalidReference);
+        else
+          Object.assign(values, {
+            ownerable_type: "Client",
+            ownerable_id: project.client_id,
+            product_catalog_id: project.product_catalog_id,
+          });
+        break;
+      }
+      case "support":
+        if (values.ownerable_id && values.ownerable_id === options.settings.support_excluded_customer_id) {
+          add(errors, "ownerable_id", messages.activityExcludedCustomer);
+        } else if (values.ownerable_id && !clientSet.has(values.ownerable_id))
+          add(errors, "ownerable_id", messages.invalidReference);
+        checkProduct(errors, values.product_catalog_id);
+        break;
+      case "quote": {
+        const known = values.ownerable_type === "Prospect" ? prospectSet : clientSet;
+        if (values.ownerable_id && !known.has(values.ownerable_id)) add(errors, "ownerable_id", messages.invalidReference);
+        checkProduct(errors, values.product_catalog_id);
+        break;
+      }
+      case "internal":
+      case "rh": {
+        const customer = options.settings.default_customer_id;
+        Object.assign(values, { ownerable_type: customer ? "Client" : null, ownerable_id: customer ?? null });
+        break;
+      }
+    }
+    const day = days[i];
+    if (employee && frozen.some((f) => f.employee_id === values.employee_id && f.starts_on <= day && f.ends_on >= day))
+      add(errors, "base", messages.activityFrozen);
+    const begins = values.begins_at.getTime();
+    const ends = values.ends_at.getTime();
+    if (
+      !options.skipOverlap &&
+      employee &&
+      stored.some((a) => a.employee_id === values.employee_id && a.begins < ends && a.ends > begins)
+    ) {
+      add(errors, "base", messages.activityConflict);
+    }
+    return errors;
+  });
 }
 
 /** The columns written for an activity. */
@@ -297,19 +366,33 @@ export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
       const mapKey = `${employeeId}\u0000${key}`;
       if (seenKeys.has(mapKey)) continue; // the same event twice in one batch: written once
       seenKeys.set(mapKey, index);
-      const [stored] = await db
-        .select({ id: activities.id })
-        .from(activities)
-        .where(and(eq(activities.employee_id, employeeId), eq(activities.import_key, key)))
-        .limit(1);
-      if (stored) {
-        items.push({ index, values, existingId: stored.id });
-        continue;
-      }
     }
-    const found = await checkActivity(db, values, { settings });
-    if (Object.keys(found).length) errors[index] = prefixed(prefix, found);
     items.push({ index, values });
+  }
+  // Already stored import keys (idempotency), then the rules: a constant number of queries for the batch.
+  const keyed = items.filter((i) => i.values.import_key);
+  if (keyed.length) {
+    const stored = await db
+      .select({ id: activities.id, employee_id: activities.employee_id, import_key: activities.import_key })
+      .from(activities)
+      .where(
+        and(
+          inArray(activities.employee_id, [...new Set(keyed.map((i) => i.values.employee_id))]),
+          inArray(activities.import_key, [...new Set(keyed.map((i) => i.values.import_key as string))]),
+        ),
+      );
+    const byKey = new Map(stored.map((r) => [`${r.employee_id}\u0000${r.import_key}`, r.id]));
+    for (const item of keyed) item.existingId = byKey.get(`${item.values.employee_id}\u0000${item.values.import_key}`);
+  }
+  const toCheck = items.filter((i) => !i.existingId);
+  const found = await checkActivities(
+    db,
+    toCheck.map((i) => i.values),
+    { settings },
+  );
+  for (const [n, item] of toCheck.entries()) {
+    if (Object.keys(found[n]).length)
+      errors[item.index] = prefixed(timePrefix(item.values.begins_at, item.values.ends_at), found[n]);
   }
   // Overlaps inside the batch (per employee), sorted by start as the calendar does before saving.
   const fresh = items.filter((i) => !i.existingId).sort((a, b) => a.values.begins_at.getTime() - b.values.begins_at.getTime());

@@ -13,7 +13,7 @@ import { hoursBetween } from "../../../src/core/hours";
 import type { ReportFilter } from "../../../src/core/schemas/report";
 import { endOfDay, startOfDay, wallClock } from "../../../src/core/week";
 import type { Database } from "../../db/client";
-import { cursorBatches } from "../../db/cursor";
+import { CSV_BATCH, cursorBatches } from "../../db/cursor";
 import { activities, activity_type_catalogs, clients, employees, products, projects, prospects } from "../../db/schema";
 import { type CsvColumn, csvStream, formatHours } from "../../http/csv";
 
@@ -174,5 +174,5 @@ export function reportCsvStream(
   filter: ReportFilter,
   viewer?: ReportViewer,
 ): Readable {
-  return csvStream(ACTIVITY_REPORT_CSV, reportBatches(database, filter, viewer));
+  return csvStream(ACTIVITY_REPORT_CSV, reportBatches(database, filter, viewer, CSV_BATCH));
 }

@@ -2,16 +2,12 @@
  * Date pickers (MUI X, date-fns `es`) that read and write the API's ISO dates (`yyyy-MM-dd`):
  * `SiaDatePicker` is controlled (dialogs), `DatePickerInput` is a react-admin form input.
  */
-import { AdapterDateFns } from "@mui/x-date-pickers/AdapterDateFns";
-import { DatePicker } from "@mui/x-date-pickers/DatePicker";
-import { LocalizationProvider } from "@mui/x-date-pickers/LocalizationProvider";
-import { esES } from "@mui/x-date-pickers/locales";
+
+import { TextField } from "@mui/material";
 import { format, isValid, parseISO } from "date-fns";
 import { es } from "date-fns/locale";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { FieldTitle, type InputProps, useInput, useResourceContext, useTranslate } from "react-admin";
-
-const localeText = esES.components.MuiLocalizationProvider.defaultProps.localeText;
 
 export const toDate = (value: unknown): Date | null => {
   if (typeof value !== "string" || !value) return null;
@@ -26,24 +22,10 @@ export const formatDate = (value: unknown) => {
   return date ? format(date, "dd/MM/yyyy", { locale: es }) : "—";
 };
 
-export function DatesProvider({ children }: { children: ReactNode }) {
-  return (
-    <LocalizationProvider dateAdapter={AdapterDateFns} adapterLocale={es} localeText={localeText}>
-      {children}
-    </LocalizationProvider>
-  );
-}
+// The picker library loads with the first date field shown (DatePickerField.tsx).
+const DatePickerField = lazy(() => import("./DatePickerField"));
 
-export function SiaDatePicker({
-  label,
-  value,
-  onChange,
-  error,
-  helperText,
-  disabled,
-  fullWidth = true,
-  maxDate,
-}: {
+export interface SiaDatePickerProps {
   label: ReactNode;
   value: string | null | undefined;
   onChange: (value: string | null) => void;
@@ -53,18 +35,26 @@ export function SiaDatePicker({
   fullWidth?: boolean;
   /** Latest date that can be picked (ISO). */
   maxDate?: string;
-}) {
+}
+
+export function SiaDatePicker(props: SiaDatePickerProps) {
+  const { label, fullWidth = true, error, helperText } = props;
   return (
-    <DatesProvider>
-      <DatePicker
-        label={label}
-        value={toDate(value)}
-        onChange={(date) => onChange(toIso(date as Date | null))}
-        disabled={disabled}
-        maxDate={toDate(maxDate) ?? undefined}
-        slotProps={{ textField: { fullWidth, error, helperText, margin: "dense", size: "small" }, field: { clearable: true } }}
-      />
-    </DatesProvider>
+    <Suspense
+      fallback={
+        <TextField
+          label={label}
+          fullWidth={fullWidth}
+          error={error}
+          helperText={helperText}
+          margin="dense"
+          size="small"
+          disabled
+        />
+      }
+    >
+      <DatePickerField {...props} />
+    </Suspense>
   );
 }
 

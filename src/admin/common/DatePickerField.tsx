@@ -1,0 +1,45 @@
+/**
+ * The MUI X date picker behind SiaDatePicker (src/admin/common/DatePickerInput.tsx), in its own module so
+ * the picker library loads only when a screen shows a date field (issue 10: code splitting).
+ */
+import { AdapterDateFns } from "@mui/x-date-pickers/AdapterDateFns";
+import { DatePicker } from "@mui/x-date-pickers/DatePicker";
+import { LocalizationProvider } from "@mui/x-date-pickers/LocalizationProvider";
+import { esES } from "@mui/x-date-pickers/locales";
+import { es } from "date-fns/locale";
+import type { ReactNode } from "react";
+import { type SiaDatePickerProps, toDate, toIso } from "./DatePickerInput";
+
+const localeText = esES.components.MuiLocalizationProvider.defaultProps.localeText;
+
+export function DatesProvider({ children }: { children: ReactNode }) {
+  return (
+    <LocalizationProvider dateAdapter={AdapterDateFns} adapterLocale={es} localeText={localeText}>
+      {children}
+    </LocalizationProvider>
+  );
+}
+
+export default function DatePickerField({
+  label,
+  value,
+  onChange,
+  error,
+  helperText,
+  disabled,
+  fullWidth = true,
+  maxDate,
+}: SiaDatePickerProps) {
+  return (
+    <DatesProvider>
+      <DatePicker
+        label={label}
+        value={toDate(value)}
+        onChange={(date) => onChange(toIso(date as Date | null))}
+        disabled={disabled}
+        maxDate={toDate(maxDate) ?? undefined}
+        slotProps={{ textField: { fullWidth, error, helperText, margin: "dense", size: "small" }, field: { clearable: true } }}
+      />
+    </DatesProvider>
+  );
+}
