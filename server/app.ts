@@ -86,10 +86,10 @@ export async function build(options: {
   if (onRoute) app.addHook("onRoute", (route) => onRoute(route));
   app.decorate("db", database);
   app.decorate("config", config);
-  app.decorate("documents", options.documents ?? createDocuments(config));
-  app.decorate("calendar", createCalendar(config));
+  app.decorate("documents", options.documents ?? (await createDocuments(config)));
+  app.decorate("calendar", await createCalendar(config));
   app.decorate("mail", options.mail ?? createMail(config));
-  app.decorate("tickets", options.tickets ?? createTickets(config, database));
+  app.decorate("tickets", options.tickets ?? (await createTickets(config, database)));
   const identity = createIdentity(config);
   app.decorate("identity", identity);
   // Learn the provider's token endpoint early (for the CSP below); a provider that is down now is retried on sign-in.
@@ -98,7 +98,10 @@ export async function build(options: {
   const realtime = new RealtimeHub(database);
   app.decorate("realtime", realtime);
   app.addHook("onClose", async () => realtime.close());
-  app.decorate("calendarReader", options.calendarReader !== undefined ? options.calendarReader : createCalendarReader(config));
+  app.decorate(
+    "calendarReader",
+    options.calendarReader !== undefined ? options.calendarReader : await createCalendarReader(config),
+  );
   // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
 

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { users } from "../../server/db/schema";
 import { decryptSecret, secretKey } from "../../server/http/secrets";
-import { createCalendar, createCalendarReader, GoogleCalendar } from "../../server/ports/calendar";
-import { instanceOfGoogleEvent } from "../../server/ports/calendar/google";
+import { createCalendar, createCalendarReader } from "../../server/ports/calendar";
+import { GoogleCalendar, instanceOfGoogleEvent } from "../../server/ports/calendar/google";
 import { zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildProspect } from "../support/catalog-factories";
@@ -328,15 +328,15 @@ describe("switched on by environment variables only", () => {
       /GOOGLE_CLIENT_ID: es obligatoria con CALENDAR_ADAPTER=google[\s\S]*GOOGLE_CLIENT_SECRET/,
     );
     const local = loadConfig({});
-    expect(createCalendar(local).kind).toBe("local");
-    expect(createCalendarReader(local)).toBeNull();
+    expect((await createCalendar(local)).kind).toBe("local");
+    expect(await createCalendarReader(local)).toBeNull();
     const google = loadConfig(googleEnv());
-    expect(createCalendar(google).kind).toBe("google");
-    expect(createCalendarReader(google)?.kind).toBe("google");
+    expect((await createCalendar(google)).kind).toBe("google");
+    expect((await createCalendarReader(google))?.kind).toBe("google");
   });
 
   it("check(): the OAuth client answers Google; a wrong secret is explained in Spanish", async () => {
-    await expect(createCalendarReader(loadConfig(googleEnv()))?.check()).resolves.toBeUndefined();
+    await expect((await createCalendarReader(loadConfig(googleEnv())))?.check()).resolves.toBeUndefined();
     const wrong = new GoogleCalendar({
       clientId: fake.clientId,
       clientSecret: "otro",

@@ -11,7 +11,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { prospects } from "../../server/db/schema";
-import { createDocuments, GoogleDriveDocuments, PAGE_SIZE } from "../../server/ports/documents";
+import { createDocuments, PAGE_SIZE } from "../../server/ports/documents";
+import { GoogleDriveDocuments } from "../../server/ports/documents/google";
 import { pipelineMessages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
 import { documentsContract } from "../support/documents-contract";
@@ -191,10 +192,10 @@ describe("google drive: switched on by environment variables only", () => {
       GOOGLE_SERVICE_ACCOUNT_KEY_FILE: keyFile,
       GOOGLE_API_ROOT_URL: fake.url,
     });
-    const port = createDocuments(config);
+    const port = await createDocuments(config);
     expect(port.kind).toBe("google");
     await expect(port.check()).resolves.toBeUndefined();
-    expect(createDocuments(loadConfig({ DATA_DIR: dir })).kind).toBe("local");
+    expect((await createDocuments(loadConfig({ DATA_DIR: dir }))).kind).toBe("local");
   });
 });
 

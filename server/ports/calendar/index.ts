@@ -1,10 +1,9 @@
 import type { Config } from "../../config";
-import { GoogleCalendar, type GoogleCalendarOptions, GoogleCalendarReader } from "./google";
+import type { GoogleCalendarOptions } from "./google";
 import { LocalCalendar } from "./local";
 import type { CalendarPort } from "./port";
 import type { CalendarReader } from "./reader";
 
-export { GoogleCalendar, GoogleCalendarReader } from "./google";
 export { toIcs } from "./ics";
 export * from "./port";
 export * from "./reader";
@@ -17,12 +16,15 @@ export const googleCalendarOptions = (config: Config): GoogleCalendarOptions => 
   tokenUrl: config.GOOGLE_OAUTH_TOKEN_URL,
 });
 
-export function createCalendar(config: Config): CalendarPort {
+/** Google's client is imported only when CALENDAR_ADAPTER=google (see createDocuments). */
+export async function createCalendar(config: Config): Promise<CalendarPort> {
   switch (config.CALENDAR_ADAPTER) {
     case "local":
       return new LocalCalendar(config.PUBLIC_URL ? new URL(config.PUBLIC_URL).hostname : "sia.local");
-    case "google":
+    case "google": {
+      const { GoogleCalendar } = await import("./google");
       return new GoogleCalendar(googleCalendarOptions(config));
+    }
   }
 }
 
@@ -30,11 +32,13 @@ export function createCalendar(config: Config): CalendarPort {
  * The provider calendar the timesheet import reads with the user's token (SPEC §7 "Calendar service").
  * null while no provider adapter is configured: the local install imports .ics files only.
  */
-export function createCalendarReader(config: Config): CalendarReader | null {
+export async function createCalendarReader(config: Config): Promise<CalendarReader | null> {
   switch (config.CALENDAR_ADAPTER) {
     case "local":
       return null;
-    case "google":
+    case "google": {
+      const { GoogleCalendarReader } = await import("./google");
       return new GoogleCalendarReader(googleCalendarOptions(config));
+    }
   }
 }

@@ -6,10 +6,10 @@ import { eq } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Database } from "../../db/client";
 import { projects, users } from "../../db/schema";
-import { AzureDevOpsTickets, type TicketsDirectory } from "./azure";
+import type { TicketsDirectory } from "./azure";
 import { NoTickets, type TicketsPort } from "./port";
 
-export { AzureDevOpsTickets, type TicketsDirectory, ticketsWiql, wiqlString } from "./azure";
+export type { TicketsDirectory } from "./azure";
 export * from "./port";
 
 /** The user's azure token and a project's name, read from SIA's database. */
@@ -26,9 +26,10 @@ export function ticketsDirectory(database: Database): TicketsDirectory {
   };
 }
 
-/** The tickets service of this installation (created once per app). */
-export function createTickets(config: Config, database: Database): TicketsPort {
+/** The tickets service of this installation (created once per app; Azure's client imported only when set). */
+export async function createTickets(config: Config, database: Database): Promise<TicketsPort> {
   if (config.AZURE_DEVOPS_ORG_URL) {
+    const { AzureDevOpsTickets } = await import("./azure");
     return new AzureDevOpsTickets(
       { orgUrl: config.AZURE_DEVOPS_ORG_URL, pat: config.AZURE_DEVOPS_PAT, project: config.AZURE_DEVOPS_PROJECT },
       ticketsDirectory(database),
