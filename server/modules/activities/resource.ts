@@ -1,7 +1,7 @@
 /**
  * Activities: the declared CRUD (own scope for non-admins) plus the timesheet calls of SPEC §7.
  */
-import { and, asc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { VACATION_DESCRIPTION } from "../../../src/core/constants";
@@ -62,6 +62,7 @@ import {
   checkActivities,
   checkBatch,
   employeeFor,
+  importKeyOf,
   isAdmin,
   loadSettings,
   localDaySql,
@@ -69,6 +70,7 @@ import {
   prepareActivityWrite,
   rangeStartDate,
   rowOf,
+  storedImportKeys,
 } from "./service";
 
 type Row = Record<string, unknown> & { id: number };
@@ -231,24 +233,18 @@ async function insertBatch(tx: Tx, items: BatchItem[], userId: number) {
     for (const row of inserted) idByStart.set(startKey(row.employee_id, row.begins_at), row.id);
   }
   const missing = fresh.filter((item) => !idByStart.has(startKey(item.values.employee_id, item.values.begins_at)));
-  const storedByKey = new Map<string, number>();
-  if (missing.length) {
-    const stored = await tx
-      .select({ id: activities.id, employee_id: activities.employee_id, import_key: activities.import_key })
-      .from(activities)
-      .where(
-        and(
-          inArray(activities.employee_id, [...new Set(missing.map((m) => m.values.employee_id))]),
-          inArray(activities.import_key, [...new Set(missing.map((m) => m.values.import_key as string))]),
-        ),
-      );
-    for (const r of stored) storedByKey.set(`${r.employee_id}|${r.import_key}`, r.id);
-  }
+  const storedByKey = await storedImportKeys(
+    tx,
+    missing.map((m) => m.values),
+  );
   return items.map((item) => {
     if (item.existingId) return { id: item.existingId, created: false };
     const id = idByStart.get(startKey(item.values.employee_id, item.values.begins_at));
     if (id) return { id, created: true };
-    return { id: storedByKey.get(`${item.values.employee_id}|${item.values.import_key}`) as number, created: false };
+    return {
+      id: storedByKey.get(importKeyOf(item.values.employee_id, item.values.import_key as string)) as number,
+      created: false,
+    };
   });
 }
 

@@ -331,6 +331,31 @@ const prefixed = (prefix: string, errors: FieldErrors | Errors) =>
  * activities of the batch against each other. Errors are keyed by index, each message prefixed by the
  * activity's 'HH:mm - HH:mm: '. Activities whose import key is already stored are reported as existing.
  */
+/** The map key of an employee's import key (storedImportKeys answers ids under it). */
+export const importKeyOf = (employeeId: number, importKey: string) => `${employeeId}\u0000${importKey}`;
+
+/**
+ * The ids of activities already stored under these employees' import keys, in one query (the week save's
+ * idempotency: checkBatch before writing, insertBatch for rows another save wrote meanwhile).
+ */
+export async function storedImportKeys(
+  db: Tx,
+  rows: { employee_id: number; import_key?: string | null }[],
+): Promise<Map<string, number>> {
+  const keyed = rows.filter((r) => r.import_key);
+  if (!keyed.length) return new Map();
+  const stored = await db
+    .select({ id: activities.id, employee_id: activities.employee_id, import_key: activities.import_key })
+    .from(activities)
+    .where(
+      and(
+        inArray(activities.employee_id, [...new Set(keyed.map((r) => r.employee_id))]),
+        inArray(activities.import_key, [...new Set(keyed.map((r) => r.import_key as string))]),
+      ),
+    );
+  return new Map(stored.map((r) => [importKeyOf(r.employee_id, r.import_key as string), r.id]));
+}
+
 export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
   const settings = await loadSettings(db);
   const errors: Record<string, Errors> = {};
@@ -372,17 +397,11 @@ export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
   // Already stored import keys (idempotency), then the rules: a constant number of queries for the batch.
   const keyed = items.filter((i) => i.values.import_key);
   if (keyed.length) {
-    const stored = await db
-      .select({ id: activities.id, employee_id: activities.employee_id, import_key: activities.import_key })
-      .from(activities)
-      .where(
-        and(
-          inArray(activities.employee_id, [...new Set(keyed.map((i) => i.values.employee_id))]),
-          inArray(activities.import_key, [...new Set(keyed.map((i) => i.values.import_key as string))]),
-        ),
-      );
-    const byKey = new Map(stored.map((r) => [`${r.employee_id}\u0000${r.import_key}`, r.id]));
-    for (const item of keyed) item.existingId = byKey.get(`${item.values.employee_id}\u0000${item.values.import_key}`);
+    const byKey = await storedImportKeys(
+      db,
+      keyed.map((i) => i.values),
+    );
+    for (const item of keyed) item.existingId = byKey.get(importKeyOf(item.values.employee_id, item.values.import_key as string));
   }
   const toCheck = items.filter((i) => !i.existingId);
   const found = await checkActivities(

@@ -20,7 +20,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type RaRecord, usePermissions, useRecordContext, useTranslate } from "react-admin";
 import { boardMessages } from "../../core/messages";
-import { BOARD_MESSAGE_MAX } from "../../core/schemas/board";
+import { BOARD_MESSAGE_MAX, boardMessageSchema } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
 import { type BoardMember, type BoardMessage, boardApi } from "./api";
 import { MessageText } from "./MessageText";
@@ -158,12 +158,14 @@ export function BoardPanel() {
   };
 
   const send = async () => {
-    const body = text.trim();
-    if (!body) return;
-    if (body.length > BOARD_MESSAGE_MAX) {
-      setError(boardMessages.bodyTooLong(BOARD_MESSAGE_MAX));
+    if (!text.trim()) return;
+    // The route's own rule (src/core/schemas/board.ts): trimmed, 1–500 characters, its Spanish message.
+    const parsed = boardMessageSchema.safeParse({ body: text });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
       return;
     }
+    const { body } = parsed.data;
     setBusy(true);
     setError(undefined);
     try {
