@@ -33,7 +33,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: `rm -rf .e2e-data && DATA_DIR=.e2e-data JOBS_ENABLED=0 PORT=${PORT} LOG_LEVEL=warn LOGIN_MAX_FAILURES=50 npx tsx server/start.ts`,
+    command: `rm -rf .e2e-data && DATA_DIR=.e2e-data JOBS_ENABLED=0 PORT=${PORT} LOG_LEVEL=warn LOGIN_MAX_FAILURES=50 node scripts/start.mjs`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,

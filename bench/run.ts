@@ -4,7 +4,7 @@
  *   npm run bench -- [--scale 1] [--seed 42] [--fresh] [--only lists,csv,week,view,start] [--duration 10]
  *
  * Generates the firm when the bench database does not hold it yet (bench/generate.ts), starts the real
- * server (a separate `node --import tsx server/main.ts` process on PostgreSQL, port BENCH_PORT) and measures:
+ * server (a separate `node scripts/start.mjs` process, as `npm start` runs it, on PostgreSQL, port BENCH_PORT) and measures:
  *   lists — list endpoints under 50 concurrent clients (autocannon) against the same SQL through `pg`;
  *   csv   — reporting_activities.csv (up to 1,000,000 rows) against `psql \copy` of the same query;
  *   week  — validate + save a 60-activity week against one multi-row INSERT of the same rows;
@@ -61,7 +61,7 @@ const median = (values: number[]) => percentile(values, 50);
 
 /* ---------- the server ---------- */
 
-async function startServer(env: Record<string, string>, command: string[] = ["--import", "tsx", "server/main.ts"]) {
+async function startServer(env: Record<string, string>, command: string[] = ["scripts/start.mjs"]) {
   const t0 = performance.now();
   const merged: Record<string, string | undefined> = {
     ...process.env,
@@ -672,16 +672,12 @@ async function measureStart() {
   const env = { DATA_DIR: dataDir, DATABASE_URL: "", SIA_DEMO: "false" };
   const starts: number[] = [];
   for (let r = 0; r < 4; r++) {
-    const { child, ms } = await startServer(env, ["--import", "tsx", "server/start.ts"]);
+    const { child, ms } = await startServer(env);
     await stopServer(child);
     if (r > 0) starts.push(ms);
   }
   const fresh = fs.mkdtempSync(path.join(os.tmpdir(), "sia-bench-first-"));
-  const first = await startServer({ DATA_DIR: fresh, DATABASE_URL: "", SIA_DEMO: "true" }, [
-    "--import",
-    "tsx",
-    "server/start.ts",
-  ]);
+  const first = await startServer({ DATA_DIR: fresh, DATABASE_URL: "", SIA_DEMO: "true" });
   await stopServer(first.child);
   fs.rmSync(fresh, { recursive: true, force: true });
   const floorStart = await startServer({}, [
@@ -692,7 +688,7 @@ async function measureStart() {
   console.log(`  arranque: ${fmt(median(starts))}; primera vez ${fmt(first.ms)}; node vacío ${fmt(floorStart.ms)}`);
   sections.push({
     title: "5. Arranque en frío (`npm start`, base embebida)",
-    intro: `\`node --import tsx server/start.ts\` (what \`npm start\` runs, without npm's own start-up) on an existing embedded data folder holding the scale-0.05 firm (${meta.activities.toLocaleString("en")} activities), from process spawn to the first 200 of GET /healthz; the UI already built. 3 starts after one warm-up, median. The floor is a bare \`node -e http.createServer\`. The first-ever start (empty folder: initdb, migrations, demo seed) is reported on its own.`,
+    intro: `\`node scripts/start.mjs\` (what \`npm start\` runs, without npm's own start-up: the compiled server, built by the warm-up start if it was out of date) on an existing embedded data folder holding the scale-0.05 firm (${meta.activities.toLocaleString("en")} activities), from process spawn to the first 200 of GET /healthz; the UI already built. 3 starts after one warm-up, median. The floor is a bare \`node -e http.createServer\`. The first-ever start (empty folder: initdb, migrations, demo seed) is reported on its own.`,
     rows: [
       {
         figure: "Start to first 200 (existing data folder, median)",

@@ -23,6 +23,7 @@ import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { jobsRoutes } from "./modules/jobs/routes";
 import { sessionRoutes } from "./modules/sessions/routes";
+import { DIST_DIR } from "./paths";
 import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
 import { createIdentity, type IdentityPort } from "./ports/identity";
@@ -53,7 +54,6 @@ declare module "fastify" {
   }
 }
 
-export const DIST_DIR = path.resolve(import.meta.dirname, "..", "dist");
 /** Paths the single-page app answers (browser history routing). */
 const SPA_PATHS = ["/app", "/app/*", "/sign_in", "/404"];
 

@@ -1,6 +1,6 @@
 /**
  * Reads the configuration, opens and migrates the database, loads reference data (and demo data on an
- * empty embedded database), then listens. `npm start` runs this through server/start.ts.
+ * empty embedded database), then listens. `npm start` runs its build through scripts/start.mjs.
  */
 import { build } from "./app";
 import { loadConfig } from "./config";

@@ -5,17 +5,15 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import type { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { MIGRATIONS_FOLDER } from "../paths";
 import * as schema from "./schema";
+
+export { MIGRATIONS_FOLDER };
 
 export type Db = NodePgDatabase<typeof schema>;
 /** A database handle or a transaction on it: services take either. */
@@ -37,8 +35,21 @@ export interface Database {
   pool?: pg.Pool;
 }
 
-export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, "migrations");
-const extensions = { btree_gist, pg_trgm, unaccent };
+/**
+ * PGlite (its WebAssembly PostgreSQL, its extensions, drizzle's PGlite driver) is loaded only when the
+ * embedded database is opened: a server on PostgreSQL never loads it (start-up time and memory).
+ */
+async function loadPglite() {
+  const [{ PGlite }, { btree_gist }, { pg_trgm }, { unaccent }, { drizzle }, { migrate }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/btree_gist"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("@electric-sql/pglite/contrib/unaccent"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
+  return { PGlite, extensions: { btree_gist, pg_trgm, unaccent }, drizzle, migrate };
+}
 
 export class DataDirLockedError extends Error {}
 
@@ -86,9 +97,10 @@ function listenedLogger() {
   return { queryListeners, logger };
 }
 
-function wrapPglite(client: PGlite, release?: () => void): Database {
+async function wrapPglite(client: PGlite, release?: () => void): Promise<Database> {
+  const { drizzle, migrate } = await loadPglite();
   const { queryListeners, logger } = listenedLogger();
-  const db = drizzlePglite(client, { schema, logger }) as unknown as Db;
+  const db = drizzle(client, { schema, logger }) as unknown as Db;
   return {
     db,
     kind: "pglite",
@@ -98,7 +110,7 @@ function wrapPglite(client: PGlite, release?: () => void): Database {
       const result = (await db.execute(query)) as unknown as { rows: never[] };
       return result.rows;
     },
-    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
     async close() {
       await client.close();
       release?.();
@@ -116,8 +128,9 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     fs.mkdirSync(dir, { recursive: true });
   }
   try {
+    const { PGlite, extensions } = await loadPglite();
     const client = await PGlite.create({ dataDir: dir, loadDataDir: options.loadDataDir, extensions });
-    return wrapPglite(client, release);
+    return await wrapPglite(client, release);
   } catch (error) {
     release?.();
     throw error;

@@ -91,7 +91,7 @@ test.beforeAll(async () => {
     providerServer!.listen(E2E_PORT + 2, "127.0.0.1", resolve);
   });
 
-  sia = spawn("npx", ["tsx", "server/start.ts"], {
+  sia = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: path.resolve(import.meta.dirname, "..", ".."),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

@@ -50,7 +50,7 @@ async function healthy(port: number, timeout = 120_000) {
 
 async function startServer(port: number, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-board-"))): Promise<Server> {
   const log: string[] = [];
-  const child = spawn("npx", ["tsx", "server/start.ts"], {
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: ROOT,
     detached: true,
     env: {

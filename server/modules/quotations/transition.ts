@@ -38,6 +38,7 @@ import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf, ResourceService, withValidation } from "../../http/resource";
 import { testPause } from "../../http/testPause";
+import { TEMPLATES_DIR } from "../../paths";
 import { type DocumentsPort, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
 import { nextClientCode } from "../clients/resource";
 import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
@@ -46,7 +47,7 @@ export const QUOTATIONS_FOLDER = "Cotizaciones";
 export const TEMPLATES_FOLDER = "Plantillas";
 export const CONTRACT_TEMPLATE = "contrato_pld.docx";
 /** The placeholder copied into the drive's Plantillas folder on first use (replace it there). */
-export const CONTRACT_TEMPLATE_SOURCE = path.resolve(import.meta.dirname, "../../../templates", CONTRACT_TEMPLATE);
+export const CONTRACT_TEMPLATE_SOURCE = path.join(TEMPLATES_DIR, CONTRACT_TEMPLATE);
 
 /**
  * The next project code, PRY-0001 style: one more than the largest PRY-<n> so far. (The projects

@@ -3,9 +3,15 @@ import { randomBytes } from "node:crypto";
 import { constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type Mail from "nodemailer/lib/mailer";
 import type { MailMessage, MailPort, SentMail } from "./port";
+
+/** nodemailer is loaded when the first message is sent (or checked), not at start. */
+async function createTransport(options: Parameters<typeof import("nodemailer").createTransport>[0]): Promise<Transporter> {
+  const nodemailer = (await import("nodemailer")).default;
+  return nodemailer.createTransport(options);
+}
 
 /** The one message builder: what both transports receive. */
 export function composeMail(message: MailMessage, from: string): Mail.Options {
@@ -21,31 +27,34 @@ export function composeMail(message: MailMessage, from: string): Mail.Options {
 
 export class SmtpMail implements MailPort {
   readonly kind = "smtp" as const;
-  private readonly transport: Transporter;
+  private transport?: Promise<Transporter>;
 
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly from: string,
-  ) {
-    this.transport = nodemailer.createTransport(url);
+  ) {}
+
+  private connection(): Promise<Transporter> {
+    this.transport ??= createTransport(this.url);
+    return this.transport;
   }
 
   async send(message: MailMessage): Promise<SentMail> {
-    const info = await this.transport.sendMail(composeMail(message, this.from));
+    const info = await (await this.connection()).sendMail(composeMail(message, this.from));
     return { messageId: info.messageId };
   }
 
   /** Connects and authenticates with the SMTP server without sending anything. */
   async check(): Promise<void> {
     try {
-      await this.transport.verify();
+      await (await this.connection()).verify();
     } catch (error) {
       throw new Error(`El servidor SMTP no respondió: ${(error as Error).message}`);
     }
   }
 
   close() {
-    this.transport.close();
+    void this.transport?.then((transport) => transport.close());
   }
 }
 
@@ -55,17 +64,16 @@ const outboxId = (now: Date) => `${now.toISOString().replace(/[-:.]/g, "")}-${ra
 
 export class OutboxMail implements MailPort {
   readonly kind = "outbox" as const;
-  private readonly transport: Transporter;
+  private transport?: Promise<Transporter>;
 
   constructor(
     readonly dir: string,
     private readonly from: string,
-  ) {
-    this.transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
-  }
+  ) {}
 
   async send(message: MailMessage): Promise<SentMail> {
-    const info = await this.transport.sendMail(composeMail(message, this.from));
+    this.transport ??= createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+    const info = await (await this.transport).sendMail(composeMail(message, this.from));
     await fs.mkdir(this.dir, { recursive: true });
     const id = outboxId(new Date());
     const file = path.join(this.dir, `${id}.eml`);

@@ -1,7 +1,7 @@
 /** Reading the local outbox (DATA_DIR/outbox/*.eml) for the administrators' page. */
 import fs from "node:fs/promises";
 import path from "node:path";
-import { type AddressObject, simpleParser } from "mailparser";
+import type { AddressObject } from "mailparser";
 import type { OutboxMessage, OutboxSummary } from "../../../src/core/schemas/jobs";
 import { OUTBOX_ID } from "./nodemailer";
 
@@ -11,6 +11,8 @@ const addresses = (value: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(value) ? value : value ? [value] : []).map((a) => a.text).join(", ");
 
 async function parse(dir: string, id: string): Promise<OutboxMessage> {
+  // mailparser (and its character-set tables) is loaded when the outbox page is read, not at start.
+  const { simpleParser } = await import("mailparser");
   const parsed = await simpleParser(await fs.readFile(path.join(dir, `${id}.eml`)));
   return {
     id,

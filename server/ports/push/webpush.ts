@@ -4,7 +4,6 @@
  * works like the browsers' HTTPS ones.
  */
 import { sql } from "drizzle-orm";
-import webpush from "web-push";
 import type { Database } from "../../db/client";
 import type { PushPayload, PushPort, PushResult, PushTarget } from "./port";
 
@@ -17,9 +16,12 @@ interface VapidKeys {
   privateKey: string;
 }
 
+/** web-push (and its crypto helpers) is loaded on first use, not at start. */
+const loadWebPush = async () => (await import("web-push")).default;
+
 /** The stored key pair, made on first use; concurrent first starts keep the one that was inserted first. */
 export async function vapidKeys(database: Database): Promise<VapidKeys> {
-  const fresh = webpush.generateVAPIDKeys();
+  const fresh = (await loadWebPush()).generateVAPIDKeys();
   await database.rows(
     sql`insert into app_keys (name, value) values (${VAPID_KEY_NAME}, ${JSON.stringify(fresh)}::jsonb) on conflict (name) do nothing`,
   );
@@ -62,6 +64,7 @@ export class WebPush implements PushPort {
 
   async send(subscription: PushTarget, payload: PushPayload): Promise<PushResult> {
     const keys = await this.loadKeys();
+    const webpush = await loadWebPush();
     const details = webpush.generateRequestDetails(subscription, JSON.stringify(payload), {
       vapidDetails: { subject: this.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
       TTL: PUSH_TTL_SECONDS,
@@ -84,6 +87,7 @@ export class WebPush implements PushPort {
   async check(): Promise<void> {
     try {
       const keys = await this.loadKeys();
+      const webpush = await loadWebPush();
       webpush.getVapidHeaders("https://push.example.com", this.subject, keys.publicKey, keys.privateKey, "aes128gcm");
     } catch (error) {
       throw new Error(`Las claves VAPID no están disponibles: ${(error as Error).message}`);

@@ -1,0 +1,93 @@
+/**
+ * `npm start`: builds what is out of date, then starts the compiled server.
+ *
+ * - The browser app (vite build → dist/) when its sources are newer than dist/index.html.
+ * - The server (esbuild → build/server/, one ES module bundle of server/ and src/core with the packages
+ *   left as imports) when one of the files the last build read is newer than it, or it is missing.
+ *
+ * The server then runs as plain JavaScript: no TypeScript compiler at start (docs/decisions/019).
+ * Plain JavaScript itself so that nothing has to be compiled to run it.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = path.resolve(import.meta.dirname, "..");
+const at = (...parts) => path.join(root, ...parts);
+
+/** Newest modification time under a file or folder (0 when missing). */
+function newestMtime(entry) {
+  const stat = fs.statSync(entry, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
+  return newest;
+}
+
+const builtAt = (file) => fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+
+async function buildUi() {
+  const index = at("dist", "index.html");
+  const sources = ["src", "index.html", "vite.config.ts", "CHANGELOG.md", "package.json"].map((p) => at(p));
+  const built = builtAt(index);
+  if (built && Math.max(...sources.map(newestMtime)) <= built) return;
+  console.log("Compilando la interfaz (vite build)…");
+  const { build } = await import("vite");
+  await build({ root, logLevel: "warn" });
+}
+
+const SERVER_OUT = at("build", "server");
+const SERVER_ENTRY = path.join(SERVER_OUT, "main.js");
+/** The files the last server build read (esbuild's metafile), with package.json and the lock file. */
+const SERVER_INPUTS = path.join(SERVER_OUT, "inputs.json");
+
+function serverIsCurrent() {
+  const built = builtAt(SERVER_ENTRY);
+  if (!built || !fs.existsSync(SERVER_INPUTS)) return false;
+  const inputs = JSON.parse(fs.readFileSync(SERVER_INPUTS, "utf8"));
+  return inputs.every((file) => {
+    const stat = fs.statSync(at(file), { throwIfNoEntry: false });
+    return stat && stat.mtimeMs <= built;
+  });
+}
+
+export async function buildServer({ quiet = false } = {}) {
+  if (serverIsCurrent()) return;
+  if (!quiet) console.log("Compilando el servidor (esbuild)…");
+  const esbuild = await import("esbuild");
+  // Built aside, then moved in place: two servers starting at once never read a half-written build.
+  const aside = `${SERVER_OUT}.${process.pid}`;
+  fs.rmSync(aside, { recursive: true, force: true });
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { main: "server/main.ts" },
+    outdir: aside,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    sourcemap: "linked",
+    chunkNames: "chunks/[name]-[hash]",
+    metafile: true,
+    logLevel: "warning",
+  });
+  const inputs = [...Object.keys(result.metafile.inputs), "package.json", "package-lock.json", "tsconfig.json"];
+  fs.writeFileSync(path.join(aside, "inputs.json"), JSON.stringify(inputs.filter((f) => fs.existsSync(at(f)))));
+  fs.rmSync(SERVER_OUT, { recursive: true, force: true });
+  try {
+    fs.renameSync(aside, SERVER_OUT);
+  } catch {
+    // Another start moved its build in first: same sources, same build.
+    fs.rmSync(aside, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await buildUi();
+  await buildServer();
+  const { main } = await import(pathToFileURL(SERVER_ENTRY).href);
+  await main();
+}
