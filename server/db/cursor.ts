@@ -42,6 +42,23 @@ export async function* cursorBatches<T = Record<string, unknown>>(
   yield* fetchBatches<T>(database, text, params, batchSize);
 }
 
+/**
+ * A query of one text column (a CSV line per row, server/modules/reports/report.ts) read through a cursor:
+ * each FETCH gives one string, its rows' texts joined (the driver's rows as arrays, nothing parsed).
+ */
+export async function* lineBatches(
+  database: Pick<Database, "pool" | "pglite">,
+  query: SQL | { toSQL(): Compiled },
+  batchSize = CSV_BATCH,
+): AsyncGenerator<string> {
+  const { sql: text, params } = compile(query);
+  for await (const rows of fetchBatches<[string]>(database, text, params, batchSize, { rowMode: "array" })) {
+    let chunk = "";
+    for (const row of rows) chunk += row[0];
+    yield chunk;
+  }
+}
+
 /** What drizzle's prepared select holds (internal API, pinned by tests/api/reports.test.ts). */
 interface DrizzlePrepared {
   queryString: string;

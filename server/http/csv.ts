@@ -11,6 +11,7 @@
  * decimals (formatHours), booleans Sí/No.
  */
 import { Readable } from "node:stream";
+import { type SQL, sql } from "drizzle-orm";
 import Papa from "papaparse";
 
 export interface CsvColumn<Row> {
@@ -43,8 +44,9 @@ export const neutralise = (text: string) => (FORMULA.test(text) ? `'${text}` : t
 export const formatHours = (hours: number | string | null | undefined) =>
   hours === null || hours === undefined || hours === "" ? "" : Number(hours).toFixed(2);
 
-const headerLine = <Row>(columns: CsvColumn<Row>[]) =>
-  BOM + Papa.unparse([columns.map((c) => c.header)], OPTIONS) + OPTIONS.newline;
+/** The BOM and the header line (CRLF included). */
+export const csvHeader = (headers: readonly string[]) => BOM + Papa.unparse([[...headers]], OPTIONS) + OPTIONS.newline;
+const headerLine = <Row>(columns: CsvColumn<Row>[]) => csvHeader(columns.map((c) => c.header));
 
 const NEEDS_QUOTES = /[",\r\n\uFEFF]|^ | $/;
 /**
@@ -58,6 +60,18 @@ export function csvCell(text: string): string {
   if (!NEEDS_QUOTES.test(text)) return text;
   return `"${text.replace(/"/g, '""')}"`;
 }
+
+const FORMULA_SQL = sql.raw(String.raw`'^[-=+@\t\r]'`);
+const NEEDS_QUOTES_SQL = sql.raw(String.raw`'[",\r\n\uFEFF]|^ | $'`);
+/**
+ * csvCell(formatCell(text)) computed by PostgreSQL for a text expression (null: an empty cell), for the
+ * lines the database writes itself (server/modules/reports/report.ts): the same formula prefix, quote
+ * doubling and quoting rules (PostgreSQL's regular expressions read the escapes; `$` is the text's end).
+ */
+export const csvCellSql = (text: SQL) => sql`(case when ${text} is null then ''
+  when ${text} ~ ${FORMULA_SQL} then '"''' || replace(${text}, '"', '""') || '"'
+  when ${text} ~ ${NEEDS_QUOTES_SQL} then '"' || replace(${text}, '"', '""') || '"'
+  else ${text} end)`;
 
 function rowLines<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
   let out = "";
@@ -100,6 +114,18 @@ async function* csvChunks<Row>(columns: CsvColumn<Row>[], source: RowSource<Row>
  */
 export function csvStream<Row>(columns: CsvColumn<Row>[], source: RowSource<Row>): Readable {
   return Readable.from(csvChunks(columns, source), { objectMode: false, highWaterMark: 64 * 1024 });
+}
+
+/**
+ * The writer for lines the database wrote itself (each with its CRLF): the BOM and the header at once, then
+ * each text as it comes, pulled only when the consumer asks (back-pressure).
+ */
+export function csvLineStream(headers: readonly string[], lines: AsyncIterable<string>): Readable {
+  async function* chunks() {
+    yield csvHeader(headers);
+    yield* lines;
+  }
+  return Readable.from(chunks(), { objectMode: false, highWaterMark: 64 * 1024 });
 }
 
 /** The whole CSV as a string (small bodies only): the same writer, collected. */
