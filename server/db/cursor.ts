@@ -105,6 +105,9 @@ async function* fetchBatches<T>(
     let done = false;
     try {
       await client.query("BEGIN READ ONLY");
+      // Every cursor here is read to its end: plan for the whole result (hash joins and a sort), not for
+      // the first rows (nested loops), which the default cursor_tuple_fraction (0.1) favours.
+      await client.query("SET LOCAL cursor_tuple_fraction = 1");
       await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
       for (;;) {
         const { rows } = await client.query({ ...options, text: `FETCH ${size} FROM ${name}` });
@@ -121,6 +124,9 @@ async function* fetchBatches<T>(
   }
   const pglite = database.pglite;
   if (!pglite) throw new Error("cursorBatches: base de datos sin conexión");
+  // The same whole-result planning (SET LOCAL would end with its one-statement transaction; only cursors
+  // read this setting, and every cursor here is read to its end).
+  await pglite.exec("SET cursor_tuple_fraction = 1");
   await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params as never[]);
   try {
     for (;;) {

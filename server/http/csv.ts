@@ -62,16 +62,17 @@ export function csvCell(text: string): string {
 }
 
 const FORMULA_SQL = sql.raw(String.raw`'^[-=+@\t\r]'`);
-const NEEDS_QUOTES_SQL = sql.raw(String.raw`'[",\r\n\uFEFF]|^ | $'`);
+/** Anything that needs a prefix or quotes: one test for the common plain text. */
+const SPECIAL_SQL = sql.raw(String.raw`'^[-=+@\t\r ]|[",\r\n\uFEFF]| $'`);
 /**
  * csvCell(formatCell(text)) computed by PostgreSQL for a text expression (null: an empty cell), for the
  * lines the database writes itself (server/modules/reports/report.ts): the same formula prefix, quote
  * doubling and quoting rules (PostgreSQL's regular expressions read the escapes; `$` is the text's end).
  */
 export const csvCellSql = (text: SQL) => sql`(case when ${text} is null then ''
+  when ${text} !~ ${SPECIAL_SQL} then ${text}
   when ${text} ~ ${FORMULA_SQL} then '"''' || replace(${text}, '"', '""') || '"'
-  when ${text} ~ ${NEEDS_QUOTES_SQL} then '"' || replace(${text}, '"', '""') || '"'
-  else ${text} end)`;
+  else '"' || replace(${text}, '"', '""') || '"' end)`;
 
 function rowLines<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
   let out = "";

@@ -71,11 +71,12 @@ const epochMs = (instant: SQL) => sql`floor(extract(epoch from ${instant}) * 100
  * rounds down.
  */
 const hoursText = (begins: SQL, ends: SQL) => sql`(((${epochMs(ends)} - ${epochMs(begins)} + 18000) / 36000) * 0.01)::text`;
+/** The Spanish label of an action (plain words: no quoting); any other value (none: a check constraint) as a cell. */
 const actionLabel = (action: SQL) =>
   sql`case ${action} ${sql.join(
     Object.entries(ACTION_LABELS).map(([key, label]) => sql.raw(`when '${key}' then '${label}'`)),
     sql` `,
-  )} else ${action} end`;
+  )} else ${csvCellSql(action)} end`;
 
 /**
  * One activity as one CSV line, CRLF included: exactly what the JS writer (csvCell of formatCell) wrote
@@ -89,7 +90,7 @@ export function activityCsvLine(s: ActivityLineSource): SQL {
     csvCellSql(s.project_code),
     csvCellSql(s.project_name),
     csvCellSql(s.product_name),
-    csvCellSql(actionLabel(s.action_type)),
+    actionLabel(s.action_type),
     csvCellSql(s.activity_type_code),
     csvCellSql(s.ticket_id),
     sql`to_char(${s.begins_at} at time zone ${zone}, 'YYYY-MM-DD,HH24:MI')`,
