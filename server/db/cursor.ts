@@ -44,7 +44,8 @@ export async function* cursorBatches<T = Record<string, unknown>>(
 
 /**
  * A query of one text column (a CSV line per row, server/modules/reports/report.ts) read through a cursor:
- * each FETCH gives one string, its rows' texts joined (the driver's rows as arrays, nothing parsed).
+ * the texts of each FETCH joined into chunks of about 32 K characters (the driver's rows as arrays, nothing
+ * parsed).
  */
 export async function* lineBatches(
   database: Pick<Database, "pool" | "pglite">,
@@ -54,10 +55,21 @@ export async function* lineBatches(
   const { sql: text, params } = compile(query);
   for await (const rows of fetchBatches<[string]>(database, text, params, batchSize, { rowMode: "array" })) {
     let chunk = "";
-    for (const row of rows) chunk += row[0];
-    yield chunk;
+    for (const row of rows) {
+      chunk += row[0];
+      if (chunk.length >= LINE_CHUNK) {
+        yield chunk;
+        chunk = "";
+      }
+    }
+    if (chunk) yield chunk;
   }
 }
+/**
+ * Characters per chunk of lines: below V8's large-object size (128 KiB), so a chunk and its Buffer are
+ * young garbage freed by the next scavenge instead of piling up until a full collection.
+ */
+const LINE_CHUNK = 32 * 1024;
 
 /** What drizzle's prepared select holds (internal API, pinned by tests/api/reports.test.ts). */
 interface DrizzlePrepared {
