@@ -6,9 +6,10 @@
  * csvStream() is the writer: it takes rows (an array, an iterable or an async iterable of rows or of row
  * batches) and gives a Readable that emits the BOM and the header at once, then one chunk per batch of rows,
  * pulling the next batch only when the consumer asks (back-pressure). toCsv() is the same code collected
- * into a string, for small bodies (tests, e-mail attachments of a known size).
+ * into a string, for small bodies (tests, e-mail attachments of a known size). csvLineStream() sends lines
+ * PostgreSQL wrote itself (the activity CSVs; csvCellSql is csvCell in SQL).
  * Formats (docs/decisions/008-csv-streaming.md): dates YYYY-MM-DD, times HH:MM, hours with a dot and two
- * decimals (formatHours), booleans Sí/No.
+ * decimals ("1.50", written by the activity line's SQL), booleans Sí/No.
  */
 import { Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
@@ -39,10 +40,6 @@ export function formatCell(value: unknown): string {
 
 /** A quote before a value that starts like a formula (what escapeFormulae does to a whole cell). */
 export const neutralise = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
-
-/** Decimal hours as Mexican Excel and LibreOffice read a number: a dot and two decimals ("1.50"). */
-export const formatHours = (hours: number | string | null | undefined) =>
-  hours === null || hours === undefined || hours === "" ? "" : Number(hours).toFixed(2);
 
 /** The BOM and the header line (CRLF included). */
 export const csvHeader = (headers: readonly string[]) => BOM + Papa.unparse([[...headers]], OPTIONS) + OPTIONS.newline;

@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activities, activity_type_catalogs, products, projects, prospects } from "../../server/db/schema";
-import { type CsvColumn, formatHours, toCsv } from "../../server/http/csv";
+import { type CsvColumn, toCsv } from "../../server/http/csv";
 import { ACTION_LABELS, ACTIVITY_REPORT_HEADERS, reportCsvStream } from "../../server/modules/reports/report";
 import { hoursBetween } from "../../src/core/hours";
 import { wallClock } from "../../src/core/week";
@@ -45,6 +45,7 @@ function localIso(value: Date | string): string {
   return new Date(ms + offset).toISOString();
 }
 const toMs = (value: Date | string) => (typeof value === "string" ? Date.parse(value) : value.getTime());
+const formatHours = (hours: number) => hours.toFixed(2);
 const hoursOf = (r: RawRow) => hoursBetween(new Date(toMs(r.begins_at)), new Date(toMs(r.ends_at)));
 const JS_COLUMNS: CsvColumn<RawRow>[] = [
   { header: "Empleado", value: (r) => r.employee_name },
