@@ -118,7 +118,7 @@ export function csvStream<Row>(columns: CsvColumn<Row>[], source: RowSource<Row>
  * The writer for lines the database wrote itself (each with its CRLF): the BOM and the header at once, then
  * each text as it comes, pulled only when the consumer asks (back-pressure).
  */
-export function csvLineStream(headers: readonly string[], lines: AsyncIterable<string>): Readable {
+export function csvLineStream(headers: readonly string[], lines: AsyncIterable<string | Buffer>): Readable {
   async function* chunks() {
     yield csvHeader(headers);
     yield* lines;

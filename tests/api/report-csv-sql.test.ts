@@ -87,6 +87,9 @@ const TRICKY = [
   "comilla'simple",
   "medio = igual",
   "tab\tdentro",
+  "barra \\ invertida, \\n sin salto",
+  "C:\\ruta\\",
+  "control\b\f\v",
   "x".repeat(150),
 ];
 // Instants (UTC) around Mexico City's DST history (DST from 1996 to 2022, none since), with lengths whose

@@ -309,11 +309,11 @@ describe("the writer streams", () => {
     const filter = { kind: "client" as const, id: excludedClient.id, ...WEEK };
     const seen: string[] = [];
     for await (const chunk of reportLines(t.app.db, filter, { grant: "all" }, 2)) {
-      seen.push(...parse(chunk).map((row) => row[12]));
-      if (seen.length === 4) break;
+      seen.push(...parse(chunk.toString()).map((row) => row[12]));
+      if (seen.length >= 4) break;
     }
-    // Two lines per FETCH: the reader stopped after the second batch.
-    expect(seen).toEqual(FORMULAS.slice(0, 4).map((f) => `'${f}`));
+    // PGlite: two lines per FETCH, the reader stopped after the second; PostgreSQL: COPY's first chunk.
+    expect(seen.slice(0, 4)).toEqual(FORMULAS.slice(0, 4).map((f) => `'${f}`));
     const open = await t.app.db.rows<{ n: number }>(
       sql`select count(*)::int as n from pg_cursors where name like 'sia_cursor_%'`,
     );

@@ -188,7 +188,7 @@ export function reportLines(
   filter: ReportFilter,
   viewer?: ReportViewer,
   batchSize = CSV_BATCH,
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Buffer> {
   return lineBatches(database, reportQuery(filter, viewer), batchSize);
 }
 
