@@ -16,6 +16,7 @@
 import type { SQL } from "drizzle-orm";
 import * as drizzle from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
+import pg from "pg";
 import type { Database } from "./client";
 
 const dialect = new PgDialect();
@@ -40,6 +41,181 @@ export async function* cursorBatches<T = Record<string, unknown>>(
 ): AsyncGenerator<T[]> {
   const { sql: text, params } = compile(query);
   yield* fetchBatches<T>(database, text, params, batchSize);
+}
+
+/**
+ * A query of one text column, each row a CSV line with its CRLF (server/modules/reports/report.ts), read to
+ * the end in chunks of about LINE_CHUNK bytes. PostgreSQL: `COPY (query) TO STDOUT` (what `psql \copy`
+ * does: parallel workers allowed, the bytes passed on without making a JS value per row, back-pressure by
+ * pausing the socket). PGlite: the cursor, each FETCH's texts joined.
+ */
+export async function* lineBatches(
+  database: Pick<Database, "pool" | "pglite">,
+  query: SQL | { toSQL(): Compiled },
+  batchSize = CSV_BATCH,
+): AsyncGenerator<string | Buffer> {
+  const { sql: text, params } = compile(query);
+  if (database.pool) {
+    yield* copyLines(database.pool, text, params);
+    return;
+  }
+  for await (const rows of fetchBatches<[string]>(database, text, params, batchSize, { rowMode: "array" })) {
+    let chunk = "";
+    for (const row of rows) {
+      chunk += row[0];
+      if (chunk.length >= LINE_CHUNK) {
+        yield chunk;
+        chunk = "";
+      }
+    }
+    if (chunk) yield chunk;
+  }
+}
+/**
+ * Size of a chunk of lines: below V8's large-object size (128 KiB), so a chunk is young garbage freed by
+ * the next scavenge instead of piling up until a full collection.
+ */
+const LINE_CHUNK = 32 * 1024;
+
+/** A literal for COPY, which takes no bind parameters (values the query builders pass: ids, texts, instants). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "number" || typeof value === "bigint") return String(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  if (typeof value === "string") return pg.escapeLiteral(value);
+  throw new Error("lineBatches: parámetro no admitido");
+}
+/** $1, $2… outside the query's own literals replaced by their values (one pass: values are not rescanned). */
+const inlineParams = (text: string, params: unknown[]) =>
+  text.replace(/'(?:[^']|'')*'|\$(\d+)/g, (match, index?: string) => (index ? literal(params[Number(index) - 1]) : match));
+
+const BACKSLASH = 0x5c;
+const CRLF = Buffer.from("\r\n");
+const UNESCAPE: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\" };
+/** Bytes of lines queued before the socket is paused (back-pressure down to PostgreSQL). */
+const COPY_QUEUE = 1024 * 1024;
+
+/**
+ * `COPY (query) TO STDOUT` on a pool connection as a pg "submittable": PostgreSQL sends one CopyData per row
+ * (COPY's text format: the line with its CRLF escaped as \r\n, then a newline). Rows are gathered into
+ * chunks of about LINE_CHUNK bytes; the socket is paused while COPY_QUEUE bytes wait for the reader.
+ */
+class CopyLines {
+  private chunk = Buffer.allocUnsafe(LINE_CHUNK);
+  private used = 0;
+  private queue: Buffer[] = [];
+  private queued = 0;
+  private paused = false;
+  private finished = false;
+  private failure: unknown = null;
+  private wake: (() => void) | null = null;
+  private connection: { query(text: string): void; stream: { pause(): void; resume(): void } } | null = null;
+
+  constructor(private readonly text: string) {}
+
+  submit(connection: NonNullable<CopyLines["connection"]>) {
+    this.connection = connection;
+    connection.query(this.text);
+  }
+
+  handleCopyData(message: { chunk: Buffer }) {
+    const row = message.chunk;
+    const end = row.length - 5;
+    // The common row: its only backslashes are the escaped CRLF before COPY's newline.
+    if (end >= 0 && row.indexOf(BACKSLASH) === end) {
+      this.append(row, end);
+      this.append(CRLF, 2);
+    } else {
+      const text = row.toString("utf8", 0, row.length - 1).replace(/\\(.)/g, (_m, c: string) => UNESCAPE[c] ?? c);
+      const bytes = Buffer.from(text, "utf8");
+      this.append(bytes, bytes.length);
+    }
+  }
+
+  private append(bytes: Buffer, length: number) {
+    if (this.used + length > this.chunk.length) this.flush();
+    if (length > this.chunk.length) {
+      this.enqueue(Buffer.from(bytes.subarray(0, length)));
+      return;
+    }
+    bytes.copy(this.chunk, this.used, 0, length);
+    this.used += length;
+  }
+
+  private flush() {
+    if (!this.used) return;
+    this.enqueue(Buffer.from(this.chunk.subarray(0, this.used)));
+    this.used = 0;
+  }
+
+  private enqueue(bytes: Buffer) {
+    this.queue.push(bytes);
+    this.queued += bytes.length;
+    if (this.queued >= COPY_QUEUE && !this.paused) {
+      this.paused = true;
+      this.connection?.stream.pause();
+    }
+    this.notify();
+  }
+
+  private notify() {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  handleCommandComplete() {
+    this.flush();
+  }
+  handleReadyForQuery() {
+    this.flush();
+    this.finished = true;
+    this.notify();
+  }
+  handleError(error: unknown) {
+    this.failure = error;
+    this.finished = true;
+    this.notify();
+  }
+  handleEmptyQuery() {}
+  handleRowDescription() {}
+  handleDataRow() {}
+
+  /** The chunks, in order; ends when PostgreSQL is ready again, throws its error. */
+  async *chunks(): AsyncGenerator<Buffer> {
+    for (;;) {
+      const next = this.queue.shift();
+      if (next) {
+        this.queued -= next.length;
+        if (this.paused && this.queued < COPY_QUEUE / 2) {
+          this.paused = false;
+          this.connection?.stream.resume();
+        }
+        yield next;
+        continue;
+      }
+      if (this.failure) throw this.failure;
+      if (this.finished) return;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+  }
+}
+
+async function* copyLines(pool: pg.Pool, text: string, params: unknown[]): AsyncGenerator<Buffer> {
+  const client = await pool.connect();
+  const copy = new CopyLines(`COPY (${inlineParams(text, params)}) TO STDOUT`);
+  let done = false;
+  try {
+    client.query(copy as never);
+    yield* copy.chunks();
+    done = true;
+  } finally {
+    // A reader that stops early: the connection is closed (PostgreSQL stops the COPY), not returned.
+    client.release(done ? undefined : new Error("lectura interrumpida"));
+  }
 }
 
 /** What drizzle's prepared select holds (internal API, pinned by tests/api/reports.test.ts). */
@@ -88,6 +264,9 @@ async function* fetchBatches<T>(
     let done = false;
     try {
       await client.query("BEGIN READ ONLY");
+      // Every cursor here is read to its end: plan for the whole result (hash joins and a sort), not for
+      // the first rows (nested loops), which the default cursor_tuple_fraction (0.1) favours.
+      await client.query("SET LOCAL cursor_tuple_fraction = 1");
       await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${text}`, params);
       for (;;) {
         const { rows } = await client.query({ ...options, text: `FETCH ${size} FROM ${name}` });
@@ -104,6 +283,9 @@ async function* fetchBatches<T>(
   }
   const pglite = database.pglite;
   if (!pglite) throw new Error("cursorBatches: base de datos sin conexión");
+  // The same whole-result planning (SET LOCAL would end with its one-statement transaction; only cursors
+  // read this setting, and every cursor here is read to its end).
+  await pglite.exec("SET cursor_tuple_fraction = 1");
   await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params as never[]);
   try {
     for (;;) {

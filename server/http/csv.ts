@@ -6,11 +6,13 @@
  * csvStream() is the writer: it takes rows (an array, an iterable or an async iterable of rows or of row
  * batches) and gives a Readable that emits the BOM and the header at once, then one chunk per batch of rows,
  * pulling the next batch only when the consumer asks (back-pressure). toCsv() is the same code collected
- * into a string, for small bodies (tests, e-mail attachments of a known size).
+ * into a string, for small bodies (tests, e-mail attachments of a known size). csvLineStream() sends lines
+ * PostgreSQL wrote itself (the activity CSVs; csvCellSql is csvCell in SQL).
  * Formats (docs/decisions/008-csv-streaming.md): dates YYYY-MM-DD, times HH:MM, hours with a dot and two
- * decimals (formatHours), booleans Sí/No.
+ * decimals ("1.50", written by the activity line's SQL), booleans Sí/No.
  */
 import { Readable } from "node:stream";
+import { type SQL, sql } from "drizzle-orm";
 import Papa from "papaparse";
 
 export interface CsvColumn<Row> {
@@ -39,12 +41,9 @@ export function formatCell(value: unknown): string {
 /** A quote before a value that starts like a formula (what escapeFormulae does to a whole cell). */
 export const neutralise = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
 
-/** Decimal hours as Mexican Excel and LibreOffice read a number: a dot and two decimals ("1.50"). */
-export const formatHours = (hours: number | string | null | undefined) =>
-  hours === null || hours === undefined || hours === "" ? "" : Number(hours).toFixed(2);
-
-const headerLine = <Row>(columns: CsvColumn<Row>[]) =>
-  BOM + Papa.unparse([columns.map((c) => c.header)], OPTIONS) + OPTIONS.newline;
+/** The BOM and the header line (CRLF included). */
+export const csvHeader = (headers: readonly string[]) => BOM + Papa.unparse([[...headers]], OPTIONS) + OPTIONS.newline;
+const headerLine = <Row>(columns: CsvColumn<Row>[]) => csvHeader(columns.map((c) => c.header));
 
 const NEEDS_QUOTES = /[",\r\n\uFEFF]|^ | $/;
 /**
@@ -58,6 +57,19 @@ export function csvCell(text: string): string {
   if (!NEEDS_QUOTES.test(text)) return text;
   return `"${text.replace(/"/g, '""')}"`;
 }
+
+const FORMULA_SQL = sql.raw(String.raw`'^[-=+@\t\r]'`);
+/** Anything that needs a prefix or quotes: one test for the common plain text. */
+const SPECIAL_SQL = sql.raw(String.raw`'^[-=+@\t\r ]|[",\r\n\uFEFF]| $'`);
+/**
+ * csvCell(formatCell(text)) computed by PostgreSQL for a text expression (null: an empty cell), for the
+ * lines the database writes itself (server/modules/reports/report.ts): the same formula prefix, quote
+ * doubling and quoting rules (PostgreSQL's regular expressions read the escapes; `$` is the text's end).
+ */
+export const csvCellSql = (text: SQL) => sql`(case when ${text} is null then ''
+  when ${text} !~ ${SPECIAL_SQL} then ${text}
+  when ${text} ~ ${FORMULA_SQL} then '"''' || replace(${text}, '"', '""') || '"'
+  else '"' || replace(${text}, '"', '""') || '"' end)`;
 
 function rowLines<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
   let out = "";
@@ -100,6 +112,18 @@ async function* csvChunks<Row>(columns: CsvColumn<Row>[], source: RowSource<Row>
  */
 export function csvStream<Row>(columns: CsvColumn<Row>[], source: RowSource<Row>): Readable {
   return Readable.from(csvChunks(columns, source), { objectMode: false, highWaterMark: 64 * 1024 });
+}
+
+/**
+ * The writer for lines the database wrote itself (each with its CRLF): the BOM and the header at once, then
+ * each text as it comes, pulled only when the consumer asks (back-pressure).
+ */
+export function csvLineStream(headers: readonly string[], lines: AsyncIterable<string | Buffer>): Readable {
+  async function* chunks() {
+    yield csvHeader(headers);
+    yield* lines;
+  }
+  return Readable.from(chunks(), { objectMode: false, highWaterMark: 64 * 1024 });
 }
 
 /** The whole CSV as a string (small bodies only): the same writer, collected. */

@@ -23,9 +23,9 @@ import { messages } from "../../src/core/messages";
 import type { Action, Grant } from "../../src/core/permissions";
 import type { SessionUser } from "../../src/core/session";
 import type { Db, Tx } from "../db/client";
-import { CSV_BATCH, selectBatches } from "../db/cursor";
+import { CSV_BATCH, lineBatches, selectBatches } from "../db/cursor";
 import { authorize } from "./auth";
-import { type CsvColumn, csvFilename, csvStream } from "./csv";
+import { type CsvColumn, csvFilename, csvLineStream, csvStream } from "./csv";
 import { databaseValidationError, notFound, ValidationError, zodFieldErrors } from "./errors";
 import { doc } from "./openapi";
 import { searchCondition } from "./search";
@@ -87,7 +87,13 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
   afterWrite?: (record: Row, ctx: RequestContext, existing: Row | null) => Promise<void> | void;
   /** Shapes a record before it is sent (list and show). */
   present?: (record: Row, ctx: RequestContext) => Row;
-  csv?: { filename: string; columns: CsvColumn<Row>[] };
+  /**
+   * The list as CSV: JS columns through the writer, or `lines`, a line PostgreSQL writes itself (CRLF
+   * included) from the list's columns (`column(name)`), for the big activity exports.
+   */
+  csv?:
+    | { filename: string; columns: CsvColumn<Row>[] }
+    | { filename: string; headers: readonly string[]; line: (column: (name: string) => SQL) => SQL };
   /** Actions this resource does not offer through the generic routes. */
   without?: Array<"create" | "update" | "delete">;
   /**
@@ -384,8 +390,9 @@ export class ResourceService {
    * batches and are written as they arrive (constant memory; docs/decisions/008-csv-streaming.md). Bad
    * parameters throw here, before anything is sent.
    */
-  csv(ctx: RequestContext, query: Record<string, unknown>, columns = this.def.csv?.columns): Readable {
-    if (!columns) throw notFound();
+  csv(ctx: RequestContext, query: Record<string, unknown>): Readable {
+    const csv = this.def.csv;
+    if (!csv) throw notFound();
     const { orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
     const select = ctx.db
@@ -393,7 +400,13 @@ export class ResourceService {
       .from(this.def.table as PgTable)
       .where(where)
       .orderBy(...orderBy);
-    return csvStream(columns, this.batches(ctx, select));
+    if ("line" in csv) {
+      // The list as a subquery kept whole by OFFSET 0 (each computed column evaluated once, its order kept).
+      const list = select.offset(0).as("r");
+      const lines = ctx.db.select({ line: csv.line((name) => sql.raw(`"r"."${name}"`)) }).from(list);
+      return csvLineStream(csv.headers, lineBatches(ctx.app.db, lines, CSV_BATCH));
+    }
+    return csvStream(csv.columns, this.batches(ctx, select));
   }
 
   private async *batches(ctx: RequestContext, select: object): AsyncGenerator<Row[]> {

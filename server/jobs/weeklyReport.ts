@@ -7,8 +7,8 @@ import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { jobMessages } from "../../src/core/messages";
 import type { Tx } from "../db/client";
 import { bosses_workspaces, employees, users, workspaces } from "../db/schema";
-import { toCsv } from "../http/csv";
-import { ACTIVITY_REPORT_CSV, type ActivityCsvRow, reportQuery } from "../modules/reports/report";
+import { csvHeader } from "../http/csv";
+import { ACTIVITY_REPORT_HEADERS, reportQuery } from "../modules/reports/report";
 import type { MailMessage } from "../ports/mail";
 import { type JobDefinition, sendEach } from "./runner";
 import { previousWeekPeriod, weeklyDue } from "./schedule";
@@ -16,15 +16,17 @@ import { previousWeekPeriod, weeklyDue } from "./schedule";
 export const WEEKLY_REPORT_LOCK_KEY = 7_310_062;
 
 /**
- * The week's activity report of a workspace as CSV: the report module's query and columns
- * (server/modules/reports/report.ts) and the one CSV writer (UTF-8 with BOM). It runs in the job's
+ * The week's activity report of a workspace as CSV: the report module's query, whose rows are the CSV lines
+ * (server/modules/reports/report.ts), after the BOM and the header. It runs in the job's
  * transaction: reportCsvStream() reads through its own connection (a cursor), which on PGlite would wait
  * for this very transaction to end; a week of one workspace is small enough to collect in memory.
  */
 export async function workspaceWeekCsv(tx: Tx, workspaceId: number, starts_on: string, ends_on: string) {
   const result = await tx.execute(reportQuery({ kind: "workspace", id: workspaceId, start_date: starts_on, end_date: ends_on }));
-  const rows = (result as unknown as { rows: ActivityCsvRow[] }).rows;
-  return { csv: toCsv(ACTIVITY_REPORT_CSV, rows), rows: rows.length };
+  const rows = (result as unknown as { rows: { line: string }[] }).rows;
+  let csv = csvHeader(ACTIVITY_REPORT_HEADERS);
+  for (const row of rows) csv += row.line;
+  return { csv, rows: rows.length };
 }
 
 const slug = (name: string) =>

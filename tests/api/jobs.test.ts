@@ -15,7 +15,7 @@ import { type RunnerDeps, runDueJobs, runJob } from "../../server/jobs/runner";
 import { isoWeekKey, previousWeekPeriod, weeklyDue } from "../../server/jobs/schedule";
 import { WEEKLY_REMINDER_LOCK_KEY, weeklyReminderJob } from "../../server/jobs/weeklyReminder";
 import { weeklyReportJob } from "../../server/jobs/weeklyReport";
-import { ACTIVITY_REPORT_CSV } from "../../server/modules/reports/report";
+import { ACTIVITY_REPORT_HEADERS } from "../../server/modules/reports/report";
 import { addDays, zonedTime } from "../../src/core/week";
 import { buildSiblingApp, buildTestApp, type TestApp } from "../support/app";
 import { buildEmployee } from "../support/catalog-factories";
@@ -246,7 +246,7 @@ describe("weekly_report", () => {
     expect([...csv.content.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const content = csv.content.toString("utf8");
     // The activity report's columns (server/modules/reports/report.ts).
-    expect(content.split("\r\n")[0]).toBe(`\uFEFF${ACTIVITY_REPORT_CSV.map((c) => c.header).join(",")}`);
+    expect(content.split("\r\n")[0]).toBe(`\uFEFF${ACTIVITY_REPORT_HEADERS.join(",")}`);
     expect(content).toContain(worker.employee.name);
     expect(content).toContain("Análisis de requerimientos");
     expect(content).not.toContain("Fuera de la semana");

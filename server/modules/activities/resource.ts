@@ -54,7 +54,7 @@ import { outer } from "../../http/sql";
 import { testPause } from "../../http/testPause";
 import { ticketsError } from "../../ports/tickets";
 import { rememberSeries } from "../calendar_imports/service";
-import { ACTIVITY_REPORT_CSV } from "../reports/report";
+import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports/report";
 import { registerReportRoutes } from "../reports/routes";
 import {
   type ActivityValues,
@@ -138,9 +138,6 @@ const employeeFilter = filter.custom(
   (value, ctx) => (ctx.grant === "all" && typeof value === "number" ? eq(activities.employee_id, value) : undefined),
 );
 
-/** Every activity CSV writes the report's columns (server/modules/reports/report.ts). */
-export const ACTIVITY_CSV = ACTIVITY_REPORT_CSV as unknown as CsvColumn<Row>[];
-
 let service: ResourceService;
 
 export const activitiesResource = declareResource({
@@ -191,7 +188,8 @@ export const activitiesResource = declareResource({
       return null;
     },
   ],
-  csv: { filename: "actividades.csv", columns: ACTIVITY_CSV },
+  // Every activity CSV writes the report's line (server/modules/reports/report.ts).
+  csv: { filename: "actividades.csv", headers: ACTIVITY_REPORT_HEADERS, line: activityLine },
   without: ["update"],
   routes(app, def) {
     service = new ResourceService(def);

@@ -1,40 +1,24 @@
 /**
  * The activity report (SPEC §5, §7; docs/reports.md): the activities of a project, a client, an employee,
  * a client group (minus excluded clients) or a workspace (minus excluded employees) between two local
- * dates, sorted by employee then start, read through a server-side cursor (constant memory) and written by
- * the one CSV writer. Used by GET activities/reporting_activities.csv and by the e-mailed weekly report.
+ * dates, sorted by employee then start, read through a server-side cursor (constant memory). Used by
+ * GET activities/reporting_activities.csv and by the e-mailed weekly report.
  *
- * The same columns (ACTIVITY_REPORT_CSV) serve every activity CSV: activities.csv,
+ * PostgreSQL writes each CSV line itself (activityCsvLine: Mexico City local date and times, the product's
+ * hours rule, formula neutralising and papaparse's quoting), so the server only joins the texts of a FETCH
+ * (docs/decisions/008-csv-streaming.md). The same line serves every activity CSV: activities.csv,
  * download_personal_report.csv and reporting_activities.csv.
  */
 import type { Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
-import { hoursBetween } from "../../../src/core/hours";
 import type { ReportFilter } from "../../../src/core/schemas/report";
-import { endOfDay, startOfDay, wallClock } from "../../../src/core/week";
+import { BUSINESS_TIME_ZONE, endOfDay, startOfDay } from "../../../src/core/week";
 import type { Database } from "../../db/client";
-import { CSV_BATCH, cursorBatches } from "../../db/cursor";
+import { CSV_BATCH, lineBatches } from "../../db/cursor";
 import { activities, activity_type_catalogs, clients, employees, products, projects, prospects } from "../../db/schema";
-import { type CsvColumn, csvStream, formatHours } from "../../http/csv";
+import { csvCellSql, csvLineStream } from "../../http/csv";
 
 export type { ReportFilter } from "../../../src/core/schemas/report";
-
-/** One activity as every activity CSV writes it (the list's computed columns use the same names). */
-export interface ActivityCsvRow {
-  id: number;
-  employee_id: number;
-  employee_name: string | null;
-  ownerable_name: string | null;
-  project_code: string | null;
-  project_name: string | null;
-  product_name: string | null;
-  action_type: string;
-  activity_type_code: string | null;
-  ticket_id: string | null;
-  begins_at: Date | string;
-  ends_at: Date | string;
-  description: string | null;
-}
 
 export const ACTION_LABELS: Record<string, string> = {
   project: "Proyecto",
@@ -45,43 +29,77 @@ export const ACTION_LABELS: Record<string, string> = {
   vacation: "Vacaciones",
 };
 
-/**
- * Local (Mexico City) date and time of an instant, fast enough for a million rows: the zone offset is
- * looked up once per UTC hour (zone transitions fall on whole hours) and cached.
- */
-const offsetByHour = new Map<number, number>();
-function localIso(value: Date | string): string {
-  const ms = typeof value === "string" ? Date.parse(value) : value.getTime();
-  const hour = Math.floor(ms / 3_600_000);
-  let offset = offsetByHour.get(hour);
-  if (offset === undefined) {
-    const wall = wallClock(new Date(hour * 3_600_000));
-    offset = Date.parse(`${wall.date}T00:00:00Z`) + wall.minutes * 60_000 - hour * 3_600_000;
-    if (offsetByHour.size > 100_000) offsetByHour.clear();
-    offsetByHour.set(hour, offset);
-  }
-  return new Date(ms + offset).toISOString();
-}
-const toMs = (value: Date | string) => (typeof value === "string" ? Date.parse(value) : value.getTime());
-/** The one hours rule of the product (src/core/hours.ts): the dashboards add exactly these hundredths. */
-const hoursOf = (r: ActivityCsvRow) => hoursBetween(new Date(toMs(r.begins_at)), new Date(toMs(r.ends_at)));
+/** The columns a firm bills and pays with (docs/decisions/008-csv-streaming.md for the formats). */
+export const ACTIVITY_REPORT_HEADERS = [
+  "Empleado",
+  "Cliente / Prospecto",
+  "Código de proyecto",
+  "Proyecto",
+  "Producto",
+  "Tipo de acción",
+  "Tipo de actividad",
+  "Ticket",
+  "Fecha",
+  "Inicio",
+  "Fin",
+  "Horas",
+  "Descripción",
+] as const;
 
-/** Columns a firm bills and pays with (docs/decisions/008-csv-streaming.md for the formats). */
-export const ACTIVITY_REPORT_CSV: CsvColumn<ActivityCsvRow>[] = [
-  { header: "Empleado", value: (r) => r.employee_name },
-  { header: "Cliente / Prospecto", value: (r) => r.ownerable_name },
-  { header: "Código de proyecto", value: (r) => r.project_code },
-  { header: "Proyecto", value: (r) => r.project_name },
-  { header: "Producto", value: (r) => r.product_name },
-  { header: "Tipo de acción", value: (r) => ACTION_LABELS[r.action_type] ?? r.action_type },
-  { header: "Tipo de actividad", value: (r) => r.activity_type_code },
-  { header: "Ticket", value: (r) => r.ticket_id },
-  { header: "Fecha", value: (r) => localIso(r.begins_at).slice(0, 10) },
-  { header: "Inicio", value: (r) => localIso(r.begins_at).slice(11, 16) },
-  { header: "Fin", value: (r) => localIso(r.ends_at).slice(11, 16) },
-  { header: "Horas", value: (r) => formatHours(hoursOf(r)) },
-  { header: "Descripción", value: (r) => r.description },
-];
+/** What an activity line is made of: SQL expressions of the activity and its names. */
+export interface ActivityLineSource {
+  employee_name: SQL;
+  ownerable_name: SQL;
+  project_code: SQL;
+  project_name: SQL;
+  product_name: SQL;
+  action_type: SQL;
+  activity_type_code: SQL;
+  ticket_id: SQL;
+  begins_at: SQL;
+  ends_at: SQL;
+  description: SQL;
+}
+
+const zone = sql.raw(`'${BUSINESS_TIME_ZONE}'`);
+/** An instant in whole milliseconds since 1970 (what a JS Date holds: the driver drops the microseconds). */
+const epochMs = (instant: SQL) => sql`floor(extract(epoch from ${instant}) * 1000)::bigint`;
+/**
+ * Hours with two decimals by the product's one rule (src/core/hours.ts: whole hundredths of an hour, half
+ * up, of the length in milliseconds), written as Number.toFixed(2) writes them (a bigint times 0.01 is a
+ * numeric of scale 2). An activity ends after it begins (a check constraint), so the integer division
+ * rounds down.
+ */
+const hoursText = (begins: SQL, ends: SQL) => sql`(((${epochMs(ends)} - ${epochMs(begins)} + 18000) / 36000) * 0.01)::text`;
+/** The Spanish label of an action (plain words: no quoting); any other value (none: a check constraint) as a cell. */
+const actionLabel = (action: SQL) =>
+  sql`case ${action} ${sql.join(
+    Object.entries(ACTION_LABELS).map(([key, label]) => sql.raw(`when '${key}' then '${label}'`)),
+    sql` `,
+  )} else ${csvCellSql(action)} end`;
+
+/**
+ * One activity as one CSV line, CRLF included: exactly what the JS writer (csvCell of formatCell) wrote
+ * from the same row — local (Mexico City) date YYYY-MM-DD and times HH:MM, hours "1.50", texts
+ * neutralised and quoted (tests/api/report-csv-sql.test.ts compares both on tricky data).
+ */
+export function activityCsvLine(s: ActivityLineSource): SQL {
+  const cells = [
+    csvCellSql(s.employee_name),
+    csvCellSql(s.ownerable_name),
+    csvCellSql(s.project_code),
+    csvCellSql(s.project_name),
+    csvCellSql(s.product_name),
+    actionLabel(s.action_type),
+    csvCellSql(s.activity_type_code),
+    csvCellSql(s.ticket_id),
+    sql`to_char(${s.begins_at} at time zone ${zone}, 'YYYY-MM-DD,HH24:MI')`,
+    sql`to_char(${s.ends_at} at time zone ${zone}, 'HH24:MI')`,
+    hoursText(s.begins_at, s.ends_at),
+    csvCellSql(s.description),
+  ];
+  return sql`(${sql.join(cells, sql` || ',' || `)} || E'\r\n')`;
+}
 
 /** Who asks: an administrator or Finanzas reads any report; anyone else only their own activities. */
 export interface ReportViewer {
@@ -114,9 +132,28 @@ function kindCondition(filter: ReportFilter): SQL {
   }
 }
 
+/** The activity line over columns named as the report's and the activity list's (employee_name, …). */
+export const activityLine = (column: (name: string) => SQL) =>
+  activityCsvLine({
+    employee_name: column("employee_name"),
+    ownerable_name: column("ownerable_name"),
+    project_code: column("project_code"),
+    project_name: column("project_name"),
+    product_name: column("product_name"),
+    action_type: column("action_type"),
+    activity_type_code: column("activity_type_code"),
+    ticket_id: column("ticket_id"),
+    begins_at: column("begins_at"),
+    ends_at: column("ends_at"),
+    description: column("description"),
+  });
+/** The report's line over the columns of its subquery `r`. */
+const REPORT_LINE = activityLine((name) => sql.raw(`r.${name}`));
+
 /**
- * The report's query. A viewer with an "own" grant sees only their own activities: asking for another
- * employee gives their own; any other kind is narrowed to them (no employee record: nothing).
+ * The report's query: one column, `line`, each row's CSV line. A viewer with an "own" grant sees only their
+ * own activities: asking for another employee gives their own; any other kind is narrowed to them (no
+ * employee record: nothing).
  */
 export function reportQuery(filter: ReportFilter, viewer: ReportViewer = { grant: "all" }): SQL {
   let effective = filter;
@@ -128,7 +165,7 @@ export function reportQuery(filter: ReportFilter, viewer: ReportViewer = { grant
   }
   const from = startOfDay(filter.start_date).toISOString();
   const to = endOfDay(filter.end_date).toISOString();
-  return sql`select a.id, a.employee_id, e.name as employee_name,
+  return sql`select ${REPORT_LINE} as line from (select a.id, a.employee_id, e.name as employee_name,
       case a.ownerable_type when 'Client' then oc.name when 'Prospect' then op.name else pc.name end as ownerable_name,
       p.project_code, p.name as project_name, pr.name as product_name, a.action_type,
       t.code as activity_type_code, a.ticket_id, a.begins_at, a.ends_at, a.description
@@ -141,28 +178,18 @@ export function reportQuery(filter: ReportFilter, viewer: ReportViewer = { grant
     left join ${products} pr on pr.id = a.product_catalog_id
     left join ${activity_type_catalogs} t on t.id = a.activity_type_catalog_id
     where a.begins_at >= ${from}::timestamptz and a.begins_at <= ${to}::timestamptz
-      and ${kindCondition(effective)}${own}
-    order by e.name, a.employee_id, a.begins_at, a.id`;
+      and ${kindCondition(effective)}${own}) r
+    order by r.employee_name, r.employee_id, r.begins_at, r.id`;
 }
 
-/** The report's rows, read in batches of `batchSize` through a cursor: constant memory. */
-export async function* reportRows(
+/** The report's CSV text in chunks: one per FETCH of `batchSize` lines, through a cursor (constant memory). */
+export function reportLines(
   database: Pick<Database, "pool" | "pglite">,
   filter: ReportFilter,
   viewer?: ReportViewer,
-  batchSize?: number,
-): AsyncGenerator<ActivityCsvRow> {
-  for await (const batch of reportBatches(database, filter, viewer, batchSize)) yield* batch;
-}
-
-/** The same rows as arrays of up to `batchSize` (what the CSV writer consumes: one chunk per batch). */
-export function reportBatches(
-  database: Pick<Database, "pool" | "pglite">,
-  filter: ReportFilter,
-  viewer?: ReportViewer,
-  batchSize?: number,
-): AsyncGenerator<ActivityCsvRow[]> {
-  return cursorBatches<ActivityCsvRow>(database, reportQuery(filter, viewer), batchSize);
+  batchSize = CSV_BATCH,
+): AsyncGenerator<string | Buffer> {
+  return lineBatches(database, reportQuery(filter, viewer), batchSize);
 }
 
 /**
@@ -173,6 +200,7 @@ export function reportCsvStream(
   database: Pick<Database, "pool" | "pglite">,
   filter: ReportFilter,
   viewer?: ReportViewer,
+  batchSize = CSV_BATCH,
 ): Readable {
-  return csvStream(ACTIVITY_REPORT_CSV, reportBatches(database, filter, viewer, CSV_BATCH));
+  return csvLineStream(ACTIVITY_REPORT_HEADERS, reportLines(database, filter, viewer, batchSize));
 }

@@ -19,7 +19,7 @@ export const REPORT_MAX_EXCLUDED = 1000;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const realDate = (v: string) => DATE.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 
-/** The normalised report filter (what reportRows takes). */
+/** The normalised report filter (what reportQuery and reportCsvStream take). */
 export interface ReportFilter {
   kind: ReportKind;
   id: number;
