@@ -8,6 +8,7 @@
  * The server then runs as plain JavaScript: no TypeScript compiler at start (docs/decisions/019).
  * Plain JavaScript itself so that nothing has to be compiled to run it.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -33,8 +34,12 @@ async function buildUi() {
   const built = builtAt(index);
   if (built && Math.max(...sources.map(newestMtime)) <= built) return;
   console.log("Compilando la interfaz (vite build)…");
-  const { build } = await import("vite");
-  await build({ root, logLevel: "warn" });
+  // In a process of its own: the server does not keep the build's memory.
+  const vite = spawnSync(process.execPath, [at("node_modules", "vite", "bin", "vite.js"), "build", "--logLevel", "warn"], {
+    cwd: root,
+    stdio: "inherit",
+  });
+  if (vite.status !== 0) throw new Error("No se pudo compilar la interfaz (vite build)");
 }
 
 const SERVER_OUT = at("build", "server");
