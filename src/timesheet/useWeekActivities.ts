@@ -1,9 +1,11 @@
 /** Data of the shown week: its activities (by_begins_at, by_employee) and its holidays (holydays_by_date). */
 import { useCallback, useEffect, useState } from "react";
-import { type Identifier, type RaRecord, useDataProvider } from "react-admin";
-import { MAX_PER_PAGE } from "../core/constants";
+import { type RaRecord, useDataProvider } from "react-admin";
 import { sundayOf } from "../core/week";
 import type { SiaDataProvider } from "../dataProvider";
+import { type EmployeeChoice, weekActivitiesParams } from "./early";
+
+export type { EmployeeChoice } from "./early";
 
 export interface Activity extends RaRecord {
   id: number;
@@ -31,9 +33,6 @@ export interface Activity extends RaRecord {
   is_month_frozen?: boolean;
 }
 
-/** 'todos' (admins: everyone), an employee id, or null (not chosen yet). */
-export type EmployeeChoice = Identifier | "todos" | null;
-
 export function useWeekActivities(weekStart: string | null, employee: EmployeeChoice) {
   const dataProvider = useDataProvider<SiaDataProvider>();
   const [activities, setActivities] = useState<Activity[]>([]);
@@ -49,12 +48,7 @@ export function useWeekActivities(weekStart: string | null, employee: EmployeeCh
     const end = sundayOf(weekStart);
     setLoading(true);
     Promise.all([
-      dataProvider.getList<Activity>("activities", {
-        pagination: { page: 1, perPage: MAX_PER_PAGE },
-        sort: { field: "begins_at", order: "ASC" },
-        filter: { "by_begins_at[start_date]": weekStart, "by_begins_at[end_date]": end, by_employee: employee },
-        signal: controller.signal,
-      }),
+      dataProvider.getList<Activity>("activities", { ...weekActivitiesParams(weekStart, employee), signal: controller.signal }),
       dataProvider.holydaysByDate(weekStart, end, controller.signal).catch(() => []),
     ])
       .then(([list, days]) => {
