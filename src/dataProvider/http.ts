@@ -52,15 +52,37 @@ export function validationFromBody(body: unknown) {
  * still loads): the first identical GET within a few seconds takes the answer instead of asking again.
  * Any other call (a change) drops them, so nothing stale is ever served.
  */
-const early = new Map<string, { response: Promise<Response>; at: number }>();
+const early = new Map<string, { response: Promise<Response>; at: number; json?: unknown }>();
 const EARLY_TTL_MS = 10_000;
 
 export function prefetch(path: string, query?: Query) {
   const url = `${API_ROOT}/${path}${toQueryString(query)}`;
   if (early.has(url)) return;
   const response = fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
-  response.catch(() => undefined);
-  early.set(url, { response, at: Date.now() });
+  const entry: { response: Promise<Response>; at: number; json?: unknown } = { response, at: Date.now() };
+  early.set(url, entry);
+  // A successful answer is also kept read, for a screen that can draw it on its first render.
+  response
+    .then((r) => (r.ok ? r.clone().json() : undefined))
+    .then((json) => {
+      entry.json = json;
+    })
+    .catch(() => undefined);
+}
+
+/**
+ * The early answers of some GETs, already read, when every one has come and succeeded; otherwise
+ * undefined. Reading leaves them (a render may be thrown away and run again); `dropEarly` then takes
+ * them once they have been shown, so each is served once.
+ */
+export function earlyJson(requests: { path: string; query?: Query }[]): unknown[] | undefined {
+  const hits = requests.map(({ path, query }) => early.get(`${API_ROOT}/${path}${toQueryString(query)}`));
+  if (hits.some((hit) => !hit || hit.json === undefined || Date.now() - hit.at > EARLY_TTL_MS)) return undefined;
+  return hits.map((hit) => hit?.json);
+}
+
+export function dropEarly(requests: { path: string; query?: Query }[]) {
+  for (const { path, query } of requests) early.delete(`${API_ROOT}/${path}${toQueryString(query)}`);
 }
 
 function takeEarly(url: string, signal?: AbortSignal): Promise<Response> | null {

@@ -13,7 +13,7 @@ import { PAGE_PATHS } from "../core/resources";
 import type { SessionUser } from "../core/session";
 import { localDate, sundayOf } from "../core/week";
 import { listQuery } from "../dataProvider";
-import { prefetch } from "../dataProvider/http";
+import { dropEarly, earlyJson, prefetch } from "../dataProvider/http";
 
 /** 'todos' (admins: everyone), an employee id, or null (not chosen yet). */
 export type EmployeeChoice = Identifier | "todos" | null;
@@ -53,6 +53,28 @@ export const employeeChoicesParams: GetListParams = {
 /** The firm's settings row the activity form reads. */
 export const SETTINGS_ID = 1;
 
+const holidaysQuery = (weekStart: string) => ({ from: weekStart, to: sundayOf(weekStart) });
+
+const weekRequests = (weekStart: string, employee: Identifier | "todos") => [
+  { path: "activities", query: listQuery(weekActivitiesParams(weekStart, employee)) },
+  { path: "holydays/holydays_by_date", query: holidaysQuery(weekStart) },
+];
+
+/**
+ * The opening week's activities and holidays when both early answers have already come: the page then
+ * draws them on its first render (the calendar mounts with its events instead of redrawing for them).
+ */
+export function earlyWeek<A>(weekStart: string, employee: Identifier | "todos") {
+  const answers = earlyJson(weekRequests(weekStart, employee)) as
+    | [{ activities?: A[] }, { holydays?: { date: string; name?: string | null }[] }]
+    | undefined;
+  if (!answers?.[0].activities || !answers[1].holydays) return null;
+  return { activities: answers[0].activities, holidays: answers[1].holydays };
+}
+
+/** The early week has been shown: nobody else takes it. */
+export const dropEarlyWeek = (weekStart: string, employee: Identifier | "todos") => dropEarly(weekRequests(weekStart, employee));
+
 const TIMESHEET_PATHS = new Set(["/", "/app", "/app/", PAGE_PATHS.activities]);
 
 /** On the timesheet's address: load its chunk and its first data now, alongside the main chunk's start. */
@@ -67,6 +89,6 @@ export function startTimesheet(pathname = window.location.pathname) {
     if (choice === null) return;
     const weekStart = openingWeekStart();
     prefetch("activities", listQuery(weekActivitiesParams(weekStart, choice)));
-    prefetch("holydays/holydays_by_date", { from: weekStart, to: sundayOf(weekStart) });
+    prefetch("holydays/holydays_by_date", holidaysQuery(weekStart));
   });
 }
