@@ -351,16 +351,11 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     [],
   );
 
-  return (
-    <Box
-      sx={{
-        "& .sia-holiday": { backgroundColor: HOLIDAY_TINT },
-        "& .fc-event.sia-locked": { cursor: "not-allowed" },
-        "& .fc-event.sia-inert": { cursor: "default" },
-        "& .fc-timegrid-axis-cushion": { whiteSpace: "normal", fontSize: 11, textAlign: "center" },
-      }}
-      data-testid="week-calendar"
-    >
+  // The same element while nothing FullCalendar shows has changed: React then skips it, so a render of
+  // the page (a toast, the settings arriving) costs FullCalendar no redraw.
+  const noCreate = props.noCreate;
+  const calendar = useMemo(
+    () => (
       <FullCalendar
         ref={ref}
         plugins={PLUGINS}
@@ -381,7 +376,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         events={events}
         editable={!readOnly}
         droppable={!readOnly}
-        selectable={!readOnly && !props.noCreate}
+        selectable={!readOnly && !noCreate}
         selectMirror
         eventOverlap={false}
         selectOverlap={false}
@@ -392,6 +387,21 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         eventContent={eventContent}
         {...handlers}
       />
+    ),
+    [ref, scrollTime, events, readOnly, noCreate, dayHeader, holidayClass, eventContent, handlers],
+  );
+
+  return (
+    <Box
+      sx={{
+        "& .sia-holiday": { backgroundColor: HOLIDAY_TINT },
+        "& .fc-event.sia-locked": { cursor: "not-allowed" },
+        "& .fc-event.sia-inert": { cursor: "default" },
+        "& .fc-timegrid-axis-cushion": { whiteSpace: "normal", fontSize: 11, textAlign: "center" },
+      }}
+      data-testid="week-calendar"
+    >
+      {calendar}
     </Box>
   );
 });
