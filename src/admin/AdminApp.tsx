@@ -16,7 +16,6 @@ import { employeePositions } from "./employee_positions";
 import { employees } from "./employees";
 import { holydays } from "./holydays";
 import { i18nProvider } from "./i18n";
-import { ProjectInvoicesRoutes } from "./invoices/InvoiceScreens";
 import { SiaLayout } from "./layout/SiaLayout";
 import { CatchAll } from "./pages/NotFoundPage";
 import { products } from "./products";
@@ -38,6 +37,8 @@ const OutboxPage = lazy(() => import("./pages/OutboxPage").then((m) => ({ defaul
 const IntegrationsPage = lazy(() => import("./pages/IntegrationsPage").then((m) => ({ default: m.IntegrationsPage })));
 const NoticesPage = lazy(() => import("./pages/NoticesPage").then((m) => ({ default: m.NoticesPage })));
 const ReportingPage = lazy(() => import("./reporting/ReportingPage"));
+// A project's invoices, like every resource's screens (src/admin/common/resourceRoutes.tsx).
+const ProjectInvoicesRoutes = lazy(() => import("./invoices/InvoiceScreens").then((m) => ({ default: m.ProjectInvoicesRoutes })));
 const page = (Page: ComponentType) => (
   <Suspense fallback={<Loading />}>
     <Page />
@@ -67,7 +68,7 @@ export function AdminApp() {
       {resourceRoutes("quotations", quotations)}
       {resourceRoutes("projects", {
         ...projects,
-        children: <Route path=":projectId/invoices/*" element={<ProjectInvoicesRoutes />} />,
+        children: <Route path=":projectId/invoices/*" element={page(ProjectInvoicesRoutes)} />,
       })}
       {resourceRoutes("employees", employees)}
       {resourceRoutes("users", users)}

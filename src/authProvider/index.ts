@@ -33,15 +33,24 @@ function remember(user: SessionUser | null) {
 
 export const getApiUser = read;
 
-async function fetchCurrent(): Promise<SessionUser | null> {
-  try {
-    const { user } = await apiFetch<{ user: SessionUser }>("sessions/current");
-    remember(user);
-    return user;
-  } catch {
-    remember(null);
-    return null;
-  }
+let asking: Promise<SessionUser | null> | null = null;
+/** GET sessions/current, once at a time: the checks react-admin makes together share one request. */
+function fetchCurrent(): Promise<SessionUser | null> {
+  asking ??= apiFetch<{ user: SessionUser }>("sessions/current")
+    .then(
+      ({ user }) => {
+        remember(user);
+        return user;
+      },
+      () => {
+        remember(null);
+        return null;
+      },
+    )
+    .finally(() => {
+      asking = null;
+    });
+  return asking;
 }
 
 /** react-admin action names → the matrix's. */

@@ -9,10 +9,9 @@ import DeleteIcon from "@mui/icons-material/Delete";
 import { Alert, Box, Button, CircularProgress, MenuItem, Paper, Stack, TextField } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Confirm, type HttpError, type Identifier, Title, useDataProvider, useNotify, usePermissions } from "react-admin";
-import { ACTIVITIES_CSV_TIMEOUT_MS, CALENDAR, MAX_PER_PAGE } from "../core/constants";
+import { ACTIVITIES_CSV_TIMEOUT_MS, CALENDAR } from "../core/constants";
 import type { LocalEvent } from "../core/localEvent";
 import { messages } from "../core/messages";
-import { grantFor } from "../core/permissions";
 import type { SessionUser } from "../core/session";
 import { hhmm, localDate, sundayOf, zonedTime } from "../core/week";
 import type { ActivitySkipped, FreezeVerb, SiaDataProvider } from "../dataProvider";
@@ -26,6 +25,7 @@ import {
 } from "./ActivityModal";
 import { isLocked } from "./colors";
 import { saveBlob } from "./downloads";
+import { defaultChoice, employeeChoicesParams, isTimesheetAdmin, openingWeekStart, SETTINGS_ID } from "./early";
 import { SavedWeekBar } from "./SavedWeekBar";
 import { SummaryBar } from "./SummaryBar";
 import { duplicateEvent, removeEvent, updateEvent } from "./savedWeek";
@@ -70,11 +70,13 @@ export default function ActivitiesPage() {
   const trashRef = useRef<HTMLDivElement>(null);
 
   const me = permissions ?? null;
-  const isAdmin = !!me && grantFor(me, "activities", "freeze_others") === "all";
+  const isAdmin = isTimesheetAdmin(me);
   const ownEmployee = me?.employee?.id ?? null;
-  const [choice, setChoice] = useState<EmployeeChoice>(null);
+  const [choice, setChoice] = useState<EmployeeChoice>(() => defaultChoice(me));
   const [employees, setEmployees] = useState<{ id: number; name: string }[]>([]);
-  const [weekStart, setWeekStart] = useState<string | null>(null);
+  // The calendar's opening week, known before it mounts (its datesSet then reports the same date), so
+  // the week's data is asked for at once (src/timesheet/early.ts may even have it already).
+  const [weekStart, setWeekStart] = useState<string | null>(() => openingWeekStart());
   const [target, setTarget] = useState<ModalTarget | null>(null);
   const [pending, setPending] = useState<Pending>(null);
   const [settings, setSettings] = useState<AppSettingsLite>({});
@@ -85,23 +87,19 @@ export default function ActivitiesPage() {
   // Who is shown: admins default to themselves (or everyone when they have no employee record).
   useEffect(() => {
     if (!me || choice !== null) return;
-    if (isAdmin) setChoice(ownEmployee ?? "todos");
-    else if (ownEmployee) setChoice(ownEmployee);
-  }, [me, isAdmin, ownEmployee, choice]);
+    const initial = defaultChoice(me);
+    if (initial !== null) setChoice(initial);
+  }, [me, choice]);
 
   useEffect(() => {
     if (!me) return;
     dataProvider
-      .getOne("app_settings", { id: 1 })
+      .getOne("app_settings", { id: SETTINGS_ID })
       .then((r) => setSettings(r.data as AppSettingsLite))
       .catch(() => undefined);
     if (isAdmin)
       dataProvider
-        .getList("employees", {
-          pagination: { page: 1, perPage: MAX_PER_PAGE },
-          sort: { field: "name", order: "ASC" },
-          filter: {},
-        })
+        .getList("employees", employeeChoicesParams)
         .then((r) => setEmployees(r.data as never))
         .catch(() => undefined);
   }, [dataProvider, me, isAdmin]);

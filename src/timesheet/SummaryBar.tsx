@@ -1,10 +1,11 @@
 /** The week's hours: the total and the hours by action type, coloured like the calendar. */
 import { Box, Chip, Stack } from "@mui/material";
+import { memo } from "react";
 import { ACTION_TYPES } from "../core/constants";
 import { ACTION_COLORS, ACTION_LABELS, ACTION_TEXT_COLORS } from "./colors";
 import { formatHours, hoursByType, type Timed, totalHours } from "./totals";
 
-export function SummaryBar({ activities }: { activities: ReadonlyArray<Timed> }) {
+export const SummaryBar = memo(function SummaryBar({ activities }: { activities: ReadonlyArray<Timed> }) {
   const byType = hoursByType(activities);
   return (
     <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", alignItems: "center", rowGap: 1 }} data-testid="week-summary">
@@ -21,4 +22,4 @@ export function SummaryBar({ activities }: { activities: ReadonlyArray<Timed> })
       ))}
     </Stack>
   );
-}
+});

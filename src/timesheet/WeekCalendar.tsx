@@ -13,6 +13,7 @@ import type {
   EventContentArg,
   EventDropArg,
   EventInput,
+  EventMountArg,
 } from "@fullcalendar/core";
 import esLocale from "@fullcalendar/core/locales/es";
 import interactionPlugin, {
@@ -25,9 +26,8 @@ import interactionPlugin, {
 } from "@fullcalendar/interaction";
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
-import ContentCopyIcon from "@mui/icons-material/ContentCopy";
 import { Box } from "@mui/material";
-import { forwardRef, useEffect, useMemo, useRef } from "react";
+import { forwardRef, useCallback, useMemo, useRef } from "react";
 import { CALENDAR } from "../core/constants";
 import type { LocalEvent, SavedWeek } from "../core/localEvent";
 import { messages } from "../core/messages";
@@ -96,6 +96,9 @@ export const toEventInput = (a: Activity): EventInput => {
   };
 };
 
+const localOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.local as LocalEvent | undefined;
+const activityOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.activity as Activity;
+
 const localDuration = (e: LocalEvent) => durationOf({ begins_at: e.start, ends_at: e.end } as Activity);
 
 /** A local event of the saved week: red when invalid, brown when already in SIA, clickable inside the week. */
@@ -120,62 +123,116 @@ export const toLocalEventInput = (e: LocalEvent, week: WeekCalendarProps["savedW
   };
 };
 
+/** What dragging an event's copy icon drops (SPEC §2: a duplicate). */
+const copyDragData = (source: { activity?: Activity; local?: LocalEvent }) =>
+  source.local
+    ? {
+        title: eventTitle(source.local),
+        duration: localDuration(source.local),
+        create: true,
+        extendedProps: { copyOfLocal: source.local },
+        backgroundColor: localEventColors(source.local).background,
+        borderColor: localEventColors(source.local).background,
+      }
+    : source.activity
+      ? {
+          title: source.activity.short_title || source.activity.description,
+          duration: durationOf(source.activity),
+          create: true,
+          extendedProps: { copyOf: source.activity },
+          backgroundColor: colorsFor(source.activity).background,
+          borderColor: colorsFor(source.activity).background,
+        }
+      : {};
+
+/** The event each drawn copy icon duplicates (read when its drag starts, so it is always the latest). */
+const copySources = new WeakMap<Element, { activity?: Activity; local?: LocalEvent }>();
+/** Undoes what eventDidMount attached to an event's element. */
+const detachers = new WeakMap<Element, () => void>();
+
+const SVG = "http://www.w3.org/2000/svg";
+const COPY_PATH =
+  "M16 1H4c-1.1 0-2 .9-2 2v14h2V3h12zm3 4H8c-1.1 0-2 .9-2 2v14c0 1.1.9 2 2 2h11c1.1 0 2-.9 2-2V7c0-1.1-.9-2-2-2m0 16H8V7h11z";
+
 /**
- * The copy icon of an event: a FullCalendar Draggable of its own (SPEC §2: dragging it adds a duplicate).
- * Its native pointer events must not reach the calendar, or the event itself would be dragged instead.
+ * An event's content as plain DOM (FullCalendar's `domNodes`): with 150 events a week, React portals
+ * and styled components per event cost more than the calendar itself. Inline styles, so the copy icon's
+ * drag mirror (a clone FullCalendar puts in <body>) looks the same.
  */
-function CopyHandle({ activity, local }: { activity?: Activity; local?: LocalEvent }) {
-  const ref = useRef<HTMLSpanElement>(null);
-  useEffect(() => {
-    const icon = ref.current;
-    if (!icon) return;
-    const stop = (e: Event) => e.stopPropagation();
-    icon.addEventListener("mousedown", stop);
-    icon.addEventListener("touchstart", stop);
-    icon.addEventListener("click", stop);
-    const draggable = new Draggable(icon, {
-      eventData: () =>
-        local
-          ? {
-              title: eventTitle(local),
-              duration: localDuration(local),
-              create: true,
-              extendedProps: { copyOfLocal: local },
-              backgroundColor: localEventColors(local).background,
-              borderColor: localEventColors(local).background,
-            }
-          : activity
-            ? {
-                title: activity.short_title || activity.description,
-                duration: durationOf(activity),
-                create: true,
-                extendedProps: { copyOf: activity },
-                backgroundColor: colorsFor(activity).background,
-                borderColor: colorsFor(activity).background,
-              }
-            : {},
-    });
-    return () => {
-      draggable.destroy();
-      icon.removeEventListener("mousedown", stop);
-      icon.removeEventListener("touchstart", stop);
-      icon.removeEventListener("click", stop);
-    };
-  }, [activity, local]);
-  return (
-    <Box
-      component="span"
-      ref={ref}
-      className="sia-copy-icon"
-      title="Arrastra para duplicar"
-      aria-label="Duplicar arrastrando"
-      data-testid={`copy-${local ? local.id : activity?.id}`}
-      sx={{ position: "absolute", top: 1, right: 2, cursor: "copy", fontSize: 14, lineHeight: 1, userSelect: "none" }}
-    >
-      <ContentCopyIcon sx={{ fontSize: 13, pointerEvents: "none" }} />
-    </Box>
-  );
+function div(style: string, text?: string) {
+  const el = document.createElement("div");
+  el.style.cssText = style;
+  if (text !== undefined) el.textContent = text;
+  return el;
 }
+function eventNodes(
+  arg: EventContentArg,
+  testId: string,
+  copy: { activity?: Activity; local?: LocalEvent } | null,
+  title?: string,
+) {
+  const box = div("position:relative;height:100%;overflow:hidden;padding-right:20px");
+  box.dataset.testid = testId;
+  if (title) box.title = title;
+  box.append(div("font-size:11px", arg.timeText), div("font-size:12px;font-weight:500", arg.event.title));
+  if (copy) {
+    // The copy icon (SPEC §2: dragging it adds a duplicate); the Draggable lives on the event's element.
+    const icon = document.createElement("span");
+    icon.className = "sia-copy-icon";
+    icon.title = "Arrastra para duplicar";
+    icon.setAttribute("aria-label", "Duplicar arrastrando");
+    icon.dataset.testid = `copy-${copy.local ? copy.local.id : copy.activity?.id}`;
+    icon.style.cssText = "position:absolute;top:1px;right:2px;cursor:copy;font-size:14px;line-height:1;user-select:none";
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("focusable", "false");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute(
+      "style",
+      "user-select:none;width:1em;height:1em;display:inline-block;flex-shrink:0;fill:currentColor;font-size:13px;pointer-events:none",
+    );
+    const path = document.createElementNS(SVG, "path");
+    path.setAttribute("d", COPY_PATH);
+    svg.append(path);
+    icon.append(svg);
+    copySources.set(icon, copy);
+    box.append(icon);
+  }
+  return { domNodes: [box] };
+}
+
+/**
+ * Each event's element gets one Draggable for its copy icon. The icon's native pointer events stop at
+ * the event's element, so they reach that Draggable but not the calendar (the event itself is not dragged).
+ */
+function attachCopyDrag(el: HTMLElement) {
+  const stop = (e: Event) => {
+    if ((e.target as Element | null)?.closest?.(".sia-copy-icon")) e.stopPropagation();
+  };
+  el.addEventListener("mousedown", stop);
+  el.addEventListener("touchstart", stop);
+  el.addEventListener("click", stop);
+  const draggable = new Draggable(el, {
+    itemSelector: ".sia-copy-icon",
+    eventData: (icon) => copyDragData(copySources.get(icon) ?? {}),
+  });
+  detachers.set(el, () => {
+    draggable.destroy();
+    el.removeEventListener("mousedown", stop);
+    el.removeEventListener("touchstart", stop);
+    el.removeEventListener("click", stop);
+  });
+}
+
+// Options that never change: one object each, so FullCalendar never sees them as changed.
+const PLUGINS = [timeGridPlugin, interactionPlugin];
+const SLOT = { minutes: CALENDAR.slotMinutes };
+const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
+const TOOLBAR = { left: "today prev,next", center: "title", right: "" };
+const BUTTON_TEXT = { today: "Hoy" };
+const allDayContent = () => "Importar el día";
+const selectAllow = (span: { allDay: boolean; start: Date; end: Date }) =>
+  span.allDay || localDate(span.start) === localDate(new Date(span.end.getTime() - 1));
 
 export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function WeekCalendar(props, ref) {
   const { activities, holidays, hoursByDay, readOnly, localEvents, savedWeek } = props;
@@ -183,50 +240,156 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     () => [...activities.map(toEventInput), ...(localEvents ?? []).map((e) => toLocalEventInput(e, savedWeek))],
     [activities, localEvents, savedWeek],
   );
-  const localOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.local as LocalEvent | undefined;
   const scrollTime = useMemo(() => `${pad(Math.max(0, new Date().getHours() - 1))}:00:00`, []);
-  const activityOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.activity as Activity;
+  // FullCalendar (a plain Component) resets its options on every render of ours and redraws what
+  // changed: the callbacks read the latest props through a ref so they stay the same functions.
+  const latest = useRef(props);
+  latest.current = props;
 
-  const dayHeader = (arg: DayHeaderContentArg) => {
-    const day = localDate(arg.date);
-    return (
-      <Box sx={{ lineHeight: 1.2, py: 0.25 }} data-testid={`day-header-${day}`}>
-        <div>{arg.text}</div>
-        <Box component="small" sx={{ fontWeight: 400, opacity: 0.8 }} data-testid={`day-hours-${day}`}>
-          {formatHours(hoursByDay[day] ?? 0)}
-        </Box>
-      </Box>
-    );
-  };
-
-  const eventContent = (arg: EventContentArg) => {
-    const local = localOf(arg.event);
-    if (local) {
-      const active = arg.event.startEditable && !readOnly;
+  const dayHeader = useCallback(
+    (arg: DayHeaderContentArg) => {
+      const day = localDate(arg.date);
       return (
-        <Box
-          sx={{ position: "relative", height: "100%", overflow: "hidden", pr: 2.5 }}
-          data-testid={`local-${local.id}`}
-          title={local.errors?.join("\n") || undefined}
-        >
-          <Box sx={{ fontSize: 11 }}>{arg.timeText}</Box>
-          <Box sx={{ fontSize: 12, fontWeight: 500 }}>{arg.event.title}</Box>
-          {active && <CopyHandle local={local} />}
+        <Box sx={{ lineHeight: 1.2, py: 0.25 }} data-testid={`day-header-${day}`}>
+          <div>{arg.text}</div>
+          <Box component="small" sx={{ fontWeight: 400, opacity: 0.8 }} data-testid={`day-hours-${day}`}>
+            {formatHours(hoursByDay[day] ?? 0)}
+          </Box>
         </Box>
       );
-    }
-    const a = activityOf(arg.event) as Activity | undefined;
-    // Selection and drag mirrors carry no activity.
-    if (!a) return <Box sx={{ fontSize: 11 }}>{arg.timeText}</Box>;
-    const locked = isLocked(a);
-    return (
-      <Box sx={{ position: "relative", height: "100%", overflow: "hidden", pr: 2.5 }} data-testid={`activity-${a.id}`}>
-        <Box sx={{ fontSize: 11 }}>{arg.timeText}</Box>
-        <Box sx={{ fontSize: 12, fontWeight: 500 }}>{arg.event.title}</Box>
-        {!locked && !readOnly && <CopyHandle activity={a} />}
-      </Box>
-    );
-  };
+    },
+    [hoursByDay],
+  );
+  const holidayClass = useCallback(
+    (arg: { date: Date }) => (holidays.has(localDate(arg.date)) ? ["sia-holiday"] : []),
+    [holidays],
+  );
+
+  const eventContent = useCallback(
+    (arg: EventContentArg) => {
+      const local = localOf(arg.event);
+      if (local) {
+        const active = arg.event.startEditable && !readOnly;
+        return eventNodes(arg, `local-${local.id}`, active ? { local } : null, local.errors?.join("\n") || undefined);
+      }
+      const a = activityOf(arg.event) as Activity | undefined;
+      // Selection and drag mirrors carry no activity.
+      if (!a) return { domNodes: [div("font-size:11px", arg.timeText)] };
+      return eventNodes(arg, `activity-${a.id}`, !isLocked(a) && !readOnly ? { activity: a } : null);
+    },
+    [readOnly],
+  );
+
+  const handlers = useMemo(
+    () => ({
+      datesSet: (arg: DatesSetArg) => latest.current.onWeekChange(localDate(arg.start)),
+      dateClick: (arg: DateClickArg) => {
+        const p = latest.current;
+        if (p.readOnly) return;
+        if (!arg.allDay) return;
+        if (p.onAllDayClick) p.onAllDayClick(arg.dateStr.slice(0, 10));
+        else p.onCreate({ date: arg.dateStr.slice(0, 10) });
+      },
+      select: (arg: DateSelectArg) => {
+        arg.view.calendar.unselect();
+        if (latest.current.readOnly || arg.allDay) return;
+        latest.current.onCreate({ date: localDate(arg.start), start: arg.start, end: arg.end });
+      },
+      eventClick: (arg: EventClickArg) => {
+        const local = localOf(arg.event);
+        if (local) {
+          if (arg.event.extendedProps.clickable) latest.current.onOpenLocal?.(local);
+          return;
+        }
+        latest.current.onOpen(activityOf(arg.event));
+      },
+      eventDragStart: (arg: EventDragStartArg) => {
+        if (arg.event.allDay) latest.current.onWarn(ALL_DAY_DRAG_WARNING);
+      },
+      eventDragStop: (arg: EventDragStopArg) => {
+        const p = latest.current;
+        if (!p.isOverTrash(arg.jsEvent.clientX, arg.jsEvent.clientY)) return;
+        const local = localOf(arg.event);
+        if (local) p.onTrashLocal?.(local);
+        else p.onTrash(activityOf(arg.event));
+      },
+      eventDrop: (arg: EventDropArg) => {
+        const p = latest.current;
+        if (arg.event.allDay || !arg.event.start || !arg.event.end) {
+          arg.revert();
+          p.onWarn(arg.oldEvent.allDay ? ALL_DAY_DRAG_WARNING : ALL_DAY_REFUSED);
+          return;
+        }
+        const local = localOf(arg.event);
+        if (local) p.onMoveLocal?.(local, arg.event.start, arg.event.end);
+        else p.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
+      },
+      eventResize: (arg: EventResizeDoneArg) => {
+        const p = latest.current;
+        if (!arg.event.start || !arg.event.end) return arg.revert();
+        const local = localOf(arg.event);
+        if (local) p.onMoveLocal?.(local, arg.event.start, arg.event.end);
+        else p.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
+      },
+      eventReceive: (arg: EventReceiveArg) => {
+        const p = latest.current;
+        const source = arg.event.extendedProps.copyOf as Activity | undefined;
+        const localSource = arg.event.extendedProps.copyOfLocal as LocalEvent | undefined;
+        const { start, end, allDay } = arg.event;
+        arg.revert();
+        if (!source && !localSource) return;
+        if (allDay || !start || !end) return p.onWarn(ALL_DAY_REFUSED);
+        if (localSource) p.onDuplicateLocal?.(localSource, start, end);
+        else if (source) p.onDuplicate(source, start, end);
+      },
+      eventDidMount: (arg: EventMountArg) => attachCopyDrag(arg.el),
+      eventWillUnmount: (arg: EventMountArg) => {
+        detachers.get(arg.el)?.();
+        detachers.delete(arg.el);
+      },
+    }),
+    [],
+  );
+
+  // The same element while nothing FullCalendar shows has changed: React then skips it, so a render of
+  // the page (a toast, the settings arriving) costs FullCalendar no redraw.
+  const noCreate = props.noCreate;
+  const calendar = useMemo(
+    () => (
+      <FullCalendar
+        ref={ref}
+        plugins={PLUGINS}
+        initialView="timeGridWeek"
+        locale={esLocale}
+        firstDay={1}
+        height={CALENDAR.height}
+        slotDuration={SLOT}
+        snapDuration={SLOT}
+        scrollTime={scrollTime}
+        nowIndicator
+        eventTimeFormat={TIME_FORMAT}
+        slotLabelFormat={TIME_FORMAT}
+        allDaySlot
+        allDayContent={allDayContent}
+        headerToolbar={TOOLBAR}
+        buttonText={BUTTON_TEXT}
+        events={events}
+        editable={!readOnly}
+        droppable={!readOnly}
+        selectable={!readOnly && !noCreate}
+        selectMirror
+        eventOverlap={false}
+        selectOverlap={false}
+        selectAllow={selectAllow}
+        dayHeaderContent={dayHeader}
+        dayCellClassNames={holidayClass}
+        dayHeaderClassNames={holidayClass}
+        eventContent={eventContent}
+        {...handlers}
+      />
+    ),
+    [ref, scrollTime, events, readOnly, noCreate, dayHeader, holidayClass, eventContent, handlers],
+  );
 
   return (
     <Box
@@ -238,91 +401,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
       }}
       data-testid="week-calendar"
     >
-      <FullCalendar
-        ref={ref}
-        plugins={[timeGridPlugin, interactionPlugin]}
-        initialView="timeGridWeek"
-        locale={esLocale}
-        firstDay={1}
-        height={CALENDAR.height}
-        slotDuration={{ minutes: CALENDAR.slotMinutes }}
-        snapDuration={{ minutes: CALENDAR.slotMinutes }}
-        scrollTime={scrollTime}
-        nowIndicator
-        eventTimeFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
-        slotLabelFormat={{ hour: "2-digit", minute: "2-digit", hour12: false }}
-        allDaySlot
-        allDayContent={() => "Importar el día"}
-        headerToolbar={{ left: "today prev,next", center: "title", right: "" }}
-        buttonText={{ today: "Hoy" }}
-        events={events}
-        editable={!readOnly}
-        droppable={!readOnly}
-        selectable={!readOnly && !props.noCreate}
-        selectMirror
-        eventOverlap={false}
-        selectOverlap={false}
-        selectAllow={(span) => span.allDay || localDate(span.start) === localDate(new Date(span.end.getTime() - 1))}
-        dayHeaderContent={dayHeader}
-        dayCellClassNames={(arg) => (holidays.has(localDate(arg.date)) ? ["sia-holiday"] : [])}
-        dayHeaderClassNames={(arg) => (holidays.has(localDate(arg.date)) ? ["sia-holiday"] : [])}
-        eventContent={eventContent}
-        datesSet={(arg: DatesSetArg) => props.onWeekChange(localDate(arg.start))}
-        dateClick={(arg: DateClickArg) => {
-          if (readOnly) return;
-          if (!arg.allDay) return;
-          if (props.onAllDayClick) props.onAllDayClick(arg.dateStr.slice(0, 10));
-          else props.onCreate({ date: arg.dateStr.slice(0, 10) });
-        }}
-        select={(arg: DateSelectArg) => {
-          arg.view.calendar.unselect();
-          if (readOnly || arg.allDay) return;
-          props.onCreate({ date: localDate(arg.start), start: arg.start, end: arg.end });
-        }}
-        eventClick={(arg: EventClickArg) => {
-          const local = localOf(arg.event);
-          if (local) {
-            if (arg.event.extendedProps.clickable) props.onOpenLocal?.(local);
-            return;
-          }
-          props.onOpen(activityOf(arg.event));
-        }}
-        eventDragStart={(arg: EventDragStartArg) => {
-          if (arg.event.allDay) props.onWarn(ALL_DAY_DRAG_WARNING);
-        }}
-        eventDragStop={(arg: EventDragStopArg) => {
-          if (!props.isOverTrash(arg.jsEvent.clientX, arg.jsEvent.clientY)) return;
-          const local = localOf(arg.event);
-          if (local) props.onTrashLocal?.(local);
-          else props.onTrash(activityOf(arg.event));
-        }}
-        eventDrop={(arg: EventDropArg) => {
-          if (arg.event.allDay || !arg.event.start || !arg.event.end) {
-            arg.revert();
-            props.onWarn(arg.oldEvent.allDay ? ALL_DAY_DRAG_WARNING : ALL_DAY_REFUSED);
-            return;
-          }
-          const local = localOf(arg.event);
-          if (local) props.onMoveLocal?.(local, arg.event.start, arg.event.end);
-          else props.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
-        }}
-        eventResize={(arg: EventResizeDoneArg) => {
-          if (!arg.event.start || !arg.event.end) return arg.revert();
-          const local = localOf(arg.event);
-          if (local) props.onMoveLocal?.(local, arg.event.start, arg.event.end);
-          else props.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
-        }}
-        eventReceive={(arg: EventReceiveArg) => {
-          const source = arg.event.extendedProps.copyOf as Activity | undefined;
-          const localSource = arg.event.extendedProps.copyOfLocal as LocalEvent | undefined;
-          const { start, end, allDay } = arg.event;
-          arg.revert();
-          if (!source && !localSource) return;
-          if (allDay || !start || !end) return props.onWarn(ALL_DAY_REFUSED);
-          if (localSource) props.onDuplicateLocal?.(localSource, start, end);
-          else if (source) props.onDuplicate(source, start, end);
-        }}
-      />
+      {calendar}
     </Box>
   );
 });

@@ -37,5 +37,6 @@ export function hoursByType(items: ReadonlyArray<Timed>): Record<ActionType, num
 
 export const totalHours = (items: ReadonlyArray<Timed>) => round2(items.reduce((sum, a) => sum + hoursOf(a), 0));
 
-/** '7.5 h', '8 h', '0 h'. */
-export const formatHours = (h: number) => `${round2(h).toLocaleString("es-MX", { maximumFractionDigits: 2 })} h`;
+const HOURS = new Intl.NumberFormat("es-MX", { maximumFractionDigits: 2 });
+/** '7.5 h', '8 h', '0 h' (one formatter: toLocaleString would build one per call). */
+export const formatHours = (h: number) => `${HOURS.format(round2(h))} h`;

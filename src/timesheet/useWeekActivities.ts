@@ -1,9 +1,11 @@
 /** Data of the shown week: its activities (by_begins_at, by_employee) and its holidays (holydays_by_date). */
-import { useCallback, useEffect, useState } from "react";
-import { type Identifier, type RaRecord, useDataProvider } from "react-admin";
-import { MAX_PER_PAGE } from "../core/constants";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { type RaRecord, useDataProvider } from "react-admin";
 import { sundayOf } from "../core/week";
 import type { SiaDataProvider } from "../dataProvider";
+import { dropEarlyWeek, type EmployeeChoice, earlyWeek, weekActivitiesParams } from "./early";
+
+export type { EmployeeChoice } from "./early";
 
 export interface Activity extends RaRecord {
   id: number;
@@ -31,30 +33,28 @@ export interface Activity extends RaRecord {
   is_month_frozen?: boolean;
 }
 
-/** 'todos' (admins: everyone), an employee id, or null (not chosen yet). */
-export type EmployeeChoice = Identifier | "todos" | null;
-
 export function useWeekActivities(weekStart: string | null, employee: EmployeeChoice) {
   const dataProvider = useDataProvider<SiaDataProvider>();
-  const [activities, setActivities] = useState<Activity[]>([]);
-  const [holidays, setHolidays] = useState<{ date: string; name?: string | null }[]>([]);
+  // The opening week may have come already (src/timesheet/early.ts): drawn at once, not asked again.
+  const [early] = useState(() => (weekStart && employee !== null ? earlyWeek<Activity>(weekStart, employee) : null));
+  const [activities, setActivities] = useState<Activity[]>(early?.activities ?? []);
+  const [holidays, setHolidays] = useState<{ date: string; name?: string | null }[]>(early?.holidays ?? []);
   const [loading, setLoading] = useState(false);
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+  const served = useRef(early ? `${weekStart}|${employee}|0` : null);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version is how reload() asks again for the same week.
+  // version is how reload() asks again for the same week.
   useEffect(() => {
     if (!weekStart || employee === null) return;
+    const servedKey = served.current;
+    served.current = null;
+    if (servedKey === `${weekStart}|${employee}|${version}`) return dropEarlyWeek(weekStart, employee);
     const controller = new AbortController();
     const end = sundayOf(weekStart);
     setLoading(true);
     Promise.all([
-      dataProvider.getList<Activity>("activities", {
-        pagination: { page: 1, perPage: MAX_PER_PAGE },
-        sort: { field: "begins_at", order: "ASC" },
-        filter: { "by_begins_at[start_date]": weekStart, "by_begins_at[end_date]": end, by_employee: employee },
-        signal: controller.signal,
-      }),
+      dataProvider.getList<Activity>("activities", { ...weekActivitiesParams(weekStart, employee), signal: controller.signal }),
       dataProvider.holydaysByDate(weekStart, end, controller.signal).catch(() => []),
     ])
       .then(([list, days]) => {

@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import LabelIcon from "@mui/icons-material/Label";
 import { SearchInput, TextField, TextInput } from "react-admin";
 import { activityTypeCatalogSchema } from "../../core/schemas/activity_type_catalog";
 import { editRowClick } from "../common/links";
@@ -43,10 +42,9 @@ export function ActivityTypeEdit() {
   );
 }
 
-export const activityTypeCatalogs = {
+/** The screens, loaded on demand (src/admin/activity_type_catalogs/index.ts declares the resource). */
+export const screens = {
   list: ActivityTypeList,
   create: ActivityTypeCreate,
   edit: ActivityTypeEdit,
-  icon: LabelIcon,
-  recordRepresentation: "name",
 };

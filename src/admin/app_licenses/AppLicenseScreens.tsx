@@ -1,6 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import DownloadIcon from "@mui/icons-material/Download";
-import KeyIcon from "@mui/icons-material/Key";
 import { Button, Chip, CircularProgress, Stack } from "@mui/material";
 import { useState } from "react";
 import {
@@ -138,11 +137,10 @@ export function AppLicenseShow() {
   );
 }
 
-export const appLicenses = {
+/** The screens, loaded on demand (src/admin/app_licenses/index.ts declares the resource). */
+export const screens = {
   list: AppLicenseList,
   create: AppLicenseCreate,
   edit: AppLicenseEdit,
   show: AppLicenseShow,
-  icon: KeyIcon,
-  recordRepresentation: "entity_name",
 };

@@ -1,7 +1,6 @@
 /** The firm's single settings row (id 1): one form at /app/app_settings (also /app/app_settings/update/1). */
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import SettingsIcon from "@mui/icons-material/Settings";
 import { AutocompleteInput, Edit, ReferenceInput, SaveButton, SimpleForm, Toolbar, useCanAccess, useNotify } from "react-admin";
 import { messages } from "../../core/messages";
 import { appSettingSchema } from "../../core/schemas/app_setting";
@@ -60,8 +59,8 @@ export function AppSettingsEdit() {
   );
 }
 
-export const appSettings = {
+/** The screens, loaded on demand (src/admin/app_settings/index.ts declares the resource). */
+export const screens = {
   list: AppSettingsEdit,
   edit: AppSettingsEdit,
-  icon: SettingsIcon,
 };

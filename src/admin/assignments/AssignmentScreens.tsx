@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import AssignmentIndIcon from "@mui/icons-material/AssignmentInd";
 import { Grid } from "@mui/material";
 import { useEffect, useMemo, useRef } from "react";
 import {
@@ -194,11 +193,10 @@ export function AssignmentShow() {
   );
 }
 
-export const assignments = {
+/** The screens, loaded on demand (src/admin/assignments/index.ts declares the resource). */
+export const screens = {
   list: AssignmentList,
   create: AssignmentCreate,
   edit: AssignmentEdit,
   show: AssignmentShow,
-  icon: AssignmentIndIcon,
-  recordRepresentation: (r: Record<string, unknown>) => `${r.employee_name ?? ""} — ${r.client_name ?? ""}`,
 };

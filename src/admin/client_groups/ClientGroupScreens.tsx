@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import GroupWorkIcon from "@mui/icons-material/GroupWork";
 import { Link as MuiLink } from "@mui/material";
 import {
   ArrayField,
@@ -72,11 +71,10 @@ export function ClientGroupShow() {
   );
 }
 
-export const clientGroups = {
+/** The screens, loaded on demand (src/admin/client_groups/index.ts declares the resource). */
+export const screens = {
   list: ClientGroupList,
   create: ClientGroupCreate,
   edit: ClientGroupEdit,
   show: ClientGroupShow,
-  icon: GroupWorkIcon,
-  recordRepresentation: "name",
 };

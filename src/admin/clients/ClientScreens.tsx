@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import BusinessIcon from "@mui/icons-material/Business";
 import {
   ArrayField,
   BooleanField,
@@ -100,11 +99,10 @@ export function ClientShow() {
   );
 }
 
-export const clients = {
+/** The screens, loaded on demand (src/admin/clients/index.ts declares the resource). */
+export const screens = {
   list: ClientList,
   create: ClientCreate,
   edit: ClientEdit,
   show: ClientShow,
-  icon: BusinessIcon,
-  recordRepresentation: "name",
 };

@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import WorkIcon from "@mui/icons-material/Work";
 import { NumberField, SearchInput, TextField, TextInput } from "react-admin";
 import { employeePositionSchema, employeePositionUpdateSchema } from "../../core/schemas/employee_position";
 import { EditLink, editRowClick } from "../common/links";
@@ -39,10 +38,9 @@ export function EmployeePositionEdit() {
   );
 }
 
-export const employeePositions = {
+/** The screens, loaded on demand (src/admin/employee_positions/index.ts declares the resource). */
+export const screens = {
   list: EmployeePositionList,
   create: EmployeePositionCreate,
   edit: EmployeePositionEdit,
-  icon: WorkIcon,
-  recordRepresentation: "name",
 };

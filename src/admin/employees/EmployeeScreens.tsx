@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import BadgeIcon from "@mui/icons-material/Badge";
 import { Grid } from "@mui/material";
 import {
   AutocompleteInput,
@@ -167,11 +166,10 @@ export function EmployeeShow() {
   );
 }
 
-export const employees = {
+/** The screens, loaded on demand (src/admin/employees/index.ts declares the resource). */
+export const screens = {
   list: EmployeeList,
   create: EmployeeCreate,
   edit: EmployeeEdit,
   show: EmployeeShow,
-  icon: BadgeIcon,
-  recordRepresentation: "name",
 };

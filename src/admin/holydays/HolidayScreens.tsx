@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import EventBusyIcon from "@mui/icons-material/EventBusy";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { Button } from "@mui/material";
 import { useState } from "react";
@@ -52,9 +51,8 @@ export function HolidayCreate() {
   );
 }
 
-export const holydays = {
+/** The screens, loaded on demand (src/admin/holydays/index.ts declares the resource). */
+export const screens = {
   list: HolidayList,
   create: HolidayCreate,
-  icon: EventBusyIcon,
-  recordRepresentation: "date",
 };

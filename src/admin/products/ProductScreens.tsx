@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import Inventory2Icon from "@mui/icons-material/Inventory2";
 import { Grid, Link, Typography } from "@mui/material";
 import {
   AutocompleteInput,
@@ -140,11 +139,10 @@ export function ProductShow() {
   );
 }
 
-export const products = {
+/** The screens, loaded on demand (src/admin/products/index.ts declares the resource). */
+export const screens = {
   list: ProductList,
   create: ProductCreate,
   edit: ProductEdit,
   show: ProductShow,
-  icon: Inventory2Icon,
-  recordRepresentation: "name",
 };

@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import CategoryIcon from "@mui/icons-material/Category";
 import { Box, Stack } from "@mui/material";
 import { SearchInput, TextField, TextInput, useRecordContext } from "react-admin";
 import { useWatch } from "react-hook-form";
@@ -76,10 +75,9 @@ export function ProjectTypeEdit() {
   );
 }
 
-export const projectTypes = {
+/** The screens, loaded on demand (src/admin/project_types/index.ts declares the resource). */
+export const screens = {
   list: ProjectTypeList,
   create: ProjectTypeCreate,
   edit: ProjectTypeEdit,
-  icon: CategoryIcon,
-  recordRepresentation: "name",
 };

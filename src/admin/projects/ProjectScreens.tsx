@@ -1,6 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import ReceiptLongIcon from "@mui/icons-material/ReceiptLong";
-import WorkIcon from "@mui/icons-material/Work";
 import { Box, Button, Chip, Grid, Stack } from "@mui/material";
 import { useEffect } from "react";
 import {
@@ -431,11 +430,10 @@ export function ProjectShow() {
   );
 }
 
-export const projects = {
+/** The screens, loaded on demand (src/admin/projects/index.ts declares the resource). */
+export const screens = {
   list: ProjectList,
   create: ProjectCreate,
   edit: ProjectEdit,
   show: ProjectShow,
-  icon: WorkIcon,
-  recordRepresentation: (r: Record<string, unknown>) => `${r.project_code ?? ""} — ${r.name ?? ""}`,
 };

@@ -1,7 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
 import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
-import TravelExploreIcon from "@mui/icons-material/TravelExplore";
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from "@mui/material";
 import { useState } from "react";
 import {
@@ -183,11 +182,10 @@ export function ProspectShow() {
   );
 }
 
-export const prospects = {
+/** The screens, loaded on demand (src/admin/prospects/index.ts declares the resource). */
+export const screens = {
   list: ProspectList,
   create: ProspectCreate,
   edit: ProspectEdit,
   show: ProspectShow,
-  icon: TravelExploreIcon,
-  recordRepresentation: "name",
 };

@@ -6,7 +6,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import BusinessIcon from "@mui/icons-material/Business";
 import EventIcon from "@mui/icons-material/Event";
-import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
 import ViewKanbanIcon from "@mui/icons-material/ViewKanban";
 import { Alert, Box, Button, Card, CardContent, Chip, Link as MuiLink, Stack, Typography } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
@@ -301,11 +300,10 @@ export function QuotationShow() {
   );
 }
 
-export const quotations = {
+/** The screens, loaded on demand (src/admin/quotations/index.ts declares the resource). */
+export const screens = {
   list: QuotationList,
   create: QuotationCreate,
   edit: QuotationEdit,
   show: QuotationShow,
-  icon: RequestQuoteIcon,
-  recordRepresentation: (r: Record<string, unknown>) => `#${r.id ?? ""} — ${r.contact_name ?? ""}`,
 };

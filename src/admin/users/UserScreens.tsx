@@ -1,6 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import KeyIcon from "@mui/icons-material/Key";
-import ManageAccountsIcon from "@mui/icons-material/ManageAccounts";
 import { Button, Grid } from "@mui/material";
 import {
   BooleanField,
@@ -213,11 +212,10 @@ export function UserShow() {
   );
 }
 
-export const users = {
+/** The screens, loaded on demand (src/admin/users/index.ts declares the resource). */
+export const screens = {
   list: UserList,
   create: UserCreate,
   edit: UserEdit,
   show: UserShow,
-  icon: ManageAccountsIcon,
-  recordRepresentation: "name",
 };

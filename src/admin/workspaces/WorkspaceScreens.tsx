@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import WorkspacesIcon from "@mui/icons-material/Workspaces";
 import { Switch } from "@mui/material";
 import { useState } from "react";
 import {
@@ -141,11 +140,10 @@ export function WorkspaceShow() {
   );
 }
 
-export const workspaces = {
+/** The screens, loaded on demand (src/admin/workspaces/index.ts declares the resource). */
+export const screens = {
   list: WorkspaceList,
   create: WorkspaceCreate,
   edit: WorkspaceEdit,
   show: WorkspaceShow,
-  icon: WorkspacesIcon,
-  recordRepresentation: "name",
 };
