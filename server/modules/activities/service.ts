@@ -373,13 +373,12 @@ export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
       errors[index] = prefixed(prefix, zodFieldErrors(parsed.error));
       continue;
     }
-    const prefix = timePrefix(parsed.data.begins_at, parsed.data.ends_at);
     let employeeId: number;
     try {
       employeeId = employeeFor(user, (item as Record<string, unknown>).employee_id);
     } catch (error) {
       errors[index] = prefixed(
-        prefix,
+        timePrefix(parsed.data.begins_at, parsed.data.ends_at),
         error instanceof ValidationError ? (error.errors as Errors) : { employee_id: [messages.activityOwnOnly] },
       );
       continue;
