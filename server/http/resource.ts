@@ -195,7 +195,12 @@ function precompiled(column: SQL | SQL.Aliased, singleTable: boolean): SQL | SQL
 const PAGE_ID = "sia_page_id";
 
 export class ResourceService {
-  constructor(readonly def: ResourceDef) {}
+  /** The declared filters and, built in for every resource, ids=[1,2,3] (react-admin's getMany): built once. */
+  private readonly filters: Record<string, FilterDef>;
+
+  constructor(readonly def: ResourceDef) {
+    this.filters = { ids: filter.idIn(def.table.id), ...(def.filters ?? {}) };
+  }
 
   get permission() {
     return this.def.permission ?? this.def.name;
@@ -241,9 +246,7 @@ export class ResourceService {
     const search = typeof query.search === "string" ? query.search.trim() : "";
     if (search && this.def.search?.length) conditions.push(searchCondition(this.def.search, search));
     const errors: Record<string, string[]> = {};
-    // Built in for every resource: ids=[1,2,3] (react-admin's getMany).
-    const filters: Record<string, FilterDef> = { ids: filter.idIn(this.def.table.id), ...(this.def.filters ?? {}) };
-    for (const [name, f] of Object.entries(filters)) {
+    for (const [name, f] of Object.entries(this.filters)) {
       const raw = query[name];
       if (raw === undefined || raw === "") continue;
       const parsed = f.schema.safeParse(raw);
