@@ -172,6 +172,15 @@ function parseQuery<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> 
 const dialect = new PgDialect();
 
 /**
+ * A table column as drizzle writes it in a select ("table"."column" in a join, "column" alone), as SQL
+ * text rendered once that decodes its values with the column itself (timestamps to Date and so on).
+ */
+function precompiledColumn(column: PgColumn, joined: boolean): SQL {
+  const text = dialect.sqlToQuery(joined ? sql`${column}` : sql`${sql.identifier(column.name)}`).sql;
+  return new SQL([new StringChunk(text)]).mapWith(column);
+}
+
+/**
  * A static computed column as drizzle would write it in a select (single-table: its top-level columns
  * unqualified, as PgDialect.buildSelection does; the app sets no casing), rendered to text once: the same statement, without
  * walking the column's SQL tree on every request. Its parameters stay parameters, renumbered in place.
@@ -216,13 +225,16 @@ export class ResourceService {
 
   /**
    * The columns a select reads: the table's (less the hidden ones) and the computed ones. `joined` is a
-   * select with a join (the list page's deferred join), whose columns drizzle writes qualified. Static
-   * computed columns are rendered to SQL text once per kind (see precompiled), not on every request.
+   * select with a join (the list page's deferred join), whose columns drizzle writes qualified. Table
+   * columns and static computed columns are rendered to SQL text once per kind (precompiledColumn,
+   * precompiled), not on every request.
    */
   private selection(ctx: RequestContext, joined = false) {
     let base = this.selections.get(joined);
     if (!base) {
-      base = { ...getTableColumns(this.def.table) };
+      base = {};
+      for (const [key, column] of Object.entries(getTableColumns(this.def.table)))
+        base[key] = precompiledColumn(column as PgColumn, joined);
       for (const key of this.def.hidden ?? []) delete base[key];
       for (const [key, column] of Object.entries(this.def.computed ?? {}))
         if (typeof column !== "function") base[key] = precompiled(column, !joined);
