@@ -5,13 +5,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import cookie from "@fastify/cookie";
-import helmet from "@fastify/helmet";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
+import helmet from "helmet";
 import { APP_VERSION } from "../src/core/constants";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
@@ -107,7 +107,9 @@ export async function build(options: {
 
   await app.register(cookie);
   const https = config.PUBLIC_URL?.startsWith("https:") ?? false;
-  await app.register(helmet, {
+  // Security headers (helmet) on every response. helmet's middleware is built once here: @fastify/helmet
+  // built it again, CSP parsing included, on every request. The CSP's connect-src function still runs per request.
+  const securityHeaders = helmet({
     // Plain-HTTP installs (the embedded default on a laptop) must not be told to upgrade to HTTPS.
     hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     contentSecurityPolicy: {
@@ -130,6 +132,9 @@ export async function build(options: {
     },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook("onRequest", (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+  );
   await app.register(multipart, { limits: { fileSize: config.UPLOAD_LIMIT_BYTES, files: 1, fields: 20 } });
   await app.register(swagger, {
     openapi: {

@@ -14,8 +14,21 @@
  * the resource's `own` scope (records outside it answer 404, like records that do not exist).
  */
 import type { Readable } from "node:stream";
-import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import {
+  and,
+  asc,
+  type DriverValueDecoder,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  is,
+  Param,
+  SQL,
+  StringChunk,
+  sql,
+} from "drizzle-orm";
+import { PgColumn, PgDialect, type PgTable } from "drizzle-orm/pg-core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { PAGE_SIZE } from "../../src/core/constants";
@@ -162,11 +175,47 @@ function parseQuery<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> 
 
 /* ---------- the machinery ---------- */
 
+const dialect = new PgDialect();
+
+/**
+ * A table column as drizzle writes it in a select ("table"."column" in a join, "column" alone), as SQL
+ * text rendered once that decodes its values with the column itself (timestamps to Date and so on).
+ */
+function precompiledColumn(column: PgColumn, joined: boolean): SQL {
+  const text = dialect.sqlToQuery(joined ? sql`${column}` : sql`${sql.identifier(column.name)}`).sql;
+  return new SQL([new StringChunk(text)]).mapWith(column);
+}
+
+/**
+ * A static computed column as drizzle would write it in a select (single-table: its top-level columns
+ * unqualified, as PgDialect.buildSelection does; the app sets no casing), rendered to text once: the same statement, without
+ * walking the column's SQL tree on every request. Its parameters stay parameters, renumbered in place.
+ */
+function precompiled(column: SQL | SQL.Aliased, singleTable: boolean): SQL | SQL.Aliased {
+  const aliased = is(column, SQL.Aliased) ? column : null;
+  const query = aliased ? aliased.sql : (column as SQL);
+  const source = singleTable ? new SQL(query.queryChunks.map((c) => (is(c, PgColumn) ? sql.identifier(c.name) : c))) : query;
+  const rendered = dialect.sqlToQuery(source);
+  const pieces = rendered.sql.split(/\$(\d+)/);
+  // Text and parameters alternate: [text, "1", text, "2", text…]; anything else is left to drizzle.
+  const numbers = pieces.filter((_, i) => i % 2 === 1).map(Number);
+  if (numbers.length !== rendered.params.length || numbers.some((n, i) => n !== i + 1)) return column;
+  const chunks = pieces.map((piece, i) => (i % 2 === 0 ? new StringChunk(piece) : new Param(rendered.params[Number(piece) - 1])));
+  // The column's decoder (mapWith) goes with it.
+  const out = new SQL(chunks).mapWith((query as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder);
+  return aliased ? out.as(aliased.fieldAlias) : out;
+}
+
 /** The id column of a list's page subquery (the deferred join). */
 const PAGE_ID = "sia_page_id";
 
 export class ResourceService {
-  constructor(readonly def: ResourceDef) {}
+  /** The declared filters and, built in for every resource, ids=[1,2,3] (react-admin's getMany): built once. */
+  private readonly filters: Record<string, FilterDef>;
+
+  constructor(readonly def: ResourceDef) {
+    this.filters = { ids: filter.idIn(def.table.id), ...(def.filters ?? {}) };
+  }
 
   get permission() {
     return this.def.permission ?? this.def.name;
@@ -177,11 +226,29 @@ export class ResourceService {
     return { app, request, user: request.user as SessionUser, grant, db };
   }
 
-  private selection(ctx: RequestContext) {
-    const columns: Record<string, unknown> = { ...getTableColumns(this.def.table) };
-    for (const key of this.def.hidden ?? []) delete columns[key];
+  /** The static part of each selection (table columns and precompiled computed columns), by kind of select. */
+  private readonly selections = new Map<boolean, Record<string, unknown>>();
+
+  /**
+   * The columns a select reads: the table's (less the hidden ones) and the computed ones. `joined` is a
+   * select with a join (the list page's deferred join), whose columns drizzle writes qualified. Table
+   * columns and static computed columns are rendered to SQL text once per kind (precompiledColumn,
+   * precompiled), not on every request.
+   */
+  private selection(ctx: RequestContext, joined = false) {
+    let base = this.selections.get(joined);
+    if (!base) {
+      base = {};
+      for (const [key, column] of Object.entries(getTableColumns(this.def.table)))
+        base[key] = precompiledColumn(column as PgColumn, joined);
+      for (const key of this.def.hidden ?? []) delete base[key];
+      for (const [key, column] of Object.entries(this.def.computed ?? {}))
+        if (typeof column !== "function") base[key] = precompiled(column, !joined);
+      this.selections.set(joined, base);
+    }
+    const columns: Record<string, unknown> = { ...base };
     for (const [key, column] of Object.entries(this.def.computed ?? {}))
-      columns[key] = typeof column === "function" ? column(ctx) : column;
+      if (typeof column === "function") columns[key] = column(ctx);
     return columns as Record<string, PgColumn | SQL>;
   }
 
@@ -197,9 +264,7 @@ export class ResourceService {
     const search = typeof query.search === "string" ? query.search.trim() : "";
     if (search && this.def.search?.length) conditions.push(searchCondition(this.def.search, search));
     const errors: Record<string, string[]> = {};
-    // Built in for every resource: ids=[1,2,3] (react-admin's getMany).
-    const filters: Record<string, FilterDef> = { ids: filter.idIn(this.def.table.id), ...(this.def.filters ?? {}) };
-    for (const [name, f] of Object.entries(filters)) {
+    for (const [name, f] of Object.entries(this.filters)) {
       const raw = query[name];
       if (raw === undefined || raw === "") continue;
       const parsed = f.schema.safeParse(raw);
@@ -254,7 +319,7 @@ export class ResourceService {
         .as("sia_page");
       const [paged, counted] = await Promise.all([
         ctx.db
-          .select(this.selection(ctx))
+          .select(this.selection(ctx, true))
           .from(table)
           .innerJoin(page, eq(table.id, page[PAGE_ID] as unknown as PgColumn))
           .orderBy(...orderBy) as unknown as Promise<Row[]>,

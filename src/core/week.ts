@@ -61,13 +61,59 @@ export function isKnownTimeZone(zone: string): boolean {
     return false;
   }
 }
-function wallParts(instant: number, zone: string) {
+interface WallParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+/** The wall-clock parts as Intl gives them (formatToParts: exact, but slow for thousands of instants). */
+function exactWallParts(instant: number, zone: string): WallParts {
   const p = Object.fromEntries(
     zoneFormat(zone)
       .formatToParts(new Date(instant))
       .map((x) => [x.type, x.value]),
   );
   return { year: +p.year, month: +p.month, day: +p.day, hour: +p.hour, minute: +p.minute, second: +p.second };
+}
+/** Offset of a zone from UTC at a whole second, in milliseconds (whole seconds: old local mean times). */
+const exactOffset = (second: number, zone: string) => {
+  const p = exactWallParts(second, zone);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - second;
+};
+const HOUR_MS = 3_600_000;
+/** Offset of a zone during one UTC hour, by `zone|hour`; null when the offset changes within that hour. */
+const hourOffsets = new Map<string, number | null>();
+/**
+ * Wall-clock parts of an instant in a zone. Offsets change at whole seconds and never twice within an
+ * hour, so an hour whose first and last second have the same offset has it throughout: its parts are
+ * UTC arithmetic on that offset (cached per zone and hour), exactly what Intl answers. An hour holding
+ * a change, and years Intl writes differently (before 1000, after 9999), ask Intl itself.
+ */
+function wallParts(instant: number, zone: string): WallParts {
+  const hour = Math.floor(instant / HOUR_MS);
+  const key = `${zone}|${hour}`;
+  let offset = hourOffsets.get(key);
+  if (offset === undefined) {
+    const first = exactOffset(hour * HOUR_MS, zone);
+    offset = first === exactOffset(hour * HOUR_MS + HOUR_MS - 1000, zone) ? first : null;
+    if (hourOffsets.size >= 50_000) hourOffsets.clear();
+    hourOffsets.set(key, offset);
+  }
+  if (offset === null) return exactWallParts(instant, zone);
+  const wall = new Date(Math.floor(instant / 1000) * 1000 + offset);
+  const year = wall.getUTCFullYear();
+  if (year < 1000 || year > 9999) return exactWallParts(instant, zone);
+  return {
+    year,
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+  };
 }
 
 /** Local date and minute of the day of an instant in a zone (the scheduler's zone is configurable). */

@@ -418,6 +418,27 @@ describe("activities: validate and batch", () => {
     expect(await count()).toBe(before + 2);
   });
 
+  it("validate and batch apply the application settings: internal work goes to the default customer, support refuses the excluded one", async () => {
+    const excludedSupport = internal("2030-03-08", "10:00", "11:00", {
+      action_type: "support",
+      ownerable_type: "Client",
+      ownerable_id: excluded.id,
+      product_catalog_id: product.id,
+    });
+    for (const path of ["validate", "batch"]) {
+      const refused = await operator.post(`/api/v1/activities/${path}`, {
+        activities: [internal("2030-03-08", "09:00", "10:00"), excludedSupport],
+      });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors).toEqual({
+        "1": { ownerable_id: ["10:00 - 11:00: no se puede usar en actividades de soporte"] },
+      });
+    }
+    const saved = await operator.post("/api/v1/activities/batch", { activities: [internal("2030-03-08", "09:00", "10:00")] });
+    expect(saved.status).toBe(200);
+    expect(saved.body.activities[0]).toMatchObject({ ownerable_type: "Client", ownerable_id: defaultCustomer.id });
+  });
+
   it("batch: a non-admin cannot write for another employee; an admin can", async () => {
     const theirs = internal("2030-03-07", "09:00", "10:00", { employee_id: otherEmployee.id });
     const refused = await operator.post("/api/v1/activities/batch", { activities: [theirs] });

@@ -12,6 +12,7 @@ import {
   startOfDay,
   timePrefix,
   wallClock,
+  wallClockIn,
   weekOf,
   zonedTime,
 } from "../../src/core/week";
@@ -90,5 +91,55 @@ describe("week maths in America/Mexico_City", () => {
   it("prefixes errors with the local start and end times", () => {
     expect(timePrefix(zonedTime("2024-04-01", 9 * 60), zonedTime("2024-04-01", 10 * 60 + 15))).toBe("09:00 - 10:15: ");
     expect(addDays("2024-02-28", 2)).toBe("2024-03-01");
+  });
+});
+
+describe("wall-clock parts (cached per zone and hour) agree with Intl's formatToParts", () => {
+  const reference = (instant: Date, zone: string) => {
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+      })
+        .formatToParts(instant)
+        .map((x) => [x.type, x.value]),
+    );
+    return { date: `${p.year}-${p.month}-${p.day}`, minutes: Number(p.hour) * 60 + Number(p.minute) };
+  };
+  const zones = [
+    "America/Mexico_City",
+    "America/New_York",
+    "Europe/Madrid",
+    "Asia/Kolkata",
+    "Asia/Kathmandu",
+    "Australia/Lord_Howe",
+    "Pacific/Chatham",
+    "UTC",
+  ];
+  it.each(zones)("around offset changes and over two centuries in %s", (zone) => {
+    const instants: number[] = [];
+    // Every 7 min 13 s across days holding offset changes (Mexico's last DST end, US/EU springs and falls,
+    // Kathmandu's +5:30 → +5:45, Lord Howe's half-hour shift), then a spread from 1900 to 2100.
+    for (const day of ["2022-10-30", "2022-03-13", "2022-11-06", "2023-03-26", "1985-12-31", "2023-04-02", "1942-09-01"]) {
+      const start = Date.parse(`${day}T00:00:00Z`) - 86_400_000;
+      for (let t = start; t < start + 3 * 86_400_000; t += 433_000) instants.push(t);
+    }
+    for (let t = Date.parse("1900-01-01T00:00:00Z"); t < Date.parse("2100-01-01T00:00:00Z"); t += 86_400_000 * 37 + 3_601_234)
+      instants.push(t);
+    for (const t of instants)
+      expect(wallClockIn(new Date(t), zone), `${zone} ${new Date(t).toISOString()}`).toEqual(reference(new Date(t), zone));
+  });
+  it("zoned times of Mexico City read back as Intl reads them (before, across and after the last DST end)", () => {
+    for (const date of ["2022-04-03", "2022-10-29", "2022-10-30", "2022-10-31", "2024-06-15"]) {
+      for (const minutes of [0, 59, 60, 61, 119, 120, 121, 600, 1439]) {
+        const instant = zonedTime(date, minutes);
+        expect(wallClock(instant)).toEqual(reference(instant, "America/Mexico_City"));
+      }
+    }
   });
 });

@@ -93,6 +93,15 @@ interface Lookup {
   products: [number, boolean][];
   frozen: [number, string, string][];
   stored: [number, number | string, number | string][];
+  /** [default_customer_id, support_excluded_customer_id] of app_settings, when the caller did not pass them. */
+  settings: [number | null, number | null] | null;
+}
+
+/** What checkActivities needs besides the activities; settings read in its own statement when absent. */
+interface CheckOptions {
+  settings?: Settings;
+  exceptId?: number;
+  skipOverlap?: boolean;
 }
 
 /**
@@ -102,7 +111,7 @@ interface Lookup {
 export async function checkActivity(
   db: Tx,
   values: ActivityValues,
-  options: { settings: Settings; exceptId?: number; skipOverlap?: boolean },
+  options: CheckOptions & { settings: Settings },
 ): Promise<Errors> {
   const [errors] = await checkActivities(db, [values], options);
   return errors;
@@ -123,11 +132,7 @@ const idsOf = (list: ActivityValues[], pick: (v: ActivityValues) => unknown) => 
  * constant number of queries however long the batch), then every activity is checked in memory.
  * Completes each `values` in place; answers one error object per activity, in order.
  */
-export async function checkActivities(
-  db: Tx,
-  list: ActivityValues[],
-  options: { settings: Settings; exceptId?: number; skipOverlap?: boolean },
-): Promise<Errors[]> {
+export async function checkActivities(db: Tx, list: ActivityValues[], checkOptions: CheckOptions): Promise<Errors[]> {
   if (!list.length) return [];
   const employeeIds = idsOf(list, (v) => v.employee_id);
   const projectIds = idsOf(list, (v) => (v.action_type === "project" ? v.project_id : null));
@@ -163,14 +168,26 @@ export async function checkActivities(
       (select coalesce(json_agg(json_build_array(employee_id, starts_on::text, ends_on::text)), '[]') from frozen_periods
         where employee_id ${employeeList} and starts_on <= ${lastDay}::date and ends_on >= ${firstDay}::date) as frozen,
       ${
-        options.skipOverlap
+        checkOptions.skipOverlap
           ? sql`'[]'::json`
           : sql`(select coalesce(json_agg(json_build_array(employee_id, extract(epoch from begins_at) * 1000, extract(epoch from ends_at) * 1000)), '[]')
         from activities where employee_id ${employeeList}
           and tstzrange(begins_at, ends_at, '[)') && tstzrange(${spanStart.toISOString()}::timestamptz, ${spanEnd.toISOString()}::timestamptz, '[)')
-          ${options.exceptId ? sql`and id <> ${options.exceptId}` : sql``})`
-      } as stored`)
+          ${checkOptions.exceptId ? sql`and id <> ${checkOptions.exceptId}` : sql``})`
+      } as stored,
+      ${
+        checkOptions.settings
+          ? sql`null::json`
+          : sql`(select json_build_array(default_customer_id, support_excluded_customer_id) from app_settings where id = 1)`
+      } as settings`)
     .then((r) => (r as unknown as { rows: Lookup[] }).rows ?? (r as unknown as Lookup[]));
+  const options = {
+    ...checkOptions,
+    settings: checkOptions.settings ?? {
+      default_customer_id: found.settings?.[0] ?? null,
+      support_excluded_customer_id: found.settings?.[1] ?? null,
+    },
+  };
   const employeeById = new Map(found.employees.map(([id, is_active]) => [id, { id, is_active }]));
   const types = new Set(found.types);
   const projectById = new Map(
@@ -357,7 +374,6 @@ export async function storedImportKeys(
 }
 
 export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
-  const settings = await loadSettings(db);
   const errors: Record<string, Errors> = {};
   const items: BatchItem[] = [];
   const seenKeys = new Map<string, number>();
@@ -373,13 +389,12 @@ export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
       errors[index] = prefixed(prefix, zodFieldErrors(parsed.error));
       continue;
     }
-    const prefix = timePrefix(parsed.data.begins_at, parsed.data.ends_at);
     let employeeId: number;
     try {
       employeeId = employeeFor(user, (item as Record<string, unknown>).employee_id);
     } catch (error) {
       errors[index] = prefixed(
-        prefix,
+        timePrefix(parsed.data.begins_at, parsed.data.ends_at),
         error instanceof ValidationError ? (error.errors as Errors) : { employee_id: [messages.activityOwnOnly] },
       );
       continue;
@@ -404,10 +419,11 @@ export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
     for (const item of keyed) item.existingId = byKey.get(importKeyOf(item.values.employee_id, item.values.import_key as string));
   }
   const toCheck = items.filter((i) => !i.existingId);
+  // The application settings are read in the rules' own statement.
   const found = await checkActivities(
     db,
     toCheck.map((i) => i.values),
-    { settings },
+    {},
   );
   for (const [n, item] of toCheck.entries()) {
     if (Object.keys(found[n]).length)

@@ -22,23 +22,64 @@ export async function verifyPassword(digest: string | null, password: string): P
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** One query: the session's user with its employee. */
-export async function userForToken(db: Db, token: string, config: Config) {
-  const idleLimit = new Date(Date.now() - config.SESSION_IDLE_DAYS * 86_400_000);
-  const [row] = await db
-    .select({ session: sessions, user: users, employee: employees })
+/**
+ * The statement of userForToken, built once per database (a prepared statement): every API request
+ * runs it, so drizzle does not rebuild it each time. It reads only what a SessionUser holds.
+ */
+function sessionUserQuery(db: Db) {
+  return db
+    .select({
+      session: { id: sessions.id, last_seen_at: sessions.last_seen_at },
+      user: {
+        id: users.id,
+        name: users.name,
+        email: users.email,
+        administrator_role: users.administrator_role,
+        operator_role: users.operator_role,
+        finance_role: users.finance_role,
+        can_chat: users.can_chat,
+      },
+      employee: {
+        id: employees.id,
+        name: employees.name,
+        employee_code: employees.employee_code,
+        workspace_id: employees.workspace_id,
+        is_active: employees.is_active,
+        is_admin_group: employees.is_admin_group,
+        is_rape: employees.is_rape,
+        assignable: employees.assignable,
+      },
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.user_id))
     .leftJoin(employees, eq(employees.user_id, users.id))
     .where(
-      and(eq(sessions.token_hash, hashToken(token)), gt(sessions.expires_at, sql`now()`), gt(sessions.last_seen_at, idleLimit)),
+      and(
+        eq(sessions.token_hash, sql.placeholder("token_hash")),
+        gt(sessions.expires_at, sql`now()`),
+        gt(sessions.last_seen_at, sql.placeholder("idle_limit")),
+      ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare("sia_session_user");
+}
+const sessionUserQueries = new WeakMap<Db, ReturnType<typeof sessionUserQuery>>();
+
+/** One query: the session's user with its employee. */
+export async function userForToken(db: Db, token: string, config: Config) {
+  const idleLimit = new Date(Date.now() - config.SESSION_IDLE_DAYS * 86_400_000);
+  let query = sessionUserQueries.get(db);
+  if (!query) {
+    query = sessionUserQuery(db);
+    sessionUserQueries.set(db, query);
+  }
+  const [row] = await query.execute({ token_hash: hashToken(token), idle_limit: idleLimit.toISOString() });
   if (!row) return null;
   if (Date.now() - row.session.last_seen_at.getTime() > 60_000) {
     await db.update(sessions).set({ last_seen_at: new Date() }).where(eq(sessions.id, row.session.id));
   }
-  return { sessionId: row.session.id, user: toSessionUser(row.user, row.employee) };
+  const { user, employee } = row;
+  return { sessionId: row.session.id, user: { ...user, employee } as SessionUser };
 }
 
 export function toSessionUser(user: typeof users.$inferSelect, employee: typeof employees.$inferSelect | null): SessionUser {
