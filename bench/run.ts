@@ -32,6 +32,13 @@ import { localToday, mondayOf } from "../src/core/week";
 import { BENCH_EMAIL, BENCH_PASSWORD, benchDatabaseUrl, ensureGenerated, parseArgs, sizes } from "./generate";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+/** node's arguments of `npm start` (package.json), so the bench runs the server exactly as it starts. */
+const START_ARGS = (() => {
+  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start;
+  const [command, ...args] = start.split(/\s+/);
+  if (command !== "node") throw new Error(`npm start no es «node …»: ${start}`);
+  return args;
+})();
 const PORT = Number(process.env.BENCH_PORT ?? 3271);
 const STATIC_PORT = PORT + 1;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -61,7 +68,7 @@ const median = (values: number[]) => percentile(values, 50);
 
 /* ---------- the server ---------- */
 
-async function startServer(env: Record<string, string>, command: string[] = ["scripts/start.mjs"]) {
+async function startServer(env: Record<string, string>, command: string[] = START_ARGS) {
   const t0 = performance.now();
   const merged: Record<string, string | undefined> = {
     ...process.env,
@@ -688,7 +695,7 @@ async function measureStart() {
   console.log(`  arranque: ${fmt(median(starts))}; primera vez ${fmt(first.ms)}; node vacío ${fmt(floorStart.ms)}`);
   sections.push({
     title: "5. Arranque en frío (`npm start`, base embebida)",
-    intro: `\`node scripts/start.mjs\` (what \`npm start\` runs, without npm's own start-up: the compiled server, built by the warm-up start if it was out of date) on an existing embedded data folder holding the scale-0.05 firm (${meta.activities.toLocaleString("en")} activities), from process spawn to the first 200 of GET /healthz; the UI already built. 3 starts after one warm-up, median. The floor is a bare \`node -e http.createServer\`. The first-ever start (empty folder: initdb, migrations, demo seed) is reported on its own.`,
+    intro: `\`node ${START_ARGS.join(" ")}\` (what \`npm start\` runs, without npm's own start-up: the compiled server, built by the warm-up start if it was out of date) on an existing embedded data folder holding the scale-0.05 firm (${meta.activities.toLocaleString("en")} activities), from process spawn to the first 200 of GET /healthz; the UI already built. 3 starts after one warm-up, median. The floor is a bare \`node -e http.createServer\`. The first-ever start (empty folder: initdb, migrations, demo seed) is reported on its own.`,
     rows: [
       {
         figure: "Start to first 200 (existing data folder, median)",
