@@ -1,11 +1,11 @@
 /**
- * What the administrators' custom pages (outbox, integrations) share: the guard that mirrors the server's
+ * What the administrators' custom pages (outbox, integrations, notices) share: the guard that mirrors the server's
  * permission, a react-query result's three states, and a table head from es.ts keys.
  */
 import { Alert, CircularProgress, TableCell, TableHead, TableRow } from "@mui/material";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { usePermissions, useTranslate } from "react-admin";
+import { Title, usePermissions, useTranslate } from "react-admin";
 import { messages } from "../../core/messages";
 import { type Action, canAccess } from "../../core/permissions";
 import type { SessionUser } from "../../core/session";
@@ -13,8 +13,22 @@ import type { SessionUser } from "../../core/session";
 /** The Spanish message of a failed call (HttpError carries the server's), or the generic one. */
 export const errorText = (error: unknown) => (error instanceof Error && error.message ? error.message : messages.unexpected);
 
-/** Renders the page only for whom the permission matrix allows it; others see «Error de Permisos». */
-export function AdminPageGuard({ resource, action, children }: { resource: string; action: Action; children: ReactNode }) {
+/**
+ * Renders the page, with its title (an es.ts key) in the app bar, only for whom the permission matrix
+ * allows it; others see «Error de Permisos».
+ */
+export function AdminPageGuard({
+  resource,
+  action,
+  title,
+  children,
+}: {
+  resource: string;
+  action: Action;
+  title: string;
+  children: ReactNode;
+}) {
+  const translate = useTranslate();
   const { permissions, isPending } = usePermissions<SessionUser | null>();
   if (isPending) return null;
   if (!canAccess({ user: permissions, resource, action }))
@@ -23,7 +37,12 @@ export function AdminPageGuard({ resource, action, children }: { resource: strin
         {messages.forbidden}
       </Alert>
     );
-  return <>{children}</>;
+  return (
+    <>
+      <Title title={translate(title)} />
+      {children}
+    </>
+  );
 }
 
 /** A spinner while the query is pending, its error in Spanish, else `children(data)`. */

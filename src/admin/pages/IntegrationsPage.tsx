@@ -18,7 +18,7 @@ import {
   Typography,
 } from "@mui/material";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Title, useTranslate } from "react-admin";
+import { useTranslate } from "react-admin";
 import { type IntegrationView, integrationVerbs } from "../../dataProvider";
 import { AdminPageGuard, errorText, QueryState, TableHeader } from "../common/AdminPage";
 
@@ -104,10 +104,8 @@ function IntegrationsCard() {
 }
 
 export function IntegrationsPage() {
-  const translate = useTranslate();
   return (
-    <AdminPageGuard resource="integrations" action="list">
-      <Title title={translate("sia.integrations.title")} />
+    <AdminPageGuard resource="integrations" action="list" title="sia.integrations.title">
       <IntegrationsCard />
     </AdminPageGuard>
   );

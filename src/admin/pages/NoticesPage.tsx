@@ -4,7 +4,7 @@
  */
 import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from "@mui/material";
 import { useEffect, useState } from "react";
-import { Title, useNotify, usePermissions, useTranslate } from "react-admin";
+import { useNotify, usePermissions, useTranslate } from "react-admin";
 import { noticeSchema } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
 import { apiFetch } from "../../dataProvider/http";
@@ -110,11 +110,9 @@ function NoticeForm() {
 }
 
 export function NoticesPage() {
-  const translate = useTranslate();
   return (
-    <AdminPageGuard resource="notifications" action="create">
+    <AdminPageGuard resource="notifications" action="create" title="sia.notices.title">
       <Box sx={{ p: 2, maxWidth: 720 }}>
-        <Title title={translate("sia.notices.title")} />
         <NoticeForm />
       </Box>
     </AdminPageGuard>

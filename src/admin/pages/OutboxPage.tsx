@@ -20,7 +20,7 @@ import {
 } from "@mui/material";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Confirm, Title, useNotify, useTranslate } from "react-admin";
+import { Confirm, useNotify, useTranslate } from "react-admin";
 import { type JobView, mailVerbs } from "../../dataProvider";
 import { AdminPageGuard, errorText, QueryState, TableHeader } from "../common/AdminPage";
 import { formatDateTime } from "../common/AuditTrail";
@@ -204,10 +204,8 @@ function OutboxCard() {
 }
 
 export function OutboxPage() {
-  const translate = useTranslate();
   return (
-    <AdminPageGuard resource="outbox" action="list">
-      <Title title={translate("sia.outbox.title")} />
+    <AdminPageGuard resource="outbox" action="list" title="sia.outbox.title">
       <JobsCard />
       <OutboxCard />
     </AdminPageGuard>
