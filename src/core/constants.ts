@@ -44,6 +44,15 @@ export const MESA_ELECTRONICA_PRODUCT_NAME = "Siglo CD";
 
 export const ACTION_TYPES = ["project", "support", "quote", "internal", "rh", "vacation"] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
+/** The Spanish name of each action type: the calendar's legend and form, the dashboards and the CSV reports. */
+export const ACTION_LABELS: Record<ActionType, string> = {
+  project: "Proyecto",
+  support: "Soporte",
+  quote: "Preventa",
+  internal: "Actividad interna",
+  rh: "Recursos humanos",
+  vacation: "Vacaciones",
+};
 export const SUMMARY_CODES = { project: "P", support: "S", quote: "PC", internal: "AS", rh: "RH" } as const;
 export const VACATION_DESCRIPTION = "Vacaciones / Incapacidades";
 

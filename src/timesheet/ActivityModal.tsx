@@ -25,14 +25,14 @@ import {
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { type HttpError, type Identifier, useDataProvider, useNotify, useTranslate } from "react-admin";
 import { Controller, useForm } from "react-hook-form";
-import { ACTION_TYPES, ACTIVITY_TYPES, MAX_PER_PAGE, VACATION_DESCRIPTION } from "../core/constants";
+import { ACTION_LABELS, ACTION_TYPES, ACTIVITY_TYPES, MAX_PER_PAGE, VACATION_DESCRIPTION } from "../core/constants";
 import type { LocalEvent } from "../core/localEvent";
 import { messages } from "../core/messages";
 import { activitySchema } from "../core/schemas/activity";
 import { hhmm, localDate, zonedTime } from "../core/week";
 import type { SiaDataProvider } from "../dataProvider";
 import { AsyncPicker, type PickerOption } from "./AsyncPicker";
-import { ACTION_LABELS, isLocked } from "./colors";
+import { isLocked } from "./colors";
 import { Glossary } from "./Glossary";
 import type { Activity } from "./useWeekActivities";
 

@@ -19,15 +19,6 @@ export const UNKNOWN_COLOR = "#757575";
 /** Background tint of holiday cells. */
 export const HOLIDAY_TINT = "rgba(0, 137, 123, 0.12)";
 
-export const ACTION_LABELS: Record<ActionType, string> = {
-  project: "Proyecto",
-  support: "Soporte",
-  quote: "Preventa",
-  internal: "Actividad interna",
-  rh: "Recursos humanos",
-  vacation: "Vacaciones",
-};
-
 export interface Lockable {
   is_editable?: boolean | null;
   is_month_frozen?: boolean | null;

@@ -8,7 +8,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activities, activity_type_catalogs, products, projects, prospects } from "../../server/db/schema";
 import { type CsvColumn, toCsv } from "../../server/http/csv";
-import { ACTION_LABELS, ACTIVITY_REPORT_HEADERS, reportCsvStream } from "../../server/modules/reports/report";
+import { ACTIVITY_REPORT_HEADERS, reportCsvStream } from "../../server/modules/reports/report";
+import { ACTION_LABELS, type ActionType } from "../../src/core/constants";
 import { hoursBetween } from "../../src/core/hours";
 import { wallClock } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
@@ -53,7 +54,7 @@ const JS_COLUMNS: CsvColumn<RawRow>[] = [
   { header: "Código de proyecto", value: (r) => r.project_code },
   { header: "Proyecto", value: (r) => r.project_name },
   { header: "Producto", value: (r) => r.product_name },
-  { header: "Tipo de acción", value: (r) => ACTION_LABELS[r.action_type] ?? r.action_type },
+  { header: "Tipo de acción", value: (r) => ACTION_LABELS[r.action_type as ActionType] ?? r.action_type },
   { header: "Tipo de actividad", value: (r) => r.activity_type_code },
   { header: "Ticket", value: (r) => r.ticket_id },
   { header: "Fecha", value: (r) => localIso(r.begins_at).slice(0, 10) },

@@ -11,6 +11,7 @@
  */
 import type { Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
+import { ACTION_LABELS } from "../../../src/core/constants";
 import type { ReportFilter } from "../../../src/core/schemas/report";
 import { BUSINESS_TIME_ZONE, endOfDay, startOfDay } from "../../../src/core/week";
 import type { Database } from "../../db/client";
@@ -19,15 +20,6 @@ import { activities, activity_type_catalogs, clients, employees, products, proje
 import { csvCellSql, csvLineStream } from "../../http/csv";
 
 export type { ReportFilter } from "../../../src/core/schemas/report";
-
-export const ACTION_LABELS: Record<string, string> = {
-  project: "Proyecto",
-  support: "Soporte",
-  quote: "Preventa",
-  internal: "Actividad interna",
-  rh: "Recursos humanos",
-  vacation: "Vacaciones",
-};
 
 /** The columns a firm bills and pays with (docs/decisions/008-csv-streaming.md for the formats). */
 export const ACTIVITY_REPORT_HEADERS = [

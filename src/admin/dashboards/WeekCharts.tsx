@@ -13,10 +13,10 @@ import { ChartsYAxis } from "@mui/x-charts/ChartsYAxis";
 import { LinePlot, MarkPlot } from "@mui/x-charts/LineChart";
 import { PieChart } from "@mui/x-charts/PieChart";
 import { useTranslate } from "react-admin";
-import { ACTION_TYPES, type ActionType, WORKING_DAY_HOURS } from "../../core/constants";
+import { ACTION_LABELS, ACTION_TYPES, type ActionType, WORKING_DAY_HOURS } from "../../core/constants";
 import { addDays, dayOfWeek } from "../../core/week";
 import type { EmployeeDashboard } from "../../dataProvider";
-import { ACTION_COLORS, ACTION_LABELS } from "../../timesheet/colors";
+import { ACTION_COLORS } from "../../timesheet/colors";
 import { ChartTitle, EmptyState, formatHours, fullDate, hoursFormatter, useChartLocale, weekdayDate } from "./chartKit";
 
 const typeLabel = (t: string) => ACTION_LABELS[t as ActionType] ?? t;
