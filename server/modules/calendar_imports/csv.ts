@@ -11,6 +11,7 @@ import type { LocalEvent } from "../../../src/core/localEvent";
 import { importMessages } from "../../../src/core/messages";
 import { ACTIVITY_BATCH_MAX, ACTIVITY_CSV_COLUMNS } from "../../../src/core/schemas/activity";
 import { localDateOf, type Period, zonedTime } from "../../../src/core/week";
+import { restoreNeutralised } from "../../http/csv";
 import { localEventOf, type Resolver } from "./service";
 
 type Column = (typeof ACTIVITY_CSV_COLUMNS)[number];
@@ -26,14 +27,8 @@ const ROW_TYPES: Record<string, ParsedTitle["format"]> = {
 };
 const ACTION_OF = { P: "project", S: "support", PC: "quote", AS: "internal", RH: "rh", vacation: "vacation" } as const;
 
-/**
- * The writer (server/http/csv.ts, neutralise) puts an apostrophe where a spreadsheet could start a formula:
- * the cell's start and after each separator (',' ';' tab, line break, spaces allowed), before any apostrophes
- * already there and a character of = + - @ tab CR. One apostrophe comes off at each such place, so a file SIA
- * wrote reads back exactly as it was written.
- */
-const WRITER_APOSTROPHE = /(?<=(?:^|[,;\t\r\n]) *)'(?='*[=+\-@\t\r])/g;
-const unescapeCell = (value: string | undefined) => (value ?? "").replace(WRITER_APOSTROPHE, "").trim();
+/** The writer's apostrophes (server/http/csv.ts, neutralise) come off: a file SIA wrote reads back as written. */
+const unescapeCell = (value: string | undefined) => restoreNeutralised(value ?? "").trim();
 
 /** A week is saved in one batch call: no file needs more rows than that call takes. */
 export const CSV_MAX_ROWS = ACTIVITY_BATCH_MAX;
