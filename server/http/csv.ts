@@ -78,13 +78,17 @@ const headerLine = <Row>(columns: CsvColumn<Row>[]) => csvHeader(columns.map((c)
 
 const NEEDS_QUOTES_SQL = sql.raw(String.raw`'[",;\t\r\n\uFEFF]|^''*[-=+@]|^ | $'`);
 const FORMULA_PART_SQL = sql.raw(String.raw`'(?<=(?:^|[,;\t\r\n])[ "]*)(?=''*[-=+@\t\r])'`);
+const HAS_FORMULA_PART_SQL = sql.raw(String.raw`'(?:^|[,;\t\r\n])[ "]*''*[-=+@\t\r]'`);
 /**
  * csvCell(formatCell(text)) computed by PostgreSQL for a text expression (null: an empty cell), for the
  * lines the database writes itself (server/modules/reports/report.ts): the same quoting test, apostrophes
- * and quote doubling (PostgreSQL's regular expressions read the escapes; `$` is the text's end).
+ * and quote doubling (PostgreSQL's regular expressions read the escapes; `$` is the text's end). The
+ * replacement runs only where there is a formula part: on a million quoted descriptions regexp_replace
+ * alone took three times as long.
  */
 export const csvCellSql = (text: SQL) => sql`(case when ${text} is null then ''
   when ${text} !~ ${NEEDS_QUOTES_SQL} then ${text}
+  when ${text} !~ ${HAS_FORMULA_PART_SQL} then '"' || replace(${text}, '"', '""') || '"'
   else '"' || replace(regexp_replace(${text}, ${FORMULA_PART_SQL}, '''', 'g'), '"', '""') || '"' end)`;
 
 function rowLines<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
