@@ -70,7 +70,7 @@ describe("parseActivitiesCsv: Excel in Spanish", () => {
       "17/03/2031;11:00;10:00;RH;;;;;;Fin antes del inicio",
       "17/03/2031;23:00;24:30;RH;;;;;;Pasada la medianoche",
       "17/03/2031;13:00 p. m.;9:00:30;RH;;;;;;Horas mal",
-      "17/03/2031;09:00;10:00;XX;;;;;;Tipo mal",
+      "17/03/2031;12:00 a. m.;00:00;RH;;;;;;Medianoche a medianoche",
       "17/03/2031;09:00;10:00;RH;;;;;;Revisión;=2+3",
       "24/03/2031;09:00;10:00;RH;;;;;;Otra semana",
     ]);
@@ -83,7 +83,7 @@ describe("parseActivitiesCsv: Excel in Spanish", () => {
       "Línea 6: hora_fin «24:30»: no es una hora válida (de 00:00 a 24:00, HH:MM o como 9:00 a. m.)",
       "Línea 7: hora_inicio «13:00 p. m.»: no es una hora válida (de 00:00 a 24:00, HH:MM o como 9:00 a. m.); " +
         "hora_fin «9:00:30»: no es una hora válida (de 00:00 a 24:00, HH:MM o como 9:00 a. m.)",
-      "Línea 8: tipo «XX»: debe ser P, S, PC, AS, RH o V",
+      "Línea 8: la hora de fin debe ser posterior a la de inicio",
       "Línea 9: tiene 11 celdas y el encabezado 10; revise el separador y las comillas",
       "Línea 10: la fecha está fuera de la semana del 2031-03-17 al 2031-03-23",
     ]);

@@ -193,8 +193,8 @@ export function parseActivitiesCsv(source: string, week: Period): CsvParseResult
       problems.push(importMessages.csvOutsideWeek(week.starts_on, week.ends_on));
     const from = minutesOf(row.hora_inicio);
     let to = minutesOf(row.hora_fin);
-    // An end at 00:00 ('12:00 a. m.') is that day's midnight: Excel shows 24:00 so.
-    if (to === 0) to = 24 * 60;
+    // An end at 00:00 ('12:00 a. m.') after a later start is that day's midnight: Excel shows 24:00 so.
+    if (to === 0 && from) to = 24 * 60;
     if (from === null) problems.push(importMessages.csvBadTime("hora_inicio", row.hora_inicio));
     if (to === null) problems.push(importMessages.csvBadTime("hora_fin", row.hora_fin));
     if (from !== null && to !== null && to <= from) problems.push(importMessages.csvEndBeforeStart);
