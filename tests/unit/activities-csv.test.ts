@@ -62,6 +62,12 @@ describe("parseActivitiesCsv: Excel in Spanish", () => {
     expect(parse(cp1252(tabs)).rows[0].row.descripcion).toBe("Separado, con tabuladores");
   });
 
+  it("reads Excel's «Texto Unicode» (UTF-16 LE with its mark, tab-separated)", () => {
+    const text = `${HEADER.join("\t")}\r\n17/03/2031\t9:00 a. m.\t10:00 a. m.\tRH\t\t\t\t\t\tReunión añual\r\n`;
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+    expect(parse(bytes).rows.map((r) => [r.from, r.to, r.row.descripcion])).toEqual([[9 * 60, 10 * 60, "Reunión añual"]]);
+  });
+
   it("refuses each bad line with its number, the field and the reason; nothing else is read", () => {
     const bad = excel([
       "17/03/2031;09:00;10:00;RH;;;;;;Bien",
