@@ -1,7 +1,8 @@
 /**
  * The one CSV writer of the product: UTF-8 with BOM for Excel, CRLF, every cell neutralised against formula
- * injection (papaparse's escapeFormulae prefixes a quote to cells starting with = + - @ tab or CR; a joined
- * list is one cell, escaped as a whole).
+ * injection wherever a spreadsheet could start a cell inside it, and quoted when it holds a separator of
+ * either kind, so Excel in Spanish (';') cannot split a text into cells that evaluate
+ * (docs/decisions/0xx-csv-formulas-after-separators.md).
  *
  * csvStream() is the writer: it takes rows (an array, an iterable or an async iterable of rows or of row
  * batches) and gives a Readable that emits the BOM and the header at once, then one chunk per batch of rows,
@@ -13,7 +14,6 @@
  */
 import { Readable } from "node:stream";
 import { type SQL, sql } from "drizzle-orm";
-import Papa from "papaparse";
 
 export interface CsvColumn<Row> {
   header: string;
@@ -21,8 +21,7 @@ export interface CsvColumn<Row> {
 }
 
 export const BOM = "\uFEFF";
-const FORMULA = /^[=+\-@\t\r]/;
-const OPTIONS = { escapeFormulae: FORMULA, newline: "\r\n" } as const;
+const NEWLINE = "\r\n";
 /** Rows buffered into one chunk when the source yields single rows. */
 const CHUNK_ROWS = 500;
 
@@ -31,45 +30,66 @@ type RowSource<Row> = Iterable<Row | Row[]> | AsyncIterable<Row | Row[]>;
 export function formatCell(value: unknown): string {
   if (value === null || value === undefined) return "";
   if (value instanceof Date) return value.toISOString();
-  // A joined list is one cell (escaped as a whole by the writer); each item is neutralised too, so splitting
-  // the cell into columns in Excel cannot turn an item into a formula.
-  if (Array.isArray(value)) return value.map((item) => neutralise(formatCell(item))).join(", ");
+  // A joined list is one cell: neutralise() reaches each item after its ', ', so splitting the cell into
+  // columns in Excel cannot turn an item into a formula.
+  if (Array.isArray(value)) return value.map((item) => formatCell(item)).join(", ");
   if (typeof value === "boolean") return value ? "Sí" : "No";
   return String(value);
 }
 
-/** A quote before a value that starts like a formula (what escapeFormulae does to a whole cell). */
-export const neutralise = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
-
-/** The BOM and the header line (CRLF included). */
-export const csvHeader = (headers: readonly string[]) => BOM + Papa.unparse([[...headers]], OPTIONS) + OPTIONS.newline;
-const headerLine = <Row>(columns: CsvColumn<Row>[]) => csvHeader(columns.map((c) => c.header));
-
-const NEEDS_QUOTES = /[",\r\n\uFEFF]|^ | $/;
 /**
- * One cell exactly as papaparse's unparse writes a text with these OPTIONS (a formula gets a leading quote
- * and is quoted; quotes doubled; quoted when it holds a comma, a quote, a line break or the BOM, or starts
- * or ends with a space), without building an array of arrays per batch: the million-row report's hot path.
- * tests/unit/csv.test.ts checks it against Papa.unparse.
+ * Where a spreadsheet could start a cell inside a text: its start, and after a separator of either kind
+ * (',' for LibreOffice and Excel in English, ';' for Excel in Spanish), a tab (pasting, tab-separated
+ * reading) or a line break (a reader that ignores quotes), spaces and double quotes allowed (an import that
+ * trims spaces; a reader that drops or mangles quotes).
+ * There a formula's first character (= + - @, or tab or CR, which some spreadsheets skip) gets one
+ * apostrophe before it, and before any apostrophes already there, so restoreNeutralised() gives back the
+ * very text. csvCellSql runs the same expressions in PostgreSQL, which reads these lookarounds and escapes
+ * as JS does (tests/api/report-csv-sql.test.ts).
+ */
+const FORMULA_PART = /(?<=(?:^|[,;\t\r\n])[ "]*)(?='*[=+\-@\t\r])/g;
+const HAS_FORMULA_PART = /(?:^|[,;\t\r\n])[ "]*'*[=+\-@\t\r]/;
+const WRITER_APOSTROPHE = /(?<=(?:^|[,;\t\r\n])[ "]*)'(?='*[=+\-@\t\r])/g;
+
+/** The text with an apostrophe before every part a spreadsheet could read as a formula. */
+export const neutralise = (text: string) => (HAS_FORMULA_PART.test(text) ? text.replace(FORMULA_PART, "'") : text);
+/** neutralise() undone: the CSV import reads a file SIA wrote back to the very texts. */
+export const restoreNeutralised = (text: string) => text.replace(WRITER_APOSTROPHE, "");
+
+/**
+ * A cell needs quotes when it holds a quote, a separator of either kind, a tab or a line break, the BOM, a
+ * space at either end, or starts like a formula (any formula part after the start follows a separator, so
+ * this also says whether neutralise() has anything to do). Plain text, the common case, is this one test.
+ */
+const NEEDS_QUOTES = /[",;\t\r\n\uFEFF]|^'*[=+\-@]|^ | $/;
+
+/**
+ * One cell: plain text as it is; anything else neutralised, its quotes doubled, and quoted. Written by hand
+ * rather than with papaparse's unparse (no array of arrays per batch): the million-row report's hot path.
  */
 export function csvCell(text: string): string {
-  if (FORMULA.test(text)) return `"'${text.replace(/"/g, '""')}"`;
   if (!NEEDS_QUOTES.test(text)) return text;
-  return `"${text.replace(/"/g, '""')}"`;
+  return `"${neutralise(text).replace(/"/g, '""')}"`;
 }
 
-const FORMULA_SQL = sql.raw(String.raw`'^[-=+@\t\r]'`);
-/** Anything that needs a prefix or quotes: one test for the common plain text. */
-const SPECIAL_SQL = sql.raw(String.raw`'^[-=+@\t\r ]|[",\r\n\uFEFF]| $'`);
+/** The BOM and the header line (CRLF included). */
+export const csvHeader = (headers: readonly string[]) => BOM + headers.map((h) => csvCell(h)).join(",") + NEWLINE;
+const headerLine = <Row>(columns: CsvColumn<Row>[]) => csvHeader(columns.map((c) => c.header));
+
+const NEEDS_QUOTES_SQL = sql.raw(String.raw`'[",;\t\r\n\uFEFF]|^''*[-=+@]|^ | $'`);
+const FORMULA_PART_SQL = sql.raw(String.raw`'(?<=(?:^|[,;\t\r\n])[ "]*)(?=''*[-=+@\t\r])'`);
+const HAS_FORMULA_PART_SQL = sql.raw(String.raw`'(?:^|[,;\t\r\n])[ "]*''*[-=+@\t\r]'`);
 /**
  * csvCell(formatCell(text)) computed by PostgreSQL for a text expression (null: an empty cell), for the
- * lines the database writes itself (server/modules/reports/report.ts): the same formula prefix, quote
- * doubling and quoting rules (PostgreSQL's regular expressions read the escapes; `$` is the text's end).
+ * lines the database writes itself (server/modules/reports/report.ts): the same quoting test, apostrophes
+ * and quote doubling (PostgreSQL's regular expressions read the escapes; `$` is the text's end). The
+ * replacement runs only where there is a formula part: on a million quoted descriptions regexp_replace
+ * alone took three times as long.
  */
 export const csvCellSql = (text: SQL) => sql`(case when ${text} is null then ''
-  when ${text} !~ ${SPECIAL_SQL} then ${text}
-  when ${text} ~ ${FORMULA_SQL} then '"''' || replace(${text}, '"', '""') || '"'
-  else '"' || replace(${text}, '"', '""') || '"' end)`;
+  when ${text} !~ ${NEEDS_QUOTES_SQL} then ${text}
+  when ${text} !~ ${HAS_FORMULA_PART_SQL} then '"' || replace(${text}, '"', '""') || '"'
+  else '"' || replace(regexp_replace(${text}, ${FORMULA_PART_SQL}, '''', 'g'), '"', '""') || '"' end)`;
 
 function rowLines<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
   let out = "";
@@ -79,7 +99,7 @@ function rowLines<Row>(columns: CsvColumn<Row>[], rows: Row[]): string {
       if (i) line += ",";
       line += csvCell(formatCell(columns[i].value(row)));
     }
-    out += line + OPTIONS.newline;
+    out += line + NEWLINE;
   }
   return out;
 }

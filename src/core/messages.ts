@@ -297,12 +297,18 @@ export const importMessages = {
   csvLine: (line: number, message: string) => `Línea ${line}: ${message}`,
   csvMissingColumns: (columns: string) => `Faltan columnas en el encabezado: ${columns}`,
   csvNoRows: "El archivo no tiene actividades",
-  csvBadDate: "la fecha no es válida (AAAA-MM-DD o DD/MM/AAAA)",
+  csvBadDate: (value: string) => `fecha «${value}»: no es una fecha válida (AAAA-MM-DD o DD/MM/AAAA)`,
   csvOutsideWeek: (monday: string, sunday: string) => `la fecha está fuera de la semana del ${monday} al ${sunday}`,
-  csvBadTime: "la hora no es válida (HH:MM)",
+  csvBadTime: (field: string, value: string) =>
+    `${field} «${value}»: no es una hora válida (de 00:00 a 24:00, HH:MM o como 9:00 a. m.)`,
   csvEndBeforeStart: "la hora de fin debe ser posterior a la de inicio",
-  csvBadType: "el tipo debe ser P, S, PC, AS, RH o V",
+  csvBadType: (value: string) => `tipo «${value}»: debe ser P, S, PC, AS, RH o V`,
   csvFieldMissing: (field: string) => `falta ${field}`,
+  csvCellCount: (cells: number, columns: number) =>
+    `tiene ${cells} celdas y el encabezado ${columns}; revise el separador y las comillas`,
+  csvCellTooLong: (field: string, max: number) => `${field}: es demasiado largo (máximo ${max} caracteres)`,
+  csvOpenQuote: "una comilla abre una celda y no se cierra",
+  csvTooManyRows: (max: number) => `El archivo tiene más de ${max} actividades; una semana se importa con ${max} como máximo`,
 } as const;
 
 // dashboards (issue 7: the charts)

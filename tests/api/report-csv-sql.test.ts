@@ -92,6 +92,14 @@ const TRICKY = [
   "C:\\ruta\\",
   "control\b\f\v",
   "x".repeat(150),
+  // Formulas after a separator of either kind (Excel in Spanish splits on ';'), apostrophes already there.
+  "Revisión;=2+3;@SUM(9*9)",
+  "a, -1; +2\t@x",
+  "'=ya",
+  "''@dos",
+  "x;\r\n=1",
+  'a; "=1',
+  "=a;=b,=c\t=d\n=e\r=f",
 ];
 // Instants (UTC) around Mexico City's DST history (DST from 1996 to 2022, none since), with lengths whose
 // hundredths of an hour round half up (18 s is exactly half a hundredth) and odd milliseconds.
@@ -185,6 +193,8 @@ describe("activity CSV lines written by PostgreSQL", () => {
       '"\'=1+1"',
       '"\'\tTabulador"',
       '" espacio inicial"',
+      `"Revisión;'=2+3;'@SUM(9*9)"`,
+      `"''=ya"`,
       ",0.01,",
       ",0.00,",
       ",0.33,",

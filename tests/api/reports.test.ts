@@ -12,7 +12,7 @@ import Papa from "papaparse";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { selectBatches } from "../../server/db/cursor";
 import { activities, projects } from "../../server/db/schema";
-import { csvStream, formatCell, toCsv } from "../../server/http/csv";
+import { csvCell, csvStream, formatCell, toCsv } from "../../server/http/csv";
 import { reportCsvStream, reportLines } from "../../server/modules/reports/report";
 import { reportMessages } from "../../src/core/messages";
 import { reportFilterSchema } from "../../src/core/schemas/report";
@@ -264,7 +264,9 @@ describe("every CSV route: streamed, BOM, formulas neutralised", () => {
   });
 
   it("joined lists: the cell and each item are neutralised", () => {
-    expect(formatCell(["bien", "=1+1", "@x"])).toBe("bien, '=1+1, '@x");
+    // The list is joined as it is; the cell's neutralisation reaches each item after its ', '.
+    expect(formatCell(["bien", "=1+1", "@x"])).toBe("bien, =1+1, @x");
+    expect(csvCell(formatCell(["bien", "=1+1", "@x"]))).toBe(`"bien, '=1+1, '@x"`);
     const csv = toCsv([{ header: "Lista", value: (r: { l: string[] }) => r.l }], [{ l: ["=HOY()", "ok"] }]);
     expect(csv).toBe('\uFEFFLista\r\n"\'=HOY(), ok"\r\n');
   });

@@ -1,46 +1,101 @@
-/** The CSV writer's own cell escaping (issue 10's fast path) writes exactly what papaparse's unparse writes. */
+/**
+ * The CSV writer's cell (server/http/csv.ts): read back by a CSV parser it is the neutralised text; split
+ * by a spreadsheet on ',' or on ';' (Excel in Spanish), with or without regard to quotes, no piece starts a
+ * formula; and the CSV import's restoreNeutralised gives back the very text.
+ */
 import fc from "fast-check";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { csvCell } from "../../server/http/csv";
+import { csvCell, neutralise, restoreNeutralised } from "../../server/http/csv";
 
-const OPTIONS = { escapeFormulae: /^[=+\-@\t\r]/, newline: "\r\n" } as const;
-const papa = (text: string) => Papa.unparse([[text, "x"]], OPTIONS).slice(0, -2);
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A cell as a spreadsheet would see it: leading spaces and quote marks are no protection. */
+const startsFormula = (cell: string) => FORMULA_START.test(cell.replace(/^[ "]*/, ""));
+const cellsOf = (line: string, delimiter: string) =>
+  (Papa.parse<string[]>(line, { delimiter, newline: "\r\n", quoteChar: '"' }).data as string[][]).flat();
+
+function expectSafe(text: string) {
+  const cell = csvCell(text);
+  // A CSV reader (',' and quotes, as written) reads the neutralised text, one cell.
+  expect(cellsOf(`${cell},x`, ",")).toEqual([neutralise(text), "x"]);
+  // Excel in Spanish (';'), a tab-separated reading, and a reader that ignores quotes altogether.
+  for (const delimiter of [";", "\t"]) {
+    for (const piece of cellsOf(`x${delimiter}${cell}${delimiter}x`, delimiter)) expect(startsFormula(piece), piece).toBe(false);
+  }
+  for (const piece of `x,${cell},x`.split(/[,;\t\r\n]/)) expect(startsFormula(piece), JSON.stringify(piece)).toBe(false);
+  expect(restoreNeutralised(neutralise(text))).toBe(text);
+}
 
 describe("csvCell", () => {
-  it("matches Papa.unparse on tricky cells", () => {
-    for (const text of [
+  it("writes each kind of cell", () => {
+    expect(
+      [
+        "",
+        "a",
+        "PRY-001",
+        "2031-03-17",
+        "-3",
+        " a",
+        "a ",
+        'di "hola"',
+        "a,b",
+        "a;b",
+        "l1\r\nl2",
+        "=1+1",
+        "+52 55",
+        "@x",
+        "\tx",
+        "'=ya",
+        "'hola",
+        "Revisión;=2+3;@SUM(9*9)",
+        "a, -1; +2",
+        "x;\r\n=1",
+        "a; \t=1",
+        'a;"=1',
+        "medio = igual",
+      ].map(csvCell),
+    ).toEqual([
       "",
       "a",
-      " a",
-      "a ",
-      'di "hola"',
-      "a,b",
-      "l1\nl2",
-      "l1\r\nl2",
-      "=1+1",
-      "+52 55",
-      "-3",
-      "@x",
-      "\tx",
-      "\rx",
-      '="a"',
-      "\uFEFFx",
-      "ñandú, año",
-    ]) {
-      expect(csvCell(text), JSON.stringify(text)).toBe(papa(text));
+      "PRY-001",
+      "2031-03-17",
+      `"'-3"`,
+      '" a"',
+      '"a "',
+      '"di ""hola"""',
+      '"a,b"',
+      '"a;b"',
+      '"l1\r\nl2"',
+      `"'=1+1"`,
+      `"'+52 55"`,
+      `"'@x"`,
+      `"'\tx"`,
+      `"''=ya"`,
+      "'hola",
+      `"Revisión;'=2+3;'@SUM(9*9)"`,
+      `"a, '-1; '+2"`,
+      `"x;'\r\n'=1"`,
+      `"a; '\t'=1"`,
+      `"a;""'=1"`,
+      "medio = igual",
+    ]);
+  });
+
+  it("no formula after a separator of either kind; read back exactly", () => {
+    for (const text of ["Revisión;=2+3;@SUM(9*9)", "a,=1", "a;;=1", "=a;=b,=c\t=d\n=e\r=f", "';'=x", ' ; " =1']) {
+      expectSafe(text);
     }
   });
 
-  it("matches Papa.unparse on any text", () => {
+  it("holds for any text", () => {
     fc.assert(
       fc.property(
-        fc.string({ unit: fc.constantFrom("a", " ", '"', ",", "\n", "\r", "=", "+", "-", "@", "\t", "\uFEFF", "ñ") }),
-        (text) => {
-          expect(csvCell(text)).toBe(papa(text));
-        },
+        fc.string({
+          unit: fc.constantFrom("a", " ", '"', ",", ";", "\n", "\r", "=", "+", "-", "@", "\t", "'", "\uFEFF", "ñ"),
+        }),
+        (text) => expectSafe(text),
       ),
-      { numRuns: 2000, seed: 10 },
+      { numRuns: 3000, seed: 10 },
     );
   });
 });

@@ -5,13 +5,13 @@
  * ('Línea 3: …'); unresolved references are not errors here: they arrive as invalid local events to fix.
  */
 import { createHash } from "node:crypto";
-import Papa from "papaparse";
 import { VACATION_DESCRIPTION } from "../../../src/core/constants";
 import { normalizeKey, type ParsedTitle, resolveTitle } from "../../../src/core/eventTitle";
 import type { LocalEvent } from "../../../src/core/localEvent";
 import { importMessages } from "../../../src/core/messages";
-import { ACTIVITY_CSV_COLUMNS } from "../../../src/core/schemas/activity";
+import { ACTIVITY_BATCH_MAX, ACTIVITY_CSV_COLUMNS } from "../../../src/core/schemas/activity";
 import { localDateOf, type Period, zonedTime } from "../../../src/core/week";
+import { restoreNeutralised } from "../../http/csv";
 import { localEventOf, type Resolver } from "./service";
 
 type Column = (typeof ACTIVITY_CSV_COLUMNS)[number];
@@ -27,23 +27,124 @@ const ROW_TYPES: Record<string, ParsedTitle["format"]> = {
 };
 const ACTION_OF = { P: "project", S: "support", PC: "quote", AS: "internal", RH: "rh", vacation: "vacation" } as const;
 
-/** The writer (server/http/csv.ts) prefixes a quote to cells starting with = + - @: read them back. */
-const unescapeCell = (value: unknown) => {
-  const text = typeof value === "string" ? value.trim() : "";
-  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
-};
-const TIME = /^([01]?\d|2[0-3]):([0-5]\d)(?::00)?$/;
-const minutesOf = (value: string) => {
-  const match = value.match(TIME);
-  if (match) return Number(match[1]) * 60 + Number(match[2]);
-  return value === "24:00" ? 24 * 60 : null;
-};
+/** The writer's apostrophes (server/http/csv.ts, neutralise) come off: a file SIA wrote reads back as written. */
+const unescapeCell = (value: string | undefined) => restoreNeutralised(value ?? "").trim();
 
-/** 'YYYY-MM-DD' (the template) or 'DD/MM/YYYY' (what a spreadsheet in Spanish writes back). */
+/** A week is saved in one batch call: no file needs more rows than that call takes. */
+export const CSV_MAX_ROWS = ACTIVITY_BATCH_MAX;
+/** Longest cell (the description's limit, the longest field of an activity). */
+export const CSV_MAX_CELL = 2000;
+
+const TIME_24 = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+/** How Excel and LibreOffice in Spanish (es-MX) write a 12-hour time: '9:00 a. m.', '12:30 p.m.', also '9:00 AM'. */
+const TIME_12 = /^(\d{1,2}):(\d{2})(?::(\d{2}))? ?([ap])\.? ?m\.?$/i;
+/** Minutes since midnight (24:00 is 1440), or null: a time of day with whole minutes (seconds, if any, 00). */
+function minutesOf(raw: string): number | null {
+  const value = raw.replace(/\s+/g, " ").trim();
+  const twelve = value.match(TIME_12);
+  if (twelve) {
+    const [hours, minutes, seconds] = [Number(twelve[1]), Number(twelve[2]), Number(twelve[3] ?? 0)];
+    if (hours < 1 || hours > 12 || minutes > 59 || seconds !== 0) return null;
+    return ((hours % 12) + (twelve[4].toLowerCase() === "p" ? 12 : 0)) * 60 + minutes;
+  }
+  const match = value.match(TIME_24);
+  if (!match) return null;
+  const [hours, minutes, seconds] = [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+  if (minutes > 59 || seconds !== 0) return null;
+  const total = hours * 60 + minutes;
+  return total <= 24 * 60 ? total : null;
+}
+
+/** 'YYYY-MM-DD' (the template) or 'DD/MM/YYYY', 'D/M/YYYY' (what a spreadsheet in Spanish writes back); real days only. */
 function dateOf(value: string): string | null {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return localDateOf(value);
   const match = value.match(/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/);
   return match ? localDateOf(`${match[3]}-${match[2].padStart(2, "0")}-${match[1].padStart(2, "0")}`) : null;
+}
+
+/** The separator is the one the header line uses most: ',' (the template), ';' (Excel in Spanish) or tab. */
+function delimiterOf(text: string): string {
+  const firstLine = text.slice(0, text.search(/[\r\n]|$/));
+  let best = ",";
+  let most = 0;
+  for (const candidate of [",", ";", "\t"]) {
+    const found = firstLine.split(candidate).length - 1;
+    if (found > most) [best, most] = [candidate, found];
+  }
+  return best;
+}
+
+interface Records {
+  /** Each record's cells; a record's number (1-based) is its row in a spreadsheet. */
+  records: string[][];
+  /** The record where a quoted cell opens and never closes. */
+  openQuote?: number;
+  /** More than `maxRows` non-blank records follow the header. */
+  tooMany?: boolean;
+}
+
+/**
+ * RFC 4180 records (quotes doubled inside quoted cells; a quoted cell may hold separators and line breaks;
+ * CRLF, LF or CR end a record). Stops as soon as there are more than `maxRows` non-blank records after the
+ * header, so a huge file costs no more than reading that many rows.
+ */
+function readRecords(text: string, delimiter: string, maxRows: number): Records {
+  const records: string[][] = [];
+  const plain = new RegExp(`[${delimiter === "\t" ? "\\t" : delimiter}\r\n]`, "g");
+  let cells: string[] = [];
+  let cell = "";
+  let nonBlank = 0;
+  let i = 0;
+  let atCellStart = true;
+  const n = text.length;
+  while (i < n) {
+    if (atCellStart && text[i] === '"') {
+      let j = i + 1;
+      for (;;) {
+        const quote = text.indexOf('"', j);
+        if (quote < 0) return { records, openQuote: records.length + 1 };
+        cell += text.slice(j, quote);
+        if (text[quote + 1] === '"') {
+          cell += '"';
+          j = quote + 2;
+        } else {
+          j = quote + 1;
+          break;
+        }
+      }
+      i = j;
+      atCellStart = false;
+      continue;
+    }
+    atCellStart = false;
+    plain.lastIndex = i;
+    const stop = plain.exec(text);
+    const end = stop ? stop.index : n;
+    // Text after a closing quote stays in the cell, as spreadsheets read it.
+    cell += text.slice(i, end);
+    if (!stop) {
+      i = n;
+      break;
+    }
+    cells.push(cell);
+    cell = "";
+    atCellStart = true;
+    i = end + 1;
+    if (stop[0] !== delimiter) {
+      if (stop[0] === "\r" && text[i] === "\n") i++;
+      records.push(cells);
+      if (records.length > 1 && cells.some((c) => c.trim())) nonBlank++;
+      if (nonBlank > maxRows) return { records, tooMany: true };
+      cells = [];
+    }
+  }
+  if (cells.length || cell || !atCellStart) {
+    cells.push(cell);
+    records.push(cells);
+    if (records.length > 1 && cells.some((c) => c.trim())) nonBlank++;
+    if (nonBlank > maxRows) return { records, tooMany: true };
+  }
+  return { records };
 }
 
 export interface CsvParseResult {
@@ -51,12 +152,16 @@ export interface CsvParseResult {
   errors: string[];
 }
 
-/** Parses the file's text: rows with their line numbers, or the errors of every bad line. */
+/**
+ * Parses the file's text (decoded by decodeText: UTF-8 with or without BOM, or Windows-1252): rows with their
+ * line numbers, or the errors of every bad line ('Línea N: <campo> «valor»: <motivo>'). The line is the
+ * record's row in a spreadsheet (a quoted cell with a line break is one row).
+ */
 export function parseActivitiesCsv(source: string, week: Period): CsvParseResult {
   const text = source.replace(/^\uFEFF/, "");
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false });
-  const lines = parsed.data;
-  const header = (lines[0] ?? []).map((h) =>
+  const { records, openQuote, tooMany } = readRecords(text, delimiterOf(text), CSV_MAX_ROWS);
+  if (tooMany) return { rows: [], errors: [importMessages.csvTooManyRows(CSV_MAX_ROWS)] };
+  const header = (records[0] ?? []).map((h) =>
     String(h)
       .replace(/^\uFEFF/, "")
       .trim()
@@ -66,28 +171,42 @@ export function parseActivitiesCsv(source: string, week: Period): CsvParseResult
   if (missing.length) return { rows: [], errors: [importMessages.csvMissingColumns(missing.join(", "))] };
   const rows: CsvParseResult["rows"] = [];
   const errors: string[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const cells = lines[i];
-    if (!cells || cells.every((c) => !String(c ?? "").trim())) continue;
+  for (let i = 1; i < records.length; i++) {
+    const cells = records[i];
+    if (cells.every((c) => !c.trim())) continue;
     const line = i + 1;
+    const extra = cells.slice(header.length).some((c) => c.trim());
+    if (cells.length < header.length || extra) {
+      errors.push(importMessages.csvLine(line, importMessages.csvCellCount(cells.length, header.length)));
+      continue;
+    }
+    const long = header.find((name, index) => name && cells[index].length > CSV_MAX_CELL);
+    if (long) {
+      errors.push(importMessages.csvLine(line, importMessages.csvCellTooLong(long, CSV_MAX_CELL)));
+      continue;
+    }
     const row = Object.fromEntries(ACTIVITY_CSV_COLUMNS.map((c) => [c, unescapeCell(cells[header.indexOf(c)])])) as CsvRow;
     const problems: string[] = [];
     const date = dateOf(row.fecha);
-    if (!date) problems.push(importMessages.csvBadDate);
+    if (!date) problems.push(importMessages.csvBadDate(row.fecha));
     else if (date < week.starts_on || date > week.ends_on)
       problems.push(importMessages.csvOutsideWeek(week.starts_on, week.ends_on));
     const from = minutesOf(row.hora_inicio);
-    const to = minutesOf(row.hora_fin);
-    if (from === null || to === null) problems.push(importMessages.csvBadTime);
-    else if (to <= from) problems.push(importMessages.csvEndBeforeStart);
+    let to = minutesOf(row.hora_fin);
+    // An end at 00:00 ('12:00 a. m.') after a later start is that day's midnight: Excel shows 24:00 so.
+    if (to === 0 && from) to = 24 * 60;
+    if (from === null) problems.push(importMessages.csvBadTime("hora_inicio", row.hora_inicio));
+    if (to === null) problems.push(importMessages.csvBadTime("hora_fin", row.hora_fin));
+    if (from !== null && to !== null && to <= from) problems.push(importMessages.csvEndBeforeStart);
     const format = ROW_TYPES[row.tipo.toUpperCase()];
-    if (!format) problems.push(importMessages.csvBadType);
+    if (!format) problems.push(importMessages.csvBadType(row.tipo));
     if (problems.length) {
       errors.push(importMessages.csvLine(line, problems.join("; ")));
       continue;
     }
     rows.push({ line, row, date: date as string, from: from as number, to: to as number, format });
   }
+  if (openQuote) errors.push(importMessages.csvLine(openQuote, importMessages.csvOpenQuote));
   if (!rows.length && !errors.length) errors.push(importMessages.csvNoRows);
   return { rows, errors };
 }

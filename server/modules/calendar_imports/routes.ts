@@ -18,6 +18,7 @@ import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { type CalendarInstance, CalendarTokenExpired, IcsError, readIcs } from "../../ports/calendar";
+import { decodeText } from "../../ports/text/decode";
 import { storeCloudToken } from "../users/service";
 import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
 import { calendarLocalEvents, fitKey, importableInstances, loadResolver } from "./service";
@@ -162,7 +163,7 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       const date = localDateOf(fields.date ?? fields.start_date ?? "");
       if (!date) throw ValidationError.field("date", messages.invalidDate);
       const week = weekOf(date);
-      const { rows, errors } = parseActivitiesCsv(file.content.toString("utf8"), week);
+      const { rows, errors } = parseActivitiesCsv(decodeText(file.content).text, week);
       if (errors.length) throw new ValidationError({ base: errors });
       const resolver = await loadResolver(
         app.db.db,
