@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const count = async () => (await t.app.db.db.select().from(holydays)).length;
-const upload = (api: ApiClient, content: string, filename = "festivos.csv", contentType = "text/csv") => {
+const upload = (api: ApiClient, content: string | Buffer, filename = "festivos.csv", contentType = "text/csv") => {
   const body = multipart({ filename, contentType, content });
   return rawRequest(t.app, api.token, "PUT", "/api/v1/holydays/import_holydays", body.payload, body.headers);
 };
@@ -137,6 +137,20 @@ describe("holydays", () => {
     expect(listed.body.holydays.map((h: { date: string; name: string }) => [h.date, h.name])).toEqual([
       ["2046-12-12", "Día de la Virgen"],
     ]);
+  });
+
+  it("reads accents right in a Windows-1252 file (Excel on Spanish Windows saves CSV so)", async () => {
+    const bytes = Buffer.from([
+      ...Buffer.from("Fecha;Nombre\r\n13/12/2046;D"),
+      0xed, // í in Windows-1252
+      ...Buffer.from("a de la Revoluci"),
+      0xf3, // ó
+      ...Buffer.from("n\r\n"),
+    ]);
+    const res = await upload(admin, bytes, "festivos.csv", "application/vnd.ms-excel");
+    expect(res.status).toBe(200);
+    const listed = await admin.get("/api/v1/holydays/holydays_by_date?from=2046-12-13&to=2046-12-13");
+    expect(listed.body.holydays.map((h: { name: string }) => h.name)).toEqual(["Día de la Revolución"]);
   });
 
   it("refuses a wrong header with a clear message and changes nothing", async () => {

@@ -6,6 +6,7 @@ import { authorize } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, sendCsv } from "../../http/resource";
+import { decodeText } from "../../ports/text/decode";
 import { holydaysByDate, holydaysFormat, importHolydays, parseHolydaysCsv } from "./service";
 
 const CSV_MIMETYPES = new Set(["text/csv", "application/vnd.ms-excel"]);
@@ -57,7 +58,7 @@ export const holydaysResource = declareResource({
         }
         const buffer = await file.toBuffer();
         if (buffer.length === 0) throw ValidationError.base(messages.holydaysFileInvalid);
-        const rows = parseHolydaysCsv(buffer.toString("utf8"));
+        const rows = parseHolydaysCsv(decodeText(buffer).text);
         return importHolydays(app.db.db, rows);
       },
     );
