@@ -22,6 +22,7 @@ import { registerResource } from "./http/resource";
 import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { jobsRoutes } from "./modules/jobs/routes";
+import { PushQueue } from "./modules/push/service";
 import { sessionRoutes } from "./modules/sessions/routes";
 import { DIST_DIR } from "./paths";
 import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
@@ -49,6 +50,8 @@ declare module "fastify" {
     identity: IdentityPort | null;
     /** Web Push (server/ports/push): VAPID keys kept in the database, one per app. */
     push: PushPort;
+    /** Pushes waiting to be sent, drained in the background (server/modules/push/service.ts). */
+    pushes: PushQueue;
     /** LISTEN/NOTIFY fan-out of board messages, receipts and notifications to this process's streams. */
     realtime: RealtimeHub;
   }
@@ -95,6 +98,9 @@ export async function build(options: {
   // Learn the provider's token endpoint early (for the CSP below); a provider that is down now is retried on sign-in.
   identity?.check().catch((error) => app.log.warn({ err: error }, "proveedor de identidad inalcanzable al arrancar"));
   app.decorate("push", options.push ?? createPush(config, database));
+  const pushes = new PushQueue(app);
+  app.decorate("pushes", pushes);
+  app.addHook("onClose", async () => pushes.close(config.PUSH_TIMEOUT_MS + 1000));
   const realtime = new RealtimeHub(database);
   app.decorate("realtime", realtime);
   app.addHook("onClose", async () => realtime.close());
