@@ -22,8 +22,8 @@ import { recordFigures } from "../support/figures";
 import { startPushService } from "../support/push-service";
 
 /** How long the slow push service takes to answer: longer than the app's PUSH_TIMEOUT_MS. */
-const SLOW_MS = 3000;
-const TIMEOUT_MS = 800;
+const SLOW_MS = 5000;
+const TIMEOUT_MS = 2000;
 
 let t: TestApp;
 let service: Awaited<ReturnType<typeof startPushService>>;
@@ -52,7 +52,7 @@ beforeAll(async () => {
   tricky = http.createServer((req, res) => {
     trickyHits.push(`${req.method} ${req.url}`);
     req.resume();
-    if (req.url?.startsWith("/redirect/")) return res.writeHead(307, { location: `${internalBase}/internal/admin` }).end();
+    if (req.url?.startsWith("/redirect/")) return res.writeHead(303, { location: `${internalBase}/internal/admin` }).end();
     setTimeout(() => res.writeHead(201).end(), SLOW_MS).unref();
   });
   trickyBase = await listen(tricky);
@@ -162,7 +162,7 @@ describe("push endpoints: only the browsers' push services", () => {
 });
 
 describe("pushes go out after the answer, each bounded in time", () => {
-  it("POST /notifications answers at once although three push services take 3 s each; the pushes are then sent", async () => {
+  it("POST /notifications answers at once although three push services take 5 s each; the pushes are then sent", async () => {
     const admin = await signInAs(t.app, "admin");
     for (let i = 0; i < 3; i++) {
       const { api } = await signInAs(t.app, "operator");
@@ -177,12 +177,12 @@ describe("pushes go out after the answer, each bounded in time", () => {
     const res = await admin.api.post("/api/v1/notifications", { notification: { message: "Junta a las 10" } });
     const took = performance.now() - started;
     expect(res.status).toBe(201);
-    expect(took).toBeLessThan(1500);
+    expect(took).toBeLessThan(TIMEOUT_MS / 2);
     const drained = performance.now();
     await t.app.pushes.idle();
     const drainTook = performance.now() - drained;
-    // Sent in parallel and cut at PUSH_TIMEOUT_MS: well under the 9 s the three slow services would take in a row.
-    expect(drainTook).toBeLessThan(SLOW_MS);
+    // Sent in parallel and cut at PUSH_TIMEOUT_MS: well under the 15 s the three would take in a row.
+    expect(drainTook).toBeLessThan(2 * TIMEOUT_MS);
     expect(trickyHits.slice(slowBefore).filter((h) => h.startsWith("POST /slow/"))).toHaveLength(3);
     expect(service.received.slice(before).some((r) => r.path === new URL(alive.endpoint).pathname)).toBe(true);
     figures.noticeWithSlowPushMs = Math.round(took);
