@@ -19,11 +19,13 @@ import { registerAuth } from "./http/auth";
 import { registerErrorHandler } from "./http/errors";
 import { RealtimeHub } from "./http/realtime";
 import { registerResource } from "./http/resource";
+import { secretKey } from "./http/secrets";
 import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { jobsRoutes } from "./modules/jobs/routes";
 import { PushQueue } from "./modules/push/service";
 import { sessionRoutes } from "./modules/sessions/routes";
+import { encryptStoredSecrets } from "./modules/users/service";
 import { DIST_DIR } from "./paths";
 import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
@@ -97,6 +99,9 @@ export async function build(options: {
   app.decorate("identity", identity);
   // Learn the provider's token endpoint early (for the CSP below); a provider that is down now is retried on sign-in.
   identity?.check().catch((error) => app.log.warn({ err: error }, "proveedor de identidad inalcanzable al arrancar"));
+  // Secrets saved in plain text by earlier versions are encrypted before the first request.
+  const encrypted = await encryptStoredSecrets(database.db, secretKey(config));
+  if (encrypted) app.log.info({ users: encrypted }, "tokens de Azure DevOps cifrados");
   app.decorate("push", options.push ?? createPush(config, database));
   const pushes = new PushQueue(app);
   app.decorate("pushes", pushes);

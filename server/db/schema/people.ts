@@ -13,6 +13,11 @@ export const users = pgTable(
     operator_role: boolean("operator_role").notNull().default(false),
     finance_role: boolean("finance_role").notNull().default(false),
     can_chat: boolean("can_chat").notNull().default(false),
+    /**
+     * The user's Azure DevOps token, encrypted at rest like the calendar's (server/http/secrets.ts);
+     * write-only in the API (has_azure_token says whether one is saved). Values saved in plain text
+     * before are encrypted on start (encryptStoredSecrets).
+     */
     azure_token: text("azure_token"),
     /** Calendar token from save_cloud_token, encrypted at rest (AES-GCM, key from config). */
     cloud_token_encrypted: text("cloud_token_encrypted"),
