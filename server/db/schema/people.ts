@@ -24,9 +24,18 @@ export const users = pgTable(
     google_id: varchar("google_id", { length: 200 }),
     /** Bumped on password change: sessions issued before it are void. */
     password_changed_at: timestamp("password_changed_at", { withTimezone: true }),
+    /**
+     * The identity provider's account this user is bound to (issuer + stable subject: Entra's `oid`, else
+     * `sub`), set on the first single sign-on; from then on only that account signs in as this user.
+     */
+    sso_issuer: varchar("sso_issuer", { length: 500 }),
+    sso_subject: varchar("sso_subject", { length: 255 }),
     ...timestamps,
   },
-  (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    uniqueIndex("users_sso_subject_unique").on(t.sso_issuer, t.sso_subject),
+  ],
 );
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -58,6 +67,16 @@ export const login_attempts = pgTable(
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("login_attempts_email_idx").on(t.email, t.created_at)],
+);
+
+/** Nonces of single sign-on ID tokens already used (sha-256): a token is accepted once. Kept a day. */
+export const sso_used_nonces = pgTable(
+  "sso_used_nonces",
+  {
+    nonce_hash: varchar("nonce_hash", { length: 64 }).primaryKey(),
+    used_at: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sso_used_nonces_used_at_idx").on(t.used_at)],
 );
 
 export const employee_positions = pgTable("employee_positions", {
