@@ -48,7 +48,7 @@ test("an administrator filters users by role, creates one and lands on the user 
   await expect(page).toHaveURL(/\/app\/users\/new_user$/);
 });
 
-test("a non-administrator opens Mi perfil, edits only the Azure token and returns to their own view", async ({ page }) => {
+test("a non-administrator opens Mi perfil, saves only the Azure token (shown as «Guardado») and returns to their own view", async ({ page }) => {
   await signIn(page, "operator");
   const me = await page.evaluate(async () => (await (await fetch("/api/v1/sessions/current")).json()).user);
   await page.getByRole("button", { name: "Perfil" }).click();
@@ -65,7 +65,9 @@ test("a non-administrator opens Mi perfil, edits only the Azure token and return
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Usuario guardado")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/app/users/show_not_admin/${me.id}$`));
-  await expect(page.getByText("pat-operador-123")).toBeVisible();
+  // Write-only: the profile says a token is saved, never which.
+  await expect(page.locator("#main-content").getByText("Guardado", { exact: true })).toBeVisible();
+  await expect(page.getByText("pat-operador-123")).toHaveCount(0);
 
   // Someone else's user is not theirs to open.
   await page.goto(`/app/users/show_not_admin/${me.id === 1 ? 2 : 1}`);
