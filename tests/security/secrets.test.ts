@@ -1,6 +1,7 @@
 /**
  * Secrets are write-only. The users' Azure DevOps and calendar tokens are stored encrypted and no
- * answer of any route carries them (plain or encrypted), nor the installation's own secrets from the
+ * answer of any route carries them (plain or encrypted), nor a push subscription's auth secret, nor the
+ * VAPID private key, nor the installation's own secrets from the
  * environment (Azure DevOps PAT, Google client secret, SMTP password, SECRET_KEY): every GET route of
  * the app without a path parameter, every user's record, the current session, the writes that save
  * them, and the connection check of every integration are read as an administrator and as the token's
@@ -9,10 +10,11 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { users } from "../../server/db/schema";
+import { app_keys, users } from "../../server/db/schema";
 import { decryptSecret, secretKey } from "../../server/http/secrets";
 import { INTEGRATIONS } from "../../server/modules/integrations/routes";
 import { encryptStoredSecrets } from "../../server/modules/users/service";
+import { VAPID_KEY_NAME } from "../../server/ports/push/webpush";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, buildUser, signIn, signInAs } from "../support/factories";
 import { recordFigures } from "../support/figures";
@@ -28,6 +30,8 @@ const ENV = {
 };
 const USER_AZURE = "pat-del-usuario-secreto-31415";
 const USER_CALENDAR = "token-del-calendario-secreto-27182";
+/** The auth secret of a push subscription (RFC 8291): whoever has it can read the pushes. */
+const PUSH_AUTH = "auth-secreto-de-push-16180";
 
 const getRoutes: string[] = [];
 let t: TestApp;
@@ -60,7 +64,12 @@ afterAll(async () => {
 /** Every stored or configured secret, and the stored (encrypted) values themselves. */
 async function secretsToLookFor() {
   const [row] = await db().select().from(users).where(eq(users.id, ownerId));
+  await t.app.push.publicKey();
+  const [vapid] = await db().select().from(app_keys).where(eq(app_keys.name, VAPID_KEY_NAME));
+  const pair = (typeof vapid.value === "string" ? JSON.parse(vapid.value) : vapid.value) as { privateKey: string };
   return [
+    pair.privateKey,
+    PUSH_AUTH,
     ...Object.values(ENV).filter((v) => !v.startsWith("http") && !v.endsWith(".com")),
     "clave-smtp-secreta-77",
     USER_AZURE,
@@ -82,6 +91,16 @@ describe("secrets are write-only", () => {
     expect(saved.body.user.has_azure_token).toBe(true);
     expect(saved.body.user).not.toHaveProperty("azure_token");
     const calendar = await owner.post(`${PREFIX}/users/save_cloud_token`, { user: { token: USER_CALENDAR } });
+    const push = await owner.post(`${PREFIX}/push/subscriptions`, {
+      subscription: {
+        endpoint: "https://fcm.googleapis.com/fcm/send/dispositivo-secreto",
+        keys: {
+          p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+          auth: PUSH_AUTH,
+        },
+      },
+    });
+    expect(push.status).toBe(201);
     expect(calendar.status).toBe(200);
     expect(calendar.body.user.has_cloud_token).toBe(true);
     const [row] = await db().select().from(users).where(eq(users.id, ownerId));
@@ -89,7 +108,11 @@ describe("secrets are write-only", () => {
     expect(decryptSecret(row.azure_token as string, secretKey(t.app.config))).toBe(USER_AZURE);
     expect(decryptSecret(row.cloud_token_encrypted as string, secretKey(t.app.config))).toBe(USER_CALENDAR);
     const secrets = await secretsToLookFor();
-    expect([...leaks("PUT users", saved.text, secrets), ...leaks("save_cloud_token", calendar.text, secrets)]).toEqual([]);
+    expect([
+      ...leaks("PUT users", saved.text, secrets),
+      ...leaks("save_cloud_token", calendar.text, secrets),
+      ...leaks("push/subscriptions", push.text, secrets),
+    ]).toEqual([]);
   });
 
   it("no GET route, user record, session or integration check answers with a stored or configured secret", async () => {
