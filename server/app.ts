@@ -19,10 +19,13 @@ import { registerAuth } from "./http/auth";
 import { registerErrorHandler } from "./http/errors";
 import { RealtimeHub } from "./http/realtime";
 import { registerResource } from "./http/resource";
+import { secretKey } from "./http/secrets";
 import { resources, routeModules } from "./modules";
 import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { jobsRoutes } from "./modules/jobs/routes";
+import { PushQueue } from "./modules/push/service";
 import { sessionRoutes } from "./modules/sessions/routes";
+import { encryptStoredSecrets } from "./modules/users/service";
 import { DIST_DIR } from "./paths";
 import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
 import { createDocuments, type DocumentsPort } from "./ports/documents";
@@ -49,6 +52,8 @@ declare module "fastify" {
     identity: IdentityPort | null;
     /** Web Push (server/ports/push): VAPID keys kept in the database, one per app. */
     push: PushPort;
+    /** Pushes waiting to be sent, drained in the background (server/modules/push/service.ts). */
+    pushes: PushQueue;
     /** LISTEN/NOTIFY fan-out of board messages, receipts and notifications to this process's streams. */
     realtime: RealtimeHub;
   }
@@ -94,7 +99,13 @@ export async function build(options: {
   app.decorate("identity", identity);
   // Learn the provider's token endpoint early (for the CSP below); a provider that is down now is retried on sign-in.
   identity?.check().catch((error) => app.log.warn({ err: error }, "proveedor de identidad inalcanzable al arrancar"));
+  // Secrets saved in plain text by earlier versions are encrypted before the first request.
+  const encrypted = await encryptStoredSecrets(database.db, secretKey(config));
+  if (encrypted) app.log.info({ users: encrypted }, "tokens de Azure DevOps cifrados");
   app.decorate("push", options.push ?? createPush(config, database));
+  const pushes = new PushQueue(app);
+  app.decorate("pushes", pushes);
+  app.addHook("onClose", async () => pushes.close(config.PUSH_TIMEOUT_MS + 1000));
   const realtime = new RealtimeHub(database);
   app.decorate("realtime", realtime);
   app.addHook("onClose", async () => realtime.close());

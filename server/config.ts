@@ -1,6 +1,7 @@
 /** Every environment variable SIA reads, validated once. README's table lists the same ones. */
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_PUSH_HOSTS, pushHostEntryProblem } from "./ports/push/endpoint";
 
 const bool = (fallback: boolean) =>
   z
@@ -95,6 +96,23 @@ const schema = z
       .string()
       .default("mailto:sia@localhost")
       .refine((v) => /^(mailto:|https:\/\/)\S+$/.test(v), "debe empezar con mailto: o https://"),
+    /**
+     * Hosts of the push services SIA sends to (comma-separated; `*.` matches any subdomain), HTTPS only.
+     * Default: the browsers' own services. An http://host:port origin is accepted only with NODE_ENV=test.
+     */
+    PUSH_ALLOWED_HOSTS: z
+      .string()
+      .optional()
+      .transform((v) =>
+        v?.trim()
+          ? v
+              .split(",")
+              .map((h) => h.trim().toLowerCase())
+              .filter(Boolean)
+          : [...DEFAULT_PUSH_HOSTS],
+      ),
+    /** Milliseconds a push service has to answer one push. */
+    PUSH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5000),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     // --- Azure DevOps, the tickets port's adapter (issue 8) ---
     /** Organisation URL (https://dev.azure.com/firma or an Azure DevOps Server collection); set: ticket search uses Azure DevOps. */
@@ -145,6 +163,10 @@ const schema = z
         path: [missing],
         message: "es obligatoria junto con la otra (OIDC_AUTHORITY y OIDC_CLIENT_ID)",
       });
+    }
+    for (const entry of config.PUSH_ALLOWED_HOSTS) {
+      const problem = pushHostEntryProblem(entry, config.NODE_ENV);
+      if (problem) ctx.addIssue({ code: "custom", path: ["PUSH_ALLOWED_HOSTS"], message: problem });
     }
     for (const [variable, byValue] of Object.entries(REQUIRED_WITH)) {
       const value = config[variable as keyof typeof REQUIRED_WITH] as string;

@@ -49,9 +49,14 @@ function msal(config: EnabledSso) {
   return client;
 }
 
-/** Sends the browser to the provider's sign-in page (it comes back to /sign_in). */
+/**
+ * Sends the browser to the provider's sign-in page (it comes back to /sign_in), with a nonce from the
+ * server: the provider puts it in the ID token, and the server accepts a token only with a recent nonce
+ * of its own, once.
+ */
 export async function startSso(config: EnabledSso) {
-  await (await msal(config)).loginRedirect({ scopes: SCOPES });
+  const { nonce } = await apiFetch<{ nonce: string }>("auth/nonce");
+  await (await msal(config)).loginRedirect({ scopes: SCOPES, nonce });
 }
 
 /** Whether this page load is the provider sending the browser back (an authorization response in the URL). */

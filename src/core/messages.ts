@@ -352,6 +352,8 @@ export const boardMessages = {
   noticeSent: (n: number) => (n === 1 ? "Aviso enviado a 1 usuario" : `Aviso enviado a ${n} usuarios`),
   streamOnly: "Esta ruta es un flujo de eventos: pídala con Accept: text/event-stream",
   subscriptionInvalid: "La suscripción de notificaciones no es válida",
+  subscriptionHostNotAllowed:
+    "La suscripción debe apuntar a un servicio de notificaciones del navegador (HTTPS de Google, Mozilla, Microsoft o Apple)",
   mentionTitle: (author: string, project: string) => `${author} te mencionó en ${project}`,
   noticeTitle: (author: string) => `Aviso de ${author}`,
   mentionMailSubject: (project: string) => `Te mencionaron en el tablero de ${project}`,

@@ -11,6 +11,8 @@ import { exportJWK, generateKeyPair, type JWTPayload, SignJWT, UnsecuredJWT } fr
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { employees, login_attempts, sessions, users } from "../../server/db/schema";
+import { secretKey } from "../../server/http/secrets";
+import { issueNonce } from "../../server/modules/sessions/ssoIdentity";
 import { messages } from "../../src/core/messages";
 import { SESSION_COOKIE } from "../../src/core/session";
 import { buildTestApp, type TestApp } from "../support/app";
@@ -85,7 +87,11 @@ function idToken(
 ) {
   const alg = overrides.alg ?? "RS256";
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub: "sujeto-1", ...claims })
+  // One account per e-mail at the provider (users are bound to it on their first sign-in); a fresh
+  // nonce of SIA's, as the sign-in page asks for; an e-mail the provider vouches for.
+  const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : "";
+  const sub = email ? `sujeto-${email}` : "sujeto-1";
+  return new SignJWT({ sub, nonce: issueNonce(secretKey(t.app.config)), email_verified: true, ...claims })
     .setProtectedHeader({ alg, kid: overrides.kid ?? (alg === "ES256" ? "ec-1" : "rsa-1"), typ: "JWT" })
     .setIssuer(overrides.issuer ?? authority)
     .setAudience(overrides.audience ?? CLIENT_ID)
@@ -166,15 +172,16 @@ describe("POST /auth/callback", () => {
     expect(await count(users)).toBe(before);
   });
 
-  it("reads preferred_username, then upn, when the token has no email claim; ES256 keys too; MSAL's idToken name", async () => {
+  it("never signs in by preferred_username or upn (Entra's display hints); ES256 keys too; MSAL's idToken name", async () => {
     const a = (await buildUser(db(), "operator")).user;
     const b = (await buildUser(db(), "admin")).user;
     const byPreferred = await callback({ id_token: await idToken({ preferred_username: a.email }, { alg: "ES256" }) });
-    expect(byPreferred.status).toBe(200);
-    expect(byPreferred.body.user.id).toBe(a.id);
+    expect(byPreferred.status).toBe(401);
     const byUpn = await callback({ idToken: await idToken({ upn: ` ${b.email} ` }) });
-    expect(byUpn.status).toBe(200);
-    expect(byUpn.body.user.id).toBe(b.id);
+    expect(byUpn.status).toBe(401);
+    const byEmail = await callback({ idToken: await idToken({ email: b.email }, { alg: "ES256" }) });
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body.user.id).toBe(b.id);
     // A user without an employee signs in as with a password.
     const loose = (await buildUser(db(), "admin", {}, false)).user;
     expect((await callback({ id_token: await idToken({ email: loose.email }) })).status).toBe(200);
@@ -267,7 +274,10 @@ describe("POST /auth/callback", () => {
     const other = await buildTestApp({ OIDC_AUTHORITY: `${base}/caido/v2.0`, OIDC_CLIENT_ID: CLIENT_ID });
     try {
       const { user } = await buildUser(other.app.db.db, "operator");
-      const token = await idToken({ email: user.email }, { issuer: `${base}/caido/v2.0` });
+      const token = await idToken(
+        { email: user.email, nonce: issueNonce(secretKey(other.app.config)) },
+        { issuer: `${base}/caido/v2.0` },
+      );
       const down = await call(other.app, "POST", "/api/v1/auth/callback", { id_token: token });
       expect(down.status).toBe(503);
       expect(down.body).toEqual({ error: messages.ssoUnavailable });

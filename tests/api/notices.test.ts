@@ -16,8 +16,9 @@ let service: Awaited<ReturnType<typeof startPushService>>;
 const db = () => t.app.db.db;
 
 beforeAll(async () => {
-  t = await buildTestApp();
   service = await startPushService();
+  // The local push service is plain HTTP on loopback: admitted by name, as only tests can.
+  t = await buildTestApp({ PUSH_ALLOWED_HOSTS: service.base });
 }, 60_000);
 afterAll(async () => {
   await service?.close();
@@ -66,6 +67,8 @@ describe("avisos (POST notifications)", () => {
       author_name: "Dirección",
     });
     expect((await reader.api.get("/api/v1/notifications/summary")).body.unseen_notifications).toBe(1);
+    // Pushes go out after the answer, in the background.
+    await t.app.pushes.idle();
     const pushed = service.received.slice(before).filter((r) => r.path === new URL(sub.endpoint).pathname);
     expect(pushed).toHaveLength(1);
     expect(service.decrypt(sub.endpoint, pushed[0].body)).toMatchObject({

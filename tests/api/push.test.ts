@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { app_keys, push_subscriptions } from "../../server/db/schema";
-import { pushTo } from "../../server/modules/board/service";
+import { pushTo } from "../../server/modules/push/service";
 import { buildSiblingApp, buildTestApp, type TestApp } from "../support/app";
 import { call, signInAs } from "../support/factories";
 import { startPushService } from "../support/push-service";
@@ -16,8 +16,9 @@ let service: Awaited<ReturnType<typeof startPushService>>;
 const db = () => t.app.db.db;
 
 beforeAll(async () => {
-  t = await buildTestApp();
   service = await startPushService();
+  // The local push service is plain HTTP on loopback: admitted by name, as only tests can.
+  t = await buildTestApp({ PUSH_ALLOWED_HOSTS: service.base });
 }, 60_000);
 afterAll(async () => {
   await service?.close();
@@ -97,7 +98,7 @@ describe("Web Push (issue 8)", () => {
     service.markGone(dead.endpoint);
     expect(await t.app.push.send(dead, { title: "x", body: "y" })).toBe("gone");
     const outcome = await pushTo(t.app, [user.id], { title: "Aviso", body: "Para ti" });
-    expect(outcome).toEqual({ sent: 1, removed: 1 });
+    expect(outcome).toEqual({ sent: 1, removed: 1, failed: 0 });
     const left = await db().select().from(push_subscriptions).where(eq(push_subscriptions.user_id, user.id));
     expect(left.map((s) => s.endpoint)).toEqual([alive.endpoint]);
   });

@@ -4,9 +4,7 @@
  * through the official client. Errors are 422 titled "Azure Devops" with a Spanish reason.
  */
 import net from "node:net";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { users } from "../../server/db/schema";
 import type { TicketsDirectory } from "../../server/ports/tickets";
 import { AzureDevOpsTickets, ticketsWiql } from "../../server/ports/tickets/azure";
 import { messages } from "../../src/core/messages";
@@ -48,7 +46,8 @@ beforeAll(async () => {
   const other = await signInAs(t.app, "operator");
   withToken = other.api;
   withToken2 = other.user;
-  await t.app.db.db.update(users).set({ azure_token: USER_PAT }).where(eq(users.id, other.user.id));
+  // Saved through the API, as the user's screen does (stored encrypted).
+  expect((await withToken.put(`/api/v1/users/${other.user.id}`, { user: { azure_token: USER_PAT } })).status).toBe(200);
   portal = await buildProject(t.app.db.db, { name: "Portal" });
   missing = await buildProject(t.app.db.db, { name: "Proyecto sin Azure" });
 });
@@ -125,13 +124,13 @@ describe("Azure DevOps: búsqueda de tickets", () => {
   });
 
   it("a token Azure refuses is a 422 «Azure Devops», not a 500", async () => {
-    await t.app.db.db.update(users).set({ azure_token: "token-caducado" }).where(eq(users.id, withToken2.id));
+    await withToken.put(`/api/v1/users/${withToken2.id}`, { user: { azure_token: "token-caducado" } });
     try {
       const res = await withToken.post(ROUTE, { search: "falla" });
       expect(res.status).toBe(422);
       expect(res.body).toEqual(azureError(messages.ticketsUnauthorized));
     } finally {
-      await t.app.db.db.update(users).set({ azure_token: USER_PAT }).where(eq(users.id, withToken2.id));
+      await withToken.put(`/api/v1/users/${withToken2.id}`, { user: { azure_token: USER_PAT } });
     }
   });
 

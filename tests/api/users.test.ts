@@ -175,7 +175,9 @@ describe("users", () => {
 
     const own = await operator.put(`/api/v1/users/${operatorUser.id}`, { user: { azure_token: "pat-123" } });
     expect(own.status).toBe(200);
-    expect(own.body.user.azure_token).toBe("pat-123");
+    // Write-only: the answer says a token is saved, never which.
+    expect(own.body.user.azure_token).toBeUndefined();
+    expect(own.body.user.has_azure_token).toBe(true);
 
     // The edit form sends the whole record back: unchanged fields are fine.
     const whole = (await operator.get(`/api/v1/users/${operatorUser.id}`)).body.user;
@@ -183,7 +185,8 @@ describe("users", () => {
       user: { ...whole, azure_token: "pat-456", password: "" },
     });
     expect(echoed.status).toBe(200);
-    expect(echoed.body.user.azure_token).toBe("pat-456");
+    expect(echoed.body.user.has_azure_token).toBe(true);
+    expect(JSON.stringify(echoed.body)).not.toContain("pat-456");
 
     for (const change of [
       { administrator_role: true },
@@ -197,7 +200,8 @@ describe("users", () => {
       expect(res.body).toEqual({ error: "Error de Permisos" });
     }
     const [row] = await t.app.db.db.select().from(users).where(eq(users.id, operatorUser.id));
-    expect(row).toMatchObject({ administrator_role: false, can_chat: false, azure_token: "pat-456" });
+    expect(row).toMatchObject({ administrator_role: false, can_chat: false });
+    expect(decryptSecret(row.azure_token as string, secretKey(t.app.config))).toBe("pat-456");
 
     expect((await operator.put(`/api/v1/users/${financeUser.id}`, { user: { azure_token: "x" } })).status).toBe(404);
     expect((await operator.post("/api/v1/users", newUser())).status).toBe(403);

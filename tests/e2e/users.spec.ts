@@ -48,7 +48,9 @@ test("an administrator filters users by role, creates one and lands on the user 
   await expect(page).toHaveURL(/\/app\/users\/new_user$/);
 });
 
-test("a non-administrator opens Mi perfil, edits only the Azure token and returns to their own view", async ({ page }) => {
+test("a non-administrator opens Mi perfil, saves only the Azure token (shown as «Guardado») and returns to their own view", async ({
+  page,
+}) => {
   await signIn(page, "operator");
   const me = await page.evaluate(async () => (await (await fetch("/api/v1/sessions/current")).json()).user);
   await page.getByRole("button", { name: "Perfil" }).click();
@@ -65,9 +67,52 @@ test("a non-administrator opens Mi perfil, edits only the Azure token and return
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Usuario guardado")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/app/users/show_not_admin/${me.id}$`));
-  await expect(page.getByText("pat-operador-123")).toBeVisible();
+  // Write-only: the profile says a token is saved, never which.
+  await expect(page.locator("#main-content").getByText("Guardado", { exact: true })).toBeVisible();
+  await expect(page.getByText("pat-operador-123")).toHaveCount(0);
 
   // Someone else's user is not theirs to open.
   await page.goto(`/app/users/show_not_admin/${me.id === 1 ? 2 : 1}`);
   await expect(page).toHaveURL(/\/404$/);
+});
+
+test("an administrator saves, keeps and clears a user's Azure token without ever seeing it", async ({ page }) => {
+  await signIn(page, "admin");
+  const suffix = Date.now().toString(36);
+  const created = await page.request.post("/api/v1/users", {
+    data: {
+      user: {
+        name: `Token ${suffix}`,
+        email: `token.${suffix}@sia.local`,
+        password: "secreta-123",
+        password_confirmation: "secreta-123",
+      },
+    },
+  });
+  expect(created.status()).toBe(201);
+  const me = (await created.json()).user;
+  const saved = async () => (await (await page.request.get(`/api/v1/users/${me.id}`)).json()).user.has_azure_token;
+  await page.goto(`/app/users/update/${me.id}`);
+  await expect(page.getByText("Sin token guardado")).toBeVisible();
+  await page.getByLabel("Token de Azure DevOps").fill("pat-del-administrador-1");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Usuario guardado")).toBeVisible();
+  expect(await saved()).toBe(true);
+
+  // Saving the form again with the token input left blank keeps the token.
+  await page.goto(`/app/users/update/${me.id}`);
+  await expect(page.getByText("Guardado. Escriba otro para reemplazarlo; en blanco se conserva.")).toBeVisible();
+  await expect(page.getByLabel("Token de Azure DevOps")).toHaveValue("");
+  await expect(page.getByText("pat-del-administrador-1")).toHaveCount(0);
+  await page.getByLabel("Nombre", { exact: true }).fill(`Token renombrado ${suffix}`);
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Usuario guardado")).toBeVisible();
+  expect(await saved()).toBe(true);
+
+  // The switch clears it.
+  await page.goto(`/app/users/update/${me.id}`);
+  await page.getByLabel("Borrar el token guardado").check();
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Usuario guardado")).toBeVisible();
+  expect(await saved()).toBe(false);
 });

@@ -72,6 +72,7 @@ const RULES: Record<string, Rule> = {
   "GET /sessions/current": { signedIn: true },
   "DELETE /sessions": { signedIn: true },
   "GET /auth/config": { public: true },
+  "GET /auth/nonce": { public: true },
   "POST /auth/callback": { public: true },
   ...crud("clients"),
   "GET /clients.csv": m("clients", "export"),

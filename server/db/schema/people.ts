@@ -13,15 +13,29 @@ export const users = pgTable(
     operator_role: boolean("operator_role").notNull().default(false),
     finance_role: boolean("finance_role").notNull().default(false),
     can_chat: boolean("can_chat").notNull().default(false),
+    /**
+     * The user's Azure DevOps token, encrypted at rest like the calendar's (server/http/secrets.ts);
+     * write-only in the API (has_azure_token says whether one is saved). Values saved in plain text
+     * before are encrypted on start (encryptStoredSecrets).
+     */
     azure_token: text("azure_token"),
     /** Calendar token from save_cloud_token, encrypted at rest (AES-GCM, key from config). */
     cloud_token_encrypted: text("cloud_token_encrypted"),
     google_id: varchar("google_id", { length: 200 }),
     /** Bumped on password change: sessions issued before it are void. */
     password_changed_at: timestamp("password_changed_at", { withTimezone: true }),
+    /**
+     * The identity provider's account this user is bound to (issuer + stable subject: Entra's `oid`, else
+     * `sub`), set on the first single sign-on; from then on only that account signs in as this user.
+     */
+    sso_issuer: varchar("sso_issuer", { length: 500 }),
+    sso_subject: varchar("sso_subject", { length: 255 }),
     ...timestamps,
   },
-  (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    uniqueIndex("users_sso_subject_unique").on(t.sso_issuer, t.sso_subject),
+  ],
 );
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -53,6 +67,16 @@ export const login_attempts = pgTable(
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("login_attempts_email_idx").on(t.email, t.created_at)],
+);
+
+/** Nonces of single sign-on ID tokens already used (sha-256): a token is accepted once. Kept a day. */
+export const sso_used_nonces = pgTable(
+  "sso_used_nonces",
+  {
+    nonce_hash: varchar("nonce_hash", { length: 64 }).primaryKey(),
+    used_at: timestamp("used_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sso_used_nonces_used_at_idx").on(t.used_at)],
 );
 
 export const employee_positions = pgTable("employee_positions", {

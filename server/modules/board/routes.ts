@@ -10,7 +10,7 @@ import { parseWrapped } from "../../http/body";
 import { forbidden, HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";
-import { boardMembers, canReadBoard, history, markRead, postMessage, pushTo, unreadTotal } from "./service";
+import { boardMembers, canReadBoard, history, markRead, postMessage, unreadTotal } from "./service";
 
 const historyQuery = z.object({
   before_id: z.coerce.number({ error: messages.mustBeNumber }).int().positive().max(2_147_483_647).optional(),
@@ -54,8 +54,7 @@ export async function boardRoutes(app: FastifyInstance) {
       if (!user.can_chat) throw new HttpError(403, boardMessages.cannotChat);
       const posted = await postMessage(app.db.db, user, project.id, input.body);
       if (posted.notified.length) {
-        void pushTo(
-          app,
+        app.pushes.enqueue(
           posted.notified.map((n) => n.user_id),
           {
             title: boardMessages.mentionTitle(user.name, posted.projectName),
@@ -63,7 +62,7 @@ export async function boardRoutes(app: FastifyInstance) {
             url: `/app/projects/${project.id}?tab=board`,
             tag: `board-${project.id}`,
           },
-        ).catch((error) => app.log.warn({ err: error }, "push de mención"));
+        );
       }
       reply.status(201);
       return { message: posted.message, mentioned: posted.notified.map((n) => n.user_id) };

@@ -4,15 +4,13 @@
  * has already written on it. Administrators read and write every board; only members can be mentioned.
  */
 import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import { boardMessages } from "../../../src/core/messages";
 import { type BoardMessageView, handleOf, mentionedHandles } from "../../../src/core/schemas/board";
 import type { SessionUser } from "../../../src/core/session";
 import type { Db, Tx } from "../../db/client";
-import { notifications, project_message_reads, project_messages, projects, push_subscriptions, users } from "../../db/schema";
+import { notifications, project_message_reads, project_messages, projects, users } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import { publish } from "../../http/realtime";
-import type { PushPayload } from "../../ports/push";
 
 /** Advisory-lock key that serialises board inserts, so message ids commit in order (stream cursors rely on it). */
 export const BOARD_INSERT_LOCK_KEY = 7_310_090;
@@ -191,31 +189,4 @@ export async function unreadTotal(db: Tx, userId: number): Promise<number> {
       rows: Array<{ n: number }>;
     };
   return Number(result.rows[0]?.n ?? 0);
-}
-
-/**
- * Sends a push to every subscription of the users; subscriptions the push service says are gone are
- * deleted. Failures are logged, never thrown: a push is best effort, the in-app notification is the record.
- */
-export async function pushTo(
-  app: FastifyInstance,
-  userIds: number[],
-  payload: PushPayload,
-): Promise<{ sent: number; removed: number }> {
-  if (userIds.length === 0) return { sent: 0, removed: 0 };
-  const subscriptions = await app.db.db.select().from(push_subscriptions).where(inArray(push_subscriptions.user_id, userIds));
-  let sent = 0;
-  let removed = 0;
-  for (const s of subscriptions) {
-    try {
-      const result = await app.push.send({ endpoint: s.endpoint, keys: s.keys as never }, payload);
-      if (result === "gone") {
-        await app.db.db.delete(push_subscriptions).where(eq(push_subscriptions.id, s.id));
-        removed++;
-      } else sent++;
-    } catch (error) {
-      app.log.warn({ err: error, subscription: s.id }, "no se pudo enviar la notificación push");
-    }
-  }
-  return { sent, removed };
 }

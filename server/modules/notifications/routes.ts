@@ -15,7 +15,7 @@ import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { publish } from "../../http/realtime";
 import { idOf } from "../../http/resource";
-import { pushTo, unreadTotal } from "../board/service";
+import { unreadTotal } from "../board/service";
 
 const listQuery = z.object({
   before_id: z.coerce.number({ error: messages.mustBeNumber }).int().positive().max(2_147_483_647).optional(),
@@ -133,7 +133,8 @@ export async function notificationRoutes(app: FastifyInstance) {
         for (const r of rows) await publish(tx, { t: "notification", id: r.id, user_id: r.user_id as number });
         return { notice, ids };
       });
-      const pushed = await pushTo(app, result.ids, {
+      // Sent in the background: a slow push service must not hold this request.
+      app.pushes.enqueue(result.ids, {
         title: boardMessages.noticeTitle(authorName),
         body: input.message,
         url: "/app/notices",
@@ -142,7 +143,6 @@ export async function notificationRoutes(app: FastifyInstance) {
       reply.status(201);
       return {
         notification: { ...result.notice, recipients: result.ids.length },
-        pushed: pushed.sent,
         message: boardMessages.noticeSent(result.ids.length),
       };
     },

@@ -1,12 +1,15 @@
-/** Web Push subscriptions (issue 8): one per user and device (endpoint). */
-import { and, eq } from "drizzle-orm";
+/** Web Push subscriptions (issue 8): one per device (endpoint), at most MAX_SUBSCRIPTIONS_PER_USER per user, only to push services of the allow-list. */
+import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { boardMessages } from "../../../src/core/messages";
 import { pushSubscriptionSchema } from "../../../src/core/schemas/board";
 import { z } from "../../../src/core/schemas/fields";
 import { push_subscriptions } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
+import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
+import { MAX_SUBSCRIPTIONS_PER_USER } from "./service";
 
 const endpointOnly = z.object({ endpoint: pushSubscriptionSchema.shape.endpoint });
 
@@ -31,20 +34,30 @@ export async function pushRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const user = currentUser(request);
       const input = parseWrapped(request.body, "subscription", pushSubscriptionSchema);
+      // Only the browsers' push services: any other address would make the server request it on every notice.
+      if (!app.push.allows(input.endpoint)) throw ValidationError.field("endpoint", boardMessages.subscriptionHostNotAllowed);
       const userAgent = String(request.headers["user-agent"] ?? "").slice(0, 500) || null;
-      // The endpoint is the device: subscribing again (or as another user on the same browser) takes it over.
-      const [row] = await app.db.db
-        .insert(push_subscriptions)
-        .values({ user_id: user.id, endpoint: input.endpoint, keys: input.keys, user_agent: userAgent })
-        .onConflictDoUpdate({
-          target: push_subscriptions.endpoint,
-          set: { user_id: user.id, keys: input.keys, user_agent: userAgent },
-        })
-        .returning({
-          id: push_subscriptions.id,
-          endpoint: push_subscriptions.endpoint,
-          created_at: push_subscriptions.created_at,
-        });
+      const row = await app.db.db.transaction(async (tx) => {
+        // One user's subscriptions change one at a time, so the cap holds under parallel requests.
+        await tx.execute(sql`select id from users where id = ${user.id}::int for update`);
+        // The endpoint is the device: subscribing again (or as another user on the same browser) takes it over.
+        const [saved] = await tx
+          .insert(push_subscriptions)
+          .values({ user_id: user.id, endpoint: input.endpoint, keys: input.keys, user_agent: userAgent })
+          .onConflictDoUpdate({
+            target: push_subscriptions.endpoint,
+            set: { user_id: user.id, keys: input.keys, user_agent: userAgent, created_at: sql`now()` },
+          })
+          .returning({
+            id: push_subscriptions.id,
+            endpoint: push_subscriptions.endpoint,
+            created_at: push_subscriptions.created_at,
+          });
+        // At most MAX_SUBSCRIPTIONS_PER_USER devices: the oldest ones beyond it are dropped.
+        await tx.execute(sql`delete from push_subscriptions where user_id = ${user.id}::int and id not in (
+          select id from push_subscriptions where user_id = ${user.id}::int order by created_at desc, id desc limit ${MAX_SUBSCRIPTIONS_PER_USER}::int)`);
+        return saved;
+      });
       reply.status(201);
       return { subscription: row };
     },

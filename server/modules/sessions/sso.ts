@@ -1,17 +1,21 @@
 /**
  * Sign-in with Microsoft Entra ID / any OpenID Connect provider (issue 8). GET /auth/config tells the
- * sign-in page whether to show the button; POST /auth/callback takes the ID token the browser got,
- * has the identity port verify it, and maps its e-mail to an existing active user. Nobody is created:
- * an unknown or inactive e-mail is "Credenciales Invalidas", like any bad token. Success ends exactly as
- * a password sign-in does (openSession).
+ * sign-in page whether to show the button; GET /auth/nonce gives the nonce the page sends the provider;
+ * POST /auth/callback takes the ID token the browser got, has the identity port verify it, checks its
+ * nonce (issued here, recent, unused) and signs in the user bound to the provider's account, binding an
+ * existing active user by a vouched-for e-mail on the first sign-in (ssoIdentity.ts). Nobody is created:
+ * anything else is "Credenciales Invalidas", like any bad token. Success ends exactly as a password
+ * sign-in does (openSession).
  */
 import type { FastifyInstance } from "fastify";
 import { messages } from "../../../src/core/messages";
 import { type SsoConfig, ssoCallbackSchema } from "../../../src/core/schemas/session";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { IdentityError } from "../../ports/identity";
-import { openSession, recordFailure, userForVerifiedEmail } from "./service";
+import { secretKey } from "../../http/secrets";
+import { IdentityError, type VerifiedIdentity } from "../../ports/identity";
+import { openSession, recordFailure } from "./service";
+import { consumeNonce, issueNonce, nonceIsFresh, userForIdentity } from "./ssoIdentity";
 
 export async function ssoRoutes(app: FastifyInstance) {
   app.get(
@@ -21,6 +25,15 @@ export async function ssoRoutes(app: FastifyInstance) {
       const identity = app.identity;
       if (!identity) return { enabled: false };
       return { enabled: true, authority: identity.authority, client_id: identity.clientId, button_label: identity.buttonLabel };
+    },
+  );
+
+  app.get(
+    "/auth/nonce",
+    { config: { public: true }, schema: doc({ tags: ["sesiones"], summary: "Nonce para el inicio de sesión con el proveedor" }) },
+    async () => {
+      if (!app.identity) throw new HttpError(404, messages.ssoNotConfigured);
+      return { nonce: issueNonce(secretKey(app.config)) };
     },
   );
 
@@ -41,9 +54,9 @@ export async function ssoRoutes(app: FastifyInstance) {
       // MSAL names it idToken; the OAuth response id_token: either is accepted.
       const parsed = ssoCallbackSchema.safeParse({ id_token: raw.id_token ?? raw.idToken });
       if (!parsed.success) throw new HttpError(401, messages.invalidCredentials);
-      let email: string;
+      let verified: VerifiedIdentity;
       try {
-        ({ email } = await identity.verify(parsed.data.id_token));
+        verified = await identity.verify(parsed.data.id_token);
       } catch (error) {
         if (error instanceof IdentityError && error.reason === "unreachable") {
           request.log.warn({ err: error }, "proveedor de identidad inalcanzable");
@@ -52,10 +65,15 @@ export async function ssoRoutes(app: FastifyInstance) {
         request.log.info({ reason: (error as Error).message }, "token de proveedor de identidad rechazado");
         throw new HttpError(401, messages.invalidCredentials);
       }
-      const found = await userForVerifiedEmail(app.db.db, email);
+      // The token answers a sign-in this server started, and is used once.
+      if (!nonceIsFresh(verified.nonce, secretKey(app.config)) || !(await consumeNonce(app.db.db, verified.nonce as string))) {
+        request.log.info("token de proveedor de identidad sin nonce válido o repetido");
+        throw new HttpError(401, messages.invalidCredentials);
+      }
+      const found = await userForIdentity(app.db.db, verified);
       if (!found) {
         // Counted with the password failures of that e-mail (the same login_attempts).
-        await recordFailure(app.db.db, email.slice(0, 254), request.ip);
+        if (verified.email) await recordFailure(app.db.db, verified.email.slice(0, 254), request.ip);
         throw new HttpError(401, messages.invalidCredentials);
       }
       return openSession(app, request, reply, found);

@@ -36,8 +36,10 @@ export const usersResource = declareResource({
   computed: {
     employee: employeeOf.as("employee") as never,
     has_cloud_token: sql<boolean>`(${users.cloud_token_encrypted} is not null)`.as("has_cloud_token") as never,
+    has_azure_token: sql<boolean>`(${users.azure_token} is not null)`.as("has_azure_token") as never,
   },
-  hidden: ["password_digest", "cloud_token_encrypted", "password_changed_at"],
+  // Secrets are write-only: no answer carries them, encrypted or not.
+  hidden: ["password_digest", "cloud_token_encrypted", "azure_token", "password_changed_at"],
   own: (user) => eq(users.id, user.id),
   deleteGuards: [userEmployeeGuard],
   beforeWrite: prepareUserWrite,

@@ -1,17 +1,18 @@
 /** Rules of user writes: password hashing, what a non-administrator may change, sessions. */
-import { and, eq, ne, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, ne, notLike, type SQL } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { isAdmin } from "../../../src/core/permissions";
-import type { Tx } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import { employees, sessions, users } from "../../db/schema";
 import { forbidden } from "../../http/errors";
 import type { RequestContext } from "../../http/resource";
+import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { hashPassword } from "../sessions/service";
 
 type Values = Record<string, unknown>;
 
 /** The only field a non-administrator may change, and only on their own user (SPEC §6). */
-const SELF_WRITABLE = new Set(["azure_token"]);
+const SELF_WRITABLE = new Set(["azure_token", "clear_azure_token"]);
 
 /**
  * A non-administrator's update. React-Admin sends the whole record back, so a field sent with the
@@ -36,6 +37,14 @@ export function restrictToSelfWritable(values: Values, existing: Values): Values
 
 export async function prepareUserWrite(values: Values, ctx: RequestContext, existing: Values | null): Promise<Values> {
   if (existing && !isAdmin(ctx.user)) values = restrictToSelfWritable(values, existing);
+  // Write-only secret: a text replaces it (encrypted), null or clear_azure_token clears it, absent keeps it.
+  if (values.clear_azure_token === true) values.azure_token = null;
+  delete values.clear_azure_token;
+  if (values.azure_token !== undefined)
+    values.azure_token =
+      typeof values.azure_token === "string" && values.azure_token
+        ? encryptSecret(values.azure_token, secretKey(ctx.app.config))
+        : null;
   const password = values.password;
   delete values.password;
   delete values.password_confirmation;
@@ -68,4 +77,28 @@ export async function storeCloudToken(db: Tx, userId: number, encrypted: string,
     .update(users)
     .set({ cloud_token_encrypted: encrypted, ...(googleId !== undefined ? { google_id: googleId } : {}) })
     .where(eq(users.id, userId));
+}
+
+/**
+ * Azure DevOps tokens saved in plain text before they were encrypted: encrypted now (run on every
+ * start; a no-op once done). A value is taken as plain unless it decrypts with this installation's key.
+ */
+export async function encryptStoredSecrets(db: Db, key: Buffer): Promise<number> {
+  const rows = await db
+    .select({ id: users.id, token: users.azure_token })
+    .from(users)
+    .where(and(isNotNull(users.azure_token), notLike(users.azure_token, "v1.%")));
+  let done = 0;
+  for (const row of rows) {
+    const plain = row.token as string;
+    if (decryptSecret(plain, key) !== null) continue;
+    // Only if unchanged meanwhile (another process starting at once does the same).
+    const updated = await db
+      .update(users)
+      .set({ azure_token: encryptSecret(plain, key) })
+      .where(and(eq(users.id, row.id), eq(users.azure_token, plain)))
+      .returning({ id: users.id });
+    done += updated.length;
+  }
+  return done;
 }

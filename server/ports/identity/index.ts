@@ -1,8 +1,9 @@
 /**
  * Identity port: sign-in with Microsoft Entra ID or any OpenID Connect provider (issue 8). The browser
  * signs in at the provider (MSAL, authorization code + PKCE) and posts the ID token it got; this port
- * checks that token against the provider's published keys — signature, issuer, audience, expiry — and
- * says whose e-mail it carries. It knows nothing of SIA's users: the sessions module maps the e-mail.
+ * checks that token against the provider's published keys — signature, issuer, audience, expiry, age
+ * and lifetime — and says which account it names (issuer + subject) and the e-mail only when the
+ * provider vouches for it. It knows nothing of SIA's users: the sessions module binds the account.
  *
  * Configured with OIDC_AUTHORITY and OIDC_CLIENT_ID; without them the app has no identity port
  * (`app.identity` is null) and the sign-in page shows no button.
@@ -13,9 +14,18 @@ import type { Integration } from "../integration";
 
 /** What a verified ID token says about its bearer. */
 export interface VerifiedIdentity {
-  /** Lower-cased e-mail from `email`, else `preferred_username`, else `upn`. */
-  email: string;
+  /** The token's issuer: with `subject`, the account's identity at the provider. */
+  issuer: string;
+  /** The stable id of the account: Entra's `oid` (the same for every app of the tenant), else `sub`. */
   subject: string;
+  /**
+   * Lower-cased e-mail, only when the provider vouches for it: `email` with `email_verified: true`
+   * (OpenID Connect Core §5.1; Google), or with Entra's `xms_edov: true` (the domain's owner verified it).
+   * Never `preferred_username` or `upn`: Entra documents them as display hints, not identifiers.
+   */
+  email: string | null;
+  /** The `nonce` the browser asked the provider to put in the token (checked by the caller). */
+  nonce: string | null;
 }
 
 /** Why a token was refused: `invalid` (the token's fault: 401) or `unreachable` (the provider's: 503). */
@@ -50,6 +60,10 @@ const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256
 const TIMEOUT_MS = 5000;
 /** Tokens longer than this are not ID tokens (Entra's are a few KB). */
 const MAX_TOKEN_LENGTH = 16_384;
+/** An ID token is redeemed right after it is issued: one issued longer ago than this is refused. */
+export const MAX_TOKEN_AGE_SECONDS = 10 * 60;
+/** Nor is a token that claims to live longer than this (Entra's live 60–90 minutes). */
+export const MAX_TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
 export class OidcIdentity implements IdentityPort {
   readonly kind = "oidc";
@@ -94,6 +108,7 @@ export class OidcIdentity implements IdentityPort {
         audience: this.clientId,
         algorithms: ALGORITHMS,
         clockTolerance: 60,
+        maxTokenAge: MAX_TOKEN_AGE_SECONDS,
         requiredClaims: ["exp", "iat", "sub"],
       }));
     } catch (error) {
@@ -107,11 +122,18 @@ export class OidcIdentity implements IdentityPort {
     if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== this.clientId) {
       throw new IdentityError("invalid", "azp no corresponde");
     }
-    const email = [payload.email, payload.preferred_username, payload.upn].find(
-      (v): v is string => typeof v === "string" && v.includes("@"),
-    );
-    if (!email) throw new IdentityError("invalid", "el token no trae correo");
-    return { email: email.trim().toLowerCase(), subject: String(payload.sub) };
+    if ((payload.exp as number) - (payload.iat as number) > MAX_TOKEN_LIFETIME_SECONDS) {
+      throw new IdentityError("invalid", "vigencia del token demasiado larga");
+    }
+    const vouched = payload.email_verified === true || payload.xms_edov === true;
+    const email = vouched && typeof payload.email === "string" && payload.email.includes("@") ? payload.email : null;
+    const oid = typeof payload.oid === "string" && payload.oid ? payload.oid : null;
+    return {
+      issuer,
+      subject: (oid ?? String(payload.sub)).slice(0, 255),
+      email: email ? email.trim().toLowerCase() : null,
+      nonce: typeof payload.nonce === "string" ? payload.nonce : null,
+    };
   }
 
   connectOrigins(): string[] {

@@ -32,4 +32,6 @@ export interface PushPort extends Integration {
   /** The VAPID public key (base64url) browsers subscribe with. */
   publicKey(): Promise<string>;
   send(subscription: PushTarget, payload: PushPayload): Promise<PushResult>;
+  /** Whether SIA may send to this endpoint (an HTTPS push service of the allow-list). */
+  allows(endpoint: string): boolean;
 }

@@ -1,10 +1,11 @@
 /**
  * The `web-push` adapter. web-push builds the request (aes128gcm payload, VAPID JWT `Authorization:
- * vapid t=…, k=…`, TTL); we send it with fetch, so a push service on plain HTTP (a test's local one)
- * works like the browsers' HTTPS ones.
+ * vapid t=…, k=…`, TTL); we send it with fetch, only to an endpoint of the allow-list (./endpoint.ts),
+ * never following a redirect, within PUSH_TIMEOUT_MS.
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import { DEFAULT_PUSH_HOSTS, pushEndpointAllowed } from "./endpoint";
 import type { PushPayload, PushPort, PushResult, PushTarget } from "./port";
 
 export const VAPID_KEY_NAME = "vapid";
@@ -48,7 +49,13 @@ export class WebPush implements PushPort {
   constructor(
     private readonly database: Database,
     private readonly subject: string,
+    private readonly allowedHosts: readonly string[] = DEFAULT_PUSH_HOSTS,
+    private readonly timeoutMs = 5000,
   ) {}
+
+  allows(endpoint: string): boolean {
+    return pushEndpointAllowed(endpoint, this.allowedHosts);
+  }
 
   private loadKeys(): Promise<VapidKeys> {
     this.keys ??= vapidKeys(this.database).catch((error) => {
@@ -63,6 +70,8 @@ export class WebPush implements PushPort {
   }
 
   async send(subscription: PushTarget, payload: PushPayload): Promise<PushResult> {
+    // Rows saved before the allow-list existed are never contacted: they count as gone and are removed.
+    if (!this.allows(subscription.endpoint)) return "gone";
     const keys = await this.loadKeys();
     const webpush = await loadWebPush();
     const details = webpush.generateRequestDetails(subscription, JSON.stringify(payload), {
@@ -74,7 +83,9 @@ export class WebPush implements PushPort {
       method: details.method,
       headers: details.headers as Record<string, string>,
       body: details.body ? new Uint8Array(details.body) : undefined,
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(this.timeoutMs),
+      // A redirect would take the request to an address nobody checked.
+      redirect: "manual",
     });
     await response.arrayBuffer().catch(() => undefined);
     if (response.status === 404 || response.status === 410) return "gone";

@@ -69,6 +69,8 @@ export const resources = {
       finance_role: "Finanzas",
       can_chat: "Puede usar el chat",
       azure_token: "Token de Azure DevOps",
+      has_azure_token: "Token de Azure DevOps",
+      clear_azure_token: "Borrar el token guardado",
       google_id: "Cuenta de Google",
       password: "Contraseña",
       password_confirmation: "Confirmar contraseña",
@@ -78,6 +80,9 @@ export const resources = {
       by_role: "Rol",
       has_cloud_token: "Calendario conectado",
     },
+    azure_token_saved: "Guardado. Escriba otro para reemplazarlo; en blanco se conserva.",
+    azure_token_none: "Sin token guardado",
+    azure_token_saved_short: "Guardado",
   },
   employees: {
     name: "Empleado |||| Empleados",

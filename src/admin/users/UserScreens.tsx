@@ -6,6 +6,7 @@ import {
   BooleanInput,
   Edit,
   EmailField,
+  FunctionField,
   PasswordInput,
   SaveButton,
   SearchInput,
@@ -21,6 +22,7 @@ import {
   usePermissions,
   useRecordContext,
   useRedirect,
+  useTranslate,
 } from "react-admin";
 import { Link, Navigate, useParams } from "react-router-dom";
 import { ROLE_LABELS, ROLES } from "../../core/constants";
@@ -108,7 +110,7 @@ function UserInputs({ creating = false }: { creating?: boolean }) {
         <PasswordInput source="password_confirmation" fullWidth autoComplete="new-password" />
       </Grid>
       <Grid size={12}>
-        <TextInput source="azure_token" fullWidth />
+        <AzureTokenInputs />
       </Grid>
     </Grid>
   );
@@ -124,13 +126,50 @@ export function UserCreate() {
   );
 }
 
+/**
+ * The Azure DevOps token is write-only: the screens never see it, only whether one is saved. A blank
+ * input keeps it (nothing is sent), a text replaces it, the switch clears it.
+ */
+function AzureTokenInputs() {
+  const record = useRecordContext();
+  const saved = Boolean(record?.has_azure_token);
+  return (
+    <>
+      <PasswordInput
+        source="azure_token"
+        fullWidth
+        autoComplete="off"
+        helperText={saved ? "resources.users.azure_token_saved" : "resources.users.azure_token_none"}
+      />
+      {saved ? <BooleanInput source="clear_azure_token" /> : null}
+    </>
+  );
+}
+
+/** What the form sends of the token: the new one, or clear_azure_token, or nothing. */
+const azureTokenChange = (data: Record<string, unknown>) => ({
+  ...(typeof data.azure_token === "string" && data.azure_token.trim() ? { azure_token: data.azure_token } : {}),
+  ...(data.clear_azure_token === true ? { clear_azure_token: true } : {}),
+});
+
 /** A blank password on edit means "keep it": neither field is sent. */
 const editTransform = (data: Record<string, unknown>) => {
-  const { password, password_confirmation, employee, has_cloud_token, google_id, ...rest } = data;
-  return password ? { ...rest, password, password_confirmation } : rest;
+  const {
+    password,
+    password_confirmation,
+    employee,
+    has_cloud_token,
+    has_azure_token,
+    google_id,
+    azure_token,
+    clear_azure_token,
+    ...rest
+  } = data;
+  const kept = { ...rest, ...azureTokenChange(data) };
+  return password ? { ...kept, password, password_confirmation } : kept;
 };
 /** A non-administrator changes only their own azure_token (SPEC §6). */
-const azureTransform = (data: Record<string, unknown>) => ({ azure_token: data.azure_token });
+const azureTransform = (data: Record<string, unknown>) => azureTokenChange(data);
 
 function AdminUserEdit() {
   return (
@@ -157,7 +196,7 @@ function OwnAzureTokenEdit() {
           </Toolbar>
         }
       >
-        <TextInput source="azure_token" fullWidth />
+        <AzureTokenInputs />
       </SimpleForm>
     </Edit>
   );
@@ -190,6 +229,7 @@ function EditAzureTokenLink() {
 }
 
 export function UserShow() {
+  const translate = useTranslate();
   const { permissions, isPending } = usePermissions<SessionUser | null>();
   const { redirectTo } = useForeignForNonAdmin();
   if (isPending) return null;
@@ -205,7 +245,10 @@ export function UserShow() {
         <BooleanField source="operator_role" />
         <BooleanField source="finance_role" />
         <BooleanField source="can_chat" />
-        <TextField source="azure_token" emptyText="—" />
+        <FunctionField
+          source="has_azure_token"
+          render={(record) => (record.has_azure_token ? translate("resources.users.azure_token_saved_short") : "—")}
+        />
         <BooleanField source="has_cloud_token" />
       </SimpleShowLayout>
     </Show>

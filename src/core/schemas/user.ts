@@ -38,10 +38,14 @@ export const userSchema = z
   .superRefine(confirmation);
 export type UserInput = z.infer<typeof userSchema>;
 
+/** True removes the saved Azure DevOps token (the token itself is write-only: empty keeps it). */
+const clearAzureToken = z.boolean({ error: messages.invalidValue }).optional();
+
 export const userUpdateSchema = z
   .object(userFields)
   .partial()
   .extend({
+    clear_azure_token: clearAzureToken,
     password: z.preprocess(blankToUndefined, password.optional()),
     password_confirmation: z.preprocess(blankToUndefined, z.string().optional()),
   })
@@ -60,4 +64,4 @@ export const cloudTokenSchema = z.object({
 });
 
 /** The own-profile form of a non-administrator: the only field they may change (SPEC §6). */
-export const userAzureTokenSchema = z.object({ azure_token: userFields.azure_token });
+export const userAzureTokenSchema = z.object({ azure_token: userFields.azure_token, clear_azure_token: clearAzureToken });
