@@ -182,3 +182,15 @@ describe("one address spraying a password over many accounts", () => {
     Object.assign(figures, { sprayed: emails.length, sprayChecked: tally[401] });
   });
 });
+
+describe("e-mails no account can have", () => {
+  it("NUL, one that lower-casing lengthens past 254, a lone surrogate: 401 «Credenciales Invalidas», nothing reserved", async () => {
+    const before = (await t.app.db.db.select().from(login_attempts)).length;
+    for (const email of ["a\u0000b@prueba.mx", "İ".repeat(254), "\ud800@prueba.mx"]) {
+      const res = await signIn("10.4.0.1", email, "mala");
+      expect(res.status, JSON.stringify(email.slice(0, 10))).toBe(401);
+      expect(res.body).toEqual({ error: messages.invalidCredentials });
+    }
+    expect((await t.app.db.db.select().from(login_attempts)).length).toBeLessThanOrEqual(before + 1);
+  });
+});

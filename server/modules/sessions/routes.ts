@@ -18,6 +18,8 @@ export async function sessionRoutes(app: FastifyInstance) {
       const parsed = loginSchema.safeParse((raw.session ?? raw.user ?? raw) as unknown);
       if (!parsed.success) throw new HttpError(401, messages.invalidCredentials);
       const email = parsed.data.email.trim().toLowerCase();
+      // No account has such an e-mail (lower-casing can lengthen it; the database refuses NUL): nothing to reserve.
+      if (email.length > 254 || email.includes("\0")) throw new HttpError(401, messages.invalidCredentials);
       const device = deviceKey(app.config, email, request.cookies?.[DEVICE_COOKIE]);
       const reservation = await reserveAttempt(app.db.db, { email, ip: request.ip, device }, app.config);
       if (!reservation.ok) {
