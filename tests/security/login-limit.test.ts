@@ -120,6 +120,21 @@ describe("parallel sign-ins on one account", () => {
   });
 });
 
+describe("a browser with an open session of the user", () => {
+  it("signs in again with the right password while the e-mail is locked; another user's session does not help", async () => {
+    const { user } = await buildUser(t.app.db.db, "operator");
+    const stranger = await buildUser(t.app.db.db, "operator");
+    const mine = (await signIn("10.1.0.7", user.email)).body.token as string;
+    const theirs = (await signIn("10.1.0.7", stranger.user.email)).body.token as string;
+    const { tally } = await race(t.app, 20, () => login("10.1.0.8", user.email, "mala"));
+    expect(tally).toEqual({ 401: MAX, 429: 20 - MAX });
+    const withSession = (token: string) =>
+      t.app.inject({ ...login("10.1.0.7", user.email, PASSWORD), headers: { authorization: `Bearer ${token}` } });
+    expect((await withSession(theirs)).statusCode).toBe(429);
+    expect((await withSession(mine)).statusCode).toBe(200);
+  });
+});
+
 describe("the lock grows and ends", () => {
   it("one more try after 30 s, then after 60 s; a success clears the e-mail", async () => {
     const { user } = await buildUser(t.app.db.db, "operator");

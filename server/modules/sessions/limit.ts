@@ -6,8 +6,9 @@
  * parallel sign-ins are never all checked: only LOGIN_MAX_FAILURES of them get a reservation.
  *
  * Keys: the e-mail, and beside it the client's address (a password sprayed over every account). A browser
- * that has signed in as that e-mail before carries a signed device cookie; its attempts are counted under
- * the device instead, so an attacker who locks a named account does not lock its owner out.
+ * that has signed in as that e-mail before carries a signed device cookie (or still holds a session of that
+ * user); its attempts are counted under the device instead, so an attacker who locks a named account does
+ * not lock its owner out.
  * A locked e-mail gets one more try after LOGIN_LOCK_SECONDS, then twice that, and so on up to the
  * window: short for the owner, still only a few guesses an hour for an attacker.
  */
@@ -66,6 +67,9 @@ export function deviceKey(config: LimitConfig, email: string, cookie: string | u
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   return DEVICE_KEY_PREFIX + mac.slice(0, 32);
 }
+
+/** The key of a browser that holds an open session of the user signing in (counted like a device). */
+export const sessionKey = (sessionId: number) => `${DEVICE_KEY_PREFIX}sesion-${sessionId}`;
 
 export type Reservation = { ok: true; id: number; key: string } | { ok: false; retryAfter: number };
 

@@ -5,7 +5,7 @@ import { SESSION_COOKIE } from "../../../src/core/session";
 import { currentUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { DEVICE_COOKIE, deviceCookie, deviceKey, releaseAttempt, reserveAttempt } from "./limit";
+import { DEVICE_COOKIE, deviceCookie, deviceKey, releaseAttempt, reserveAttempt, sessionKey } from "./limit";
 import { authenticate, destroySession, openSession } from "./service";
 import { ssoRoutes } from "./sso";
 
@@ -20,7 +20,10 @@ export async function sessionRoutes(app: FastifyInstance) {
       const email = parsed.data.email.trim().toLowerCase();
       // No account has such an e-mail (lower-casing can lengthen it; the database refuses NUL): nothing to reserve.
       if (email.length > 254 || email.includes("\0")) throw new HttpError(401, messages.invalidCredentials);
-      const device = deviceKey(app.config, email, request.cookies?.[DEVICE_COOKIE]);
+      // A browser known to the e-mail: its device cookie, or a session of that same user still open in it.
+      const device =
+        deviceKey(app.config, email, request.cookies?.[DEVICE_COOKIE]) ??
+        (request.user && request.user.email.toLowerCase() === email && request.sessionId ? sessionKey(request.sessionId) : null);
       const reservation = await reserveAttempt(app.db.db, { email, ip: request.ip, device }, app.config);
       if (!reservation.ok) {
         reply.header("retry-after", String(reservation.retryAfter));
