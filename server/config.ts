@@ -46,6 +46,10 @@ const schema = z
     SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
     LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
     LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+    /** Failed sign-ins from one address (any e-mail) in the window before it is refused; unset: 5 × LOGIN_MAX_FAILURES. */
+    LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().optional(),
+    /** First lock of an e-mail once it reaches LOGIN_MAX_FAILURES; each further failure doubles it, up to the window. */
+    LOGIN_LOCK_SECONDS: z.coerce.number().positive().default(30),
     BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1_048_576),
     UPLOAD_LIMIT_BYTES: z.coerce
       .number()

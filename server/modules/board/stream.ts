@@ -15,7 +15,7 @@ import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import type { RealtimeEvent } from "../../http/realtime";
 import { outer } from "../../http/sql";
-import { userForToken } from "../sessions/service";
+import { sessionUsers, userForToken } from "../sessions/service";
 import { loadMessages, memberSql } from "./service";
 
 /** How often a stream sends a heartbeat comment and re-checks its session (tests shorten it). */
@@ -28,7 +28,9 @@ const cursorOf = (value: unknown): number | null => {
 };
 
 interface Stream {
+  /** As of the last event: re-read from the session before every event (roles and employee change). */
   user: SessionUser;
+  sessionId: number | null;
   cursor: number;
   chain: Promise<void>;
   reply: FastifyReply;
@@ -53,9 +55,39 @@ export async function realtimeRoutes(app: FastifyInstance) {
     }
   };
 
+  const end = (s: Stream) => {
+    if (s.closed) return;
+    s.closed = true;
+    s.reply.raw.end();
+  };
+
+  /**
+   * The open streams whose session is still valid, each with its user as it is now (one query for all):
+   * authority is never taken from when the stream was opened. A stream whose session is gone (signed out,
+   * password changed, employee deactivated, expired) ends here.
+   */
+  const current = async () => {
+    const open = [...streams].filter((s) => !s.closed);
+    if (open.length === 0) return open;
+    const fresh = await sessionUsers(
+      app.db.db,
+      open.flatMap((s) => (s.sessionId === null ? [] : [s.sessionId])),
+      app.config,
+    );
+    return open.filter((s) => {
+      const user = s.sessionId === null ? undefined : fresh.get(s.sessionId);
+      if (!user) {
+        end(s);
+        return false;
+      }
+      s.user = user;
+      return true;
+    });
+  };
+
   /** Per event, rows loaded once for every stream of this process. */
   const handle = async (event: RealtimeEvent) => {
-    const open = [...streams].filter((s) => !s.closed);
+    const open = await current();
     if (open.length === 0) return;
     if (event.t === "notification") {
       const targets = open.filter((s) => s.user.id === event.user_id);
@@ -126,10 +158,7 @@ export async function realtimeRoutes(app: FastifyInstance) {
   };
 
   app.addHook("preClose", async () => {
-    for (const s of streams) {
-      s.closed = true;
-      s.reply.raw.end();
-    }
+    for (const s of streams) end(s);
     streams.clear();
   });
 
@@ -146,7 +175,7 @@ export async function realtimeRoutes(app: FastifyInstance) {
         const [row] = await app.db.db.select({ max: sql<number | null>`max(${project_messages.id})` }).from(project_messages);
         cursor = Number(row?.max ?? 0);
       }
-      const s: Stream = { user, cursor, chain: Promise.resolve(), reply, closed: false };
+      const s: Stream = { user, sessionId: request.sessionId, cursor, chain: Promise.resolve(), reply, closed: false };
       await listen();
       reply.hijack();
       reply.raw.writeHead(200, {

@@ -5,7 +5,8 @@ import { SESSION_COOKIE } from "../../../src/core/session";
 import { currentUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { authenticate, clearFailures, destroySession, openSession, recordFailure, tooManyFailures } from "./service";
+import { DEVICE_COOKIE, deviceCookie, deviceKey, releaseAttempt, reserveAttempt, sessionKey } from "./limit";
+import { authenticate, destroySession, openSession } from "./service";
 import { ssoRoutes } from "./sso";
 
 export async function sessionRoutes(app: FastifyInstance) {
@@ -17,13 +18,29 @@ export async function sessionRoutes(app: FastifyInstance) {
       const parsed = loginSchema.safeParse((raw.session ?? raw.user ?? raw) as unknown);
       if (!parsed.success) throw new HttpError(401, messages.invalidCredentials);
       const email = parsed.data.email.trim().toLowerCase();
-      if (await tooManyFailures(app.db.db, email, app.config)) throw new HttpError(429, messages.tooManyAttempts);
-      const found = await authenticate(app.db.db, email, parsed.data.password);
-      if (!found) {
-        await recordFailure(app.db.db, email, request.ip);
-        throw new HttpError(401, messages.invalidCredentials);
+      // No account has such an e-mail (lower-casing can lengthen it; the database refuses NUL): nothing to reserve.
+      if (email.length > 254 || email.includes("\0")) throw new HttpError(401, messages.invalidCredentials);
+      // A browser known to the e-mail: its device cookie, or a session of that same user still open in it.
+      const device =
+        deviceKey(app.config, email, request.cookies?.[DEVICE_COOKIE]) ??
+        (request.user && request.user.email.toLowerCase() === email && request.sessionId ? sessionKey(request.sessionId) : null);
+      const reservation = await reserveAttempt(app.db.db, { email, ip: request.ip, device }, app.config);
+      if (!reservation.ok) {
+        reply.header("retry-after", String(reservation.retryAfter));
+        throw new HttpError(429, messages.tooManyAttempts);
       }
-      await clearFailures(app.db.db, email);
+      // Only now, with an attempt reserved, does the password get checked; a failure keeps the reservation.
+      const found = await authenticate(app.db.db, email, parsed.data.password);
+      if (!found) throw new HttpError(401, messages.invalidCredentials);
+      await releaseAttempt(app.db.db, reservation);
+      const known = deviceCookie(app.config, email);
+      reply.setCookie(DEVICE_COOKIE, known.value, {
+        path: "/api/v1/sessions",
+        httpOnly: true,
+        sameSite: "strict",
+        secure: app.config.PUBLIC_URL?.startsWith("https:") ?? false,
+        maxAge: known.maxAge,
+      });
       return openSession(app, request, reply, found);
     },
   );
