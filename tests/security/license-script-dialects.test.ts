@@ -165,6 +165,26 @@ describe.skipIf(mariadbDown !== null)(`licence script on MariaDB${mariadbDown ? 
     );
   });
 
+  it("reads the same in other sql_modes: NO_BACKSLASH_ESCAPES, ANSI_QUOTES, PIPES_AS_CONCAT", () => {
+    const modes = "SET SESSION sql_mode = CONCAT(@@SESSION.sql_mode, ',NO_BACKSLASH_ESCAPES,ANSI_QUOTES,PIPES_AS_CONCAT');";
+    mariadb(database, "DELETE FROM sia_licencias;");
+    for (const { sql } of scripts) {
+      const run = mariadb(database, `${modes}\n${sql}`);
+      expect(run.status, run.stderr).toBe(0);
+    }
+    const read = mariadb(
+      database,
+      `SELECT licencia_id, ${TEXT_COLUMNS.map((c) => `HEX(${c})`).join(", ")} FROM sia_licencias ORDER BY licencia_id;`,
+      ["-N", "--batch", "--raw"],
+    );
+    const rows = read.stdout
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t"));
+    expect(rows).toEqual(scripts.map(({ id, expected }) => [String(id), ...TEXT_COLUMNS.map((c) => hex(expected[c]))]));
+    expect(mariadb(database, "SELECT id, nombre FROM clientes;", ["-N", "--batch"]).stdout.trim()).toBe("1\tintacto");
+  });
+
   it("a script that fails half-way leaves the licence it replaces in place (CREATE TABLE is outside the transaction)", () => {
     const { sql, id } = scripts[0];
     const broken = sql.replace(/VALUES \(/, "VALUES ('no es un número', ");
