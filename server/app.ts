@@ -13,10 +13,11 @@ import { sql } from "drizzle-orm";
 import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import helmet from "helmet";
 import { APP_VERSION } from "../src/core/constants";
+import { grantFor } from "../src/core/permissions";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
-import { registerAuth } from "./http/auth";
-import { registerErrorHandler } from "./http/errors";
+import { registerAuth, tokenOf } from "./http/auth";
+import { forbidden, registerErrorHandler, unauthorized } from "./http/errors";
 import { RealtimeHub } from "./http/realtime";
 import { registerResource } from "./http/resource";
 import { secretKey } from "./http/secrets";
@@ -25,6 +26,7 @@ import { driveApiRoutes, driveFileRoutes } from "./modules/drive/routes";
 import { jobsRoutes } from "./modules/jobs/routes";
 import { PushQueue } from "./modules/push/service";
 import { sessionRoutes } from "./modules/sessions/routes";
+import { userForToken } from "./modules/sessions/service";
 import { encryptStoredSecrets } from "./modules/users/service";
 import { DIST_DIR } from "./paths";
 import { type CalendarPort, type CalendarReader, createCalendar, createCalendarReader } from "./ports/calendar";
@@ -147,14 +149,27 @@ export async function build(options: {
     securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
   );
   await app.register(multipart, { limits: { fileSize: config.UPLOAD_LIMIT_BYTES, files: 1, fields: 20 } });
+  // Before the documentation's routes, so its refusals are the same Spanish JSON as the API's.
+  registerErrorHandler(app);
   await app.register(swagger, {
     openapi: {
       info: { title: "SIA API", version: APP_VERSION, description: "API REST de SIA bajo /api/v1" },
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/api/docs", staticCSP: true });
-  registerErrorHandler(app);
+  // The documentation (page, JSON, YAML, assets) maps every route: administrators with a session only.
+  await app.register(swaggerUi, {
+    routePrefix: "/api/docs",
+    staticCSP: true,
+    uiHooks: {
+      onRequest: async (request) => {
+        const token = tokenOf(request);
+        const found = token ? await userForToken(database.db, token, config) : null;
+        if (!found) throw unauthorized();
+        if (!grantFor(found.user, "api_docs", "show")) throw forbidden();
+      },
+    },
+  });
 
   app.get("/healthz", { schema: { hide: true } }, async (_request, reply) => {
     await database.rows(sql`select 1`);

@@ -33,6 +33,9 @@ const REQUIRED_WITH = {
   CALENDAR_ADAPTER: { google: ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"] },
 } as const;
 
+/** The demo accounts' password when SIA_DEMO_PASSWORD is unset: public (README), so never in production. */
+export const PUBLIC_DEMO_PASSWORD = "sia-demo";
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -40,8 +43,13 @@ const schema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     DATABASE_URL: z.string().url().optional(),
     DATA_DIR: z.string().default("./data"),
-    SIA_DEMO: bool(true),
-    SIA_DEMO_PASSWORD: z.string().min(6).default("sia-demo"),
+    /** Unset: on outside production, off in production (demo accounts there only when asked for explicitly). */
+    SIA_DEMO: z
+      .string()
+      .optional()
+      .transform((v) => (v === undefined || v === "" ? undefined : !["0", "false", "no", "off"].includes(v.toLowerCase()))),
+    /** Unset: the public PUBLIC_DEMO_PASSWORD, refused in production. */
+    SIA_DEMO_PASSWORD: z.string().min(6).optional(),
     PUBLIC_URL: z.string().url().optional(),
     SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
     LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
@@ -159,6 +167,18 @@ const schema = z
     OIDC_BUTTON_LABEL: z.string().trim().min(1).default("Entrar con Microsoft"),
   })
   .superRefine((config, ctx) => {
+    // Demo accounts in production only when asked for, and never with the password everyone can read.
+    if (
+      config.NODE_ENV === "production" &&
+      config.SIA_DEMO &&
+      (config.SIA_DEMO_PASSWORD ?? PUBLIC_DEMO_PASSWORD) === PUBLIC_DEMO_PASSWORD
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SIA_DEMO_PASSWORD"],
+        message: `con NODE_ENV=production y SIA_DEMO=1 es obligatoria y distinta de «${PUBLIC_DEMO_PASSWORD}» (la contraseña pública de demostración)`,
+      });
+    }
     // Both or neither: half a provider would show a button that cannot work.
     if (Boolean(config.OIDC_AUTHORITY) !== Boolean(config.OIDC_CLIENT_ID)) {
       const missing = config.OIDC_AUTHORITY ? "OIDC_CLIENT_ID" : "OIDC_AUTHORITY";
@@ -181,7 +201,12 @@ const schema = z
     }
   });
 
-export type Config = z.infer<typeof schema> & { dataDir: string };
+type Parsed = z.infer<typeof schema>;
+export type Config = Omit<Parsed, "SIA_DEMO" | "SIA_DEMO_PASSWORD"> & {
+  SIA_DEMO: boolean;
+  SIA_DEMO_PASSWORD: string;
+  dataDir: string;
+};
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
@@ -189,5 +214,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`Configuración inválida:\n${lines}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+  const data = parsed.data;
+  return {
+    ...data,
+    SIA_DEMO: data.SIA_DEMO ?? data.NODE_ENV !== "production",
+    SIA_DEMO_PASSWORD: data.SIA_DEMO_PASSWORD ?? PUBLIC_DEMO_PASSWORD,
+    dataDir: path.resolve(data.DATA_DIR),
+  };
 }

@@ -3,9 +3,9 @@
  * empty embedded database), then listens. `npm start` runs its build through scripts/start.mjs.
  */
 import { build } from "./app";
-import { loadConfig } from "./config";
+import { loadConfig, PUBLIC_DEMO_PASSWORD } from "./config";
 import { createDb, DataDirLockedError } from "./db/client";
-import { seedBase, seedDemo } from "./db/seed";
+import { lockPublicDemoPasswords, seedBase, seedDemo } from "./db/seed";
 import { JOBS } from "./jobs";
 import { startJobs } from "./jobs/runner";
 
@@ -34,6 +34,15 @@ export async function main() {
     !config.DATABASE_URL && config.SIA_DEMO
       ? (await seedDemo(database.db, { password: config.SIA_DEMO_PASSWORD })).seeded
       : false;
+  // In production the public demo password never opens an account (config refuses it for new demo data;
+  // this covers demo data loaded before, e.g. by a start without NODE_ENV=production).
+  const locked = config.NODE_ENV === "production" ? await lockPublicDemoPasswords(database.db, PUBLIC_DEMO_PASSWORD) : [];
+  for (const email of locked) {
+    console.warn(
+      `${email} tenía la contraseña pública de demostración: ya no puede entrar con contraseña. ` +
+        "Asigne una nueva con npm run create-admin si la cuenta se usa.",
+    );
+  }
 
   const app = await build({ config, database });
   // Scheduled jobs (server/jobs: Tuesday reminder and report, hourly Garantía auto-close), checked every
@@ -59,7 +68,7 @@ export async function main() {
   ];
   if (!config.DATABASE_URL && config.SIA_DEMO) {
     lines.push(demo ? "Datos de demostración cargados." : "Datos de demostración ya presentes.");
-    lines.push("Cuentas de demostración (contraseña: SIA_DEMO_PASSWORD, por omisión «sia-demo»):");
+    lines.push(`Cuentas de demostración (contraseña: SIA_DEMO_PASSWORD, por omisión «${PUBLIC_DEMO_PASSWORD}»):`);
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(22)} ${account.role}`);
   }
   console.log(lines.join("\n"));

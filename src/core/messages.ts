@@ -28,6 +28,7 @@ export const messages = {
   mustBePositive: "debe ser mayor o igual a cero",
   invalidReference: "no existe",
   invalidDate: "no es una fecha válida",
+  dateOutOfRange: "no es una fecha válida: debe estar entre 1900 y 2100",
   passwordMismatch: "no coincide con la contraseña",
   clientCreated: "Cliente Creado",
   clientUpdated: "Cliente Actualizado",

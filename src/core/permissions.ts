@@ -122,6 +122,14 @@ export const permissionMatrix = {
   dashboards: { show: everyoneOwn, list: admin },
   // «Integraciones» (issue 8): administrators see which adapter each port runs (list) and test one (show).
   integrations: { list: admin, show: admin },
+  // What a project list or record tells of its invoicing (percentage invoiced, the invoicing action, the
+  // ignore_proyect_invoiced filter): whoever reads invoices. An Operador sees projects, not their billing.
+  project_invoicing: { show: adminFinance },
+  // Other people's work seen through a list (the projects' involved_projects_by_employee filter: where an
+  // employee logged time or is assigned): like reports by employee, an Operador only their own (SPEC §6).
+  employee_work: { list: { admin: "all", finance: "all", operator: "own" } },
+  // The API's documentation (/api/docs, its JSON and YAML): the route map is for administrators.
+  api_docs: { show: admin },
 } satisfies Record<string, ResourceRules>;
 
 export type PermissionResource = keyof typeof permissionMatrix;

@@ -17,6 +17,18 @@ export const toIsoDate = (ms: number) => {
   const d = new Date(ms);
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 };
+/**
+ * The dates SIA accepts anywhere (forms, query parameters, imports): years 1900 to 2100. Outside them a date
+ * is a typo or an attack, and week arithmetic near year 9999 leaves what PostgreSQL and Date can hold.
+ */
+export const DATE_MIN = "1900-01-01";
+export const DATE_MAX = "2100-12-31";
+/** A 'YYYY-MM-DD' (already a real date) within DATE_MIN…DATE_MAX. */
+export const isDateInRange = (date: string) => date.length === 10 && date >= DATE_MIN && date <= DATE_MAX;
+/** An instant whose UTC date is within DATE_MIN…DATE_MAX (false for an invalid Date). */
+export const isInstantInRange = (instant: Date) =>
+  !Number.isNaN(instant.getTime()) && isDateInRange(instant.toISOString().slice(0, 10));
+
 export const parseIsoDate = (date: string) => {
   const [y, m, d] = date.split("-").map(Number);
   return Date.UTC(y, m - 1, d);
@@ -183,12 +195,12 @@ export function hhmm(instant: Date): string {
 /** The prefix of an activity's errors in batch answers: 'HH:mm - HH:mm: '. */
 export const timePrefix = (begins: Date, ends: Date) => `${hhmm(begins)} - ${hhmm(ends)}: `;
 
-/** Parses 'YYYY-MM-DD' or an ISO date-time into the local date it designates. */
+/** Parses 'YYYY-MM-DD' or an ISO date-time into the local date it designates; null if not real or out of range. */
 export function localDateOf(value: string): string | null {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     const ms = parseIsoDate(value);
-    return Number.isNaN(ms) || toIsoDate(ms) !== value ? null : value;
+    return Number.isNaN(ms) || toIsoDate(ms) !== value || !isDateInRange(value) ? null : value;
   }
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : localDate(new Date(ms));
+  const instant = new Date(Date.parse(value));
+  return isInstantInRange(instant) ? localDate(instant) : null;
 }

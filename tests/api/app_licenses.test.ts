@@ -249,7 +249,9 @@ describe("app_licenses", () => {
 
   it("quotes every value as a plain SQL literal, refuses NUL, and answers 404 for unknown licences", async () => {
     expect(sqlLiteral("O'Brien")).toBe("'O''Brien'");
-    expect(sqlLiteral("a\\'b")).toBe("'a\\''b'");
+    // A backslash is never written inside a literal (MySQL would read it as an escape).
+    expect(sqlLiteral("a\\'b")).toBe("REPLACE('a!''b', '!', SUBSTR('\\\\', 1, 1))");
+    expect(sqlLiteral("!\\")).toBe(`REPLACE('!"', '"', SUBSTR('\\\\', 1, 1))`);
     expect(sqlLiteral(12)).toBe("'12'");
     expect(sqlLiteral(null)).toBe("NULL");
     expect(() => sqlLiteral("a\u0000b")).toThrow(ValidationError);

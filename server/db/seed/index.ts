@@ -3,11 +3,12 @@
  * seedDemo(): a believable small Mexican firm for demos and manual testing, only on an empty
  * database (no users), in one transaction, deterministic for a given date.
  */
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import { ACTIVITY_TYPES } from "../../../src/core/constants";
-import { hashPassword } from "../../modules/sessions/service";
+import { hashPassword, verifyPassword } from "../../modules/sessions/service";
 import type { Db, Tx } from "../client";
 import { activity_type_catalogs, app_settings, users } from "../schema";
+import { EMPLOYEES } from "./data";
 import { buildDemo, type DemoFigures } from "./demo";
 import { resetSequence } from "./sequences";
 
@@ -54,4 +55,28 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<SeedDe
     ms: performance.now() - started,
     figures,
   };
+}
+
+/** The demo firm's accounts (server/db/seed/data.ts). */
+export const DEMO_ACCOUNT_EMAILS = EMPLOYEES.flatMap((e) => (e.account ? [e.account.email] : []));
+
+/**
+ * Production: a demo account that still has the public demo password (README) loses it — no password
+ * sign-in, its sessions void — so nobody signs in with a password anyone can read. Answers the e-mails locked.
+ */
+export async function lockPublicDemoPasswords(db: Db, publicPassword: string): Promise<string[]> {
+  const accounts = await db
+    .select({ id: users.id, email: users.email, digest: users.password_digest })
+    .from(users)
+    .where(inArray(users.email, DEMO_ACCOUNT_EMAILS));
+  const locked: string[] = [];
+  for (const account of accounts) {
+    if (!(await verifyPassword(account.digest, publicPassword))) continue;
+    await db
+      .update(users)
+      .set({ password_digest: null, password_changed_at: new Date() })
+      .where(sql`${users.id} = ${account.id} and ${users.password_digest} = ${account.digest}`);
+    locked.push(account.email);
+  }
+  return locked;
 }

@@ -15,6 +15,7 @@ import {
 import {
   addDays,
   endOfDay,
+  isInstantInRange,
   localDate,
   localDateOf,
   localToday,
@@ -107,8 +108,8 @@ const boundOf = (value: string, end: boolean): Date | null => {
     const date = localDateOf(value);
     return date ? (end ? endOfDay(date) : startOfDay(date)) : null;
   }
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : new Date(ms);
+  const instant = new Date(Date.parse(value));
+  return isInstantInRange(instant) ? instant : null;
 };
 const boundSchema = (end: boolean) =>
   z.string().transform((v, ctx) => {

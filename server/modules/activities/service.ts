@@ -10,7 +10,7 @@ import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
 import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
 import type { SessionUser } from "../../../src/core/session";
-import { localDate, localDateOf, timePrefix } from "../../../src/core/week";
+import { isInstantInRange, localDate, localDateOf, timePrefix } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { activities, app_settings, frozen_periods } from "../../db/schema";
 import { type FieldErrors, forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
@@ -383,7 +383,7 @@ export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
       const begins = (item as Record<string, unknown> | null)?.begins_at;
       const ends = (item as Record<string, unknown> | null)?.ends_at;
       const times = [begins, ends].map((v) => (typeof v === "string" ? new Date(v) : null));
-      const prefix = times.every((d) => d && !Number.isNaN(d.getTime()))
+      const prefix = times.every((d) => d && isInstantInRange(d))
         ? timePrefix(times[0] as Date, times[1] as Date)
         : messages.activityIndex(index + 1);
       errors[index] = prefixed(prefix, zodFieldErrors(parsed.error));

@@ -1,7 +1,7 @@
 /**
  * Licence rules (SPEC §5) and the SQL script that installs one licence in the client's system
- * (docs/license-script.md). Every value of the script is a SQL string literal built by sqlLiteral(),
- * so no name, RFC or code can end a literal early or add a statement.
+ * (docs/license-script.md). Every value of the script is built by sqlLiteral(), read alike by PostgreSQL,
+ * MySQL, MariaDB and SQLite, so no name, RFC or code can end a literal early or add a statement.
  */
 import { eq } from "drizzle-orm";
 import { MESA_ELECTRONICA_PRODUCT_NAME } from "../../../src/core/constants";
@@ -22,12 +22,35 @@ export async function applyLicenseRules(values: Values, db: Tx, existing: Values
   return values;
 }
 
-/** A value as a standard SQL string literal: quotes doubled, NUL refused; NULL for null. */
+/**
+ * A value as SQL that every dialect the script is run with reads the same way (docs/license-script.md):
+ * a standard string literal, quotes doubled, NUL refused; NULL for null. A backslash never appears inside
+ * a literal, because MySQL and MariaDB (by default) read it as an escape, so `O\'` would end the literal
+ * early. A value with backslashes is written with a placeholder character that the value does not contain,
+ * restored by `REPLACE(…, SUBSTR('\\', 1, 1))`: `'\\'` is one backslash where backslashes escape and two
+ * where they do not, and its first character is a backslash either way. REPLACE and SUBSTR exist in
+ * PostgreSQL, MySQL, MariaDB and SQLite alike.
+ */
 export function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return "NULL";
   const text = value instanceof Date ? value.toISOString() : String(value);
   if (text.includes("\u0000")) throw ValidationError.base(`La licencia ${messages.invalidCharacters} (carácter nulo)`);
-  return `'${text.replaceAll("'", "''")}'`;
+  const quote = (part: string) => `'${part.replaceAll("'", "''")}'`;
+  if (!text.includes("\\")) return quote(text);
+  const mark = markNotIn(text);
+  return `REPLACE(${quote(text.replaceAll("\\", mark))}, '${mark}', SUBSTR('\\\\', 1, 1))`;
+}
+
+/**
+ * One character that does not occur in the text: printable ASCII first (no quote, no backslash), then the
+ * private use area. One character, so a placeholder can never be formed across a replaced backslash.
+ */
+function markNotIn(text: string): string {
+  for (let code = 0x21; code <= 0xf8ff; code = code === 0x7e ? 0xe000 : code + 1) {
+    const c = String.fromCharCode(code);
+    if (c !== "'" && c !== "\\" && !text.includes(c)) return c;
+  }
+  throw ValidationError.base(`La licencia ${messages.invalidCharacters}`);
 }
 
 export const LICENSE_TABLE = "sia_licencias";
@@ -95,10 +118,13 @@ export async function licenseScript(db: Tx, id: number, now = new Date()): Promi
   const sql = [
     `-- SIA: licencia ${Number(l.id)}. Instala o reemplaza esta licencia en la tabla ${LICENSE_TABLE}.`,
     "-- Ejecutar completo; puede ejecutarse más de una vez (borra y vuelve a insertar la misma licencia).",
-    "BEGIN;",
+    // MySQL and MariaDB only (a comment elsewhere): the file is UTF-8, and the table keeps any character.
+    "/*!40101 SET NAMES utf8mb4 */;",
+    // Before BEGIN: MySQL and MariaDB commit any open transaction on CREATE TABLE.
     `CREATE TABLE IF NOT EXISTS ${LICENSE_TABLE} (`,
     LICENSE_COLUMNS.map(([name, type]) => `  ${name} ${type}`).join(",\n"),
-    ");",
+    ") /*!40101 DEFAULT CHARSET=utf8mb4 */;",
+    "BEGIN;",
     `DELETE FROM ${LICENSE_TABLE} WHERE licencia_id = ${sqlLiteral(l.id)};`,
     `INSERT INTO ${LICENSE_TABLE} (${names.join(", ")})`,
     `VALUES (${literals.join(", ")});`,

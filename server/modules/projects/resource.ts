@@ -2,6 +2,7 @@ import { and, asc, eq, exists, inArray, isNotNull, ne, or, type SQL, sql } from 
 import { alias } from "drizzle-orm/pg-core";
 import { NON_BILLING_INVOICE_STATES } from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
+import { grantFor } from "../../../src/core/permissions";
 import { permittedEvents, projectEvent, projectStateLabel } from "../../../src/core/projectMachine";
 import { optionalText, z } from "../../../src/core/schemas/fields";
 import {
@@ -29,7 +30,7 @@ import {
   users,
 } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
-import { ValidationError } from "../../http/errors";
+import { forbidden, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter, idOf, ResourceService } from "../../http/resource";
 import { outer } from "../../http/sql";
@@ -48,6 +49,9 @@ const rapeName = nameOf(employees, outer(projects.rape_id));
 const nonBilling = sql.raw(NON_BILLING_INVOICE_STATES.map((s) => `'${s}'`).join(","));
 /** Percent of the project already invoiced (cancelled invoices do not count). */
 const invoicedPercentage = sql<number>`(select coalesce(sum(${sql.identifier("percentage_value")}), 0)::float8 from ${invoices} where ${sql.identifier("project_id")} = ${outer(projects.id)} and ${sql.identifier("state")} not in (${nonBilling}))`;
+
+/** A project's fields that tell its invoicing (hidden without project_invoicing × show). */
+export const INVOICING_FIELDS = ["invoiced_percentage", "invoice_action", "invoice_action_label"] as const;
 
 const ARCHIVED = ARCHIVED_PROJECT_STATES as string[];
 const CURRENT = Object.keys(PROJECT_STATES).filter((s) => !ARCHIVED.includes(s));
@@ -128,12 +132,18 @@ export const projectsResource = declareResource({
     client_id: filter.idEquals(projects.client_id),
     by_pm: filter.idIn(projects.pm_id),
     by_rape: filter.idIn(projects.rape_id),
-    involved_projects_by_employee: filter.custom(z.coerce.number({ error: messages.invalidValue }).int().positive(), (v) =>
-      involvedCondition(v as number),
-    ),
+    involved_projects_by_employee: filter.custom(z.coerce.number({ error: messages.invalidValue }).int().positive(), (v, ctx) => {
+      // Where someone else logged time is theirs to show (permission matrix: employee_work).
+      const grant = grantFor(ctx.user, "employee_work", "list");
+      if (grant !== "all" && !(grant === "own" && ctx.user.employee?.id === v)) throw forbidden();
+      return involvedCondition(v as number);
+    }),
     ignore_proyect_invoiced: filter.custom(
       z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1"),
-      (v) => (v ? or(sql`${projects.invoice_action} is null`, ne(projects.invoice_action, "completely_invoiced")) : undefined),
+      (v, ctx) => {
+        if (!grantFor(ctx.user, "project_invoicing", "show")) throw forbidden();
+        return v ? or(sql`${projects.invoice_action} is null`, ne(projects.invoice_action, "completely_invoiced")) : undefined;
+      },
     ),
   },
   computed: {
@@ -147,12 +157,15 @@ export const projectsResource = declareResource({
     unread_messages: (ctx) => unreadCountSql(ctx.user.id, outer(projects.id)).as("unread_messages"),
   },
   present(record, ctx) {
-    return {
+    const presented: typeof record & Record<string, unknown> = {
       ...record,
       aasm_statuses_with_i18n: projectStateLabel(String(record.state)),
       invoice_action_label: record.invoice_action ? INVOICE_ACTIONS[record.invoice_action as keyof typeof INVOICE_ACTIONS] : null,
       permitted_events: permittedEvents(String(record.state), ctx.user).map(eventView),
     };
+    // The project's billing only for who reads invoices (permission matrix: project_invoicing).
+    if (!grantFor(ctx.user, "project_invoicing", "show")) for (const key of INVOICING_FIELDS) delete presented[key];
+    return presented;
   },
   deleteGuards: [
     async (id, db) => {
@@ -287,7 +300,11 @@ export const projectsResource = declareResource({
         const ctx = service.context(app, request, "show");
         const id = idOf(request);
         await service.find(ctx, id);
-        return { audit_logs: await auditTrail(app.db.db, "Project", id) };
+        const trail = await auditTrail(app.db.db, "Project", id);
+        const billing = Boolean(grantFor(ctx.user, "project_invoicing", "show"));
+        return {
+          audit_logs: billing ? trail : trail.filter((row) => !(INVOICING_FIELDS as readonly string[]).includes(row.field)),
+        };
       },
     );
 

@@ -361,6 +361,8 @@ function InvoicesLink() {
 
 function ProjectDetails() {
   const record = useRecordContext();
+  // The project's billing is for who reads invoices (permission matrix: project_invoicing); the server omits it otherwise.
+  const { canAccess: seesBilling } = useCanAccess({ resource: "project_invoicing", action: "show" });
   if (!record) return null;
   return (
     <Box>
@@ -380,11 +382,13 @@ function ProjectDetails() {
         <FunctionField source="eta" render={(r: { eta?: string | null }) => formatDate(r.eta)} />
         <TextField source="pm_name" emptyText="—" />
         <TextField source="rape_name" emptyText="—" />
-        <FunctionField
-          source="invoiced_percentage"
-          render={(r: { invoiced_percentage?: number }) => `${Number(r.invoiced_percentage ?? 0).toLocaleString("es-MX")} %`}
-        />
-        <TextField source="invoice_action_label" emptyText="Sin registrar" />
+        {seesBilling && (
+          <FunctionField
+            source="invoiced_percentage"
+            render={(r: { invoiced_percentage?: number }) => `${Number(r.invoiced_percentage ?? 0).toLocaleString("es-MX")} %`}
+          />
+        )}
+        {seesBilling && <TextField source="invoice_action_label" emptyText="Sin registrar" />}
         <FunctionField
           source="color_tag"
           render={(r: { color_tag?: string | null }) =>

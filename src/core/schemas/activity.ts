@@ -16,15 +16,9 @@
 import { ACTION_TYPES, VACATION_DESCRIPTION } from "../constants";
 import { messages } from "../messages";
 import { localDate } from "../week";
-import { flag, optionalId, optionalText, z } from "./fields";
+import { flag, instant, optionalId, optionalText, z } from "./fields";
 
 export const OWNERABLE_TYPES = ["Client", "Prospect"] as const;
-
-const instant = () =>
-  z.preprocess(
-    (v) => (typeof v === "string" || typeof v === "number" ? new Date(v) : v),
-    z.date({ error: messages.invalidDate }).refine((d) => !Number.isNaN(d.getTime()), { error: messages.invalidDate }),
-  );
 
 const nullIfBlank = (v: unknown) => (v === "" || v === "null" ? null : v);
 

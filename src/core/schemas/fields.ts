@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { messages } from "../messages";
+import { DATE_MAX, DATE_MIN, isDateInRange, isInstantInRange } from "../week";
 
 z.config(z.locales.es());
 
@@ -44,13 +45,37 @@ export const requiredId = () =>
 
 export const flag = () => z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean().optional());
 
+export { DATE_MAX, DATE_MIN };
+
+/** The one date schema: a real 'YYYY-MM-DD' between DATE_MIN and DATE_MAX (src/core/week.ts). */
 export const isoDate = () =>
   z
     .string({ error: messages.required })
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: messages.invalidDate })
     .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
       error: messages.invalidDate,
-    });
+      abort: true,
+    })
+    .refine(isDateInRange, { error: messages.dateOutOfRange });
+
+/** A real date (isoDate's rule) as a plain check, for parsers that are not zod schemas. */
+export const isValidIsoDate = (v: string) => isoDate().safeParse(v).success;
+
+/** An instant with its offset (ISO 8601), its date within DATE_MIN…DATE_MAX. */
+export const isoDateTime = () =>
+  z.iso
+    .datetime({ offset: true, error: messages.invalidDate })
+    .refine((v) => isInstantInRange(new Date(v)), { error: messages.dateOutOfRange });
+
+/** An instant (a Date, an ISO string or epoch milliseconds) within DATE_MIN…DATE_MAX, as a Date. */
+export const instant = () =>
+  z.preprocess(
+    (v) => (typeof v === "string" || typeof v === "number" ? new Date(v) : v),
+    z
+      .date({ error: messages.invalidDate })
+      .refine((d) => !Number.isNaN(d.getTime()), { error: messages.invalidDate, abort: true })
+      .refine(isInstantInRange, { error: messages.dateOutOfRange }),
+  );
 
 export const optionalIsoDate = () => z.preprocess(emptyToNull, isoDate().nullable().optional());
 

@@ -1,5 +1,5 @@
 import { messages } from "../messages";
-import { isoDate, optionalText, z } from "./fields";
+import { isoDate, isValidIsoDate, optionalText, z } from "./fields";
 
 /** Holiday (SPEC §3): a unique date and an optional name. */
 export const holydaySchema = z.object({
@@ -17,7 +17,7 @@ export const HOLYDAY_RANGE_MAX_DAYS = 366;
 
 /**
  * A date of the import file, as YYYY-MM-DD or DD/MM/YYYY (day and month may have one digit), to
- * YYYY-MM-DD; null when it is not a real calendar date.
+ * YYYY-MM-DD; null when it is not a real calendar date or lies outside DATE_MIN…DATE_MAX.
  */
 export function parseHolydayDate(raw: string): string | null {
   const value = raw.trim();
@@ -32,10 +32,8 @@ export function parseHolydayDate(raw: string): string | null {
     if (!match) return null;
     [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
   }
-  if (y < 1900 || y > 2999 || m < 1 || m > 12 || d < 1) return null;
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
-  return date.toISOString().slice(0, 10);
+  const iso = `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+  return isValidIsoDate(iso) ? iso : null;
 }
 
 export const holydaysByDateSchema = z.object({ from: isoDate(), to: isoDate() }).superRefine((v, ctx) => {

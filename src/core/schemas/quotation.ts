@@ -2,13 +2,13 @@ import { QUOTATION_EVENT_DEFAULT_MINUTES } from "../constants";
 import { messages, pipelineMessages } from "../messages";
 import { QUOTATION_EVENT_NAMES } from "../quotationMachine";
 import { clientFieldsSchema } from "./client";
-import { optionalId, optionalIsoDate, optionalText, requiredId, requiredText, z } from "./fields";
+import { isoDateTime, optionalId, optionalIsoDate, optionalText, requiredId, requiredText, z } from "./fields";
 
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]{2,}$/;
 
 /** A quotation's calendar event (default one hour); every attendee must be an e-mail. */
 export const quotationEventSchema = z.object({
-  starts_at: z.iso.datetime({ offset: true, error: messages.invalidDate }),
+  starts_at: isoDateTime(),
   duration_minutes: z.coerce
     .number({ error: messages.mustBeNumber })
     .int({ error: messages.mustBeWholeNumber })

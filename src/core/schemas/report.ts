@@ -1,5 +1,5 @@
 import { reportMessages } from "../messages";
-import { z } from "./fields";
+import { isValidIsoDate, z } from "./fields";
 
 /**
  * The activity report (SPEC §5, §7; docs/reports.md): what the reporting screen validates and what
@@ -16,8 +16,7 @@ export const REPORT_EXCLUDABLE: Partial<Record<ReportKind, "clients" | "employee
 export const reportIdParam = (kind: ReportKind) => `${kind}_id` as const;
 export const REPORT_MAX_EXCLUDED = 1000;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const realDate = (v: string) => DATE.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const realDate = isValidIsoDate;
 
 /** The normalised report filter (what reportQuery and reportCsvStream take). */
 export interface ReportFilter {
