@@ -287,8 +287,6 @@ export const importMessages = {
   icsUnreadable: "El archivo no es un calendario .ics válido",
   icsNoCalendar: "El archivo no es un calendario .ics válido: no tiene ningún BEGIN:VCALENDAR … END:VCALENDAR completo",
   icsBroken: (reason: string) => `El archivo no es un calendario .ics válido: ${reason}`,
-  icsNothingReadable: (skipped: number) =>
-    `El calendario no tiene ningún evento que se pueda leer (se omitieron ${skipped}); revise el archivo`,
   icsTooManyEvents: (max: number) =>
     `El calendario tiene más de ${max.toLocaleString("es-MX")} eventos; exporte solo el periodo que necesita`,
   icsTooManyInstances: (max: number) =>
@@ -304,6 +302,8 @@ export const importMessages = {
   icsEventLabel: (summary: string, uid: string, line: number | null) =>
     `${summary ? `«${summary}»` : "sin título"}${uid ? ` (UID ${uid})` : ""}${line ? `, línea ${line}` : ""}`,
   icsSkippedEvent: (event: string, reason: string) => `Se omitió el evento ${event}: ${reason}`,
+  icsSkippedRule: (line: number, content: string) =>
+    `Se ignoró la regla de repetición de la línea ${line} («${content}»): no es una regla RRULE válida; el evento se leyó una sola vez`,
   icsSkippedLine: (line: number, content: string) =>
     `Se omitió la línea ${line} («${content}»): no es una línea iCalendar válida`,
   icsNoStart: "no tiene fecha de inicio (DTSTART)",

@@ -127,19 +127,32 @@ const MOVED_MARGIN_MS = 35 * 86_400_000;
  *   in the firm's zone (America/Mexico_City);
  * - dates (all-day) are midnight in the firm's zone.
  */
-function instantOf(time: ICAL.Time, tzid: string | null, floatingZone: string): Date {
+function instantOf(time: ICAL.Time, tzid: string | null, floating: Floating): Date {
   const wall = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
   if (time.isDate) return wallTimeInstant(wall, BUSINESS_TIME_ZONE);
   const zone = time.zone;
   if (zone === ICAL.Timezone.utcTimezone || zone?.tzid === "UTC") return new Date(time.toUnixTime() * 1000);
+  // TZID= (empty), as Exchange 2010 writes it beside a VTIMEZONE whose TZID is empty too: that block.
+  if (tzid !== null && !tzid.trim() && floating.blank) {
+    const inBlank = time.clone();
+    inBlank.zone = floating.blank;
+    const unix = inBlank.toUnixTime();
+    if (Number.isFinite(unix)) return new Date(unix * 1000);
+  }
   const named = ianaZoneOf(tzid ?? (zone && zone.tzid !== "floating" ? zone.tzid : null));
   if (named) return wallTimeInstant(wall, named);
-  const floating = !zone || zone.tzid === "floating" || zone === ICAL.Timezone.localTimezone;
-  if (!floating) {
+  const isFloating = !zone || zone.tzid === "floating" || zone === ICAL.Timezone.localTimezone;
+  if (!isFloating) {
     const unix = time.toUnixTime();
     if (Number.isFinite(unix)) return new Date(unix * 1000);
   }
-  return wallTimeInstant(wall, floatingZone);
+  return wallTimeInstant(wall, floating.zone);
+}
+
+/** How a calendar's floating times are read: its X-WR-TIMEZONE (else the firm's), and its blank-TZID block. */
+interface Floating {
+  zone: string;
+  blank: ICAL.Timezone | null;
 }
 
 const tzidOf = (property: ICAL.Property | null) => {
@@ -197,7 +210,7 @@ function fastForward(event: ICAL.Event, before: number): ICAL.Time | undefined {
   const periods = Math.floor((before - 14 * DAY_MS - startMs) / (periodDays * DAY_MS));
   if (periods <= 0) return undefined;
   const moved = start.clone();
-  moved.day += periods * periodDays;
+  moved.adjust(periods * periodDays, 0, 0, 0);
   return moved;
 }
 
@@ -226,7 +239,8 @@ interface Item {
   event: ICAL.Event;
   uid: string;
   label: string;
-  floatingZone: string;
+  floating: Floating;
+  sequence: number;
 }
 
 /** Unfolded content lines with the physical line each starts on. */
@@ -241,20 +255,41 @@ function contentLines(source: string): Array<{ line: number; text: string }> {
   return out;
 }
 
+const RRULE_PART =
+  /^(FREQ|UNTIL|COUNT|INTERVAL|BYSECOND|BYMINUTE|BYHOUR|BYDAY|BYMONTHDAY|BYYEARDAY|BYWEEKNO|BYMONTH|BYSETPOS|WKST|RSCALE|SKIP|X-[A-Z0-9-]+)=[^;]*$/i;
+
 /**
- * Parses the document; when one line breaks the parser (a Zoom invitation's stray text, an Exchange
- * line without a colon), parses it again without the lines the parser refuses, each named in a warning.
+ * Parses the document. Before: an RRULE whose value is not a rule (Google once wrote
+ * "RRULE:AnythingRandom;FREQ=…") is dropped, so the event shows once at its DTSTART as calendar programs
+ * show it. When one line still breaks the parser (a Zoom invitation's stray text, an Exchange line without
+ * a colon), parses again without the lines the parser refuses; a file cut after its last event gets its
+ * END:VCALENDAR back. Each dropped line is named in a warning.
  */
 function parseLenient(source: string, warnings: string[]): unknown {
+  let body = source;
+  if (/^RRULE/im.test(body)) {
+    body = body.replace(/^RRULE(?:;[^:\r\n]*)?:([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)/gim, (whole, value: string, offset: number) => {
+      const rule = value.replace(/\r?\n[ \t]/g, "").trim();
+      if (rule.length > 0 && rule.split(";").every((part) => RRULE_PART.test(part)) && /(^|;)FREQ=/i.test(rule)) return whole;
+      const line = body.slice(0, offset).split(/\r\n|\r|\n/).length;
+      warnings.push(importMessages.icsSkippedRule(line, rule.length > 60 ? `${rule.slice(0, 60)}…` : rule));
+      return "X-SIA-IGNORED-RRULE:";
+    });
+  }
   try {
-    return ICAL.parse(source);
+    return ICAL.parse(body);
   } catch {
     // read again below, line by line
   }
   const kept: string[] = [];
-  for (const { line, text: row } of contentLines(source)) {
+  const open: string[] = [];
+  for (const { line, text: row } of contentLines(body)) {
     if (!row.trim()) continue;
-    if (/^(BEGIN|END):/i.test(row)) {
+    const block = row.match(/^(BEGIN|END):(.*)$/i);
+    if (block) {
+      const name = block[2].trim().toUpperCase();
+      if (block[1].toUpperCase() === "BEGIN") open.push(name);
+      else if (open[open.length - 1] === name) open.pop();
       kept.push(row);
       continue;
     }
@@ -265,6 +300,7 @@ function parseLenient(source: string, warnings: string[]): unknown {
       warnings.push(importMessages.icsSkippedLine(line, row.length > 60 ? `${row.slice(0, 60)}…` : row));
     }
   }
+  if (open.length === 1 && open[0] === "VCALENDAR") kept.push("END:VCALENDAR");
   try {
     return ICAL.parse(kept.join("\r\n"));
   } catch (error) {
@@ -280,10 +316,25 @@ function reasonOf(error: unknown): string {
   return "su estructura no se pudo leer";
 }
 
+/** The EXDATEs of a series: instants for a timed series, dates for an all-day one (Outlook writes an
+ * all-day series' EXDATE as a midnight date-time in its zone). */
+function exclusionsOf(item: Item): { instants: Set<number>; dates: Set<string> } {
+  const instants = new Set<number>();
+  const dates = new Set<string>();
+  for (const property of item.component.getAllProperties("exdate")) {
+    for (const value of property.getValues()) {
+      if (!(value instanceof ICAL.Time)) continue;
+      dates.add(`${value.year}-${value.month}-${value.day}`);
+      instants.add(instantOf(value, tzidOf(property), item.floating).getTime());
+    }
+  }
+  return { instants, dates };
+}
+
 /**
  * Parses an .ics document and expands every event into the instances that overlap the range, with a
- * warning for each event or line that could not be read. Throws IcsError (a Spanish message) when nothing
- * can be read or a limit is passed.
+ * warning for each event or line that could not be read. Throws IcsError (a Spanish message) when the
+ * file holds no calendar, cannot be parsed at all, or passes a limit.
  */
 export function readIcs(source: string, range: CalendarRange, limits: IcsLimits = ICS_LIMITS): IcsRead {
   const warnings: string[] = [];
@@ -304,25 +355,36 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
   const eventLines: number[] = [];
   for (const { line, text: row } of contentLines(body)) if (/^BEGIN:VEVENT\s*$/i.test(row)) eventLines.push(line);
 
-  const components: Array<{ component: ICAL.Component; floatingZone: string }> = [];
+  const components: Array<{ component: ICAL.Component; floating: Floating }> = [];
   for (const calendar of calendars) {
-    const floatingZone = ianaZoneOf(text(calendar.getFirstPropertyValue("x-wr-timezone"))) ?? BUSINESS_TIME_ZONE;
-    for (const component of calendar.getAllSubcomponents("vevent")) components.push({ component, floatingZone });
+    const blankBlock = calendar
+      .getAllSubcomponents("vtimezone")
+      .find((block) => !text(block.getFirstPropertyValue("tzid")).trim());
+    let blank: ICAL.Timezone | null = null;
+    try {
+      blank = blankBlock ? new ICAL.Timezone({ component: blankBlock, tzid: "" }) : null;
+    } catch {
+      blank = null;
+    }
+    const floating = {
+      zone: ianaZoneOf(text(calendar.getFirstPropertyValue("x-wr-timezone"))) ?? BUSINESS_TIME_ZONE,
+      blank,
+    };
+    for (const component of calendar.getAllSubcomponents("vevent")) components.push({ component, floating });
   }
   if (components.length > limits.maxEvents) throw new IcsError(importMessages.icsTooManyEvents(limits.maxEvents));
   const lineOf = (index: number) => (eventLines.length === components.length ? eventLines[index] : null);
 
-  const masters: Item[] = [];
-  const firstMaster = new Map<string, Item>();
+  // One master per UID: a series written twice (a calendar exported twice, 2,000 VCALENDARs repeating an
+  // event) is one series; the highest SEQUENCE wins, then the last written.
+  const masters = new Map<string, Item>();
   const exceptions: Item[] = [];
-  let skipped = 0;
-  components.forEach(({ component, floatingZone }, index) => {
+  components.forEach(({ component, floating }, index) => {
     const summary = text(component.getFirstPropertyValue("summary")).trim();
     let uid = text(component.getFirstPropertyValue("uid")).trim();
     const label = importMessages.icsEventLabel(summary.slice(0, 80), uid.slice(0, 80), lineOf(index));
     try {
       if (!component.getFirstProperty("dtstart")) {
-        skipped++;
         warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsNoStart));
         return;
       }
@@ -337,29 +399,32 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       const event = new ICAL.Event(component, { exceptions: [] });
       const start = event.startDate;
       if (!start || !Number.isFinite(start.toUnixTime())) throw new Error("date");
-      const item = { component, event, uid, label, floatingZone };
+      const sequence = Number(component.getFirstPropertyValue("sequence")) || 0;
+      const item: Item = { component, event, uid, label, floating, sequence };
       if (component.hasProperty("recurrence-id")) {
         if (!Number.isFinite(event.recurrenceId?.toUnixTime())) throw new Error("date");
         exceptions.push(item);
       } else {
-        masters.push(item);
-        if (!firstMaster.has(uid)) firstMaster.set(uid, item);
+        const known = masters.get(uid);
+        if (!known || sequence >= known.sequence) masters.set(uid, item);
       }
     } catch {
-      skipped++;
       warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsBadDate));
     }
   });
 
-  const out: CalendarInstance[] = [];
+  const found = new Map<string, { instance: CalendarInstance; sequence: number }>();
   const rangeStart = range.start.getTime();
   const rangeEnd = range.end.getTime();
   const overlaps = (i: CalendarInstance) =>
     i.start.getTime() <= rangeEnd && (i.end.getTime() > rangeStart || i.start.getTime() >= rangeStart);
-  const push = (i: CalendarInstance) => {
+  /** One instance per id (UID + original start): the same occurrence twice is listed once. */
+  const push = (i: CalendarInstance, sequence: number) => {
     if (!overlaps(i)) return;
-    out.push(i);
-    if (out.length > limits.maxInstances) throw new IcsError(importMessages.icsTooManyInstances(limits.maxInstances));
+    const known = found.get(i.instanceId);
+    if (known && known.sequence > sequence) return;
+    found.set(i.instanceId, { instance: i, sequence });
+    if (found.size > limits.maxInstances) throw new IcsError(importMessages.icsTooManyInstances(limits.maxInstances));
   };
 
   const instance = (
@@ -370,10 +435,10 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
     seriesId: string | null,
     endTzid?: string | null,
   ): CalendarInstance => {
-    const { component, uid, floatingZone } = item;
+    const { component, uid, floating } = item;
     const startTzid = tzidOf(component.getFirstProperty("dtstart"));
-    const startAt = instantOf(start, startTzid, floatingZone);
-    let endAt = instantOf(end, endTzid === undefined ? startTzid : endTzid, floatingZone);
+    const startAt = instantOf(start, startTzid, floating);
+    let endAt = instantOf(end, endTzid === undefined ? startTzid : endTzid, floating);
     if (endAt.getTime() < startAt.getTime()) endAt = startAt;
     return {
       uid,
@@ -397,7 +462,7 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
     const start = item.event.startDate;
     if (start.isDate) {
       const next = start.clone();
-      next.day += 1;
+      next.adjust(1, 0, 0, 0);
       return { end: next, tzid: undefined };
     }
     return { end: start, tzid: undefined };
@@ -407,22 +472,22 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
     return instantOf(
       item.event.recurrenceId,
       tzidOf(property) ?? tzidOf(item.component.getFirstProperty("dtstart")),
-      item.floatingZone,
+      item.floating,
     );
   };
 
   // Overrides by series, keyed by the instant of the occurrence they replace (not by how it was written:
-  // a RECURRENCE-ID in UTC replaces an occurrence written in a zone).
+  // a RECURRENCE-ID in UTC replaces an occurrence written in a zone). An override whose series is not in
+  // the file stands alone, as calendar programs show it (with its own RDATEs, as khal writes them).
   const overrides = new Map<string, Map<number, Item>>();
-  const orphans: Item[] = [];
   for (const exception of exceptions) {
-    const master = firstMaster.get(exception.uid);
+    const master = masters.get(exception.uid);
     if (!master) {
-      orphans.push(exception);
+      masters.set(exception.uid, exception);
       continue;
     }
-    const range = text(exception.component.getFirstProperty("recurrence-id")?.getParameter("range")).toUpperCase();
-    if (range === "THISANDFUTURE") {
+    const rangeParam = text(exception.component.getFirstProperty("recurrence-id")?.getParameter("range")).toUpperCase();
+    if (rangeParam === "THISANDFUTURE") {
       try {
         master.event.relateException(exception.event);
       } catch {
@@ -431,18 +496,20 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
     }
     const byInstant = overrides.get(exception.uid) ?? new Map<number, Item>();
     overrides.set(exception.uid, byInstant);
-    byInstant.set(originalOf(exception).getTime(), exception);
+    const at = originalOf(exception).getTime();
+    const known = byInstant.get(at);
+    if (!known || exception.sequence >= known.sequence) byInstant.set(at, exception);
   }
   const used = new Set<Item>();
   const emitOverride = (exception: Item) => {
     used.add(exception);
     const { end, tzid } = endOf(exception);
-    push(instance(exception, exception.event.startDate, end, originalOf(exception), exception.uid, tzid));
+    push(instance(exception, exception.event.startDate, end, originalOf(exception), exception.uid, tzid), exception.sequence + 1);
   };
 
   let iterations = 0;
   const limit = rangeEnd + MOVED_MARGIN_MS;
-  for (const item of masters) {
+  for (const item of masters.values()) {
     const { component, event, uid, label } = item;
     try {
       // RDATE;VALUE=PERIOD (Zimbra, khal): ical.js' iterator cannot order periods; each is read here as
@@ -458,81 +525,98 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
         component.removeProperty(property);
         if (times.length) {
           const rest = new ICAL.Property("rdate", component);
-          if (tzidOf(property)) rest.setParameter("tzid", tzidOf(property) as string);
+          const tzid = tzidOf(property);
+          if (tzid) rest.setParameter("tzid", tzid);
           rest.setValues(times);
           component.addProperty(rest);
         }
       }
       const own = overrides.get(uid);
-      const seriesId = event.isRecurring() || periods.length ? uid : null;
-      if (!event.isRecurring()) {
+      const excluded = exclusionsOf(item);
+      const isExcluded = (time: ICAL.Time, at: number) =>
+        time.isDate ? excluded.dates.has(`${time.year}-${time.month}-${time.day}`) : excluded.instants.has(at);
+      const startTzid = tzidOf(component.getFirstProperty("dtstart"));
+      const recurring = event.isRecurring() && component.hasProperty("rrule") ? true : event.isRecurring();
+      const seriesId = recurring || periods.length ? uid : null;
+      const firstAt = instantOf(event.startDate, startTzid, item.floating).getTime();
+      if (!recurring) {
         const { end, tzid } = endOf(item);
-        const startAt = instantOf(event.startDate, tzidOf(component.getFirstProperty("dtstart")), item.floatingZone).getTime();
-        const override = own?.get(startAt);
+        const override = own?.get(firstAt);
         if (override) emitOverride(override);
-        else push(instance(item, event.startDate, end, null, seriesId, tzid));
+        else push(instance(item, event.startDate, end, seriesId ? new Date(firstAt) : null, seriesId, tzid), item.sequence);
       } else {
         for (const rule of component.getAllProperties("rrule")) {
           const recur = rule.getFirstValue() as ICAL.Recur;
           if (impossibleRule(recur)) throw new IcsError(importMessages.icsRuleImpossible(label));
         }
-        const startTzid = tzidOf(component.getFirstProperty("dtstart"));
         const durationMs = Math.max(0, (event.duration?.toSeconds() ?? 0) * 1000);
-        const iterator = event.iterator(fastForward(event, rangeStart - MOVED_MARGIN_MS - durationMs));
+        const from = fastForward(event, rangeStart - MOVED_MARGIN_MS - durationMs);
+        const iterator = event.iterator(from);
+        /** One occurrence (by its original start); false once past the range. */
+        const visit = (next: ICAL.Time, original: number): boolean => {
+          if (original > limit) return false;
+          const override = own?.get(original);
+          if (override) {
+            emitOverride(override);
+            return true;
+          }
+          if (isExcluded(next, original)) return true;
+          // Long before the range: nothing to build (the range's own instances are what cost).
+          if (original + durationMs < rangeStart - 86_400_000) return true;
+          const details = event.getOccurrenceDetails(next);
+          const source = details.item === event ? item : { ...item, component: details.item.component, event: details.item };
+          const occurrence = instance(source, details.startDate, details.endDate, new Date(original), uid);
+          // Keep the series' conference/organizer when a THISANDFUTURE override does not repeat them.
+          occurrence.organizer ??= organizerOf(component);
+          occurrence.hangoutLink ??= conferenceOf(component);
+          push(occurrence, item.sequence);
+          return true;
+        };
+        // DTSTART is always the first instance (RFC 5545 §3.8.5.3), even when the rule does not match it
+        // (ical.js then starts at the rule's first date).
+        let first = !from;
         let visited = 0;
         for (let next = iterator.next(); next; next = iterator.next()) {
           if (++visited > limits.maxSeriesIterations || ++iterations > limits.maxIterations) {
             throw new IcsError(importMessages.icsRuleTooDense(label));
           }
-          const original = instantOf(next, startTzid, item.floatingZone);
-          if (original.getTime() > limit) break;
-          const override = own?.get(original.getTime());
-          if (override) {
-            emitOverride(override);
-            continue;
+          const original = instantOf(next, startTzid, item.floating).getTime();
+          if (first) {
+            first = false;
+            if (original > firstAt && !visit(event.startDate, firstAt)) break;
           }
-          // Long before the range: nothing to build (the range's own instances are what cost).
-          if (original.getTime() + durationMs < rangeStart - 86_400_000) continue;
-          const details = event.getOccurrenceDetails(next);
-          const source = details.item === event ? item : { ...item, component: details.item.component, event: details.item };
-          const occurrence = instance(source, details.startDate, details.endDate, original, uid);
-          // Keep the series' conference/organizer when a THISANDFUTURE override does not repeat them.
-          occurrence.organizer ??= organizerOf(component);
-          occurrence.hangoutLink ??= conferenceOf(component);
-          push(occurrence);
+          if (!visit(next, original)) break;
         }
       }
       for (const period of periods) {
-        const originalAt = instantOf(period.start, period.tzid, item.floatingZone);
+        const originalAt = instantOf(period.start, period.tzid, item.floating);
         const override = own?.get(originalAt.getTime());
         if (override) emitOverride(override);
-        else push(instance(item, period.start, period.end, originalAt, uid, period.tzid));
+        else if (!isExcluded(period.start, originalAt.getTime()))
+          push(instance(item, period.start, period.end, originalAt, uid, period.tzid), item.sequence);
       }
     } catch (error) {
       if (error instanceof IcsError) throw error;
-      skipped++;
       warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsBadRule));
     }
   }
-  // Overrides whose series is not in the file, or whose original date the series never reaches: shown
-  // at their own time, as calendar programs do.
-  for (const exception of [...orphans, ...exceptions.filter((e) => !used.has(e) && !orphans.includes(e))]) {
-    if (used.has(exception)) continue;
-    try {
-      emitOverride(exception);
-    } catch (error) {
-      if (error instanceof IcsError) throw error;
-      skipped++;
-      warnings.push(importMessages.icsSkippedEvent(exception.label, importMessages.icsBadDate));
+  // Overrides whose original date the series never reaches (or that an EXDATE removed): shown at their
+  // own time, as calendar programs do.
+  for (const byInstant of overrides.values()) {
+    for (const exception of byInstant.values()) {
+      if (used.has(exception)) continue;
+      try {
+        emitOverride(exception);
+      } catch (error) {
+        if (error instanceof IcsError) throw error;
+        warnings.push(importMessages.icsSkippedEvent(exception.label, importMessages.icsBadDate));
+      }
     }
   }
 
-  if (!components.length || (skipped > 0 && skipped === components.length)) {
-    if (skipped) throw new IcsError(importMessages.icsNothingReadable(skipped));
-  }
   const listed =
     warnings.length > limits.maxWarnings
       ? [...warnings.slice(0, limits.maxWarnings), importMessages.icsMoreWarnings(warnings.length - limits.maxWarnings)]
       : warnings;
-  return { instances: out, warnings: listed };
+  return { instances: [...found.values()].map((f) => f.instance), warnings: listed };
 }
