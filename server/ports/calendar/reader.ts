@@ -541,6 +541,11 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       const firstAt = instantOf(event.startDate, startTzid, item.floating).getTime();
       if (!recurring) {
         const { end, tzid } = endOf(item);
+        // DTEND before DTSTART is no span at all (RFC 5545 §3.6.1): the event cannot be placed.
+        if (component.hasProperty("dtend") && instantOf(end, tzid ?? startTzid, item.floating).getTime() < firstAt) {
+          warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsEndBeforeStart));
+          continue;
+        }
         const override = own?.get(firstAt);
         if (override) emitOverride(override);
         else push(instance(item, event.startDate, end, seriesId ? new Date(firstAt) : null, seriesId, tzid), item.sequence);
@@ -576,16 +581,24 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
         // (ical.js then starts at the rule's first date).
         let first = !from;
         let visited = 0;
-        for (let next = iterator.next(); next; next = iterator.next()) {
-          if (++visited > limits.maxSeriesIterations || ++iterations > limits.maxIterations) {
-            throw new IcsError(importMessages.icsRuleTooDense(label));
+        // Several RRULEs are a union; ical.js' expansion stops them all when the first one ends, so each
+        // rule is also walked on its own (the same occurrence twice is listed once; EXDATEs apply).
+        const rules = component.getAllProperties("rrule");
+        const iterators: Array<{ next(): ICAL.Time | null }> = [iterator];
+        if (rules.length > 1)
+          for (const rule of rules) iterators.push((rule.getFirstValue() as ICAL.Recur).iterator(event.startDate));
+        for (const walk of iterators) {
+          for (let next = walk.next(); next; next = walk.next()) {
+            if (++visited > limits.maxSeriesIterations || ++iterations > limits.maxIterations) {
+              throw new IcsError(importMessages.icsRuleTooDense(label));
+            }
+            const original = instantOf(next, startTzid, item.floating).getTime();
+            if (first) {
+              first = false;
+              if (original > firstAt && !visit(event.startDate, firstAt)) break;
+            }
+            if (!visit(next, original)) break;
           }
-          const original = instantOf(next, startTzid, item.floating).getTime();
-          if (first) {
-            first = false;
-            if (original > firstAt && !visit(event.startDate, firstAt)) break;
-          }
-          if (!visit(next, original)) break;
         }
       }
       for (const period of periods) {
