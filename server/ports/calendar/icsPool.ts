@@ -63,6 +63,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** Loaded: a thread's start (and tsx's, in tests) is not counted in a read's budget. */
+  ready: boolean;
   busy: Pending | null;
   timer: NodeJS.Timeout | null;
 }
@@ -113,8 +115,13 @@ export class IcsPool {
     const source = workerSource();
     const worker = new Worker(source.file, { eval: source.eval });
     worker.unref();
-    const slot: Slot = { worker, busy: null, timer: null };
-    worker.on("message", (message: IcsAnswer) => this.settle(slot, message));
+    const slot: Slot = { worker, ready: false, busy: null, timer: null };
+    worker.on("message", (message: IcsAnswer | { ready: true }) => {
+      if ("ready" in message) {
+        slot.ready = true;
+        this.dispatch();
+      } else this.settle(slot, message);
+    });
     worker.on("error", () => this.fail(slot, importMessages.icsUnreadable));
     worker.on("exit", () => {
       if (this.slots.includes(slot)) this.fail(slot, importMessages.icsUnreadable);
@@ -125,10 +132,12 @@ export class IcsPool {
 
   private dispatch() {
     while (this.queue.length) {
-      let slot = this.slots.find((s) => !s.busy);
+      const slot = this.slots.find((s) => s.ready && !s.busy);
       if (!slot) {
-        if (this.slots.length >= this.options.size) return;
-        slot = this.spawn();
+        // A starting thread takes the next upload when it is ready.
+        const starting = this.slots.filter((s) => !s.ready).length;
+        if (this.slots.length < this.options.size && starting < this.queue.length) this.spawn();
+        return;
       }
       const pending = this.queue.shift() as Pending;
       slot.busy = pending;
@@ -169,10 +178,14 @@ export class IcsPool {
     slot.busy = null;
     void this.stop(slot);
     pending?.reject(new IcsError(message));
-    if (!this.closed) {
-      if (!this.slots.length) this.spawn();
-      this.dispatch();
+    if (this.closed) return;
+    if (!slot.ready) {
+      // The thread could not even start: refuse what waits rather than start threads in a loop.
+      for (const waiting of this.queue.splice(0)) waiting.reject(new IcsError(importMessages.icsUnreadable));
+      return;
     }
+    if (!this.slots.length) this.spawn();
+    this.dispatch();
   }
 
   private async stop(slot: Slot) {

@@ -36,3 +36,5 @@ export function answer(job: IcsJob): IcsAnswer {
 parentPort?.on("message", (job: IcsJob) => {
   parentPort?.postMessage(answer(job));
 });
+// Loaded (ical.js and all): the pool starts a read's clock only from here.
+parentPort?.postMessage({ ready: true });

@@ -547,8 +547,11 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
           continue;
         }
         const override = own?.get(firstAt);
+        // An override standing alone keeps the id of the occurrence it replaces.
+        const alone = component.hasProperty("recurrence-id");
+        const original = alone ? originalOf(item) : seriesId ? new Date(firstAt) : null;
         if (override) emitOverride(override);
-        else push(instance(item, event.startDate, end, seriesId ? new Date(firstAt) : null, seriesId, tzid), item.sequence);
+        else push(instance(item, event.startDate, end, original, alone ? uid : seriesId, tzid), item.sequence);
       } else {
         for (const rule of component.getAllProperties("rrule")) {
           const recur = rule.getFirstValue() as ICAL.Recur;
