@@ -4,8 +4,8 @@
  *   import does not pay a thread's start;
  * - each read has a wall-clock budget: past it the worker is terminated (ical.js can spin inside one
  *   call on a rule like BYMONTH=2;BYMONTHDAY=30, and only termination stops that) and replaced;
- * - a bounded queue: beyond it an upload is answered at once «intente de nuevo», so ten hostile files
- *   cannot keep everyone else's imports waiting for long;
+ * - a bounded queue, in length and in waiting time: beyond either an upload is answered «intente de nuevo»,
+ *   so ten hostile files cannot keep everyone else's imports waiting for long;
  * - every refusal is an IcsError with its Spanish message (the route answers a 422).
  *
  * The worker's entry is ./icsWorker.ts under tsx (vitest, npm run dev) and build/server/ics-worker.js in
@@ -25,6 +25,8 @@ export interface IcsPoolOptions {
   timeoutMs: number;
   /** Uploads waiting for a worker before «intente de nuevo». */
   maxQueue: number;
+  /** How long an upload may wait for a worker before «intente de nuevo», in ms. */
+  maxWaitMs: number;
   /** Largest answer (JSON characters) a worker may send. */
   maxAnswerBytes: number;
   limits: IcsLimits;
@@ -32,8 +34,9 @@ export interface IcsPoolOptions {
 
 export const ICS_POOL_DEFAULTS: IcsPoolOptions = {
   size: 2,
-  timeoutMs: 2_000,
+  timeoutMs: 1_500,
   maxQueue: 16,
+  maxWaitMs: 3_000,
   maxAnswerBytes: 4 * 1024 * 1024,
   limits: ICS_LIMITS,
 };
@@ -57,6 +60,7 @@ function workerSource(): { file: URL | string; eval: boolean } {
 
 interface Pending {
   job: IcsJob;
+  wait?: NodeJS.Timeout;
   resolve: (read: IcsRead) => void;
   reject: (error: Error) => void;
 }
@@ -100,7 +104,15 @@ export class IcsPool {
         maxAnswerBytes: this.options.maxAnswerBytes,
         limits: this.options.limits,
       };
-      this.queue.push({ job, resolve, reject });
+      const pending: Pending = { job, resolve, reject };
+      pending.wait = setTimeout(() => {
+        const index = this.queue.indexOf(pending);
+        if (index < 0) return;
+        this.queue.splice(index, 1);
+        reject(new IcsError(importMessages.icsBusy));
+      }, this.options.maxWaitMs);
+      pending.wait.unref();
+      this.queue.push(pending);
       this.dispatch();
     });
   }
@@ -140,6 +152,7 @@ export class IcsPool {
         return;
       }
       const pending = this.queue.shift() as Pending;
+      if (pending.wait) clearTimeout(pending.wait);
       slot.busy = pending;
       // The job's bytes are copied to the worker (the request keeps its buffer).
       slot.worker.postMessage(pending.job);
