@@ -10,7 +10,7 @@ import { Confirm, type Identifier, useDataProvider, useNotify, useTranslate } fr
 import { useSearchParams } from "react-router-dom";
 import { MAX_PER_PAGE } from "../core/constants";
 import { type LocalEvent, localEventToActivity, type SavedWeek } from "../core/localEvent";
-import { calendarMessages, messages } from "../core/messages";
+import { calendarMessages, importMessages, messages } from "../core/messages";
 import { CALENDAR_IMPORT_PARAM } from "../core/resources";
 import { sundayOf } from "../core/week";
 import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../dataProvider";
@@ -277,8 +277,12 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
         onClose={closeDialog}
         onImport={async (file) => {
           if (!weekStart) return;
-          const events = await dataProvider.importCalendar({ startDate: weekStart, file });
-          if (keep("ICS", weekStart, events)) closeDialog();
+          let warnings: string[] = [];
+          const events = await dataProvider.importCalendar({ startDate: weekStart, file, onWarnings: (w) => (warnings = w) });
+          if (keep("ICS", weekStart, events)) {
+            closeDialog();
+            if (warnings.length) setFailure({ title: importMessages.icsWarningsTitle, lines: warnings, severity: "warning" });
+          }
         }}
       />
       <FileImportDialog
