@@ -34,7 +34,7 @@ export interface IcsPoolOptions {
 
 export const ICS_POOL_DEFAULTS: IcsPoolOptions = {
   size: 2,
-  timeoutMs: 1_500,
+  timeoutMs: 2_000,
   maxQueue: 16,
   maxWaitMs: 3_000,
   maxAnswerBytes: 4 * 1024 * 1024,
@@ -105,12 +105,20 @@ export class IcsPool {
         limits: this.options.limits,
       };
       const pending: Pending = { job, resolve, reject };
-      pending.wait = setTimeout(() => {
+      let extensions = 0;
+      const expire = () => {
         const index = this.queue.indexOf(pending);
         if (index < 0) return;
+        // Waiting for a thread that is still starting (after a termination) is not the queue's fault.
+        if (this.slots.some((s) => !s.ready) && extensions++ < 3) {
+          pending.wait = setTimeout(expire, this.options.maxWaitMs);
+          pending.wait.unref();
+          return;
+        }
         this.queue.splice(index, 1);
         reject(new IcsError(importMessages.icsBusy));
-      }, this.options.maxWaitMs);
+      };
+      pending.wait = setTimeout(expire, this.options.maxWaitMs);
       pending.wait.unref();
       this.queue.push(pending);
       this.dispatch();

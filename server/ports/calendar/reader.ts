@@ -419,8 +419,8 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
   const overlaps = (i: CalendarInstance) =>
     i.start.getTime() <= rangeEnd && (i.end.getTime() > rangeStart || i.start.getTime() >= rangeStart);
   /** One instance per id (UID + original start): the same occurrence twice is listed once. */
-  const push = (i: CalendarInstance, sequence: number) => {
-    if (!overlaps(i)) return;
+  const push = (i: CalendarInstance | null, sequence: number) => {
+    if (!i || !overlaps(i)) return;
     const known = found.get(i.instanceId);
     if (known && known.sequence > sequence) return;
     found.set(i.instanceId, { instance: i, sequence });
@@ -434,12 +434,15 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
     originalStart: Date | null,
     seriesId: string | null,
     endTzid?: string | null,
-  ): CalendarInstance => {
+  ): CalendarInstance | null => {
     const { component, uid, floating } = item;
     const startTzid = tzidOf(component.getFirstProperty("dtstart"));
     const startAt = instantOf(start, startTzid, floating);
+    // Outside the range: nothing more to read (most of a big file's events).
+    if (startAt.getTime() > rangeEnd) return null;
     let endAt = instantOf(end, endTzid === undefined ? startTzid : endTzid, floating);
     if (endAt.getTime() < startAt.getTime()) endAt = startAt;
+    if (endAt.getTime() <= rangeStart && startAt.getTime() < rangeStart) return null;
     return {
       uid,
       instanceId: instanceIdOf(uid, originalStart ?? startAt),
@@ -574,9 +577,11 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
           const details = event.getOccurrenceDetails(next);
           const source = details.item === event ? item : { ...item, component: details.item.component, event: details.item };
           const occurrence = instance(source, details.startDate, details.endDate, new Date(original), uid);
-          // Keep the series' conference/organizer when a THISANDFUTURE override does not repeat them.
-          occurrence.organizer ??= organizerOf(component);
-          occurrence.hangoutLink ??= conferenceOf(component);
+          if (occurrence) {
+            // Keep the series' conference/organizer when a THISANDFUTURE override does not repeat them.
+            occurrence.organizer ??= organizerOf(component);
+            occurrence.hangoutLink ??= conferenceOf(component);
+          }
           push(occurrence, item.sequence);
           return true;
         };
@@ -606,6 +611,8 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       }
       for (const period of periods) {
         const originalAt = instantOf(period.start, period.tzid, item.floating);
+        // DTSTART and an RDATE at the same time are one instance of the set.
+        if (originalAt.getTime() === firstAt) continue;
         const override = own?.get(originalAt.getTime());
         if (override) emitOverride(override);
         else if (!isExcluded(period.start, originalAt.getTime()))
