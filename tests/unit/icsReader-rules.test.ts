@@ -6,8 +6,9 @@
  * pool's termination of a read past its time.
  */
 import { describe, expect, it } from "vitest";
+import { instanceOfGoogleEvent } from "../../server/ports/calendar/google";
 import { IcsPool } from "../../server/ports/calendar/icsPool";
-import { ICS_LIMITS, IcsError, readIcs } from "../../server/ports/calendar/reader";
+import { ICS_LIMITS, readIcs } from "../../server/ports/calendar/reader";
 import { ianaZoneOf } from "../../server/ports/calendar/timezones";
 import { decodeText } from "../../server/ports/text/decode";
 import { importMessages } from "../../src/core/messages";
@@ -188,6 +189,26 @@ describe("time zones", () => {
     ].join("\r\n");
     const next = weekOf("2031-03-10");
     expect(readIcs(text, next).instances.map((i) => i.start.toISOString())).toEqual(["2031-03-13T13:00:00.000Z"]);
+  });
+});
+
+describe("Google Calendar's events, by the same zone rules", () => {
+  it("a dateTime without offset is read in its timeZone, named as the reader names zones", () => {
+    const instance = instanceOfGoogleEvent({
+      id: "g1",
+      summary: "Google",
+      start: { dateTime: "2031-03-03T09:00:00", timeZone: "Pacific Standard Time" },
+      end: { dateTime: "2031-03-03T10:00:00", timeZone: "/mozilla.org/20050126_1/America/Los_Angeles" },
+    });
+    expect([instance?.start.toISOString(), instance?.end.toISOString()]).toEqual([
+      at("2031-03-03", "11:00"),
+      at("2031-03-03", "12:00"),
+    ]);
+    const withOffset = instanceOfGoogleEvent({
+      id: "g2",
+      start: { dateTime: "2031-03-03T09:00:00-05:00", timeZone: "Asia/Tokyo" },
+    });
+    expect(withOffset?.start.toISOString()).toBe(at("2031-03-03", "08:00"));
   });
 });
 
