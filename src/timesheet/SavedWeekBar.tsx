@@ -301,7 +301,13 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
       >
         <FormatLink href={ACTIVITIES_CSV_FORMAT_URL} />
       </FileImportDialog>
-      <DayImportDialog {...props} onGoogle={() => setAsk("google")} keep={keep} busy={busy} />
+      <DayImportDialog
+        {...props}
+        onGoogle={() => setAsk("google")}
+        keep={keep}
+        onWarnings={(lines) => setFailure({ title: importMessages.icsWarningsTitle, lines, severity: "warning" })}
+        busy={busy}
+      />
       <Confirm
         isOpen={ask !== null}
         loading={busy}
@@ -324,6 +330,8 @@ function DayImportDialog(
   props: SavedWeekBarProps & {
     onGoogle(): void;
     keep(type: SavedWeek["importType"], start: string, events: LocalEvent[], onlyDay?: string): boolean;
+    /** What the file held but could not be read, shown once the day is imported. */
+    onWarnings(warnings: string[]): void;
     busy: boolean;
   },
 ) {
@@ -371,8 +379,12 @@ function DayImportDialog(
           notify(messages.noDaySelected, { type: "warning" });
           return;
         }
-        const events = await dataProvider.importCalendar({ startDate: weekStart, day, file });
-        if (props.keep(saved.week?.importType ?? "ICS", weekStart, events, day)) props.onDayClose();
+        let warnings: string[] = [];
+        const events = await dataProvider.importCalendar({ startDate: weekStart, day, file, onWarnings: (w) => (warnings = w) });
+        if (props.keep(saved.week?.importType ?? "ICS", weekStart, events, day)) {
+          props.onDayClose();
+          if (warnings.length) props.onWarnings(warnings);
+        }
       }}
     />
   );

@@ -240,6 +240,15 @@ describe("budgets", () => {
     expect(() => readIcs(many, week, { ...ICS_LIMITS, maxEvents: 5 })).toThrow(importMessages.icsTooManyEvents(5));
   });
 
+  it("an answer larger than the pool allows is refused in Spanish", async () => {
+    const pool = new IcsPool({ size: 1, maxAnswerBytes: 200 });
+    try {
+      await expect(pool.read(Buffer.from(rule("FREQ=DAILY;COUNT=5")), week)).rejects.toThrow(importMessages.icsAnswerTooBig);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("the worker pool terminates a read past its time, answers in Spanish, and keeps reading", async () => {
     const pool = new IcsPool({
       size: 1,
