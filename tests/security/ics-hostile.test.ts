@@ -92,7 +92,8 @@ describe("hostile calendar files", () => {
     expect(login.status).toBe(200);
     const answers = await Promise.all(uploads);
     for (const res of answers) spanish422(res);
-    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(5_000);
+    // Two threads read; the others wait at most 3 s (6 s while a terminated thread restarts), then «intente de nuevo».
+    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(9_000);
     // The event loop never stopped: every /healthz answered quickly while the files were read.
     expect(latencies.length).toBeGreaterThan(5);
     // (Two cores shared with other work: the median says the loop is free, the maximum that it never stalled.)

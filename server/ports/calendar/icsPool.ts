@@ -110,7 +110,7 @@ export class IcsPool {
         const index = this.queue.indexOf(pending);
         if (index < 0) return;
         // Waiting for a thread that is still starting (after a termination) is not the queue's fault.
-        if (this.slots.some((s) => !s.ready) && extensions++ < 3) {
+        if (this.slots.some((s) => !s.ready) && extensions++ < 1) {
           pending.wait = setTimeout(expire, this.options.maxWaitMs);
           pending.wait.unref();
           return;
