@@ -47,12 +47,18 @@ function local(instant: Date): string {
 /** The title as the README says: RFC 5545 escapes undone (ical.js does it), surrounding spaces trimmed. */
 function shown(instance: CalendarInstance): Expected {
   const out: Expected = instance.allDay
-    ? { start: wallClockIn(instance.start, ZONE).date, end: wallClockIn(instance.end, ZONE).date, title: instance.summary.trim(), allDay: true }
+    ? {
+        start: wallClockIn(instance.start, ZONE).date,
+        end: wallClockIn(instance.end, ZONE).date,
+        title: instance.summary.trim(),
+        allDay: true,
+      }
     : { start: local(instance.start), end: local(instance.end), title: instance.summary.trim() };
   if (instance.transparent) out.transparent = true;
   return out;
 }
-const order = (a: Expected, b: Expected) => a.start.localeCompare(b.start) || a.title.localeCompare(b.title) || a.end.localeCompare(b.end);
+const order = (a: Expected, b: Expected) =>
+  a.start.localeCompare(b.start) || a.title.localeCompare(b.title) || a.end.localeCompare(b.end);
 const normalized = (e: Expected): Expected => {
   const out: Expected = { start: e.start, end: e.end, title: e.title.trim() };
   if (e.allDay) out.allDay = true;
@@ -60,7 +66,12 @@ const normalized = (e: Expected): Expected => {
   return out;
 };
 
-const files = CORPUS ? fs.readdirSync(CORPUS).filter((f) => f.endsWith(".ics")).sort() : [];
+const files = CORPUS
+  ? fs
+      .readdirSync(CORPUS)
+      .filter((f) => f.endsWith(".ics"))
+      .sort()
+  : [];
 
 let t: TestApp;
 let operator: ApiClient;
@@ -103,7 +114,9 @@ describe("the calendar corpus, file by file", () => {
         warnings = Math.max(warnings, read.warnings.length);
         const actual = read.instances
           .filter((i) => !i.cancelled)
-          .filter((i) => i.start.getTime() < nextMonday && (i.end.getTime() > monday || (i.allDay && i.start.getTime() >= monday)))
+          .filter(
+            (i) => i.start.getTime() < nextMonday && (i.end.getTime() > monday || (i.allDay && i.start.getTime() >= monday)),
+          )
           .map(shown)
           .sort(order);
         expect(actual, `${file}, semana ${week} (${toIsoDate(monday)})`).toEqual(instances.map(normalized).sort(order));
