@@ -125,7 +125,7 @@ describe("recurrence-rule fuzzer", () => {
   );
   const rule = fc
     .tuple(fc.constantFrom(...FREQS), fc.array(part, { maxLength: 4 }))
-    .map(([freq, parts]) => ["FREQ=" + freq, ...parts].join(";"));
+    .map(([freq, parts]) => [`FREQ=${freq}`, ...parts].join(";"));
   const dtstart = fc.constantFrom("20310303T090000Z", "20300101T000000Z", "19970101T120000Z", "20310305");
 
   it("every rule answers events or a Spanish 422 within the budget, never a 500 or a hang", async () => {
