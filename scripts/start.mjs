@@ -66,7 +66,8 @@ export async function buildServer({ quiet = false } = {}) {
   fs.rmSync(aside, { recursive: true, force: true });
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { main: "server/main.ts" },
+    // The .ics reader's worker thread is a file of its own (server/ports/calendar/icsPool.ts finds it beside main.js).
+    entryPoints: { main: "server/main.ts", "ics-worker": "server/ports/calendar/icsWorker.ts" },
     outdir: aside,
     bundle: true,
     splitting: true,

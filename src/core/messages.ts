@@ -286,6 +286,33 @@ export const importMessages = {
   clientExcludedFromSupport: (value: string) => `El cliente «${value}» no puede usarse en actividades de soporte`,
   fileInvalid: "Archivo no válido o no seleccionado.",
   icsUnreadable: "El archivo no es un calendario .ics válido",
+  icsNoCalendar: "El archivo no es un calendario .ics válido: no tiene ningún BEGIN:VCALENDAR … END:VCALENDAR completo",
+  icsBroken: (reason: string) => `El archivo no es un calendario .ics válido: ${reason}`,
+  icsTooManyEvents: (max: number) =>
+    `El calendario tiene más de ${max.toLocaleString("es-MX")} eventos; exporte solo el periodo que necesita`,
+  icsTooManyInstances: (max: number) =>
+    `La semana tendría más de ${max.toLocaleString("es-MX")} eventos; el calendario tiene repeticiones demasiado frecuentes`,
+  icsRuleTooDense: (event: string) =>
+    `La repetición del evento ${event} produce demasiadas fechas para leerla (por ejemplo, cada segundo o cada minuto); quítela del archivo o expórtelo de nuevo`,
+  icsRuleImpossible: (event: string) =>
+    `La regla de repetición del evento ${event} nunca ocurre (por ejemplo, un 30 de febrero); corríjala o quítela del archivo`,
+  icsTooSlow: (seconds: number) =>
+    `El calendario no se pudo leer en ${seconds} s: es demasiado grande o tiene repeticiones imposibles; exporte solo el periodo que necesita`,
+  icsAnswerTooBig: "Los eventos de la semana ocupan demasiado; el calendario tiene eventos repetidos o textos demasiado largos",
+  icsBusy: "El servidor está leyendo muchos calendarios a la vez; intente de nuevo en unos segundos",
+  icsEventLabel: (summary: string, uid: string, line: number | null) =>
+    `${summary ? `«${summary}»` : "sin título"}${uid ? ` (UID ${uid})` : ""}${line ? `, línea ${line}` : ""}`,
+  icsSkippedEvent: (event: string, reason: string) => `Se omitió el evento ${event}: ${reason}`,
+  icsSkippedRule: (line: number, content: string) =>
+    `Se ignoró la regla de repetición de la línea ${line} («${content}»): no es una regla RRULE válida; el evento se leyó una sola vez`,
+  icsSkippedLine: (line: number, content: string) =>
+    `Se omitió la línea ${line} («${content}»): no es una línea iCalendar válida`,
+  icsNoStart: "no tiene fecha de inicio (DTSTART)",
+  icsBadDate: "una fecha no es válida",
+  icsBadRule: "su regla de repetición no es válida",
+  icsEndBeforeStart: "termina (DTEND) antes de empezar (DTSTART)",
+  icsMoreWarnings: (count: number) => `… y ${count} avisos más`,
+  icsWarningsTitle: "Algunos eventos del calendario no se pudieron leer",
   startDateRequired: "Indique la semana a importar (start_date)",
   dayOutsideWeek: "El día elegido no pertenece a la semana a importar",
   sourceInvalid: "Envíe un archivo .ics o source «google»",

@@ -400,13 +400,23 @@ async function callKeeping422<T>(path: string, method: "POST" | "PUT", body: For
 
 export const importVerbs = {
   /** POST calendar_imports: an .ics file (multipart) or {source: "google"} for the week or one day → local events. */
-  importCalendar: (input: { startDate: string; day?: string | null; file?: File | null; source?: "google" }) => {
+  /** `onWarnings` hears which events or lines of an .ics file could not be read (the rest is imported). */
+  importCalendar: (input: {
+    startDate: string;
+    day?: string | null;
+    file?: File | null;
+    source?: "google";
+    onWarnings?: (warnings: string[]) => void;
+  }) => {
     if (input.file) {
       const form = new FormData();
       form.append("start_date", input.startDate);
       if (input.day) form.append("day", input.day);
       form.append("file", input.file, input.file.name);
-      return callKeeping422<{ events: LocalEvent[] }>("calendar_imports", "POST", form).then((r) => r.events);
+      return callKeeping422<{ events: LocalEvent[]; warnings?: string[] }>("calendar_imports", "POST", form).then((r) => {
+        if (r.warnings?.length) input.onWarnings?.(r.warnings);
+        return r.events;
+      });
     }
     return callKeeping422<{ events: LocalEvent[] }>("calendar_imports", "POST", {
       start_date: input.startDate,

@@ -35,6 +35,8 @@ export interface ImportFailure {
   lines: string[];
   /** Google refused or lacks the user's token: offer «Conectar Google Calendar». */
   connectGoogle?: boolean;
+  /** The import went through but some events or lines of the file could not be read. */
+  severity?: "error" | "warning";
 }
 
 /** Where the server starts the OAuth flow (server/modules/google/routes.ts); Google sends the user back. */
@@ -49,9 +51,9 @@ export function ImportFailureAlert({ failure, onClose }: { failure: ImportFailur
   if (!failure) return null;
   return (
     <Alert
-      severity="error"
+      severity={failure.severity ?? "error"}
       onClose={onClose}
-      data-testid="import-errors"
+      data-testid={failure.severity === "warning" ? "import-warnings" : "import-errors"}
       action={
         failure.connectGoogle ? (
           <Button color="inherit" size="small" href={GOOGLE_CONNECT_URL} data-testid="connect-google">

@@ -10,7 +10,7 @@ import { Confirm, type Identifier, useDataProvider, useNotify, useTranslate } fr
 import { useSearchParams } from "react-router-dom";
 import { MAX_PER_PAGE } from "../core/constants";
 import { type LocalEvent, localEventToActivity, type SavedWeek } from "../core/localEvent";
-import { calendarMessages, messages } from "../core/messages";
+import { calendarMessages, importMessages, messages } from "../core/messages";
 import { CALENDAR_IMPORT_PARAM } from "../core/resources";
 import { sundayOf } from "../core/week";
 import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../dataProvider";
@@ -277,8 +277,12 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
         onClose={closeDialog}
         onImport={async (file) => {
           if (!weekStart) return;
-          const events = await dataProvider.importCalendar({ startDate: weekStart, file });
-          if (keep("ICS", weekStart, events)) closeDialog();
+          let warnings: string[] = [];
+          const events = await dataProvider.importCalendar({ startDate: weekStart, file, onWarnings: (w) => (warnings = w) });
+          if (keep("ICS", weekStart, events)) {
+            closeDialog();
+            if (warnings.length) setFailure({ title: importMessages.icsWarningsTitle, lines: warnings, severity: "warning" });
+          }
         }}
       />
       <FileImportDialog
@@ -297,7 +301,13 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
       >
         <FormatLink href={ACTIVITIES_CSV_FORMAT_URL} />
       </FileImportDialog>
-      <DayImportDialog {...props} onGoogle={() => setAsk("google")} keep={keep} busy={busy} />
+      <DayImportDialog
+        {...props}
+        onGoogle={() => setAsk("google")}
+        keep={keep}
+        onWarnings={(lines) => setFailure({ title: importMessages.icsWarningsTitle, lines, severity: "warning" })}
+        busy={busy}
+      />
       <Confirm
         isOpen={ask !== null}
         loading={busy}
@@ -320,6 +330,8 @@ function DayImportDialog(
   props: SavedWeekBarProps & {
     onGoogle(): void;
     keep(type: SavedWeek["importType"], start: string, events: LocalEvent[], onlyDay?: string): boolean;
+    /** What the file held but could not be read, shown once the day is imported. */
+    onWarnings(warnings: string[]): void;
     busy: boolean;
   },
 ) {
@@ -367,8 +379,12 @@ function DayImportDialog(
           notify(messages.noDaySelected, { type: "warning" });
           return;
         }
-        const events = await dataProvider.importCalendar({ startDate: weekStart, day, file });
-        if (props.keep(saved.week?.importType ?? "ICS", weekStart, events, day)) props.onDayClose();
+        let warnings: string[] = [];
+        const events = await dataProvider.importCalendar({ startDate: weekStart, day, file, onWarnings: (w) => (warnings = w) });
+        if (props.keep(saved.week?.importType ?? "ICS", weekStart, events, day)) {
+          props.onDayClose();
+          if (warnings.length) props.onWarnings(warnings);
+        }
       }}
     />
   );

@@ -188,7 +188,9 @@ describe("POST calendar_imports (.ics)", () => {
     expect(empty.body.errors.base).toEqual(["Archivo no válido o no seleccionado."]);
     const garbage = await importIcs(operator, { start_date: WEEK }, { content: "esto no es un calendario" });
     expect(garbage.status).toBe(422);
-    expect(garbage.body.errors.base).toEqual(["El archivo no es un calendario .ics válido"]);
+    expect(garbage.body.errors.base).toEqual([
+      "El archivo no es un calendario .ics válido: no tiene ningún BEGIN:VCALENDAR … END:VCALENDAR completo",
+    ]);
     const noFile = multipart(undefined, { start_date: WEEK });
     const none = await rawRequest(t.app, operator.token, "POST", "/api/v1/calendar_imports", noFile.payload, noFile.headers);
     expect(none.status).toBe(422);

@@ -17,7 +17,7 @@ const calendar = (...events: string[][]) =>
     ...events.flatMap((e) => ["BEGIN:VEVENT", ...e, "END:VEVENT"]),
     "END:VCALENDAR",
   ].join("\r\n");
-const read = (text: string) => importableInstances(readIcs(text, week), week);
+const read = (text: string) => importableInstances(readIcs(text, week).instances, week);
 
 describe("readIcs", () => {
   it("floating times and a TZID the file does not define are read as wall-clock time", () => {

@@ -2,7 +2,8 @@
  * Timesheet imports over HTTP (issue 6). Both answer local events (src/core/localEvent.ts); nothing is
  * saved — the browser keeps them as the saved week until POST activities/validate and activities/batch.
  *   POST /api/v1/calendar_imports                       start_date (the week), optional day, and a
- *        multipart .ics `file` or `source: "google"`   → { events: LocalEvent[] }
+ *        multipart .ics `file` or `source: "google"`   → { events: LocalEvent[], warnings: string[] }
+ *        (warnings: the events or lines of the file that could not be read, in Spanish)
  *   PUT  /api/v1/activities/import_activities_csv?date=  multipart CSV `file` (+ week start)
  *                                                      → { import_activities: LocalEvent[] }
  */
@@ -17,7 +18,8 @@ import { authorize, currentUser } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
-import { type CalendarInstance, CalendarTokenExpired, IcsError, readIcs } from "../../ports/calendar";
+import { type CalendarInstance, CalendarTokenExpired, IcsError } from "../../ports/calendar";
+import { icsPool } from "../../ports/calendar/icsPool";
 import { decodeText } from "../../ports/text/decode";
 import { storeCloudToken } from "../users/service";
 import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
@@ -84,6 +86,8 @@ function rangeOf(fields: Record<string, string>) {
 }
 
 export async function calendarImportRoutes(app: FastifyInstance) {
+  // One reader thread started ahead of the first upload.
+  icsPool().warm();
   app.post(
     "/calendar_imports",
     {
@@ -100,13 +104,17 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       const { fields, file } = await readUpload(request);
       const { range } = rangeOf(fields);
       let instances: CalendarInstance[];
+      let warnings: string[] = [];
       if (file) {
         const isIcs = /\.ics$/i.test(file.filename) && (ICS_MIMETYPES.has(file.mimetype) || file.mimetype.startsWith("text/"));
         if (!isIcs || file.content.length === 0) throw ValidationError.base(importMessages.fileInvalid);
         try {
-          instances = readIcs(file.content.toString("utf8"), range);
+          // Read off the event loop, within a time budget (server/ports/calendar/icsPool.ts).
+          const read = await icsPool().read(file.content, range);
+          instances = read.instances;
+          warnings = read.warnings;
         } catch (error) {
-          if (error instanceof IcsError) throw ValidationError.base(importMessages.icsUnreadable);
+          if (error instanceof IcsError) throw ValidationError.base(error.message);
           throw error;
         }
       } else if (fields.source === "google") {
@@ -126,6 +134,7 @@ export async function calendarImportRoutes(app: FastifyInstance) {
           instances = await reader.listInstances(token, range, saveToken);
         } catch (error) {
           if (error instanceof CalendarTokenExpired) throw ValidationError.base(calendarMessages.tokenExpired);
+          if (error instanceof IcsError) throw ValidationError.base(error.message);
           request.log.warn({ err: error }, "calendar provider failed");
           throw ValidationError.base(importMessages.googleFailed);
         }
@@ -141,7 +150,7 @@ export async function calendarImportRoutes(app: FastifyInstance) {
         employeeId,
         kept.map((i) => fitKey(i.instanceId)),
       );
-      return { events: calendarLocalEvents(kept, resolver) };
+      return { events: calendarLocalEvents(kept, resolver), warnings };
     },
   );
 

@@ -17,11 +17,19 @@
  */
 import { calendar_v3 } from "@googleapis/calendar";
 import { OAuth2Client } from "google-auth-library";
-import { calendarMessages } from "../../../src/core/messages";
-import { BUSINESS_TIME_ZONE, zonedInstant } from "../../../src/core/week";
+import { calendarMessages, importMessages } from "../../../src/core/messages";
+import { BUSINESS_TIME_ZONE, wallTimeInstant, zonedInstant } from "../../../src/core/week";
 import { GOOGLE_TIMEOUT_MS, GOOGLE_TOKEN_URL, redirectTokenRequests } from "../documents/google";
 import { type CalendarAccount, CalendarError, type CalendarEventInput, type CalendarEventRef, type CalendarPort } from "./port";
-import { type CalendarInstance, type CalendarRange, type CalendarReader, CalendarTokenExpired } from "./reader";
+import {
+  type CalendarInstance,
+  type CalendarRange,
+  type CalendarReader,
+  CalendarTokenExpired,
+  ICS_LIMITS,
+  IcsError,
+} from "./reader";
+import { ianaZoneOf } from "./timezones";
 
 export const CALENDAR_SCOPE = "https://www.googleapis.com/auth/calendar";
 /** Events per page asked of Google (its maximum is 2500; 250 is its default). */
@@ -154,9 +162,20 @@ class GoogleCalendarClient {
   }
 }
 
-/** A Google event time → instant (all-day dates are midnight in the firm's zone). */
+/**
+ * A Google event time → instant, by the .ics reader's rules (server/ports/calendar/reader.ts): a
+ * dateTime with its offset is that instant; one without (floating) is wall-clock time in its timeZone,
+ * named as the reader names zones (IANA, Windows, vendor-prefixed), else in the firm's zone; all-day
+ * dates are midnight in the firm's zone.
+ */
 function instantOf(time: calendar_v3.Schema$EventDateTime | undefined): Date | null {
   if (time?.dateTime) {
+    const floating = time.dateTime.match(/^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?$/);
+    if (floating) {
+      const [, y, mo, d, h, mi, se] = floating.map(Number);
+      const wall = Date.UTC(y, mo - 1, d, h, mi, se || 0);
+      return wallTimeInstant(wall, ianaZoneOf(time.timeZone) ?? BUSINESS_TIME_ZONE);
+    }
     const d = new Date(time.dateTime);
     return Number.isNaN(d.getTime()) ? null : d;
   }
@@ -230,6 +249,8 @@ export class GoogleCalendarReader extends GoogleCalendarClient implements Calend
           const instance = instanceOfGoogleEvent(item);
           if (instance) out.push(instance);
         }
+        // The same cap as an uploaded file's week.
+        if (out.length > ICS_LIMITS.maxInstances) throw new IcsError(importMessages.icsTooManyInstances(ICS_LIMITS.maxInstances));
         pageToken = data.nextPageToken ?? undefined;
         if (!pageToken) return out;
       }

@@ -6,14 +6,21 @@
  *   with CALENDAR_ADAPTER=google); createCalendarReader() answers null while none is configured, and the
  *   import route then answers a Spanish 422.
  *
- * Instances are expanded (recurrences, EXDATE, moved instances by RECURRENCE-ID) but NOT filtered: the
- * import rules of SPEC §5 (cancelled, free, all-day, outside the range, duplicates) live in one place,
- * server/modules/calendar_imports/service.ts, for every source.
+ * Instances are expanded (recurrences, EXDATE, RDATE, moved instances by RECURRENCE-ID) and kept when they
+ * overlap the range, but NOT otherwise filtered: the import rules of SPEC §5 (cancelled, free, all-day,
+ * duplicates) live in one place, server/modules/calendar_imports/service.ts, for every source.
+ *
+ * An uploaded file is read off the event loop, in a worker with a time budget (./icsPool.ts); readIcs itself
+ * also counts what it does (events, iterations, instances) and refuses past ICS_LIMITS with a Spanish
+ * message. The rules it reads by are in docs/decisions/0xx-ics-calendar-reader.md.
  */
 
+import { createHash } from "node:crypto";
 import ICAL from "ical.js";
-import { BUSINESS_TIME_ZONE, isKnownTimeZone, wallTimeInstant } from "../../../src/core/week";
+import { importMessages } from "../../../src/core/messages";
+import { BUSINESS_TIME_ZONE, wallTimeInstant } from "../../../src/core/week";
 import type { Integration } from "../integration";
+import { ianaZoneOf } from "./timezones";
 
 export interface CalendarInstance {
   /** The event's UID (iCalendar) or id (provider). */
@@ -50,8 +57,36 @@ export interface CalendarReader extends Integration {
 /** The user's token no longer works and cannot be refreshed (SPEC §8: «Google Token caducado»). */
 export class CalendarTokenExpired extends Error {}
 
-/** The file is not an iCalendar document. */
+/** The file cannot be read, or is beyond what the import reads: `message` is the Spanish answer (a 422). */
 export class IcsError extends Error {}
+
+/** What one import may cost: beyond any of these the file is refused with its own Spanish message. */
+export interface IcsLimits {
+  /** VEVENTs in the file. */
+  maxEvents: number;
+  /** Instances in the range (the week). */
+  maxInstances: number;
+  /** Occurrences one series may visit (from its DTSTART to past the range). */
+  maxSeriesIterations: number;
+  /** Occurrences the whole file may visit. */
+  maxIterations: number;
+  /** Warnings listed one by one (the rest are counted). */
+  maxWarnings: number;
+}
+
+export const ICS_LIMITS: IcsLimits = {
+  maxEvents: 20_000,
+  maxInstances: 2_000,
+  maxSeriesIterations: 100_000,
+  maxIterations: 1_000_000,
+  maxWarnings: 50,
+};
+
+export interface IcsRead {
+  instances: CalendarInstance[];
+  /** In Spanish: each event or line that was skipped, and why. */
+  warnings: string[];
+}
 
 const compactUtc = (d: Date) =>
   d
@@ -60,19 +95,6 @@ const compactUtc = (d: Date) =>
     .replace(/\.\d{3}/, "");
 /** Google's own instance id shape: `<uid>_<YYYYMMDDTHHMMSSZ>`. */
 export const instanceIdOf = (uid: string, originalStart: Date) => `${uid}_${compactUtc(originalStart)}`;
-
-/**
- * The instant of an ICAL.Time: UTC and VTIMEZONE-backed times through ical.js; floating times (or a TZID
- * the file does not define) as wall-clock time in that TZID when the runtime knows it, else in the firm's
- * zone (America/Mexico_City).
- */
-function instantOf(time: ICAL.Time, tzid: string | null): Date {
-  const zone = time.zone;
-  const floating = !zone || zone.tzid === "floating" || zone === ICAL.Timezone.localTimezone;
-  if (!floating) return new Date(time.toUnixTime() * 1000);
-  const wall = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
-  return wallTimeInstant(wall, tzid && isKnownTimeZone(tzid) ? tzid : BUSINESS_TIME_ZONE);
-}
 
 const text = (value: unknown) => (typeof value === "string" ? value : value == null ? "" : String(value));
 const MEET_URL =
@@ -94,93 +116,530 @@ function organizerOf(component: ICAL.Component): string | null {
 
 /** How far past the range a moved instance's original date may lie and still be found. */
 const MOVED_MARGIN_MS = 35 * 86_400_000;
-/** Guard against pathological rules (e.g. an every-minute RRULE): occurrences visited per series. */
-const MAX_OCCURRENCES = 20_000;
 
 /**
- * Parses an .ics document and expands every event into the instances that may fall in the range
- * (instances before the range start or far after its end are not produced).
+ * The instant of an ICAL.Time (docs/decisions/0xx-ics-calendar-reader.md):
+ * - UTC times are that instant;
+ * - a TZID that names an IANA zone (directly, behind a vendor prefix, or as a Windows name) is read in
+ *   that zone, even when the file carries a VTIMEZONE block (which may not cover the date);
+ * - any other TZID with a VTIMEZONE block in the file is read through the block (ical.js);
+ * - floating times, and TZIDs nobody can name, are wall-clock time in the calendar's X-WR-TIMEZONE, else
+ *   in the firm's zone (America/Mexico_City);
+ * - dates (all-day) are midnight in the firm's zone.
  */
-export function readIcs(source: string, range: CalendarRange): CalendarInstance[] {
-  let root: ICAL.Component;
-  try {
-    const jcal = ICAL.parse(source);
-    root = new ICAL.Component(jcal as unknown as unknown[]);
-  } catch {
-    throw new IcsError("invalid");
+function instantOf(time: ICAL.Time, tzid: string | null, floating: Floating): Date {
+  const wall = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
+  if (time.isDate) return wallTimeInstant(wall, BUSINESS_TIME_ZONE);
+  const zone = time.zone;
+  if (zone === ICAL.Timezone.utcTimezone || zone?.tzid === "UTC") return new Date(time.toUnixTime() * 1000);
+  // TZID= (empty), as Exchange 2010 writes it beside a VTIMEZONE whose TZID is empty too: that block.
+  if (tzid !== null && !tzid.trim() && floating.blank) {
+    const inBlank = time.clone();
+    inBlank.zone = floating.blank;
+    const unix = inBlank.toUnixTime();
+    if (Number.isFinite(unix)) return new Date(unix * 1000);
   }
-  const calendars = root.name === "vcalendar" ? [root] : root.getAllSubcomponents("vcalendar");
-  if (!calendars.length) throw new IcsError("no vcalendar");
+  const named = ianaZoneOf(tzid ?? (zone && zone.tzid !== "floating" ? zone.tzid : null));
+  if (named) return wallTimeInstant(wall, named);
+  const isFloating = !zone || zone.tzid === "floating" || zone === ICAL.Timezone.localTimezone;
+  if (!isFloating) {
+    const unix = time.toUnixTime();
+    if (Number.isFinite(unix)) return new Date(unix * 1000);
+  }
+  return wallTimeInstant(wall, floating.zone);
+}
 
-  const out: CalendarInstance[] = [];
+/** How a calendar's floating times are read: its X-WR-TIMEZONE (else the firm's), and its blank-TZID block. */
+interface Floating {
+  zone: string;
+  blank: ICAL.Timezone | null;
+}
+
+const tzidOf = (property: ICAL.Property | null) => {
+  const value = property?.getParameter("tzid");
+  return typeof value === "string" ? value : Array.isArray(value) ? text(value[0]) : null;
+};
+
+/** The days in each month of a leap year: the most a BYMONTHDAY can reach. */
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * Rules that can never produce a date (BYMONTH=2;BYMONTHDAY=30): ical.js' iterator searches for their
+ * next date forever, so they are refused before it starts. The worker's time budget guards the rest.
+ */
+function impossibleRule(rule: ICAL.Recur): boolean {
+  const parts = rule.parts as Record<string, number[] | undefined>;
+  const days = parts.BYMONTHDAY;
+  if (days?.length) {
+    const months = parts.BYMONTH?.length ? parts.BYMONTH : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+    const longest = Math.max(...months.map((m) => MONTH_DAYS[m - 1] ?? 0));
+    if (days.every((d) => Math.abs(d) > longest || d === 0)) return true;
+  }
+  const yearDays = parts.BYYEARDAY;
+  if (yearDays?.length && yearDays.every((d) => d === 0 || Math.abs(d) > 366)) return true;
+  const weekNumbers = parts.BYWEEKNO;
+  if (weekNumbers?.length && weekNumbers.every((w) => w === 0 || Math.abs(w) > 53)) return true;
+  if (parts.BYMONTH?.some((m) => m < 1 || m > 12)) return true;
+  return false;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Where to start iterating a series so that a weekly meeting since 1997 does not walk 1,200 weeks to
+ * reach this one: for simple DAILY/WEEKLY rules without COUNT (BYDAY and WKST only), DTSTART moved
+ * forward by whole periods (INTERVAL days, or INTERVAL weeks when the rule has BYDAY) in wall-clock days,
+ * to before `before`. Same dates after that point; any other rule starts at DTSTART.
+ */
+function fastForward(event: ICAL.Event, before: number): ICAL.Time | undefined {
+  const rules = event.component.getAllProperties("rrule");
+  const start = event.startDate;
+  if (rules.length !== 1 || event.component.hasProperty("rdate") || !start) return undefined;
+  const rule = rules[0].getFirstValue() as ICAL.Recur;
+  if (rule.count || (rule.freq !== "DAILY" && rule.freq !== "WEEKLY")) return undefined;
+  const parts = rule.parts as Record<string, unknown[] | undefined>;
+  for (const [key, values] of Object.entries(parts)) {
+    if (!values?.length) continue;
+    if (key !== "BYDAY") return undefined;
+    if (values.some((v) => !/^(MO|TU|WE|TH|FR|SA|SU)$/.test(String(v)))) return undefined;
+  }
+  const interval = Math.max(1, rule.interval || 1);
+  const periodDays = rule.freq === "DAILY" && !parts.BYDAY?.length ? interval : 7 * interval;
+  const startMs = start.toUnixTime() * 1000;
+  if (!Number.isFinite(startMs) || startMs >= before - 14 * DAY_MS) return undefined;
+  const periods = Math.floor((before - 14 * DAY_MS - startMs) / (periodDays * DAY_MS));
+  if (periods <= 0) return undefined;
+  const moved = start.clone();
+  moved.adjust(periods * periodDays, 0, 0, 0);
+  return moved;
+}
+
+/**
+ * One ical.js Timezone per distinct VTIMEZONE block across the file's calendars: a file of 2,000
+ * VCALENDARs repeating the same block would otherwise expand its transitions 2,000 times.
+ */
+function shareTimezones(calendars: ICAL.Component[]) {
+  const shared = new Map<string, ICAL.Timezone>();
   for (const calendar of calendars) {
-    const vevents = calendar.getAllSubcomponents("vevent");
-    const masters = new Map<string, ICAL.Event>();
-    const exceptions: ICAL.Event[] = [];
-    for (const component of vevents) {
-      const event = new ICAL.Event(component);
-      if (!event.uid || !component.getFirstProperty("dtstart")) continue;
-      if (event.isRecurrenceException()) exceptions.push(event);
-      else masters.set(event.uid, event);
+    const cache = (calendar as unknown as { _timezoneCache?: Map<string, ICAL.Timezone> })._timezoneCache;
+    if (!cache) continue;
+    for (const block of calendar.getAllSubcomponents("vtimezone")) {
+      const tzid = text(block.getFirstPropertyValue("tzid"));
+      if (!tzid || cache.has(tzid)) continue;
+      const key = `${tzid}\u0000${block.toString()}`;
+      const zone = shared.get(key) ?? new ICAL.Timezone({ component: block, tzid });
+      shared.set(key, zone);
+      cache.set(tzid, zone);
     }
-    const orphans: ICAL.Event[] = [];
-    for (const exception of exceptions) {
-      const master = masters.get(exception.uid);
-      if (master?.isRecurring()) master.relateException(exception);
-      else orphans.push(exception);
-    }
+  }
+}
 
-    const instance = (
-      event: ICAL.Event,
-      start: ICAL.Time,
-      end: ICAL.Time,
-      originalStart: ICAL.Time,
-      seriesId: string | null,
-    ): CalendarInstance => {
-      const component = event.component;
-      const tzid = (component.getFirstProperty("dtstart")?.getParameter("tzid") as string | undefined) ?? null;
-      const startAt = instantOf(start, tzid);
-      let endAt = instantOf(end, tzid);
-      if (endAt.getTime() < startAt.getTime()) endAt = startAt;
-      return {
-        uid: event.uid,
-        instanceId: seriesId ? instanceIdOf(event.uid, instantOf(originalStart, tzid)) : instanceIdOf(event.uid, startAt),
-        seriesId,
-        summary: text(event.summary),
-        start: startAt,
-        end: endAt,
-        allDay: start.isDate,
-        cancelled: text(component.getFirstPropertyValue("status")).toUpperCase() === "CANCELLED",
-        transparent: text(component.getFirstPropertyValue("transp")).toUpperCase() === "TRANSPARENT",
-        organizer: organizerOf(component),
-        hangoutLink: conferenceOf(component),
-      };
-    };
+interface Item {
+  component: ICAL.Component;
+  event: ICAL.Event;
+  uid: string;
+  label: string;
+  floating: Floating;
+  sequence: number;
+}
 
-    for (const event of masters.values()) {
-      const tzid = (event.component.getFirstProperty("dtstart")?.getParameter("tzid") as string | undefined) ?? null;
-      if (!event.isRecurring()) {
-        const end = event.endDate ?? event.startDate;
-        out.push(instance(event, event.startDate, end, event.startDate, null));
-        continue;
-      }
-      const iterator = event.iterator();
-      const limit = range.end.getTime() + MOVED_MARGIN_MS;
-      for (let i = 0, next = iterator.next(); next && i < MAX_OCCURRENCES; i++, next = iterator.next()) {
-        const original = instantOf(next, tzid).getTime();
-        if (original > limit) break;
-        const details = event.getOccurrenceDetails(next);
-        const occurrence = instance(details.item, details.startDate, details.endDate, details.recurrenceId, event.uid);
-        // Keep the series' conference/organizer when the moved instance does not repeat them.
-        occurrence.organizer ??= organizerOf(event.component);
-        occurrence.hangoutLink ??= conferenceOf(event.component);
-        if (occurrence.end.getTime() < range.start.getTime()) continue;
-        out.push(occurrence);
-      }
-    }
-    for (const orphan of orphans) {
-      out.push(instance(orphan, orphan.startDate, orphan.endDate ?? orphan.startDate, orphan.recurrenceId, orphan.uid));
-    }
+/** Unfolded content lines with the physical line each starts on. */
+function contentLines(source: string): Array<{ line: number; text: string }> {
+  const out: Array<{ line: number; text: string }> = [];
+  const physical = source.split(/\r\n|\r|\n/);
+  for (let i = 0; i < physical.length; i++) {
+    const row = physical[i];
+    if ((row.startsWith(" ") || row.startsWith("\t")) && out.length) out[out.length - 1].text += row.slice(1);
+    else out.push({ line: i + 1, text: row });
   }
   return out;
+}
+
+const RRULE_PART =
+  /^(FREQ|UNTIL|COUNT|INTERVAL|BYSECOND|BYMINUTE|BYHOUR|BYDAY|BYMONTHDAY|BYYEARDAY|BYWEEKNO|BYMONTH|BYSETPOS|WKST|RSCALE|SKIP|X-[A-Z0-9-]+)=[^;]*$/i;
+
+/**
+ * Parses the document. Before: an RRULE whose value is not a rule (Google once wrote
+ * "RRULE:AnythingRandom;FREQ=…") is dropped, so the event shows once at its DTSTART as calendar programs
+ * show it. When one line still breaks the parser (a Zoom invitation's stray text, an Exchange line without
+ * a colon), parses again without the lines the parser refuses; a file cut after its last event gets its
+ * END:VCALENDAR back. Each dropped line is named in a warning.
+ */
+function parseLenient(source: string, warnings: string[]): unknown {
+  let body = source;
+  if (/^RRULE/im.test(body)) {
+    body = body.replace(/^RRULE(?:;[^:\r\n]*)?:([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)/gim, (whole, value: string, offset: number) => {
+      const rule = value.replace(/\r?\n[ \t]/g, "").trim();
+      if (rule.length > 0 && rule.split(";").every((part) => RRULE_PART.test(part)) && /(^|;)FREQ=/i.test(rule)) return whole;
+      const line = body.slice(0, offset).split(/\r\n|\r|\n/).length;
+      warnings.push(importMessages.icsSkippedRule(line, rule.length > 60 ? `${rule.slice(0, 60)}…` : rule));
+      return "X-SIA-IGNORED-RRULE:";
+    });
+  }
+  try {
+    return ICAL.parse(body);
+  } catch {
+    // read again below, line by line
+  }
+  const kept: string[] = [];
+  const open: string[] = [];
+  for (const { line, text: row } of contentLines(body)) {
+    if (!row.trim()) continue;
+    const block = row.match(/^(BEGIN|END):(.*)$/i);
+    if (block) {
+      const name = block[2].trim().toUpperCase();
+      if (block[1].toUpperCase() === "BEGIN") open.push(name);
+      else if (open[open.length - 1] === name) open.pop();
+      kept.push(row);
+      continue;
+    }
+    try {
+      ICAL.parse.property(row);
+      kept.push(row);
+    } catch {
+      warnings.push(importMessages.icsSkippedLine(line, row.length > 60 ? `${row.slice(0, 60)}…` : row));
+    }
+  }
+  if (open.length === 1 && open[0] === "VCALENDAR") kept.push("END:VCALENDAR");
+  try {
+    return ICAL.parse(kept.join("\r\n"));
+  } catch (error) {
+    throw new IcsError(importMessages.icsBroken(reasonOf(error)));
+  }
+}
+
+/** ical.js' own words for a broken structure, in Spanish. */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  if (/invalid ical body|missing|unbalanced|END/i.test(message))
+    return "falta cerrar un bloque (END:…) o el archivo está incompleto";
+  return "su estructura no se pudo leer";
+}
+
+/** The EXDATEs of a series: instants for a timed series, dates for an all-day one (Outlook writes an
+ * all-day series' EXDATE as a midnight date-time in its zone). */
+function exclusionsOf(item: Item): { instants: Set<number>; dates: Set<string> } {
+  const instants = new Set<number>();
+  const dates = new Set<string>();
+  for (const property of item.component.getAllProperties("exdate")) {
+    for (const value of property.getValues()) {
+      if (!(value instanceof ICAL.Time)) continue;
+      dates.add(`${value.year}-${value.month}-${value.day}`);
+      instants.add(instantOf(value, tzidOf(property), item.floating).getTime());
+    }
+  }
+  return { instants, dates };
+}
+
+/**
+ * Parses an .ics document and expands every event into the instances that overlap the range, with a
+ * warning for each event or line that could not be read. Throws IcsError (a Spanish message) when the
+ * file holds no calendar, cannot be parsed at all, or passes a limit.
+ */
+export function readIcs(source: string, range: CalendarRange, limits: IcsLimits = ICS_LIMITS): IcsRead {
+  const warnings: string[] = [];
+  const body = source.replace(/^\uFEFF/, "");
+  if (!/^BEGIN:VCALENDAR\s*$/im.test(body)) throw new IcsError(importMessages.icsNoCalendar);
+  const jcal = parseLenient(body, warnings) as unknown[];
+  const roots = (typeof jcal[0] === "string" ? [jcal] : jcal) as unknown[][];
+  const calendars: ICAL.Component[] = [];
+  for (const data of roots) {
+    const root = new ICAL.Component(data);
+    if (root.name === "vcalendar") calendars.push(root);
+    else calendars.push(...root.getAllSubcomponents("vcalendar"));
+  }
+  if (!calendars.length) throw new IcsError(importMessages.icsNoCalendar);
+  shareTimezones(calendars);
+
+  // BEGIN:VEVENT lines, in order: where each event starts, for the warnings.
+  const eventLines: number[] = [];
+  for (const { line, text: row } of contentLines(body)) if (/^BEGIN:VEVENT\s*$/i.test(row)) eventLines.push(line);
+
+  const components: Array<{ component: ICAL.Component; floating: Floating }> = [];
+  for (const calendar of calendars) {
+    const blankBlock = calendar
+      .getAllSubcomponents("vtimezone")
+      .find((block) => !text(block.getFirstPropertyValue("tzid")).trim());
+    let blank: ICAL.Timezone | null = null;
+    try {
+      blank = blankBlock ? new ICAL.Timezone({ component: blankBlock, tzid: "" }) : null;
+    } catch {
+      blank = null;
+    }
+    const floating = {
+      zone: ianaZoneOf(text(calendar.getFirstPropertyValue("x-wr-timezone"))) ?? BUSINESS_TIME_ZONE,
+      blank,
+    };
+    for (const component of calendar.getAllSubcomponents("vevent")) components.push({ component, floating });
+  }
+  if (components.length > limits.maxEvents) throw new IcsError(importMessages.icsTooManyEvents(limits.maxEvents));
+  const lineOf = (index: number) => (eventLines.length === components.length ? eventLines[index] : null);
+
+  // One master per UID: a series written twice (a calendar exported twice, 2,000 VCALENDARs repeating an
+  // event) is one series; the highest SEQUENCE wins, then the last written.
+  const masters = new Map<string, Item>();
+  const exceptions: Item[] = [];
+  components.forEach(({ component, floating }, index) => {
+    const summary = text(component.getFirstPropertyValue("summary")).trim();
+    let uid = text(component.getFirstPropertyValue("uid")).trim();
+    const label = importMessages.icsEventLabel(summary.slice(0, 80), uid.slice(0, 80), lineOf(index));
+    try {
+      if (!component.getFirstProperty("dtstart")) {
+        warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsNoStart));
+        return;
+      }
+      if (!uid) {
+        // A stable id for events written without one (OWA 2012, khal, hand-written files): the same file
+        // gives the same ids, so an import twice is recognised as already saved.
+        uid = `sia-${createHash("sha256").update(component.toString()).digest("hex").slice(0, 32)}`;
+        component.updatePropertyWithValue("uid", uid);
+      }
+      // ical.js relates every sibling RECURRENCE-ID to a new Event whatever its UID: give it none, and
+      // relate overrides to their own series below, by UID only.
+      const event = new ICAL.Event(component, { exceptions: [] });
+      const start = event.startDate;
+      if (!start || !Number.isFinite(start.toUnixTime())) throw new Error("date");
+      const sequence = Number(component.getFirstPropertyValue("sequence")) || 0;
+      const item: Item = { component, event, uid, label, floating, sequence };
+      if (component.hasProperty("recurrence-id")) {
+        if (!Number.isFinite(event.recurrenceId?.toUnixTime())) throw new Error("date");
+        exceptions.push(item);
+      } else {
+        const known = masters.get(uid);
+        if (!known || sequence >= known.sequence) masters.set(uid, item);
+      }
+    } catch {
+      warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsBadDate));
+    }
+  });
+
+  const found = new Map<string, { instance: CalendarInstance; sequence: number }>();
+  const rangeStart = range.start.getTime();
+  const rangeEnd = range.end.getTime();
+  const overlaps = (i: CalendarInstance) =>
+    i.start.getTime() <= rangeEnd && (i.end.getTime() > rangeStart || i.start.getTime() >= rangeStart);
+  /** One instance per id (UID + original start): the same occurrence twice is listed once. */
+  const push = (i: CalendarInstance | null, sequence: number) => {
+    if (!i || !overlaps(i)) return;
+    const known = found.get(i.instanceId);
+    if (known && known.sequence > sequence) return;
+    found.set(i.instanceId, { instance: i, sequence });
+    if (found.size > limits.maxInstances) throw new IcsError(importMessages.icsTooManyInstances(limits.maxInstances));
+  };
+
+  const instance = (
+    item: Item,
+    start: ICAL.Time,
+    end: ICAL.Time,
+    originalStart: Date | null,
+    seriesId: string | null,
+    endTzid?: string | null,
+  ): CalendarInstance | null => {
+    const { component, uid, floating } = item;
+    const startTzid = tzidOf(component.getFirstProperty("dtstart"));
+    const startAt = instantOf(start, startTzid, floating);
+    // Outside the range: nothing more to read (most of a big file's events).
+    if (startAt.getTime() > rangeEnd) return null;
+    let endAt = instantOf(end, endTzid === undefined ? startTzid : endTzid, floating);
+    if (endAt.getTime() < startAt.getTime()) endAt = startAt;
+    if (endAt.getTime() <= rangeStart && startAt.getTime() < rangeStart) return null;
+    return {
+      uid,
+      instanceId: instanceIdOf(uid, originalStart ?? startAt),
+      seriesId,
+      summary: text(component.getFirstPropertyValue("summary")),
+      start: startAt,
+      end: endAt,
+      allDay: start.isDate,
+      cancelled: text(component.getFirstPropertyValue("status")).toUpperCase() === "CANCELLED",
+      transparent: text(component.getFirstPropertyValue("transp")).toUpperCase() === "TRANSPARENT",
+      organizer: organizerOf(component),
+      hangoutLink: conferenceOf(component),
+    };
+  };
+  /** The end of a single event or an override: DTEND in its own zone, or DTSTART + DURATION, or DTSTART. */
+  const endOf = (item: Item): { end: ICAL.Time; tzid: string | null | undefined } => {
+    const dtend = item.component.getFirstProperty("dtend");
+    if (dtend) return { end: item.event.endDate, tzid: tzidOf(dtend) ?? undefined };
+    if (item.component.hasProperty("duration")) return { end: item.event.endDate, tzid: undefined };
+    const start = item.event.startDate;
+    if (start.isDate) {
+      const next = start.clone();
+      next.adjust(1, 0, 0, 0);
+      return { end: next, tzid: undefined };
+    }
+    return { end: start, tzid: undefined };
+  };
+  const originalOf = (item: Item) => {
+    const property = item.component.getFirstProperty("recurrence-id");
+    return instantOf(
+      item.event.recurrenceId,
+      tzidOf(property) ?? tzidOf(item.component.getFirstProperty("dtstart")),
+      item.floating,
+    );
+  };
+
+  // Overrides by series, keyed by the instant of the occurrence they replace (not by how it was written:
+  // a RECURRENCE-ID in UTC replaces an occurrence written in a zone). An override whose series is not in
+  // the file stands alone, as calendar programs show it (with its own RDATEs, as khal writes them).
+  const overrides = new Map<string, Map<number, Item>>();
+  for (const exception of exceptions) {
+    const master = masters.get(exception.uid);
+    if (!master) {
+      masters.set(exception.uid, exception);
+      continue;
+    }
+    const rangeParam = text(exception.component.getFirstProperty("recurrence-id")?.getParameter("range")).toUpperCase();
+    if (rangeParam === "THISANDFUTURE") {
+      try {
+        master.event.relateException(exception.event);
+      } catch {
+        // read as a single override below
+      }
+    }
+    const byInstant = overrides.get(exception.uid) ?? new Map<number, Item>();
+    overrides.set(exception.uid, byInstant);
+    const at = originalOf(exception).getTime();
+    const known = byInstant.get(at);
+    if (!known || exception.sequence >= known.sequence) byInstant.set(at, exception);
+  }
+  const used = new Set<Item>();
+  const emitOverride = (exception: Item) => {
+    used.add(exception);
+    const { end, tzid } = endOf(exception);
+    push(instance(exception, exception.event.startDate, end, originalOf(exception), exception.uid, tzid), exception.sequence + 1);
+  };
+
+  let iterations = 0;
+  const limit = rangeEnd + MOVED_MARGIN_MS;
+  for (const item of masters.values()) {
+    const { component, event, uid, label } = item;
+    try {
+      // RDATE;VALUE=PERIOD (Zimbra, khal): ical.js' iterator cannot order periods; each is read here as
+      // an instance with its own end.
+      const periods: Array<{ start: ICAL.Time; end: ICAL.Time; tzid: string | null }> = [];
+      for (const property of component.getAllProperties("rdate")) {
+        const values = property.getValues();
+        if (!values.some((v) => v instanceof ICAL.Period)) continue;
+        for (const value of values) {
+          if (value instanceof ICAL.Period) periods.push({ start: value.start, end: value.getEnd(), tzid: tzidOf(property) });
+        }
+        const times = values.filter((v) => !(v instanceof ICAL.Period));
+        component.removeProperty(property);
+        if (times.length) {
+          const rest = new ICAL.Property("rdate", component);
+          const tzid = tzidOf(property);
+          if (tzid) rest.setParameter("tzid", tzid);
+          rest.setValues(times);
+          component.addProperty(rest);
+        }
+      }
+      const own = overrides.get(uid);
+      const excluded = exclusionsOf(item);
+      const isExcluded = (time: ICAL.Time, at: number) =>
+        time.isDate ? excluded.dates.has(`${time.year}-${time.month}-${time.day}`) : excluded.instants.has(at);
+      const startTzid = tzidOf(component.getFirstProperty("dtstart"));
+      const recurring = event.isRecurring() && component.hasProperty("rrule") ? true : event.isRecurring();
+      const seriesId = recurring || periods.length ? uid : null;
+      const firstAt = instantOf(event.startDate, startTzid, item.floating).getTime();
+      if (!recurring) {
+        const { end, tzid } = endOf(item);
+        // DTEND before DTSTART is no span at all (RFC 5545 §3.6.1): the event cannot be placed.
+        if (component.hasProperty("dtend") && instantOf(end, tzid ?? startTzid, item.floating).getTime() < firstAt) {
+          warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsEndBeforeStart));
+          continue;
+        }
+        const override = own?.get(firstAt);
+        // An override standing alone keeps the id of the occurrence it replaces.
+        const alone = component.hasProperty("recurrence-id");
+        const original = alone ? originalOf(item) : seriesId ? new Date(firstAt) : null;
+        if (override) emitOverride(override);
+        else push(instance(item, event.startDate, end, original, alone ? uid : seriesId, tzid), item.sequence);
+      } else {
+        for (const rule of component.getAllProperties("rrule")) {
+          const recur = rule.getFirstValue() as ICAL.Recur;
+          if (impossibleRule(recur)) throw new IcsError(importMessages.icsRuleImpossible(label));
+        }
+        const durationMs = Math.max(0, (event.duration?.toSeconds() ?? 0) * 1000);
+        const from = fastForward(event, rangeStart - MOVED_MARGIN_MS - durationMs);
+        const iterator = event.iterator(from);
+        /** One occurrence (by its original start); false once past the range. */
+        const visit = (next: ICAL.Time, original: number): boolean => {
+          if (original > limit) return false;
+          const override = own?.get(original);
+          if (override) {
+            emitOverride(override);
+            return true;
+          }
+          if (isExcluded(next, original)) return true;
+          // Long before the range: nothing to build (the range's own instances are what cost).
+          if (original + durationMs < rangeStart - 86_400_000) return true;
+          const details = event.getOccurrenceDetails(next);
+          const source = details.item === event ? item : { ...item, component: details.item.component, event: details.item };
+          const occurrence = instance(source, details.startDate, details.endDate, new Date(original), uid);
+          if (occurrence) {
+            // Keep the series' conference/organizer when a THISANDFUTURE override does not repeat them.
+            occurrence.organizer ??= organizerOf(component);
+            occurrence.hangoutLink ??= conferenceOf(component);
+          }
+          push(occurrence, item.sequence);
+          return true;
+        };
+        // DTSTART is always the first instance (RFC 5545 §3.8.5.3), even when the rule does not match it
+        // (ical.js then starts at the rule's first date).
+        let first = !from;
+        let visited = 0;
+        // Several RRULEs are a union; ical.js' expansion stops them all when the first one ends, so each
+        // rule is also walked on its own (the same occurrence twice is listed once; EXDATEs apply).
+        const rules = component.getAllProperties("rrule");
+        const iterators: Array<{ next(): ICAL.Time | null }> = [iterator];
+        if (rules.length > 1)
+          for (const rule of rules) iterators.push((rule.getFirstValue() as ICAL.Recur).iterator(event.startDate));
+        for (const walk of iterators) {
+          for (let next = walk.next(); next; next = walk.next()) {
+            if (++visited > limits.maxSeriesIterations || ++iterations > limits.maxIterations) {
+              throw new IcsError(importMessages.icsRuleTooDense(label));
+            }
+            const original = instantOf(next, startTzid, item.floating).getTime();
+            if (first) {
+              first = false;
+              if (original > firstAt && !visit(event.startDate, firstAt)) break;
+            }
+            if (!visit(next, original)) break;
+          }
+        }
+      }
+      for (const period of periods) {
+        const originalAt = instantOf(period.start, period.tzid, item.floating);
+        // DTSTART and an RDATE at the same time are one instance of the set.
+        if (originalAt.getTime() === firstAt) continue;
+        const override = own?.get(originalAt.getTime());
+        if (override) emitOverride(override);
+        else if (!isExcluded(period.start, originalAt.getTime()))
+          push(instance(item, period.start, period.end, originalAt, uid, period.tzid), item.sequence);
+      }
+    } catch (error) {
+      if (error instanceof IcsError) throw error;
+      warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsBadRule));
+    }
+  }
+  // Overrides whose original date the series never reaches (or that an EXDATE removed): shown at their
+  // own time, as calendar programs do.
+  for (const byInstant of overrides.values()) {
+    for (const exception of byInstant.values()) {
+      if (used.has(exception)) continue;
+      try {
+        emitOverride(exception);
+      } catch (error) {
+        if (error instanceof IcsError) throw error;
+        warnings.push(importMessages.icsSkippedEvent(exception.label, importMessages.icsBadDate));
+      }
+    }
+  }
+
+  const listed =
+    warnings.length > limits.maxWarnings
+      ? [...warnings.slice(0, limits.maxWarnings), importMessages.icsMoreWarnings(warnings.length - limits.maxWarnings)]
+      : warnings;
+  return { instances: [...found.values()].map((f) => f.instance), warnings: listed };
 }

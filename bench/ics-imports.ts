@@ -1,0 +1,196 @@
+/**
+ * Benchmark of the .ics import (docs/decisions/0xx-ics-calendar-reader.md), against the compiled server
+ * (`node scripts/start.mjs`, what npm start runs) on a fresh embedded database:
+ *
+ *   npx tsx bench/ics-imports.ts            (BENCH_PORT, default 3281; CORPUS=<folder of the calendars>)
+ *
+ * 1. The largest corpus calendars (rie--issue42.ics: 1.6 MB, 4,778 events, a Google export; and
+ *    libical--large.ics: 1,458 events in 2,316 VCALENDARs): POST calendar_imports for a week of each,
+ *    beside a bare ical.js read of the same file (ICAL.parse and a Component per calendar) and beside
+ *    readIcs in this process. Median of 7; target under 1 s.
+ * 2. /healthz latency (p50, p95, max over ~3 s of sequential requests) alone, then while ten hostile
+ *    files (the issue's list) are imported at once, again and again. Target: /healthz keeps answering.
+ * Prints a Markdown section for bench/NOTES.md.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ICAL from "ical.js";
+import { readIcs } from "../server/ports/calendar/reader";
+import { decodeText } from "../server/ports/text/decode";
+import { weekOf } from "../src/core/week";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const PORT = Number(process.env.BENCH_PORT ?? 3281);
+const BASE = `http://127.0.0.1:${PORT}`;
+const CORPUS =
+  process.env.CORPUS ??
+  [path.join(ROOT, "..", "shared", "corpus", "calendars"), "/work/shared/corpus/calendars"].find((d) => fs.existsSync(d)) ??
+  "";
+const LARGE = [
+  { file: "rie--issue42.ics", week: "2024-01-01" },
+  { file: "libical--large.ics", week: "1998-03-02" },
+];
+
+const ics = (...events: string[][]) =>
+  ["BEGIN:VCALENDAR", "VERSION:2.0", ...events.flatMap((e) => ["BEGIN:VEVENT", ...e, "END:VEVENT"]), "END:VCALENDAR", ""].join(
+    "\r\n",
+  );
+const rule = (r: string) => ics(["UID:h", "DTSTART:20310101T100000Z", "DURATION:PT30M", `RRULE:${r}`, "SUMMARY:H"]);
+const HOSTILE = [
+  rule("FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30"),
+  rule("FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=30"),
+  rule("FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=30;BYDAY=MO"),
+  ics(
+    ...Array.from({ length: 20 }, (_, i) => [
+      `UID:s${i}`,
+      "DTSTART:20310303T000000Z",
+      "DURATION:PT1S",
+      "RRULE:FREQ=SECONDLY",
+      "SUMMARY:S",
+    ]),
+  ),
+  rule("FREQ=DAILY;BYWEEKNO=1;BYMONTH=6"),
+];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
+
+/** The embedded database: the figures are the reader's, not a database server's. */
+function withoutDatabaseUrl() {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  return env;
+}
+
+async function startServer(): Promise<ChildProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-bench-ics-"));
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", "scripts/start.mjs"], {
+    cwd: ROOT,
+    env: { ...withoutDatabaseUrl(), DATA_DIR: dataDir, PORT: String(PORT), JOBS_ENABLED: "0", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${BASE}/healthz`)).ok) return child;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill();
+  throw new Error("el servidor no arrancó");
+}
+
+async function signIn(): Promise<string> {
+  const res = await fetch(`${BASE}/api/v1/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "operador@sia.local", password: process.env.SIA_DEMO_PASSWORD ?? "sia-demo" }),
+  });
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function upload(token: string, content: string | Buffer, week: string) {
+  const form = new FormData();
+  form.append("start_date", week);
+  form.append(
+    "file",
+    new Blob([typeof content === "string" ? content : new Uint8Array(content)], { type: "text/calendar" }),
+    "calendario.ics",
+  );
+  const started = performance.now();
+  const res = await fetch(`${BASE}/api/v1/calendar_imports`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const body = (await res.json()) as { events?: unknown[]; errors?: { base?: string[] } };
+  return {
+    status: res.status,
+    ms: performance.now() - started,
+    events: body.events?.length ?? 0,
+    message: body.errors?.base?.[0],
+  };
+}
+
+async function healthz(seconds: number): Promise<number[]> {
+  const out: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    const started = performance.now();
+    await (await fetch(`${BASE}/healthz`)).text();
+    out.push(performance.now() - started);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return out;
+}
+
+const server = await startServer();
+try {
+  const token = await signIn();
+  const rows: string[] = [];
+  for (const { file, week: weekStart } of LARGE) {
+    const large = fs.readFileSync(path.join(CORPUS, file));
+    const text = decodeText(large).text;
+    const week = weekOf(weekStart);
+    const bare: number[] = [];
+    const inProcess: number[] = [];
+    const route: number[] = [];
+    let events = 0;
+    for (let i = 0; i < 7; i++) {
+      let started = performance.now();
+      const jcal = ICAL.parse(text) as unknown[];
+      for (const data of (typeof jcal[0] === "string" ? [jcal] : jcal) as unknown[][]) new ICAL.Component(data);
+      bare.push(performance.now() - started);
+      started = performance.now();
+      readIcs(text, { start: week.start, end: week.end });
+      inProcess.push(performance.now() - started);
+      const res = await upload(token, large, weekStart);
+      if (res.status !== 200) throw new Error(`${file}: ${res.status} ${res.message}`);
+      route.push(res.ms);
+      events = res.events;
+    }
+    rows.push(
+      `| ${file} (${(large.length / 1024).toFixed(0)} KB), week ${weekStart}: ${events} events | ${ms(median(bare))} | ${ms(median(inProcess))} | ${ms(median(route))} | ${(median(route) / median(bare)).toFixed(1)}× |`,
+    );
+  }
+
+  const alone = await healthz(3);
+  const answers: Array<{ status: number; ms: number }> = [];
+  let loading = true;
+  const load = Array.from({ length: 10 }, async (_, i) => {
+    while (loading) answers.push(await upload(token, HOSTILE[i % HOSTILE.length], "2031-03-03"));
+  });
+  const underLoad = await healthz(4);
+  loading = false;
+  await Promise.all(load);
+
+  const line = (label: string, xs: number[]) =>
+    `| ${label} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ms(Math.max(...xs))} | ${xs.length} |`;
+  const statuses = [...new Set(answers.map((a) => a.status))].join(", ");
+  console.log(
+    [
+      `### .ics import (bench/ics-imports.ts, ${new Date().toISOString().slice(0, 16)}Z, ${os.cpus().length} cores, shared)`,
+      "",
+      "Median of 7. Bare: ICAL.parse and a Component per VCALENDAR. readIcs: parse, expand, zones, in this process. POST: upload, worker, import rules, lookups, JSON. Target: under 1 s.",
+      "",
+      "| file, week | bare ical.js | readIcs | POST calendar_imports | POST / bare |",
+      "|---|---|---|---|---|",
+      ...rows,
+      "",
+      "/healthz while ten hostile files are imported at once, again and again:",
+      "",
+      "| /healthz | p50 | p95 | max | requests |",
+      "|---|---|---|---|---|",
+      line("alone", alone),
+      line("10 hostile uploads at once", underLoad),
+      "",
+      `Hostile uploads answered: ${answers.length} (status ${statuses}), slowest ${ms(Math.max(...answers.map((a) => a.ms)))}.`,
+    ].join("\n"),
+  );
+} finally {
+  server.kill();
+}

@@ -1,0 +1,227 @@
+/**
+ * Uploaded calendars are read in worker threads, never on the event loop (docs/decisions/0xx-ics-calendar-reader.md):
+ * - at most `size` workers (the machine's cores, 2 by default) read at once; one is kept warm, so a normal
+ *   import does not pay a thread's start;
+ * - each read has a wall-clock budget: past it the worker is terminated (ical.js can spin inside one
+ *   call on a rule like BYMONTH=2;BYMONTHDAY=30, and only termination stops that) and replaced;
+ * - a bounded queue, in length and in waiting time: beyond either an upload is answered «intente de nuevo»,
+ *   so ten hostile files cannot keep everyone else's imports waiting for long;
+ * - every refusal is an IcsError with its Spanish message (the route answers a 422).
+ *
+ * The worker's entry is ./icsWorker.ts under tsx (vitest, npm run dev) and build/server/ics-worker.js in
+ * the compiled server (scripts/start.mjs builds it as a second entry point).
+ */
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { importMessages } from "../../../src/core/messages";
+import type { IcsAnswer, IcsJob } from "./icsWorker";
+import { type CalendarInstance, type CalendarRange, ICS_LIMITS, IcsError, type IcsLimits, type IcsRead } from "./reader";
+
+export interface IcsPoolOptions {
+  /** Workers reading at once. */
+  size: number;
+  /** Wall-clock budget of one read, in ms. */
+  timeoutMs: number;
+  /** Uploads waiting for a worker before «intente de nuevo». */
+  maxQueue: number;
+  /** How long an upload may wait for a worker before «intente de nuevo», in ms. */
+  maxWaitMs: number;
+  /** Largest answer (JSON characters) a worker may send. */
+  maxAnswerBytes: number;
+  limits: IcsLimits;
+}
+
+export const ICS_POOL_DEFAULTS: IcsPoolOptions = {
+  size: 2,
+  timeoutMs: 2_000,
+  maxQueue: 16,
+  maxWaitMs: 3_000,
+  maxAnswerBytes: 4 * 1024 * 1024,
+  limits: ICS_LIMITS,
+};
+
+/** How to start the worker here: the compiled file beside the bundle, else the TypeScript through tsx. */
+function workerSource(): { file: URL | string; eval: boolean } {
+  const here = import.meta.url;
+  if (!here.endsWith(".ts")) {
+    for (const candidate of ["./ics-worker.js", "../ics-worker.js"]) {
+      const url = new URL(candidate, here);
+      if (fs.existsSync(fileURLToPath(url))) return { file: url, eval: false };
+    }
+  }
+  const entry = new URL("./icsWorker.ts", here).href;
+  // A tiny CommonJS bootstrap registers tsx in the thread, then loads the TypeScript entry.
+  return {
+    file: `import("tsx/esm/api").then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`,
+    eval: true,
+  };
+}
+
+interface Pending {
+  job: IcsJob;
+  wait?: NodeJS.Timeout;
+  resolve: (read: IcsRead) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Loaded: a thread's start (and tsx's, in tests) is not counted in a read's budget. */
+  ready: boolean;
+  busy: Pending | null;
+  timer: NodeJS.Timeout | null;
+}
+
+export class IcsPool {
+  private readonly options: IcsPoolOptions;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Workers terminated for passing the budget (for tests and the bench). */
+  terminated = 0;
+
+  constructor(options: Partial<IcsPoolOptions> = {}) {
+    this.options = { ...ICS_POOL_DEFAULTS, ...options };
+  }
+
+  /** Starts one worker ahead of the first upload. */
+  warm(): void {
+    if (!this.slots.length && !this.closed) this.spawn();
+  }
+
+  read(bytes: Uint8Array, range: CalendarRange): Promise<IcsRead> {
+    if (this.closed) return Promise.reject(new IcsError(importMessages.icsBusy));
+    const idle = this.slots.some((s) => !s.busy) || this.slots.length < this.options.size;
+    if (!idle && this.queue.length >= this.options.maxQueue) return Promise.reject(new IcsError(importMessages.icsBusy));
+    return new Promise<IcsRead>((resolve, reject) => {
+      const job: IcsJob = {
+        id: this.nextId++,
+        bytes,
+        start: range.start.getTime(),
+        end: range.end.getTime(),
+        maxAnswerBytes: this.options.maxAnswerBytes,
+        limits: this.options.limits,
+      };
+      const pending: Pending = { job, resolve, reject };
+      let extensions = 0;
+      const expire = () => {
+        const index = this.queue.indexOf(pending);
+        if (index < 0) return;
+        // Waiting for a thread that is still starting (after a termination) is not the queue's fault.
+        if (this.slots.some((s) => !s.ready) && extensions++ < 1) {
+          pending.wait = setTimeout(expire, this.options.maxWaitMs);
+          pending.wait.unref();
+          return;
+        }
+        this.queue.splice(index, 1);
+        reject(new IcsError(importMessages.icsBusy));
+      };
+      pending.wait = setTimeout(expire, this.options.maxWaitMs);
+      pending.wait.unref();
+      this.queue.push(pending);
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new IcsError(importMessages.icsBusy));
+    await Promise.all(this.slots.splice(0).map((slot) => this.stop(slot)));
+  }
+
+  private spawn(): Slot {
+    const source = workerSource();
+    const worker = new Worker(source.file, { eval: source.eval });
+    worker.unref();
+    const slot: Slot = { worker, ready: false, busy: null, timer: null };
+    worker.on("message", (message: IcsAnswer | { ready: true }) => {
+      if ("ready" in message) {
+        slot.ready = true;
+        this.dispatch();
+      } else this.settle(slot, message);
+    });
+    worker.on("error", () => this.fail(slot, importMessages.icsUnreadable));
+    worker.on("exit", () => {
+      if (this.slots.includes(slot)) this.fail(slot, importMessages.icsUnreadable);
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private dispatch() {
+    while (this.queue.length) {
+      const slot = this.slots.find((s) => s.ready && !s.busy);
+      if (!slot) {
+        // A starting thread takes the next upload when it is ready.
+        const starting = this.slots.filter((s) => !s.ready).length;
+        if (this.slots.length < this.options.size && starting < this.queue.length) this.spawn();
+        return;
+      }
+      const pending = this.queue.shift() as Pending;
+      if (pending.wait) clearTimeout(pending.wait);
+      slot.busy = pending;
+      // The job's bytes are copied to the worker (the request keeps its buffer).
+      slot.worker.postMessage(pending.job);
+      const current = slot;
+      slot.timer = setTimeout(() => {
+        this.terminated++;
+        this.fail(current, importMessages.icsTooSlow(Math.round(this.options.timeoutMs / 100) / 10));
+      }, this.options.timeoutMs);
+    }
+  }
+
+  private settle(slot: Slot, message: IcsAnswer) {
+    const pending = slot.busy;
+    if (!pending || pending.job.id !== message.id) return;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.busy = null;
+    slot.timer = null;
+    if (message.ok) {
+      const read = JSON.parse(message.json) as { instances: Array<Record<string, unknown>>; warnings: string[] };
+      pending.resolve({
+        warnings: read.warnings,
+        instances: read.instances.map(
+          (i) => ({ ...i, start: new Date(i.start as string), end: new Date(i.end as string) }) as CalendarInstance,
+        ),
+      });
+    } else pending.reject(new IcsError(message.message));
+    this.dispatch();
+  }
+
+  /** The worker failed or ran out of time: its upload is refused, the thread replaced. */
+  private fail(slot: Slot, message: string) {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+    if (slot.timer) clearTimeout(slot.timer);
+    const pending = slot.busy;
+    slot.busy = null;
+    void this.stop(slot);
+    pending?.reject(new IcsError(message));
+    if (this.closed) return;
+    if (!slot.ready) {
+      // The thread could not even start: refuse what waits rather than start threads in a loop.
+      for (const waiting of this.queue.splice(0)) waiting.reject(new IcsError(importMessages.icsUnreadable));
+      return;
+    }
+    if (!this.slots.length) this.spawn();
+    this.dispatch();
+  }
+
+  private async stop(slot: Slot) {
+    if (slot.timer) clearTimeout(slot.timer);
+    try {
+      await slot.worker.terminate();
+    } catch {
+      // already gone
+    }
+  }
+}
+
+let shared: IcsPool | null = null;
+/** The process's pool (one per process: the cores are the process's, not one app's). */
+export function icsPool(): IcsPool {
+  shared ??= new IcsPool();
+  return shared;
+}
