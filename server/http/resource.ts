@@ -225,7 +225,10 @@ export function expectedVersion(request: FastifyRequest, body: unknown, singular
   const header = request.headers["if-match"];
   let raw: unknown;
   if (typeof header === "string" && header.trim()) {
-    raw = header.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+    raw = header
+      .trim()
+      .replace(/^W\//, "")
+      .replace(/^"(.*)"$/, "$1");
   } else {
     const outer = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
     const inner = outer[singular] && typeof outer[singular] === "object" ? (outer[singular] as Record<string, unknown>) : outer;
