@@ -477,8 +477,9 @@ describe.each(["operator", "finance"] as const)("IDOR: %s sobre registros de otr
   });
 
   it("no se da permisos a sí mismo al editar su propio usuario", async () => {
+    const [before] = await db().select().from(users).where(eq(users.id, me[role].user));
     const response = await probe("PUT", `/users/${me[role].user}`, {
-      user: { administrator_role: true, finance_role: true, operator_role: true },
+      user: { administrator_role: true, finance_role: true, operator_role: true, lock_version: before.lock_version },
     });
     expect(response.status).toBe(403);
     const [after] = await db().select().from(users).where(eq(users.id, me[role].user));
