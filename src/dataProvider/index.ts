@@ -64,17 +64,22 @@ export const baseDataProvider: DataProvider = {
     return { data: unwrap(resource, json) };
   },
   async update(resource, params) {
+    // The version the form read (or the one the user chose to overwrite): a stale save answers 409.
     const json = await apiFetch(`${resource}/${encodeURIComponent(String(params.id))}`, {
       method: "PUT",
       body: wrap(resource, changedFields(params.data, params.previousData)),
+      headers: ifMatch(params.data?.lock_version ?? params.previousData?.lock_version),
     });
     return { data: unwrap(resource, json) };
   },
   async updateMany(resource, params) {
+    // A bulk change is deliberate: each record is written at the version it has now.
     await Promise.all(
-      params.ids.map((id) =>
-        apiFetch(`${resource}/${encodeURIComponent(String(id))}`, { method: "PUT", body: wrap(resource, params.data) }),
-      ),
+      params.ids.map(async (id) => {
+        const path = `${resource}/${encodeURIComponent(String(id))}`;
+        const current = unwrap<RaRecord>(resource, await apiFetch(path));
+        return apiFetch(path, { method: "PUT", body: wrap(resource, params.data), headers: ifMatch(current?.lock_version) });
+      }),
     );
     return { data: params.ids };
   },
@@ -92,8 +97,13 @@ export const baseDataProvider: DataProvider = {
   },
 };
 
-/** Read-only and computed fields the server does not take back on update. */
-const READ_ONLY = new Set(["id", "created_at", "updated_at"]);
+/** If-Match for an update: the record's lock_version as its ETag. */
+function ifMatch(version: unknown): Record<string, string> {
+  return typeof version === "number" ? { "If-Match": `"${version}"` } : {};
+}
+
+/** Read-only and computed fields the server does not take back on update (the version travels as If-Match). */
+const READ_ONLY = new Set(["id", "created_at", "updated_at", "lock_version"]);
 function changedFields(data: Record<string, unknown>, previous?: Record<string, unknown>) {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {

@@ -580,7 +580,11 @@ export function ProjectCommentBox() {
     setBusy(true);
     setError(undefined);
     try {
-      await dataProvider.update("projects", { id: project.id, data: { audit_comment: comment }, previousData: {} as RaRecord });
+      await dataProvider.update("projects", {
+        id: project.id,
+        data: { audit_comment: comment, lock_version: project.lock_version },
+        previousData: {} as RaRecord,
+      });
       notify("Comentario guardado", { type: "success" });
       setComment("");
       refresh();
