@@ -117,6 +117,17 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
     expect(retried.body.client.complete_name).toBe("Razón de la segunda");
   });
 
+  it("una acción propia (activar avisos de un espacio) mueve la versión: el formulario abierto antes queda viejo", async () => {
+    const url = `${PREFIX}/workspaces/${ids.workspaces}`;
+    const version = (await admin.get(url)).body.workspace.lock_version as number;
+    const toggled = await call(t.app, "PUT", `${url}/toggle_notification`, undefined, { authorization: `Bearer ${admin.token}` });
+    expect(toggled.status).toBe(200);
+    const stale = await put(url, { workspace: { name: "Desde un formulario viejo", lock_version: version } });
+    expect(stale.status).toBe(409);
+    expect(stale.body.workspace.lock_version).toBe(version + 1);
+    expect(stale.body.workspace.name).not.toBe("Desde un formulario viejo");
+  });
+
   it("una versión ilegible es un 422 en lock_version, nunca un 500", async () => {
     const url = `${PREFIX}/clients/${ids.clients}`;
     for (const bad of ['"abc"', '"-1"', '"1e99"']) {

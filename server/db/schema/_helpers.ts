@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { integer, timestamp } from "drizzle-orm/pg-core";
 
 /**
@@ -6,7 +7,13 @@ import { integer, timestamp } from "drizzle-orm/pg-core";
  * read is still current (docs/decisions/0xx-versions-lost-updates.md).
  */
 export const timestamps = {
-  lock_version: integer("lock_version").notNull().default(0),
+  // Any other update (a transition, a stage, a toggle) moves it too, so a form opened before it is stale.
+  lock_version: integer("lock_version")
+    .notNull()
+    .default(0)
+    // drizzle would run $onUpdate on insert too when the default is falsy (0): the insert says 0 itself.
+    .$defaultFn(() => 0)
+    .$onUpdate(() => sql`${sql.identifier("lock_version")} + 1`),
   created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updated_at: timestamp("updated_at", { withTimezone: true })
     .notNull()
