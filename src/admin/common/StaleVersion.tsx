@@ -49,9 +49,9 @@ interface StaleState {
  * the usual toast), a transform that always sends the version (a screen's own transform may drop it),
  * and the state the notice reads.
  */
-export function useStaleVersion(onError?: (error: unknown) => void) {
+export function useStaleVersion(onError?: (error: unknown) => void, resourceName?: string) {
   const notify = useNotify();
-  const resource = useResourceContext() as string;
+  const resource = useResourceContext({ resource: resourceName }) as string;
   const [conflict, setConflict] = useState<RaRecord | null>(null);
   const overwrite = useRef<number | undefined>(undefined);
 
