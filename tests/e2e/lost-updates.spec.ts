@@ -49,12 +49,22 @@ test("a stale client save shows what changed, keeps what was typed and can overw
   await expect(second).toHaveURL(new RegExp(`/app/clients/update/${client.id}$`));
   await expect(email).toHaveValue("segunda@versiones.mx");
 
+  // The first one opens the form again (at the version it saved) before the second overwrites it.
+  await first.goto(`/app/clients/update/${client.id}`);
+  await expect(first.getByRole("textbox", { name: "Correo electrónico" })).toHaveValue("primera@versiones.mx");
+
   await notice.getByRole("button", { name: "Guardar mis cambios de todos modos" }).click();
   await expect(second.getByText("Cliente Actualizado")).toBeVisible();
   await expect(second).toHaveURL(new RegExp(`/app/clients/show/${client.id}$`));
   await expect(second.getByText("segunda@versiones.mx")).toBeVisible();
 
-  // The first one, now stale, reloads instead: it sees the second's value and saves nothing over it.
-  await first.goto(`/app/clients/update/${client.id}`);
+  // Now the first is stale: it chooses to reload, and sees the second's value instead of its own.
+  await first.getByRole("textbox", { name: "Nombre", exact: true }).fill(`Cambio descartado ${suffix}`);
+  await first.getByRole("button", { name: "Guardar" }).click();
+  const firstNotice = first.getByTestId("stale-version");
+  await expect(firstNotice).toContainText("segunda@versiones.mx");
+  await firstNotice.getByRole("button", { name: "Recargar (descarta lo que escribió)" }).click();
+  await expect(firstNotice).toHaveCount(0);
   await expect(first.getByRole("textbox", { name: "Correo electrónico" })).toHaveValue("segunda@versiones.mx");
+  await expect(first.getByRole("textbox", { name: "Nombre", exact: true })).toHaveValue(`Cliente de versiones ${suffix}`);
 });
