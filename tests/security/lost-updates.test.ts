@@ -5,6 +5,7 @@
  * and the version moves by one. An update without a version is a 428. Figures in docs/security.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calendar_mappings } from "../../server/db/schema";
 import { resources } from "../../server/modules";
 import { messages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
@@ -126,6 +127,22 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
     expect(stale.status).toBe(409);
     expect(stale.body.workspace.lock_version).toBe(version + 1);
     expect(stale.body.workspace.name).not.toBe("Desde un formulario viejo");
+  });
+
+  it("un upsert (ON CONFLICT DO UPDATE) también mueve la versión, sin ambigüedad con EXCLUDED", async () => {
+    const db = t.app.db.db;
+    const key = { user_id: ids.users, series_key: "serie-versiones" };
+    const upsert = () =>
+      db
+        .insert(calendar_mappings)
+        .values({ ...key, mapping: { description: "x" } })
+        .onConflictDoUpdate({
+          target: [calendar_mappings.user_id, calendar_mappings.series_key],
+          set: { mapping: { description: "y" } },
+        })
+        .returning({ lock_version: calendar_mappings.lock_version });
+    expect((await upsert())[0].lock_version).toBe(0);
+    expect((await upsert())[0].lock_version).toBe(1);
   });
 
   it("una versión ilegible es un 422 en lock_version, nunca un 500", async () => {

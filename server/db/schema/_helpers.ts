@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import { integer, timestamp } from "drizzle-orm/pg-core";
+import { getTableName, is, sql } from "drizzle-orm";
+import { integer, PgTable, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * created_at / updated_at, shared by every table that keeps them, and lock_version: the record's version,
@@ -20,3 +20,18 @@ export const timestamps = {
     .defaultNow()
     .$onUpdate(() => new Date()),
 };
+
+/**
+ * The version bump names its table ("clients"."lock_version" + 1): unqualified, PostgreSQL refuses it as
+ * ambiguous in an upsert's ON CONFLICT DO UPDATE (the table's column or the EXCLUDED row's). The column
+ * builder cannot know its table, so server/db/schema/index.ts calls this once over every table.
+ */
+export function qualifyVersionBumps(tables: Record<string, unknown>) {
+  for (const table of Object.values(tables)) {
+    if (!is(table, PgTable)) continue;
+    const column = (table as unknown as Record<string, { onUpdateFn?: unknown } | undefined>).lock_version;
+    if (!column) continue;
+    const bump = sql`${sql.identifier(getTableName(table))}.${sql.identifier("lock_version")} + 1`;
+    (column as { onUpdateFn: () => unknown }).onUpdateFn = () => bump;
+  }
+}
