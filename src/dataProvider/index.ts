@@ -234,20 +234,22 @@ export const customVerbs = {
   nextProjectCode: () =>
     apiFetch<{ next_project_code: string }>("projects/get_next_project_code").then((r) => r.next_project_code),
   /** POST projects/:id/aasm_transition {project: {event, audit_comment, date, responsible_id, eta}}. */
-  transitionProject: (id: Identifier, input: ProjectTransition) =>
+  transitionProject: (id: Identifier, input: ProjectTransition, version?: number) =>
     apiFetch<{ project: RaRecord }>(`projects/${encodeURIComponent(String(id))}/aasm_transition`, {
       method: "POST",
       body: { project: input },
+      headers: ifMatch(version),
     }).then((r) => r.project),
   projectStages: (id: Identifier) =>
     apiFetch<{ project_stages: ProjectStage[] }>(`projects/${encodeURIComponent(String(id))}/project_stages`).then(
       (r) => r.project_stages,
     ),
   /** POST projects/:id/extend_project {project: {eta, audit_comment, …}}. */
-  extendProject: (id: Identifier, input: { eta: string | null; audit_comment: string }) =>
+  extendProject: (id: Identifier, input: { eta: string | null; audit_comment: string }, version?: number) =>
     apiFetch<{ project: RaRecord }>(`projects/${encodeURIComponent(String(id))}/extend_project`, {
       method: "POST",
       body: { project: input },
+      headers: ifMatch(version),
     }).then((r) => r.project),
   /** POST projects/:id/completely_invoiced | partially_invoiced. */
   markInvoiced: (id: Identifier, action: "completely_invoiced" | "partially_invoiced", audit_comment?: string) =>

@@ -129,6 +129,32 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
     expect(stale.body.workspace.name).not.toBe("Desde un formulario viejo");
   });
 
+  it("extender un proyecto con la versión que se leyó: vieja → 409 y nada cambia; sin versión, como antes", async () => {
+    const url = `${PREFIX}/projects/${ids.projects}`;
+    const before = (await admin.get(url)).body.project;
+    const version = before.lock_version as number;
+    const extend = (eta: string, headers: Record<string, string> = {}) =>
+      call(
+        t.app,
+        "POST",
+        `${url}/extend_project`,
+        { project: { eta, audit_comment: "Extensión" } },
+        {
+          authorization: `Bearer ${admin.token}`,
+          ...headers,
+        },
+      );
+    // Two administrators extend from the same screen: one is written, the other told.
+    const race = await together(2, (i) => extend(i ? "2041-02-01" : "2041-01-01", { "if-match": `"${version}"` }));
+    expect(race.statuses).toEqual({ 200: 1, 409: 1 });
+    const after = (await admin.get(url)).body.project;
+    expect(after.lock_version).toBe(version + 1);
+    const stale = await extend("2042-01-01", { "if-match": `"${version}"` });
+    expect(stale.status).toBe(409);
+    expect((await admin.get(url)).body.project.eta).toBe(after.eta);
+    expect((await extend("2043-01-01")).status).toBe(200);
+  });
+
   it("un upsert (ON CONFLICT DO UPDATE) también mueve la versión, sin ambigüedad con EXCLUDED", async () => {
     const db = t.app.db.db;
     const key = { user_id: ids.users, series_key: "serie-versiones" };
