@@ -279,10 +279,12 @@ export const customVerbs = {
   transitionInvoice: (
     id: Identifier,
     input: { event: string; audit_comment: string; date?: string | null; folio?: string | null },
+    version?: number,
   ) =>
     apiFetch<{ invoice: RaRecord }>(`invoices/${encodeURIComponent(String(id))}/aasm_transition`, {
       method: "POST",
       body: { invoice: input },
+      headers: ifMatch(version),
     }).then((r) => r.invoice),
   importHolidays,
   // --- timesheet (SPEC §7, activities and holydays extras) ---
@@ -489,10 +491,11 @@ export const pipelineVerbs = {
   quotationStates: () =>
     apiFetch<{ quotation_states: { id: string; name: string }[] }>("quotations/quotation_states").then((r) => r.quotation_states),
   /** POST quotations/:id/aasm_transition: answers the quotation (after approve_quote, with client_id and project_id). */
-  transitionQuotation: (id: Identifier, input: QuotationTransition) =>
+  transitionQuotation: (id: Identifier, input: QuotationTransition, version?: number) =>
     apiFetch<{ quotation: RaRecord }>(`quotations/${encodeURIComponent(String(id))}/aasm_transition`, {
       method: "POST",
       body: input,
+      headers: ifMatch(version),
     }).then((r) => r.quotation),
   /** POST prospects/:id/convert_to_client {client}: the new client, and the warning when the old folder stayed. */
   convertProspectToClient: (id: Identifier, client: Record<string, unknown>) =>

@@ -155,6 +155,26 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
     expect((await extend("2043-01-01")).status).toBe(200);
   });
 
+  it.each([
+    ["invoices", "invoice"],
+    ["quotations", "quotation"],
+  ])("%s: una transición tomada de una versión vieja → 409, nada cambia", async (name, singular) => {
+    const url = `${PREFIX}/${name}/${ids[name]}`;
+    const before = (await admin.get(url)).body[singular];
+    const stale = await call(
+      t.app,
+      "POST",
+      `${url}/aasm_transition`,
+      { [singular]: { event: "cancel", audit_comment: "Desde una pantalla vieja" } },
+      { authorization: `Bearer ${admin.token}`, "if-match": `"${before.lock_version + 7}"` },
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toBe(messages.staleVersion);
+    const after = (await admin.get(url)).body[singular];
+    expect(after.state).toBe(before.state);
+    expect(after.lock_version).toBe(before.lock_version);
+  });
+
   it("un upsert (ON CONFLICT DO UPDATE) también mueve la versión, sin ambigüedad con EXCLUDED", async () => {
     const db = t.app.db.db;
     const key = { user_id: ids.users, series_key: "serie-versiones" };

@@ -278,7 +278,7 @@ function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecor
       title={event.label}
       validate={(comment) => invoiceTransitionSchema.safeParse(input(comment))}
       send={async (comment) => {
-        await dataProvider.transitionInvoice(invoice.id, input(comment));
+        await dataProvider.transitionInvoice(invoice.id, input(comment), invoice.lock_version as number | undefined);
         return `Factura en ${invoiceStateLabel(event.to)}`;
       }}
       onClose={onClose}
