@@ -7,11 +7,17 @@
  *   GET    /<name>.csv      the same list as CSV (when the resource declares csv columns)
  *   GET    /<name>/:id      {<singular>: record}
  *   POST   /<name>          body {<singular>: {...}} → 201 {<singular>: record}
- *   PUT    /<name>/:id      body {<singular>: {...}} → {<singular>: record}
+ *   PUT    /<name>/:id      body {<singular>: {..., lock_version}} or If-Match → {<singular>: record}
  *   DELETE /<name>/:id      → {<singular>: record}
  *
  * Every call is authorised against the permission matrix; an "own" grant narrows every query with
  * the resource's `own` scope (records outside it answer 404, like records that do not exist).
+ *
+ * Every record carries `lock_version` (also its ETag on GET one). An update must say which version it
+ * was read at (If-Match or the body's lock_version; without it 428) and is written only while that is
+ * still the current version (UPDATE … WHERE id AND lock_version, which bumps it): a stale save answers
+ * 409 with the record as it is now, never silently undoing another user's save
+ * (docs/decisions/0xx-versions-lost-updates.md).
  */
 import type { Readable } from "node:stream";
 import {
@@ -39,7 +45,7 @@ import type { Db, Tx } from "../db/client";
 import { CSV_BATCH, lineBatches, selectBatches } from "../db/cursor";
 import { authorize } from "./auth";
 import { type CsvColumn, csvFilename, csvLineStream, csvStream } from "./csv";
-import { databaseValidationError, notFound, ValidationError, zodFieldErrors } from "./errors";
+import { databaseValidationError, HttpError, notFound, ValidationError, zodFieldErrors } from "./errors";
 import { doc } from "./openapi";
 import { searchCondition } from "./search";
 
@@ -204,6 +210,72 @@ function precompiled(column: SQL | SQL.Aliased, singleTable: boolean): SQL | SQL
   // The column's decoder (mapWith) goes with it.
   const out = new SQL(chunks).mapWith((query as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder);
   return aliased ? out.as(aliased.fieldAlias) : out;
+}
+
+/* ---------- versions (optimistic locking) ---------- */
+
+const versionSchema = z.coerce.number().int().min(0).max(2_147_483_647);
+
+/**
+ * The version an update was read at: the If-Match header (`"3"`, `W/"3"`) or, for clients that keep it in
+ * the record (react-admin's form), the body's lock_version (wrapped or bare). If-Match wins when both come.
+ * Undefined when neither is sent; a malformed one is a 422.
+ */
+export function expectedVersion(request: FastifyRequest, body: unknown, singular: string): number | undefined {
+  const header = request.headers["if-match"];
+  let raw: unknown;
+  if (typeof header === "string" && header.trim()) {
+    raw = header
+      .trim()
+      .replace(/^W\//, "")
+      .replace(/^"(.*)"$/, "$1");
+  } else {
+    const outer = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+    const inner = outer[singular] && typeof outer[singular] === "object" ? (outer[singular] as Record<string, unknown>) : outer;
+    raw = inner.lock_version;
+  }
+  if (raw === undefined || raw === null || raw === "") return undefined;
+  const parsed = versionSchema.safeParse(raw);
+  if (!parsed.success) throw ValidationError.field("lock_version", messages.invalidValue);
+  return parsed.data;
+}
+
+/** The version a custom update route requires: 428 without one. */
+export function requireVersion(request: FastifyRequest, body: unknown, singular: string): number {
+  const version = expectedVersion(request, body, singular);
+  if (version === undefined) throw new HttpError(428, messages.versionRequired, { error: messages.versionRequired });
+  return version;
+}
+
+/** A stale save: 409 with the record as it is now, so the form can show what changed. */
+export const staleVersion = (singular: string, current?: Row) =>
+  new HttpError(409, messages.staleVersion, { error: messages.staleVersion, ...(current ? { [singular]: current } : {}) });
+
+/** The ETag of a record (its lock_version), for GET one and the answer to an update. */
+export const etagOf = (record: unknown) => {
+  const version = (record as { lock_version?: unknown } | null)?.lock_version;
+  return typeof version === "number" ? `"${version}"` : undefined;
+};
+
+/**
+ * An UPDATE of one versioned row that writes only at the version the client read, and bumps it: the
+ * optimistic lock for custom routes (transitions, stages) that do not go through ResourceService.update.
+ * Throws the 409 when another save came first.
+ */
+export async function updateVersioned(
+  tx: Tx,
+  table: PgTable & { id: PgColumn; lock_version: PgColumn },
+  id: number,
+  version: number,
+  values: Values,
+  singular: string,
+) {
+  const rows = await tx
+    .update(table)
+    .set({ ...values, lock_version: sql`${table.lock_version} + 1` } as never)
+    .where(and(eq(table.id, id), eq(table.lock_version, version)))
+    .returning({ id: table.id });
+  if (!rows.length) throw staleVersion(singular);
 }
 
 /** The id column of a list's page subquery (the deferred join). */
@@ -391,12 +463,24 @@ export class ResourceService {
   async update(ctx: RequestContext, id: number, body: unknown) {
     if (!this.def.updateSchema) throw notFound();
     const existing = await this.find(ctx, id);
+    const version = requireVersion(ctx.request, body, this.def.singular);
+    // Already stale: refused before any hook runs (the UPDATE below is what makes it atomic).
+    if (existing.lock_version !== version) throw staleVersion(this.def.singular, this.present(existing, ctx));
     const input = this.parseBody(body, this.def.updateSchema);
-    await this.write(ctx, input, existing);
+    delete input.lock_version;
+    try {
+      await this.write(ctx, input, existing, version);
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 409 && !error.body?.[this.def.singular]) {
+        const current = await this.find(ctx, id).catch(() => null);
+        throw staleVersion(this.def.singular, current ? this.present(current, ctx) : undefined);
+      }
+      throw error;
+    }
     return this.show(ctx, id);
   }
 
-  private async write(ctx: RequestContext, input: Values, existing: Row | null): Promise<number> {
+  private async write(ctx: RequestContext, input: Values, existing: Row | null, version?: number): Promise<number> {
     return withValidation(() =>
       (ctx.app.db.db as Db).transaction(async (tx) => {
         const txCtx = { ...ctx, db: tx };
@@ -410,7 +494,16 @@ export class ResourceService {
         let id: number;
         if (existing) {
           id = existing.id;
-          if (Object.keys(values).length) await tx.update(this.def.table).set(values).where(eq(this.def.table.id, id));
+          delete values.lock_version;
+          // Written only at the version the client read (bumped even when only nested rows change).
+          await updateVersioned(
+            tx,
+            this.def.table as PgTable & { id: PgColumn; lock_version: PgColumn },
+            id,
+            version ?? (existing.lock_version as number),
+            values,
+            this.def.singular,
+          );
         } else {
           const [row] = (await tx
             .insert(this.def.table)
@@ -546,9 +639,12 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
       return sendCsv(reply, def.csv?.filename ?? `${def.name}.csv`, service.csv(ctx, request.query as Record<string, unknown>));
     });
   }
-  app.get(`${path}/:id`, { schema: doc({ tags, summary: `Detalle de ${def.singular}` }) }, async (request) => {
+  app.get(`${path}/:id`, { schema: doc({ tags, summary: `Detalle de ${def.singular}` }) }, async (request, reply) => {
     const ctx = service.context(app, request, "show");
-    return { [def.singular]: await service.show(ctx, idOf(request)) };
+    const record = await service.show(ctx, idOf(request));
+    const etag = etagOf(record);
+    if (etag) reply.header("etag", etag);
+    return { [def.singular]: record };
   });
   if (def.createSchema && !without.has("create")) {
     app.post(
@@ -566,9 +662,12 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
     app.put(
       `${path}/:id`,
       { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) },
-      async (request) => {
+      async (request, reply) => {
         const ctx = service.context(app, request, "update");
-        return { [def.singular]: await around(request, () => service.update(ctx, idOf(request), request.body)) };
+        const record = await around(request, () => service.update(ctx, idOf(request), request.body));
+        const etag = etagOf(record);
+        if (etag) reply.header("etag", etag);
+        return { [def.singular]: record };
       },
     );
   }

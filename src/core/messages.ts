@@ -42,6 +42,8 @@ export const messages = {
   inUse: "otros registros dependen de él",
   duplicateProduct: "El producto está repetido en el cliente",
   saved: "Elemento guardado",
+  staleVersion: "Otro usuario guardó este registro mientras usted lo editaba. Revise los cambios y vuelva a guardar.",
+  versionRequired: "Falta la versión del registro (lock_version o If-Match); vuelva a cargarlo antes de guardar.",
   deleted: "Elemento eliminado",
   // people
   passwordRequired: "es obligatoria",

@@ -17,6 +17,8 @@ export interface ApiOptions {
   signal?: AbortSignal;
   /** Answer the raw Response (downloads). */
   raw?: boolean;
+  /** Extra request headers (If-Match on updates). */
+  headers?: Record<string, string>;
 }
 
 export function toQueryString(query: Query = {}): string {
@@ -115,6 +117,7 @@ export async function apiFetch<T = unknown>(path: string, options: ApiOptions = 
         headers: {
           Accept: "application/json",
           ...(body !== undefined && !isForm ? { "Content-Type": "application/json" } : {}),
+          ...options.headers,
         },
         body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
       }));

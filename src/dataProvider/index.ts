@@ -64,17 +64,22 @@ export const baseDataProvider: DataProvider = {
     return { data: unwrap(resource, json) };
   },
   async update(resource, params) {
+    // The version the form read (or the one the user chose to overwrite): a stale save answers 409.
     const json = await apiFetch(`${resource}/${encodeURIComponent(String(params.id))}`, {
       method: "PUT",
       body: wrap(resource, changedFields(params.data, params.previousData)),
+      headers: ifMatch(params.data?.lock_version ?? params.previousData?.lock_version),
     });
     return { data: unwrap(resource, json) };
   },
   async updateMany(resource, params) {
+    // A bulk change is deliberate: each record is written at the version it has now.
     await Promise.all(
-      params.ids.map((id) =>
-        apiFetch(`${resource}/${encodeURIComponent(String(id))}`, { method: "PUT", body: wrap(resource, params.data) }),
-      ),
+      params.ids.map(async (id) => {
+        const path = `${resource}/${encodeURIComponent(String(id))}`;
+        const current = unwrap<RaRecord>(resource, await apiFetch(path));
+        return apiFetch(path, { method: "PUT", body: wrap(resource, params.data), headers: ifMatch(current?.lock_version) });
+      }),
     );
     return { data: params.ids };
   },
@@ -92,8 +97,13 @@ export const baseDataProvider: DataProvider = {
   },
 };
 
-/** Read-only and computed fields the server does not take back on update. */
-const READ_ONLY = new Set(["id", "created_at", "updated_at"]);
+/** If-Match for an update: the record's lock_version as its ETag. */
+function ifMatch(version: unknown): Record<string, string> {
+  return typeof version === "number" ? { "If-Match": `"${version}"` } : {};
+}
+
+/** Read-only and computed fields the server does not take back on update (the version travels as If-Match). */
+const READ_ONLY = new Set(["id", "created_at", "updated_at", "lock_version"]);
 function changedFields(data: Record<string, unknown>, previous?: Record<string, unknown>) {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
@@ -224,20 +234,22 @@ export const customVerbs = {
   nextProjectCode: () =>
     apiFetch<{ next_project_code: string }>("projects/get_next_project_code").then((r) => r.next_project_code),
   /** POST projects/:id/aasm_transition {project: {event, audit_comment, date, responsible_id, eta}}. */
-  transitionProject: (id: Identifier, input: ProjectTransition) =>
+  transitionProject: (id: Identifier, input: ProjectTransition, version?: number) =>
     apiFetch<{ project: RaRecord }>(`projects/${encodeURIComponent(String(id))}/aasm_transition`, {
       method: "POST",
       body: { project: input },
+      headers: ifMatch(version),
     }).then((r) => r.project),
   projectStages: (id: Identifier) =>
     apiFetch<{ project_stages: ProjectStage[] }>(`projects/${encodeURIComponent(String(id))}/project_stages`).then(
       (r) => r.project_stages,
     ),
   /** POST projects/:id/extend_project {project: {eta, audit_comment, …}}. */
-  extendProject: (id: Identifier, input: { eta: string | null; audit_comment: string }) =>
+  extendProject: (id: Identifier, input: { eta: string | null; audit_comment: string }, version?: number) =>
     apiFetch<{ project: RaRecord }>(`projects/${encodeURIComponent(String(id))}/extend_project`, {
       method: "POST",
       body: { project: input },
+      headers: ifMatch(version),
     }).then((r) => r.project),
   /** POST projects/:id/completely_invoiced | partially_invoiced. */
   markInvoiced: (id: Identifier, action: "completely_invoiced" | "partially_invoiced", audit_comment?: string) =>
@@ -267,10 +279,12 @@ export const customVerbs = {
   transitionInvoice: (
     id: Identifier,
     input: { event: string; audit_comment: string; date?: string | null; folio?: string | null },
+    version?: number,
   ) =>
     apiFetch<{ invoice: RaRecord }>(`invoices/${encodeURIComponent(String(id))}/aasm_transition`, {
       method: "POST",
       body: { invoice: input },
+      headers: ifMatch(version),
     }).then((r) => r.invoice),
   importHolidays,
   // --- timesheet (SPEC §7, activities and holydays extras) ---
@@ -487,10 +501,11 @@ export const pipelineVerbs = {
   quotationStates: () =>
     apiFetch<{ quotation_states: { id: string; name: string }[] }>("quotations/quotation_states").then((r) => r.quotation_states),
   /** POST quotations/:id/aasm_transition: answers the quotation (after approve_quote, with client_id and project_id). */
-  transitionQuotation: (id: Identifier, input: QuotationTransition) =>
+  transitionQuotation: (id: Identifier, input: QuotationTransition, version?: number) =>
     apiFetch<{ quotation: RaRecord }>(`quotations/${encodeURIComponent(String(id))}/aasm_transition`, {
       method: "POST",
       body: input,
+      headers: ifMatch(version),
     }).then((r) => r.quotation),
   /** POST prospects/:id/convert_to_client {client}: the new client, and the warning when the old folder stayed. */
   convertProspectToClient: (id: Identifier, client: Record<string, unknown>) =>

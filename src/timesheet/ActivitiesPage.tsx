@@ -155,7 +155,7 @@ export default function ActivitiesPage() {
       try {
         const { data } = await dataProvider.update<Activity>("activities", {
           id: activity.id,
-          data: { begins_at: start.toISOString(), ends_at: end.toISOString() },
+          data: { begins_at: start.toISOString(), ends_at: end.toISOString(), lock_version: activity.lock_version },
           previousData: {} as never,
         });
         setActivities((list) => list.map((a) => (a.id === activity.id ? { ...a, ...data } : a)));

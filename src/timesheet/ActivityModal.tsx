@@ -22,7 +22,7 @@ import {
   TextField,
   Tooltip,
 } from "@mui/material";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type HttpError, type Identifier, useDataProvider, useNotify, useTranslate } from "react-admin";
 import { Controller, useForm } from "react-hook-form";
 import { ACTION_LABELS, ACTION_TYPES, ACTIVITY_TYPES, MAX_PER_PAGE, VACATION_DESCRIPTION } from "../core/constants";
@@ -171,6 +171,11 @@ export function ActivityModal(props: {
   const [ticketSearch, setTicketSearch] = useState("");
 
   const locked = !!target?.activity && isLocked(target.activity);
+  // The version this dialog read, moved on by its own saves (a star, then the form) so they never collide.
+  const version = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    version.current = target?.activity?.lock_version as number | undefined;
+  }, [target]);
   const form = useForm<FormValues>({
     resolver: resolver as never,
     defaultValues: target ? valuesOf(target, props.employeeId) : undefined,
@@ -312,7 +317,11 @@ export function ActivityModal(props: {
     setServerError(null);
     try {
       if (target.mode === "edit" && target.activity) {
-        await dataProvider.update("activities", { id: target.activity.id, data: values, previousData: {} as never });
+        await dataProvider.update("activities", {
+          id: target.activity.id,
+          data: { ...values, lock_version: version.current },
+          previousData: {} as never,
+        });
         notify(messages.activityEdited, { type: "success" });
       } else {
         await dataProvider.create("activities", { data: values });
@@ -351,11 +360,12 @@ export function ActivityModal(props: {
     setValue("is_favorite", next, { shouldDirty: true });
     if (target?.mode === "edit" && target.activity && !locked) {
       try {
-        await dataProvider.update("activities", {
+        const { data } = await dataProvider.update("activities", {
           id: target.activity.id,
-          data: { is_favorite: next },
+          data: { is_favorite: next, lock_version: version.current },
           previousData: {} as never,
         });
+        version.current = data.lock_version as number | undefined;
         notify(messages.activityEdited, { type: "success" });
       } catch (error) {
         setValue("is_favorite", !next);

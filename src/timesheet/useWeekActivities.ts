@@ -9,6 +9,8 @@ export type { EmployeeChoice } from "./early";
 
 export interface Activity extends RaRecord {
   id: number;
+  /** The version it was read at, sent back on update (a stale one answers 409). */
+  lock_version?: number;
   employee_id: number;
   employee_name?: string | null;
   begins_at: string;

@@ -116,7 +116,7 @@ test("an employee creates, moves, resizes, duplicates and deletes activities; al
       const res = await fetch(`/api/v1/activities/${a.id}`, {
         method: "PUT",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ activity: { begins_at: b.begins_at, ends_at: b.ends_at } }),
+        body: JSON.stringify({ activity: { begins_at: b.begins_at, ends_at: b.ends_at, lock_version: a.lock_version } }),
       });
       return { status: res.status, body: await res.json() };
     },

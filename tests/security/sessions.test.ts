@@ -161,7 +161,7 @@ describe("Origin check on unsafe methods", () => {
       t.app,
       "PUT",
       `/api/v1/clients/${client.id}`,
-      { client: { name: "Renombrado" } },
+      { client: { name: "Renombrado", lock_version: client.lock_version } },
       { ...auth, origin: PUBLIC_URL },
     );
     expect(own.status).toBe(200);

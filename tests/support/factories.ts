@@ -93,6 +93,15 @@ export async function call(
   return { status: response.statusCode, body, headers: response.headers as Record<string, unknown>, text: response.body };
 }
 
+/** The ETag of a resource record about to be updated, unless the payload already carries its lock_version. */
+export async function currentEtag(app: FastifyInstance, url: string, headers: Record<string, string>, payload?: unknown) {
+  if (!/^\/api\/v1\/[a-z_]+\/\d+$/.test(url)) return undefined;
+  if (payload && typeof payload === "object" && JSON.stringify(payload).includes('"lock_version"')) return undefined;
+  const response = await app.inject({ method: "GET", url, headers });
+  const etag = response.headers.etag;
+  return typeof etag === "string" ? etag : undefined;
+}
+
 export async function signIn(app: FastifyInstance, email: string, password = PASSWORD): Promise<ApiClient> {
   const response = await call(app, "POST", "/api/v1/sessions", { email, password });
   if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
@@ -104,7 +113,14 @@ export async function signIn(app: FastifyInstance, email: string, password = PAS
     request,
     get: (url) => request("GET", url),
     post: (url, payload) => request("POST", url, payload),
-    put: (url, payload) => request("PUT", url, payload),
+    // Like a real client, an update says which version it read (the record's ETag); `request("PUT", …)`
+    // sends exactly what it is given.
+    put: async (url, payload) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      const etag = await currentEtag(app, url, headers, payload);
+      if (etag) headers["if-match"] = etag;
+      return call(app, "PUT", url, payload, headers);
+    },
     delete: (url) => request("DELETE", url),
   };
 }

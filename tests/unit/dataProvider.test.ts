@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { listQuery } from "../../src/dataProvider";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { messages } from "../../src/core/messages";
+import { baseDataProvider, listQuery } from "../../src/dataProvider";
 import { errorFor, toQueryString, validationFromBody } from "../../src/dataProvider/http";
 
 describe("dataProvider conventions", () => {
@@ -42,5 +43,41 @@ describe("dataProvider conventions", () => {
     expect(errorFor(401, { error: "x" }).message).toBe("Sin Autenticación");
     expect(errorFor(403, { error: "x" }).message).toBe("Error de Permisos");
     expect(errorFor(500, {}).message).toBe("Hubo un error inesperado. Favor de contactar al administrador del sistema");
+  });
+
+  describe("updates carry the version they read", () => {
+    afterEach(() => vi.unstubAllGlobals());
+    const answering = (status: number, body: unknown) => {
+      const fetchMock = vi.fn(
+        async () => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }),
+      );
+      vi.stubGlobal("fetch", fetchMock);
+      return fetchMock;
+    };
+
+    it("sends If-Match from the form's lock_version, never the version in the body", async () => {
+      const fetchMock = answering(200, { client: { id: 7, name: "Nuevo", lock_version: 4 } });
+      const { data } = await baseDataProvider.update("clients", {
+        id: 7,
+        data: { id: 7, name: "Nuevo", lock_version: 3 },
+        previousData: { id: 7, name: "Viejo", lock_version: 2 },
+      });
+      expect(data.lock_version).toBe(4);
+      const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+      expect((init.headers as Record<string, string>)["If-Match"]).toBe('"3"');
+      expect(JSON.parse(String(init.body))).toEqual({ client: { name: "Nuevo" } });
+    });
+
+    it("falls back to the record it read, and a 409 keeps the server's record for the form", async () => {
+      const fetchMock = answering(409, { error: messages.staleVersion, client: { id: 7, name: "Del otro", lock_version: 5 } });
+      const failure = await baseDataProvider
+        .update("clients", { id: 7, data: { name: "Mío" }, previousData: { id: 7, name: "Viejo", lock_version: 4 } })
+        .catch((error) => error);
+      const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+      expect((init.headers as Record<string, string>)["If-Match"]).toBe('"4"');
+      expect(failure.status).toBe(409);
+      expect(failure.message).toBe(messages.staleVersion);
+      expect(failure.body.client).toEqual({ id: 7, name: "Del otro", lock_version: 5 });
+    });
   });
 });

@@ -44,6 +44,7 @@ import { forbidden, HttpError, ValidationError, zodFieldErrors } from "../../htt
 import { doc } from "../../http/openapi";
 import {
   declareResource,
+  etagOf,
   filter,
   idOf,
   type RequestContext,
@@ -303,10 +304,13 @@ function registerActivityRoutes(app: FastifyInstance) {
   app.put(
     "/activities/:id",
     { schema: doc({ tags, summary: "Actualizar actividad", body: activityUpdateSchema, wrap: "activity" }) },
-    async (request) => {
+    async (request, reply) => {
       const ctx = service.context(app, request, "update");
       try {
-        return { activity: await service.update(ctx, idOf(request), request.body), message: messages.activityEdited };
+        const activity = await service.update(ctx, idOf(request), request.body);
+        const etag = etagOf(activity);
+        if (etag) reply.header("etag", etag);
+        return { activity, message: messages.activityEdited };
       } catch (error) {
         if (error instanceof HttpError && error.statusCode === 404) throw new HttpError(404, messages.activityNotFoundForUpdate);
         throw error;

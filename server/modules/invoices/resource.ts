@@ -7,7 +7,7 @@ import { invoices, projects } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, filter, idOf, ResourceService } from "../../http/resource";
+import { declareResource, expectedVersion, filter, idOf, ResourceService } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { audit, auditTrail } from "../projects/audit";
 import { checkPercentage, lockProjectFor, missingPercentage, transitionInvoice } from "./service";
@@ -130,7 +130,7 @@ export const invoicesResource = declareResource({
         const id = idOf(request);
         await service.find(service.context(app, request, "show"), id);
         const input = service.parseBody(request.body, invoiceTransitionSchema) as z.infer<typeof invoiceTransitionSchema>;
-        await transitionInvoice(app.db.db, currentUser(request), id, input);
+        await transitionInvoice(app.db.db, currentUser(request), id, input, expectedVersion(request, request.body, "invoice"));
         return { invoice: await service.show(service.context(app, request, "show"), id) };
       },
     );

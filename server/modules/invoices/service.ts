@@ -18,7 +18,7 @@ import type { SessionUser } from "../../../src/core/session";
 import type { Db, Tx } from "../../db/client";
 import { invoices, projects } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
-import { withValidation } from "../../http/resource";
+import { staleVersion, withValidation } from "../../http/resource";
 import { businessToday } from "../assignments/service";
 import { audit } from "../projects/audit";
 
@@ -65,11 +65,13 @@ export interface InvoiceTransitionInput {
   folio?: string | null;
 }
 
-export async function transitionInvoice(db: Db, user: SessionUser, id: number, input: InvoiceTransitionInput) {
+export async function transitionInvoice(db: Db, user: SessionUser, id: number, input: InvoiceTransitionInput, expected?: number) {
   await withValidation(() =>
     db.transaction(async (tx) => {
       const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, id)).for("update");
       if (!invoice) throw notFound();
+      // Taken from a screen another save has since changed (when the client says what it read): 409.
+      if (expected !== undefined && invoice.lock_version !== expected) throw staleVersion("invoice");
       const event = permittedInvoiceEvents(invoice.state, user).find((e) => e.name === input.event);
       if (!event) {
         const label = invoiceEvent(input.event)?.label ?? input.event;

@@ -32,7 +32,7 @@ import {
 import { authorize, currentUser } from "../../http/auth";
 import { forbidden, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, filter, idOf, ResourceService } from "../../http/resource";
+import { declareResource, expectedVersion, filter, idOf, ResourceService } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { unreadCountSql } from "../board/service";
 import { audit, auditTrail } from "./audit";
@@ -249,7 +249,7 @@ export const projectsResource = declareResource({
         const id = idOf(request);
         await service.find(service.context(app, request, "show"), id);
         const input = service.parseBody(request.body, projectTransitionSchema) as z.infer<typeof projectTransitionSchema>;
-        await transitionProject(app.db.db, currentUser(request), id, input);
+        await transitionProject(app.db.db, currentUser(request), id, input, expectedVersion(request, request.body, "project"));
         return showAfter(request, id);
       },
     );
@@ -316,7 +316,13 @@ export const projectsResource = declareResource({
         const id = idOf(request);
         await service.find(ctx, id);
         const input = service.parseBody(request.body, extendProjectSchema) as z.infer<typeof extendProjectSchema>;
-        await extendProject(app.db.db, ctx.user.id, id, { ...input, eta: input.eta ?? null });
+        await extendProject(
+          app.db.db,
+          ctx.user.id,
+          id,
+          { ...input, eta: input.eta ?? null },
+          expectedVersion(request, request.body, "project"),
+        );
         return showAfter(request, id);
       },
     );

@@ -17,7 +17,7 @@ import type { ProjectState } from "../../../src/core/states";
 import type { Db, Tx } from "../../db/client";
 import { project_stages, projects } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
-import { withValidation } from "../../http/resource";
+import { staleVersion, withValidation } from "../../http/resource";
 import { businessToday } from "../assignments/service";
 import { audit } from "./audit";
 
@@ -34,9 +34,14 @@ export async function nextProjectCode(db: Tx): Promise<string> {
 }
 
 /** Locks and reads the project row for the rest of the transaction; 404 when it does not exist. */
-export async function lockProject(tx: Tx, id: number) {
+/**
+ * The project row, locked for the transaction. `expected`: the version the client read (If-Match), when it
+ * sent one: an action taken from a screen another save has since changed answers 409.
+ */
+export async function lockProject(tx: Tx, id: number, expected?: number) {
   const [row] = await tx.select().from(projects).where(eq(projects.id, id)).for("update");
   if (!row) throw notFound();
+  if (expected !== undefined && row.lock_version !== expected) throw staleVersion("project");
   return row;
 }
 
@@ -88,10 +93,10 @@ export async function applyProjectEvent(
   );
 }
 
-export async function transitionProject(db: Db, user: SessionUser, id: number, input: TransitionInput) {
+export async function transitionProject(db: Db, user: SessionUser, id: number, input: TransitionInput, expected?: number) {
   await withValidation(() =>
     db.transaction(async (tx) => {
-      const project = await lockProject(tx, id);
+      const project = await lockProject(tx, id, expected);
       const event = permittedEvents(project.state, user).find((e) => e.name === input.event);
       if (!event) {
         const label = projectEvent(input.event)?.label ?? input.event;
@@ -138,10 +143,10 @@ export interface ExtendInput {
 }
 
 /** ETA extension (SPEC §7 extend_project): the new ETA must come after the current one. */
-export async function extendProject(db: Db, userId: number, id: number, input: ExtendInput) {
+export async function extendProject(db: Db, userId: number, id: number, input: ExtendInput, expected?: number) {
   await withValidation(() =>
     db.transaction(async (tx) => {
-      const project = await lockProject(tx, id);
+      const project = await lockProject(tx, id, expected);
       const eta = input.eta as string;
       if (project.eta && eta <= project.eta) throw ValidationError.field("eta", messages.etaMustBeLater(project.eta));
       const values: Partial<typeof projects.$inferInsert> = { eta, audit_comment: input.audit_comment };

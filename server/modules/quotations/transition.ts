@@ -36,7 +36,7 @@ import {
 import { authorize, currentUser } from "../../http/auth";
 import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { idOf, ResourceService, withValidation } from "../../http/resource";
+import { expectedVersion, idOf, ResourceService, staleVersion, withValidation } from "../../http/resource";
 import { testPause } from "../../http/testPause";
 import { TEMPLATES_DIR } from "../../paths";
 import { type DocumentsPort, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
@@ -89,6 +89,7 @@ export function transitionRoute(app: FastifyInstance) {
       authorize(request, "quotations", "transition");
       const user = currentUser(request);
       const id = idOf(request);
+      const expected = expectedVersion(request, request.body, "quotation");
       const parsed = quotationTransitionSchema.safeParse(request.body ?? {});
       if (!parsed.success) {
         const errors = zodFieldErrors(parsed.error);
@@ -118,6 +119,8 @@ export function transitionRoute(app: FastifyInstance) {
           db.transaction(async (tx) => {
             const [quotation] = await tx.select().from(quotations).where(eq(quotations.id, id)).for("update");
             if (!quotation) throw notFound();
+            // Taken from a screen another save has since changed (when the client says what it read): 409.
+            if (expected !== undefined && quotation.lock_version !== expected) throw staleVersion("quotation");
             const to = nextState(quotation.state, event);
             if (!to) {
               const label = QUOTATION_STATES[quotation.state as QuotationState] ?? quotation.state;

@@ -5,6 +5,7 @@ import { AutocompleteInput, Edit, ReferenceInput, SaveButton, SimpleForm, Toolba
 import { messages } from "../../core/messages";
 import { appSettingSchema } from "../../core/schemas/app_setting";
 import { recordError } from "../common/RecordError";
+import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
 
 const resolver = zodResolver(appSettingSchema as never);
 export const APP_SETTINGS_ID = 1;
@@ -12,6 +13,7 @@ export const APP_SETTINGS_ID = 1;
 export function AppSettingsEdit() {
   const notify = useNotify();
   const { canAccess } = useCanAccess({ resource: "app_settings", action: "edit" });
+  const stale = useStaleVersion(undefined, "app_settings");
   return (
     <Edit
       error={recordError}
@@ -20,7 +22,8 @@ export function AppSettingsEdit() {
       mutationMode="pessimistic"
       redirect={false}
       title="Configuración"
-      mutationOptions={{ onSuccess: () => notify(messages.saved, { type: "success" }) }}
+      transform={stale.withVersion()}
+      mutationOptions={{ onSuccess: () => notify(messages.saved, { type: "success" }), onError: stale.onError }}
     >
       <SimpleForm
         resolver={resolver}
@@ -35,6 +38,7 @@ export function AppSettingsEdit() {
           )
         }
       >
+        <StaleVersionNotice state={stale.state} />
         <ReferenceInput source="default_customer_id" reference="clients" perPage={1000} sort={{ field: "name", order: "ASC" }}>
           <AutocompleteInput optionText="name" fullWidth helperText="Para actividades internas y de recursos humanos" />
         </ReferenceInput>

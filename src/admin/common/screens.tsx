@@ -30,6 +30,7 @@ import { CsvDownloadButton } from "./CsvDownloadButton";
 import { CreateLink, EditLink, showRowClick } from "./links";
 import { recordError } from "./RecordError";
 import { SiaPagination } from "./SiaPagination";
+import { StaleVersionNotice, useStaleVersion } from "./StaleVersion";
 
 /** After a save: the Spanish toast, then the record's screen at its SPEC §2 path. */
 export function useSavedThen(message: string = messages.saved, kind: ScreenKind = "show") {
@@ -117,6 +118,10 @@ export function EditToolbar({ deletable = true }: { deletable?: boolean }) {
   );
 }
 
+/**
+ * Edit a record at the version it was read: the save carries it, and a stale save (another user saved
+ * first) keeps what the user typed and shows what changed (StaleVersion.tsx).
+ */
 export function SiaEdit({
   children,
   resolver,
@@ -125,17 +130,21 @@ export function SiaEdit({
   deletable = true,
   then,
   onError,
+  mutationOptions,
   ...props
 }: FormScreenProps & { deletable?: boolean } & Omit<EditProps, "children">) {
+  const saved = useSavedThen(message, then);
+  const stale = useStaleVersion((mutationOptions?.onError as ((error: unknown) => void) | undefined) ?? onError);
   return (
     <Edit
       error={recordError}
       mutationMode="pessimistic"
-      transform={transform}
-      mutationOptions={{ ...useSavedThen(message, then), onError }}
+      transform={stale.withVersion(transform)}
+      mutationOptions={{ ...saved, ...mutationOptions, onError: stale.onError }}
       {...props}
     >
       <SimpleForm resolver={resolver} toolbar={<EditToolbar deletable={deletable} />}>
+        <StaleVersionNotice state={stale.state} />
         {children}
       </SimpleForm>
     </Edit>

@@ -12,6 +12,7 @@ const common = {
   id: "ID",
   created_at: "Fecha de creación",
   updated_at: "Fecha de actualización",
+  lock_version: "Versión",
 } as const;
 
 const driveFields = {
@@ -548,6 +549,13 @@ export const sia = {
     everyone: "Todos los usuarios",
     counter: "%{length}/%{max}",
     send: "Enviar aviso",
+  },
+  // A stale save (409): another user saved the record while this form was open.
+  stale_version: {
+    changed: "Cambió mientras usted editaba:",
+    none: "Solo cambió la versión del registro.",
+    reload: "Recargar (descarta lo que escribió)",
+    overwrite: "Guardar mis cambios de todos modos",
   },
   filters: {
     all: "Todos",

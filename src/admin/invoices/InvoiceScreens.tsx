@@ -47,6 +47,7 @@ import { AuditTrail } from "../common/AuditTrail";
 import { DatePickerInput, formatDate, SiaDatePicker } from "../common/DatePickerInput";
 import { recordError } from "../common/RecordError";
 import { SiaPagination } from "../common/SiaPagination";
+import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
 import { TransitionDialog } from "../common/TransitionDialog";
 
 const createResolver = zodResolver(invoiceSchema as never);
@@ -213,6 +214,7 @@ export function InvoiceEdit() {
   const { invoiceId } = useParams();
   const notify = useNotify();
   const redirect = useRedirect();
+  const stale = useStaleVersion(undefined, "invoices");
   return (
     <>
       <ProjectHeader projectId={projectId} />
@@ -222,13 +224,14 @@ export function InvoiceEdit() {
         id={invoiceId}
         title="Editar factura"
         mutationMode="pessimistic"
-        transform={editTransform}
+        transform={stale.withVersion(editTransform)}
         redirect={false}
         mutationOptions={{
           onSuccess: () => {
             notify(messages.saved, { type: "success" });
             redirect(invoicesPath(projectId, String(invoiceId)));
           },
+          onError: stale.onError,
         }}
       >
         <SimpleForm
@@ -240,6 +243,7 @@ export function InvoiceEdit() {
             </Toolbar>
           }
         >
+          <StaleVersionNotice state={stale.state} />
           <PercentageHelp projectId={projectId} />
           <NumberInput source="percentage_value" />
           <DatePickerInput source="date_of_invoice" />
@@ -274,7 +278,7 @@ function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecor
       title={event.label}
       validate={(comment) => invoiceTransitionSchema.safeParse(input(comment))}
       send={async (comment) => {
-        await dataProvider.transitionInvoice(invoice.id, input(comment));
+        await dataProvider.transitionInvoice(invoice.id, input(comment), invoice.lock_version as number | undefined);
         return `Factura en ${invoiceStateLabel(event.to)}`;
       }}
       onClose={onClose}

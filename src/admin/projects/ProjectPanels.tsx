@@ -107,7 +107,7 @@ function ProjectTransitionDialog({
       }
       validate={(comment) => projectTransitionSchema.safeParse(input(comment))}
       send={async (comment) => {
-        await dataProvider.transitionProject(project.id, input(comment));
+        await dataProvider.transitionProject(project.id, input(comment), project.lock_version);
         return `Proyecto en ${projectStateLabel(event.to)}`;
       }}
       onClose={onClose}
@@ -143,7 +143,7 @@ function ExtendDialog({ project, onClose }: { project: ProjectRecord; onClose: (
     if (!parsed.success) return;
     setBusy(true);
     try {
-      await dataProvider.extendProject(project.id, input);
+      await dataProvider.extendProject(project.id, input, project.lock_version);
       notify("Fecha estimada de entrega extendida", { type: "success" });
       refresh();
       onClose();
@@ -580,7 +580,11 @@ export function ProjectCommentBox() {
     setBusy(true);
     setError(undefined);
     try {
-      await dataProvider.update("projects", { id: project.id, data: { audit_comment: comment }, previousData: {} as RaRecord });
+      await dataProvider.update("projects", {
+        id: project.id,
+        data: { audit_comment: comment, lock_version: project.lock_version },
+        previousData: {} as RaRecord,
+      });
       notify("Comentario guardado", { type: "success" });
       setComment("");
       refresh();

@@ -46,6 +46,7 @@ import { DatePickerInput, formatDate } from "../common/DatePickerInput";
 import { CreateLink, EditLink, showRowClick } from "../common/links";
 import { recordError } from "../common/RecordError";
 import { SiaPagination } from "../common/SiaPagination";
+import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
 import { ProjectHoursPanel } from "../dashboards/panels";
 import { DriveCheckButton } from "./DriveCheckButton";
 import { EstimatedHoursPanel, ProjectActionsBar, ProjectCommentBox, StageHistory, stateValueLabel } from "./ProjectPanels";
@@ -331,8 +332,15 @@ export function ProjectCreate() {
 }
 
 export function ProjectEdit() {
+  const saved = useSaved(messages.saved);
+  const stale = useStaleVersion();
   return (
-    <Edit error={recordError} transform={transform} mutationMode="pessimistic" mutationOptions={useSaved(messages.saved)}>
+    <Edit
+      error={recordError}
+      transform={stale.withVersion(transform)}
+      mutationMode="pessimistic"
+      mutationOptions={{ ...saved, onError: stale.onError }}
+    >
       <SimpleForm
         resolver={updateResolver}
         toolbar={
@@ -342,6 +350,7 @@ export function ProjectEdit() {
           </Toolbar>
         }
       >
+        <StaleVersionNotice state={stale.state} />
         <ProjectInputs />
       </SimpleForm>
     </Edit>

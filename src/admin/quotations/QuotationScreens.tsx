@@ -252,9 +252,11 @@ function QuotationEvents() {
           }
           validate={(comment) => quotationTransitionSchema.safeParse({ quotation: { event: open.id, audit_comment: comment } })}
           send={async (comment) => {
-            const answer = (await dataProvider.transitionQuotation(record.id, {
-              quotation: { event: open.id, audit_comment: comment },
-            })) as QuotationRecord;
+            const answer = (await dataProvider.transitionQuotation(
+              record.id,
+              { quotation: { event: open.id, audit_comment: comment } },
+              record.lock_version as number | undefined,
+            )) as QuotationRecord;
             if (answer.state === "finalizada") return "Alta Cliente: se crearon el cliente y su proyecto";
             return `Cotización en ${stateLabel(answer.state)}`;
           }}

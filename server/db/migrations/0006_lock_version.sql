@@ -1,0 +1,20 @@
+ALTER TABLE "app_licenses" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "client_groups" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "clients" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "products" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "prospects" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "quotations" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "employee_positions" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "employees" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "workspaces" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "estimated_work_hours" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "invoices" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "project_types" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "projects" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "activities" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "activity_type_catalogs" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "app_settings" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "assignments" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "calendar_mappings" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "holydays" ADD COLUMN "lock_version" integer DEFAULT 0 NOT NULL;
