@@ -77,7 +77,7 @@ describe("app_settings", () => {
   });
 
   it("documents the catalog routes in the OpenAPI description", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/api/docs/json" });
+    const res = await t.app.inject({ method: "GET", url: "/api/docs/json", headers: { authorization: `Bearer ${admin.token}` } });
     expect(res.statusCode).toBe(200);
     const paths = Object.keys(res.json().paths);
     for (const path of [

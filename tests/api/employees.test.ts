@@ -124,6 +124,22 @@ describe("employees", () => {
     expect((await session.get(`/api/v1/employees/${employee?.id}`)).status).toBe(401);
   });
 
+  it("refuses an administrator deactivating or unlinking their own employee (they would be locked out)", async () => {
+    const own = await signInAs(t.app, "admin");
+    const id = own.employee?.id;
+    for (const change of [{ is_active: false }, { user_id: null }]) {
+      const res = await own.api.put(`/api/v1/employees/${id}`, { employee: change });
+      expect(res.status).toBe(422);
+      expect(res.body.errors.base).toEqual([
+        "No puede dar de baja ni desvincular su propio empleado: pídaselo a otro administrador",
+      ]);
+    }
+    expect((await own.api.get(`/api/v1/employees/${id}`)).status).toBe(200);
+    // Another administrator may.
+    expect((await admin.put(`/api/v1/employees/${id}`, { employee: { is_active: false } })).status).toBe(200);
+    expect((await own.api.get(`/api/v1/employees/${id}`)).status).toBe(401);
+  });
+
   it("filters by status, assignable, rape, pm and workspace", async () => {
     const ws = await buildWorkspace(t.app.db.db);
     const db = t.app.db.db;

@@ -300,7 +300,10 @@ describe("two server processes", () => {
     await onlyThese();
     const { api, user } = await signInAs(a.app, "admin");
     const apiB = await signIn(b.app, user.email);
-    await onlyThese(); // the admin's own employee too
+    // The admin must not be reminded, yet keep working: a deactivated employee's sessions end, so the
+    // admin's employee is detached from the user (no user, no reminder) instead of deactivated.
+    await onlyThese();
+    await db().update(employees).set({ user_id: null, is_active: false }).where(eq(employees.user_id, user.id));
     const late = await person();
 
     const [first, second] = await Promise.all([

@@ -16,6 +16,11 @@ export async function prepareEmployeeWrite(values: Values, ctx: RequestContext, 
   }
   const userId = values.user_id === undefined ? (existing?.user_id ?? null) : values.user_id;
   const isActive = values.is_active ?? existing?.is_active ?? true;
+  // Deactivating or unlinking one's own employee ends one's own sessions at once (an inactive employee's
+  // sessions stop working): the administrator would lock themselves out mid-save. Another one must do it.
+  if (existing && existing.user_id === ctx.user.id && (!isActive || userId !== existing.user_id)) {
+    throw ValidationError.base(messages.ownEmployeeDeactivation);
+  }
   const linking = userId !== null && userId !== (existing?.user_id ?? null);
   if (linking) {
     // Decision: a user may be LINKED only to an active employee (an inactive employee cannot sign
