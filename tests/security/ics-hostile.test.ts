@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../support/app";
 import { multipart, rawRequest } from "../support/catalog-factories";
 import { type ApiClient, call, PASSWORD, signInAs } from "../support/factories";
+import { vcalendar } from "../support/ics";
 
 const WEEK = "2031-03-03";
 let t: TestApp;
@@ -25,15 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ics = (...events: string[][]) =>
-  [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//Hostil//ES",
-    ...events.flatMap((e) => ["BEGIN:VEVENT", ...e, "END:VEVENT"]),
-    "END:VCALENDAR",
-    "",
-  ].join("\r\n");
+const ics = vcalendar;
 const ruleFile = (rrule: string, uid = "hostil", dtstart = "20310101T100000Z") =>
   ics([`UID:${uid}`, `DTSTART:${dtstart}`, "DURATION:PT30M", `RRULE:${rrule}`, "SUMMARY:Hostil"]);
 

@@ -1,5 +1,5 @@
 /**
- * The sign-in limit under attack (docs/decisions/0xx-auth-login-limit.md): parallel bursts on one
+ * The sign-in limit under attack (docs/decisions/021-auth-login-limit.md): parallel bursts on one
  * account, a password sprayed over many accounts from one address, the growing lock, pruning, and the
  * owner's known device that still opens a locked account. Each test signs in from its own address
  * (inject's remoteAddress), so the per-address counts of one test do not touch another's.

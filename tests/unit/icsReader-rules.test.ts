@@ -1,5 +1,5 @@
 /**
- * The .ics reader's rules for what real programs write (docs/decisions/0xx-ics-calendar-reader.md):
+ * The .ics reader's rules for what real programs write (docs/decisions/019-ics-calendar-reader.md):
  * encodings, several calendars, events without UID, overrides by UID only, RDATE periods, zones named
  * by Windows, OWA and vendors, the IANA zone over a VTIMEZONE that does not cover the date, partial reads
  * with warnings, and the budgets (impossible and dense rules, instances per week), including the worker
@@ -12,21 +12,10 @@ import { ICS_LIMITS, readIcs } from "../../server/ports/calendar/reader";
 import { ianaZoneOf } from "../../server/ports/calendar/timezones";
 import { decodeText } from "../../server/ports/text/decode";
 import { importMessages } from "../../src/core/messages";
-import { weekOf, zonedTime } from "../../src/core/week";
+import { weekOf } from "../../src/core/week";
+import { at, icsTestWeek, vcalendar } from "../support/ics";
 
-const week = weekOf("2031-03-03");
-const at = (date: string, time: string) => {
-  const [h, m] = time.split(":").map(Number);
-  return zonedTime(date, h * 60 + m).toISOString();
-};
-const vcalendar = (...events: string[][]) =>
-  [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//Prueba//ES",
-    ...events.flatMap((e) => ["BEGIN:VEVENT", ...e, "END:VEVENT"]),
-    "END:VCALENDAR",
-  ].join("\r\n");
+const week = icsTestWeek;
 const starts = (text: string) =>
   readIcs(text, week)
     .instances.map((i) => [i.start.toISOString(), i.summary])

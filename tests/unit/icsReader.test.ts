@@ -2,21 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { importableInstances } from "../../server/modules/calendar_imports/service";
 import { IcsError, readIcs } from "../../server/ports/calendar/reader";
-import { weekOf, zonedTime } from "../../src/core/week";
+import { at, icsTestWeek, vcalendar } from "../support/ics";
 
-const week = weekOf("2031-03-03");
-const at = (date: string, time: string) => {
-  const [h, m] = time.split(":").map(Number);
-  return zonedTime(date, h * 60 + m).toISOString();
-};
-const calendar = (...events: string[][]) =>
-  [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//Prueba//ES",
-    ...events.flatMap((e) => ["BEGIN:VEVENT", ...e, "END:VEVENT"]),
-    "END:VCALENDAR",
-  ].join("\r\n");
+const week = icsTestWeek;
+const calendar = vcalendar;
 const read = (text: string) => importableInstances(readIcs(text, week).instances, week);
 
 describe("readIcs", () => {
