@@ -1,5 +1,5 @@
 /**
- * Benchmark of the .ics import (docs/decisions/0xx-ics-calendar-reader.md), against the compiled server
+ * Benchmark of the .ics import (docs/decisions/019-ics-calendar-reader.md), against the compiled server
  * (`node scripts/start.mjs`, what npm start runs) on a fresh embedded database:
  *
  *   npx tsx bench/ics-imports.ts            (BENCH_PORT, default 3281; CORPUS=<folder of the calendars>)

@@ -4,7 +4,7 @@ import { integer, PgTable, timestamp } from "drizzle-orm/pg-core";
 /**
  * created_at / updated_at, shared by every table that keeps them, and lock_version: the record's version,
  * bumped by every update through the resource machinery, which writes only when the version the client
- * read is still current (docs/decisions/0xx-versions-lost-updates.md).
+ * read is still current (docs/decisions/023-versions-lost-updates.md).
  */
 export const timestamps = {
   // Any other update (a transition, a stage, a toggle) moves it too, so a form opened before it is stale.
