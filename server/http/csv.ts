@@ -2,7 +2,7 @@
  * The one CSV writer of the product: UTF-8 with BOM for Excel, CRLF, every cell neutralised against formula
  * injection wherever a spreadsheet could start a cell inside it, and quoted when it holds a separator of
  * either kind, so Excel in Spanish (';') cannot split a text into cells that evaluate
- * (docs/decisions/0xx-csv-formulas-after-separators.md).
+ * (docs/decisions/020-csv-formulas-after-separators.md).
  *
  * csvStream() is the writer: it takes rows (an array, an iterable or an async iterable of rows or of row
  * batches) and gives a Readable that emits the BOM and the header at once, then one chunk per batch of rows,

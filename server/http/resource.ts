@@ -17,7 +17,7 @@
  * was read at (If-Match or the body's lock_version; without it 428) and is written only while that is
  * still the current version (UPDATE … WHERE id AND lock_version, which bumps it): a stale save answers
  * 409 with the record as it is now, never silently undoing another user's save
- * (docs/decisions/0xx-versions-lost-updates.md).
+ * (docs/decisions/023-versions-lost-updates.md).
  */
 import type { Readable } from "node:stream";
 import {

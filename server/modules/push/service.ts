@@ -3,7 +3,7 @@
  * puts one job on the app's PushQueue and answers; the queue sends in the background, a few at a time,
  * each push bounded by PUSH_TIMEOUT_MS, so slow or dead push services cannot hold an administrator's
  * request (nor the connection pool). The in-app notification is the record; a push is best effort and
- * is not kept across a restart (docs/decisions/0xx-outbound-push-sso-secrets.md).
+ * is not kept across a restart (docs/decisions/022-outbound-push-sso-secrets.md).
  */
 import { eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";

@@ -1,5 +1,5 @@
 /**
- * The sign-in limit (docs/decisions/0xx-auth-login-limit.md). Every password check first RESERVES an
+ * The sign-in limit (docs/decisions/021-auth-login-limit.md). Every password check first RESERVES an
  * attempt: one short transaction, serialised per key with an advisory lock, counts the key's recent
  * attempts and inserts a row (the reservation) when the key may try. Only then does argon2 run, outside
  * the transaction. A success deletes its reservation; a failure leaves it as the recorded failure. So N

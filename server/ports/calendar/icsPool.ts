@@ -1,5 +1,5 @@
 /**
- * Uploaded calendars are read in worker threads, never on the event loop (docs/decisions/0xx-ics-calendar-reader.md):
+ * Uploaded calendars are read in worker threads, never on the event loop (docs/decisions/019-ics-calendar-reader.md):
  * - at most `size` workers (the machine's cores, 2 by default) read at once; one is kept warm, so a normal
  *   import does not pay a thread's start;
  * - each read has a wall-clock budget: past it the worker is terminated (ical.js can spin inside one

@@ -12,7 +12,7 @@
  *
  * An uploaded file is read off the event loop, in a worker with a time budget (./icsPool.ts); readIcs itself
  * also counts what it does (events, iterations, instances) and refuses past ICS_LIMITS with a Spanish
- * message. The rules it reads by are in docs/decisions/0xx-ics-calendar-reader.md.
+ * message. The rules it reads by are in docs/decisions/019-ics-calendar-reader.md.
  */
 
 import { createHash } from "node:crypto";
@@ -118,7 +118,7 @@ function organizerOf(component: ICAL.Component): string | null {
 const MOVED_MARGIN_MS = 35 * 86_400_000;
 
 /**
- * The instant of an ICAL.Time (docs/decisions/0xx-ics-calendar-reader.md):
+ * The instant of an ICAL.Time (docs/decisions/019-ics-calendar-reader.md):
  * - UTC times are that instant;
  * - a TZID that names an IANA zone (directly, behind a vendor prefix, or as a Windows name) is read in
  *   that zone, even when the file carries a VTIMEZONE block (which may not cover the date);

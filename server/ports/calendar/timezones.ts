@@ -1,5 +1,5 @@
 /**
- * Which IANA zone a calendar's TZID names, whoever wrote it (docs/decisions/0xx-ics-calendar-reader.md):
+ * Which IANA zone a calendar's TZID names, whoever wrote it (docs/decisions/019-ics-calendar-reader.md):
  * - an IANA name (America/New_York) is that zone;
  * - a vendor-prefixed id (/mozilla.org/20050126_1/America/New_York, /softwarestudio.org/Olson_…/Pacific/Auckland,
  *   /freeassociation.sourceforge.net/Tzfile/Europe/London) is the IANA zone at its end;
