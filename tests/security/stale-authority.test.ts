@@ -111,4 +111,31 @@ describe("an open event stream follows the user's current authority", () => {
     figures.leaked += leaked.length;
     expect(leaked).toEqual([]);
   });
+  it("having written on a board gives no lasting right to it: a demoted administrator and a replaced PM lose it", async () => {
+    // An administrator who is not on the project writes on its board, then is demoted.
+    const target = await buildUser(db(), "admin", { can_chat: true });
+    const api = await signIn(t.app, target.user.email);
+    const { foreign } = await projects(target.employee!.id);
+    expect((await api.post(`/api/v1/projects/${foreign}/messages`, { message: { body: "como administrador" } })).status).toBe(
+      201,
+    );
+    expect(
+      (await writer.put(`/api/v1/users/${target.user.id}`, { user: { administrator_role: false, operator_role: true } })).status,
+    ).toBe(200);
+    expect((await api.get(`/api/v1/projects/${foreign}/messages`)).status).toBe(403);
+    expect((await api.get(`/api/v1/projects/${foreign}/members`)).status).toBe(403);
+    expect((await api.post(`/api/v1/projects/${foreign}/messages`, { message: { body: "ya no" } })).status).toBe(403);
+
+    // A PM writes on their project's board, then another employee becomes its PM.
+    const pm = await buildUser(db(), "operator", { can_chat: true });
+    const pmApi = await signIn(t.app, pm.user.email);
+    const { mine } = await projects(pm.employee!.id);
+    expect((await pmApi.post(`/api/v1/projects/${mine}/messages`, { message: { body: "soy el PM" } })).status).toBe(201);
+    const other = await buildUser(db(), "operator");
+    expect((await writer.put(`/api/v1/projects/${mine}`, { project: { pm_id: other.employee!.id } })).status).toBe(200);
+    expect((await post(mine, "CONFIDENCIAL tras el cambio de PM")).status).toBe(201);
+    expect((await pmApi.get(`/api/v1/projects/${mine}/messages`)).status).toBe(403);
+    const members = await writer.get(`/api/v1/projects/${mine}/members`);
+    expect(members.body.members.map((m: { id: number }) => m.id)).not.toContain(pm.user.id);
+  });
 });

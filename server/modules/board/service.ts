@@ -15,14 +15,20 @@ import { publish } from "../../http/realtime";
 /** Advisory-lock key that serialises board inserts, so message ids commit in order (stream cursors rely on it). */
 export const BOARD_INSERT_LOCK_KEY = 7_310_090;
 
-/** SQL: the user `userId` is a member of the project whose id is `projectId` (an SQL expression). */
+/**
+ * SQL: the user `userId` is a member of the project whose id is `projectId` (an SQL expression).
+ * A user is on a project's board while their employee is its PM or responsible, or is assigned to its
+ * client and product. Having written on it keeps an administrator mentionable there, and only while they
+ * are one: a demoted administrator or a replaced PM loses the board with the role that gave it.
+ */
 export function memberSql(userId: number | SQL, projectId: SQL) {
   // Aliases of their own (board_*), so `projectId` may name an outer row of any of these tables.
   return sql`(exists (select 1 from employees board_e join projects board_p on board_p.id = ${projectId}
       where board_e.user_id = ${userId} and (board_e.id = board_p.pm_id or board_e.id = board_p.rape_id or exists (
         select 1 from assignments board_a where board_a.employee_id = board_e.id and board_a.client_id = board_p.client_id
           and board_a.product_catalog_id = board_p.product_catalog_id)))
-    or exists (select 1 from project_messages board_m where board_m.project_id = ${projectId} and board_m.user_id = ${userId}))`;
+    or (exists (select 1 from project_messages board_m where board_m.project_id = ${projectId} and board_m.user_id = ${userId})
+      and exists (select 1 from users board_u where board_u.id = ${userId} and board_u.administrator_role)))`;
 }
 
 export interface BoardMember {
