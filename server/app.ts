@@ -64,6 +64,10 @@ declare module "fastify" {
 /** Paths the single-page app answers (browser history routing). */
 const SPA_PATHS = ["/app", "/app/*", "/sign_in", "/404"];
 
+
+/** proxy-addr's trust function for `hops` proxies: the socket's peer and the next hops-1 addresses back. */
+const trustedHops = (hops: number) => (hops > 0 ? (_address: string, hop: number) => hop < hops : false);
+
 export async function build(options: {
   config: Config;
   database: Database;
@@ -87,7 +91,9 @@ export async function build(options: {
     bodyLimit: config.BODY_LIMIT_BYTES,
     // `.json` is accepted and ignored on every API path (the original client asked for sessions.json).
     rewriteUrl: (req) => (req.url ?? "/").replace(/^(\/api\/v1\/[^?]*?)\.json(?=\?|$)/, "$1"),
-    trustProxy: Boolean(config.PUBLIC_URL),
+    // A hop count, never `true`: trusting every hop would let a client choose its address by writing
+    // X-Forwarded-For, and with it escape (or turn on someone else) the per-address sign-in limit.
+    trustProxy: trustedHops(config.TRUST_PROXY_HOPS ?? (config.PUBLIC_URL ? 1 : 0)),
   });
   const { onRoute } = options;
   if (onRoute) app.addHook("onRoute", (route) => onRoute(route));

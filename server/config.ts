@@ -51,6 +51,13 @@ const schema = z
     /** Unset: the public PUBLIC_DEMO_PASSWORD, refused in production. */
     SIA_DEMO_PASSWORD: z.string().min(6).optional(),
     PUBLIC_URL: z.string().url().optional(),
+    /**
+     * How many reverse proxies stand in front of SIA, each appending the address it saw to
+     * X-Forwarded-For: the client's address is the one the outermost of them wrote, and anything a client
+     * writes before it is ignored. Unset: 1 when PUBLIC_URL is set (SIA behind one proxy), else 0 (the
+     * socket's address; X-Forwarded-For ignored).
+     */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
     SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
     LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
     LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),

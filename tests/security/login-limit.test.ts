@@ -7,7 +7,7 @@
 import { eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login_attempts } from "../../server/db/schema";
-import { DEVICE_COOKIE, lockSeconds } from "../../server/modules/sessions/limit";
+import { addressKey, DEVICE_COOKIE, lockSeconds } from "../../server/modules/sessions/limit";
 import { messages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildUser, PASSWORD } from "../support/factories";
@@ -195,6 +195,46 @@ describe("one address spraying a password over many accounts", () => {
     expect(blocked.body).toEqual({ error: messages.tooManyAttempts });
     expect((await signIn("10.3.0.2", accounts[0].user.email)).status).toBe(200);
     Object.assign(figures, { sprayed: emails.length, sprayChecked: tally[401] });
+  });
+});
+
+describe("the address behind a proxy is the one the proxy saw", () => {
+  it("X-Forwarded-For written by the client neither escapes the per-address limit nor aims it at someone else", async () => {
+    // SIA behind one reverse proxy (PUBLIC_URL set): the proxy (the socket's peer) appends the address it
+    // saw; whatever the client wrote before it is not believed.
+    const proxied = await buildTestApp({
+      PUBLIC_URL: "https://sia.example.mx",
+      LOGIN_MAX_FAILURES: String(MAX),
+      LOGIN_MAX_FAILURES_PER_ADDRESS: String(PER_ADDRESS),
+    });
+    try {
+      const via = (spoofed: string, real: string, email: string, password = "Otoño2026!") =>
+        proxied.app.inject({
+          method: "POST",
+          url: "/api/v1/sessions",
+          payload: { email, password },
+          remoteAddress: "10.9.0.1",
+          headers: { "x-forwarded-for": `${spoofed}, ${real}` },
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < PER_ADDRESS + 5; i++) {
+        statuses.push((await via(`10.0.${i}.7`, "203.0.113.5", `rociado-xff${i}@prueba.mx`)).statusCode);
+      }
+      // A new first entry each time did not buy a new address: the proxy's entry counted.
+      expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+      // Nor can a client lock out the address it names: the victim, seen by the proxy, still gets in.
+      const victim = await buildUser(proxied.app.db.db, "finance");
+      expect((await via("203.0.113.5", "198.51.100.7", victim.user.email, PASSWORD)).statusCode).toBe(200);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it("IPv6 addresses count by their /64 network", () => {
+    expect(addressKey("2001:db8:abcd:12:1::7")).toBe(addressKey("2001:0db8:abcd:0012:ffff:ffff:ffff:ffff"));
+    expect(addressKey("2001:db8:abcd:12::1")).not.toBe(addressKey("2001:db8:abcd:13::1"));
+    expect(addressKey("::ffff:192.0.2.4")).toBe("192.0.2.4");
+    expect(addressKey("192.0.2.4")).toBe("192.0.2.4");
   });
 });
 

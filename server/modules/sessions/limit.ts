@@ -71,6 +71,29 @@ export function deviceKey(config: LimitConfig, email: string, cookie: string | u
 /** The key of a browser that holds an open session of the user signing in (counted like a device). */
 export const sessionKey = (sessionId: number) => `${DEVICE_KEY_PREFIX}sesion-${sessionId}`;
 
+/**
+ * The address an attempt is counted under: an IPv4 address as it is; an IPv6 address by its /64 network,
+ * the block one subscriber or one host is given, so rotating through the addresses of one network does
+ * not buy a fresh limit each time.
+ */
+export function addressKey(ip: string): string {
+  const address = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1");
+  if (!address.includes(":")) return address.slice(0, 64);
+  const [head, tail = ""] = address.split("%")[0].split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = address.includes("::")
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g || "0", 16) || 0).toString(16))
+    .join(":")}::/64`;
+}
+
 export type Reservation = { ok: true; id: number; key: string } | { ok: false; retryAfter: number };
 
 /**
@@ -85,7 +108,7 @@ export async function reserveAttempt(
   const windowMs = config.LOGIN_WINDOW_MINUTES * 60_000;
   const since = new Date(Date.now() - windowMs);
   const key = attempt.device ?? attempt.email;
-  const ip = attempt.ip.slice(0, 64);
+  const ip = addressKey(attempt.ip);
   return db.transaction(async (tx) => {
     // The same order everywhere (key, then address), so two reservations never wait on each other in a cycle.
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_BY_KEY}::int, hashtext(${key}))`);
