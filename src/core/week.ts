@@ -25,9 +25,12 @@ export const DATE_MIN = "1900-01-01";
 export const DATE_MAX = "2100-12-31";
 /** A 'YYYY-MM-DD' (already a real date) within DATE_MIN…DATE_MAX. */
 export const isDateInRange = (date: string) => date.length === 10 && date >= DATE_MIN && date <= DATE_MAX;
-/** An instant whose UTC date is within DATE_MIN…DATE_MAX (false for an invalid Date). */
+/**
+ * An instant whose date is within DATE_MIN…DATE_MAX both in UTC and in the firm's zone (false for an
+ * invalid Date): 1900-01-01T00:00Z is still 1899 in Mexico City, and its week could not be shown.
+ */
 export const isInstantInRange = (instant: Date) =>
-  !Number.isNaN(instant.getTime()) && isDateInRange(instant.toISOString().slice(0, 10));
+  !Number.isNaN(instant.getTime()) && isDateInRange(instant.toISOString().slice(0, 10)) && isDateInRange(localDate(instant));
 
 export const parseIsoDate = (date: string) => {
   const [y, m, d] = date.split("-").map(Number);

@@ -495,6 +495,28 @@ describe("activities: copy, recent, favourites", () => {
     ]);
   });
 
+  it("refuses a week to copy into or from that is unreadable or reaches past the dates SIA accepts", async () => {
+    for (const [field, body] of [
+      ["week_start", { week_start: "2100-12-31", id_previous_week: "2030-06-03" }],
+      ["week_start", { week_start: "9999-12-31" }],
+      ["week_start", { week_start: "abc" }],
+      ["id_previous_week", { week_start: "2030-06-10", id_previous_week: "1899-12-25" }],
+    ] as const) {
+      const res = await operator.post("/api/v1/activities/copy_previous_week", body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual([field]);
+    }
+    // An instant still in 1899 in Mexico City (1900-01-01T00:00Z) is refused like any date before 1900.
+    const early = await operator.post("/api/v1/activities", {
+      activity: {
+        ...internal("2030-06-03", "09:00", "10:00"),
+        begins_at: "1900-01-01T00:00:00Z",
+        ends_at: "1900-01-01T01:00:00Z",
+      },
+    });
+    expect(early.status).toBe(422);
+  });
+
   it("recent activities (distinct) and favourites", async () => {
     await create(operator, internal("2030-07-01", "09:00", "10:00", { description: "Repetida" }));
     await create(operator, internal("2030-07-02", "09:00", "10:00", { description: "Repetida" }));

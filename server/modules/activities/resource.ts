@@ -15,6 +15,7 @@ import {
 import {
   addDays,
   endOfDay,
+  isDateInRange,
   isInstantInRange,
   localDate,
   localDateOf,
@@ -408,11 +409,21 @@ function registerActivityRoutes(app: FastifyInstance) {
     async (request) => {
       const ctx = service.context(app, request, "create");
       const params = paramsOf(request);
-      const targetDay = localDateOf(String(params.week_start ?? "")) ?? rangeStartDate(params) ?? localToday();
+      // A week given and unreadable is refused, never replaced by this week; both weeks lie whole within
+      // the dates SIA accepts, so no copied activity lands where it could not be shown or edited.
+      const weekStart = params.week_start ? localDateOf(String(params.week_start)) : null;
+      if (params.week_start && !weekStart) throw ValidationError.field("week_start", messages.dateOutOfRange);
+      const targetDay = weekStart ?? rangeStartDate(params) ?? localToday();
       const target = weekOf(targetDay);
+      if (!isDateInRange(target.starts_on) || !isDateInRange(target.ends_on)) {
+        throw ValidationError.field("week_start", messages.dateOutOfRange);
+      }
       const sourceDay = params.id_previous_week ? localDateOf(String(params.id_previous_week)) : null;
       if (params.id_previous_week && !sourceDay) throw ValidationError.field("id_previous_week", messages.invalidDate);
       const source = sourceDay ? weekOf(sourceDay) : previousWeekOf(target.starts_on);
+      if (!isDateInRange(source.starts_on) || !isDateInRange(source.ends_on)) {
+        throw ValidationError.field("id_previous_week", messages.dateOutOfRange);
+      }
       const shift = Math.round((Date.parse(target.starts_on) - Date.parse(source.starts_on)) / 86_400_000);
       const employeeId = employeeFor(ctx.user, params.employee_id ?? params.by_employee);
       return withValidation(() =>
