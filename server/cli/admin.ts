@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
-import { loadConfig } from "../config";
+import { loadConfig, PUBLIC_DEMO_PASSWORD } from "../config";
 import { createDb, type Database, DataDirLockedError, type Db } from "../db/client";
 import { app_settings, employees, users } from "../db/schema";
 import { seedBase } from "../db/seed";
@@ -37,6 +37,9 @@ export function validateAdminInput(input: Partial<CreateAdminInput>): CreateAdmi
     throw new AdminInputError(`El correo electrónico "${email}" no es válido.`);
   const password = input.password ?? "";
   if (!password) throw new AdminInputError("Falta la contraseña (--password).");
+  if (process.env.NODE_ENV === "production" && password === PUBLIC_DEMO_PASSWORD) {
+    throw new AdminInputError(`«${PUBLIC_DEMO_PASSWORD}» es la contraseña pública de la demostración: elija otra.`);
+  }
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw new AdminInputError(`La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`);
   }

@@ -51,6 +51,7 @@ export const messages = {
   userHasEmployee: "el usuario tiene un empleado vinculado",
   userAlreadyLinked: "ya está vinculado a otro empleado",
   inactiveEmployeeLink: "no se puede vincular un usuario a un empleado inactivo",
+  publicPassword: "es la contraseña pública de la demostración; elija otra",
   ownEmployeeDeactivation: "No puede dar de baja ni desvincular su propio empleado: pídaselo a otro administrador",
   workspaceHasEmployees: (n: number) => `el espacio de trabajo tiene ${n} empleados`,
   workspaceIsDefault: "es el espacio de trabajo predeterminado de la aplicación",

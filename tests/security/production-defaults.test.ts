@@ -9,12 +9,14 @@ import os from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
+import { AdminInputError, validateAdminInput } from "../../server/cli/admin";
 import { loadConfig, PUBLIC_DEMO_PASSWORD } from "../../server/config";
 import { createDb } from "../../server/db/client";
 import { users } from "../../server/db/schema";
 import { DEMO_ACCOUNT_EMAILS, lockPublicDemoPasswords, seedBase } from "../../server/db/seed";
 import { hashPassword, verifyPassword } from "../../server/modules/sessions/service";
-import { openTestDatabase } from "../support/app";
+import { buildTestApp, openTestDatabase } from "../support/app";
+import { buildUser, call, signInAs } from "../support/factories";
 import { recordFigures } from "../support/figures";
 import { httpRequest, type ServerProcess, startServer } from "../support/server";
 
@@ -113,4 +115,38 @@ describe("the real server", () => {
       /SIA_DEMO_PASSWORD: con NODE_ENV=production y SIA_DEMO=1 es obligatoria/,
     );
   }, 120_000);
+});
+
+describe("the public demo password opens no account in production, whoever set it", () => {
+  it("refuses it at sign-in for any account, as a new password of any user, and in create-admin", async () => {
+    const t = await buildTestApp({ NODE_ENV: "production", SIA_DEMO: "0" });
+    try {
+      const db = t.app.db.db;
+      // An administrator whose password was set to the public one before this rule (or by hand in SQL).
+      const { user } = await buildUser(db, "admin");
+      await db
+        .update(users)
+        .set({ password_digest: await hashPassword(PUBLIC_DEMO_PASSWORD) })
+        .where(eq(users.id, user.id));
+      const refused = await call(t.app, "POST", "/api/v1/sessions", { email: user.email, password: PUBLIC_DEMO_PASSWORD });
+      expect(refused.status).toBe(401);
+
+      const admin = await signInAs(t.app, "admin");
+      const other = await buildUser(db, "operator");
+      const set = await admin.api.put(`/api/v1/users/${other.user.id}`, {
+        user: { password: PUBLIC_DEMO_PASSWORD, password_confirmation: PUBLIC_DEMO_PASSWORD },
+      });
+      expect(set.status).toBe(422);
+      expect(set.body.errors.password).toEqual(["es la contraseña pública de la demostración; elija otra"]);
+    } finally {
+      await t.close();
+    }
+    const before = process.env.NODE_ENV;
+    process.env.NODE_ENV = "production";
+    try {
+      expect(() => validateAdminInput({ email: "demo@firma.mx", password: PUBLIC_DEMO_PASSWORD })).toThrow(AdminInputError);
+    } finally {
+      process.env.NODE_ENV = before;
+    }
+  });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { messages } from "../../../src/core/messages";
 import { loginSchema } from "../../../src/core/schemas/session";
 import { SESSION_COOKIE } from "../../../src/core/session";
+import { PUBLIC_DEMO_PASSWORD } from "../../config";
 import { currentUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
@@ -30,7 +31,9 @@ export async function sessionRoutes(app: FastifyInstance) {
         throw new HttpError(429, messages.tooManyAttempts);
       }
       // Only now, with an attempt reserved, does the password get checked; a failure keeps the reservation.
-      const found = await authenticate(app.db.db, email, parsed.data.password);
+      // In production the demo's public password opens no account, however it came to be stored.
+      const publicPassword = app.config.NODE_ENV === "production" && parsed.data.password === PUBLIC_DEMO_PASSWORD;
+      const found = publicPassword ? null : await authenticate(app.db.db, email, parsed.data.password);
       if (!found) throw new HttpError(401, messages.invalidCredentials);
       await releaseAttempt(app.db.db, reservation);
       const known = deviceCookie(app.config, email);

@@ -2,9 +2,10 @@
 import { and, eq, isNotNull, ne, notLike, type SQL } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { isAdmin } from "../../../src/core/permissions";
+import { PUBLIC_DEMO_PASSWORD } from "../../config";
 import type { Db, Tx } from "../../db/client";
 import { employees, sessions, users } from "../../db/schema";
-import { forbidden } from "../../http/errors";
+import { forbidden, ValidationError } from "../../http/errors";
 import type { RequestContext } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { hashPassword } from "../sessions/service";
@@ -49,6 +50,9 @@ export async function prepareUserWrite(values: Values, ctx: RequestContext, exis
   delete values.password;
   delete values.password_confirmation;
   if (typeof password === "string") {
+    if (ctx.app.config.NODE_ENV === "production" && password === PUBLIC_DEMO_PASSWORD) {
+      throw ValidationError.field("password", messages.publicPassword);
+    }
     values.password_digest = await hashPassword(password);
     values.password_changed_at = new Date();
     if (existing) await destroyOtherSessions(ctx, existing.id as number);
