@@ -147,7 +147,7 @@ describe("a user is bound to the provider's account on the first sign-in", () =>
     );
     expect(first.status).toBe(200);
     const [row] = await db().select().from(users).where(eq(users.id, user.id));
-    expect(row).toMatchObject({ sso_issuer: issuer, sso_subject: `oid-${user.id}` });
+    expect(row).toMatchObject({ sso_issuer: issuer, sso_subject: `oid:oid-${user.id}` });
     // Another account of the provider (a recreated or look-alike one) vouched for the same e-mail.
     const intruder = await callback(await token({ sub: "otro", email: user.email, email_verified: true, nonce: nonce() }));
     expect(refused(intruder)).toBe(true);
@@ -155,6 +155,16 @@ describe("a user is bound to the provider's account on the first sign-in", () =>
     const later = await callback(await token({ sub: "par-app-2", oid: `oid-${user.id}`, nonce: nonce() }));
     expect(later.status).toBe(200);
     expect(later.body.user.id).toBe(user.id);
+  });
+
+  it("an oid and a sub of the same text are different accounts", async () => {
+    const { user } = await buildUser(db(), "finance");
+    // Bound by a provider account that has no oid claim: its sub.
+    const owner = await callback(await token({ sub: `cuenta-${user.id}`, email: user.email, xms_edov: true, nonce: nonce() }));
+    expect(owner.status).toBe(200);
+    // Another account whose oid repeats that text does not become the owner.
+    const other = await callback(await token({ sub: "zzz", oid: `cuenta-${user.id}`, email: "x@y.mx", nonce: nonce() }));
+    expect(refused(other)).toBe(true);
   });
 
   it("a bound account of a deactivated employee does not sign in", async () => {

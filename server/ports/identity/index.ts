@@ -130,7 +130,8 @@ export class OidcIdentity implements IdentityPort {
     const oid = typeof payload.oid === "string" && payload.oid ? payload.oid : null;
     return {
       issuer,
-      subject: (oid ?? String(payload.sub)).slice(0, 255),
+      // Tagged with the claim it came from: an `oid` and a `sub` of equal text are different accounts.
+      subject: (oid ? `oid:${oid}` : `sub:${String(payload.sub)}`).slice(0, 255),
       email: email ? email.trim().toLowerCase() : null,
       nonce: typeof payload.nonce === "string" ? payload.nonce : null,
     };
