@@ -81,8 +81,10 @@ test("script payloads stored in free-text fields never execute on any screen", a
   for (const target of TARGETS) {
     const record = await firstRecord(page, target.resource);
     const text = payload(target.resource);
+    // Saved at the version it was read at, as every update must be.
     const res = await page.request.put(`/api/v1/${target.resource}/${record.id}`, {
       data: { [target.singular]: { [target.field]: text } },
+      headers: { "if-match": `"${record.lock_version}"` },
     });
     expect(res.ok(), `${target.resource}.${target.field}: ${res.status()} ${await res.text()}`).toBe(true);
     for (const screen of target.screens(record)) {
