@@ -64,7 +64,6 @@ declare module "fastify" {
 /** Paths the single-page app answers (browser history routing). */
 const SPA_PATHS = ["/app", "/app/*", "/sign_in", "/404"];
 
-
 /** proxy-addr's trust function for `hops` proxies: the socket's peer and the next hops-1 addresses back. */
 const trustedHops = (hops: number) => (hops > 0 ? (_address: string, hop: number) => hop < hops : false);
 
