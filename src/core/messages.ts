@@ -303,6 +303,7 @@ export const importMessages = {
   icsTooSlow: (seconds: number) =>
     `El calendario no se pudo leer en ${seconds} s: es demasiado grande o tiene repeticiones imposibles; exporte solo el periodo que necesita`,
   icsAnswerTooBig: "Los eventos de la semana ocupan demasiado; el calendario tiene eventos repetidos o textos demasiado largos",
+  icsOneAtATime: "Ya se está leyendo otro calendario suyo; espere a que termine e intente de nuevo",
   icsBusy: "El servidor está leyendo muchos calendarios a la vez; intente de nuevo en unos segundos",
   icsEventLabel: (summary: string, uid: string, line: number | null) =>
     `${summary ? `«${summary}»` : "sin título"}${uid ? ` (UID ${uid})` : ""}${line ? `, línea ${line}` : ""}`,

@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importMessages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
 import { multipart, rawRequest } from "../support/catalog-factories";
 import { type ApiClient, call, PASSWORD, signInAs } from "../support/factories";
@@ -30,10 +31,10 @@ const ics = vcalendar;
 const ruleFile = (rrule: string, uid = "hostil", dtstart = "20310101T100000Z") =>
   ics([`UID:${uid}`, `DTSTART:${dtstart}`, "DURATION:PT30M", `RRULE:${rrule}`, "SUMMARY:Hostil"]);
 
-async function upload(content: string) {
-  const body = multipart({ filename: "hostil.ics", contentType: "text/calendar", content }, { start_date: WEEK });
+async function upload(content: string, token = operator.token, week = WEEK) {
+  const body = multipart({ filename: "hostil.ics", contentType: "text/calendar", content }, { start_date: week });
   const started = performance.now();
-  const res = await rawRequest(t.app, operator.token, "POST", "/api/v1/calendar_imports", body.payload, body.headers);
+  const res = await rawRequest(t.app, token, "POST", "/api/v1/calendar_imports", body.payload, body.headers);
   return { ...res, ms: performance.now() - started };
 }
 const spanish422 = (res: { status: number; body: any }) => {
@@ -69,9 +70,10 @@ describe("hostile calendar files", () => {
     });
   }
 
-  it("ten at once: /healthz and sign-in keep answering, every upload gets its 422", async () => {
+  it("ten people at once: /healthz and sign-in keep answering, every upload gets a Spanish refusal", async () => {
     const files = Object.values(HOSTILE);
-    const uploads = Array.from({ length: 10 }, (_, i) => upload(files[i % files.length]));
+    const people = await Promise.all(Array.from({ length: 10 }, () => signInAs(t.app, "operator")));
+    const uploads = Array.from({ length: 10 }, (_, i) => upload(files[i % files.length], people[i].api.token));
     const latencies: number[] = [];
     const deadline = performance.now() + 1_500;
     while (performance.now() < deadline) {
@@ -84,7 +86,11 @@ describe("hostile calendar files", () => {
     const login = await call(t.app, "POST", "/api/v1/sessions", { email: operatorEmail, password: PASSWORD });
     expect(login.status).toBe(200);
     const answers = await Promise.all(uploads);
-    for (const res of answers) spanish422(res);
+    for (const res of answers) {
+      // Read and refused (422), or the shared threads were all busy past the wait (503, «intente de nuevo»).
+      if (res.status === 503) expect(res.body).toEqual({ error: importMessages.icsBusy });
+      else spanish422(res);
+    }
     // Two threads read; the others wait at most 3 s (6 s while a terminated thread restarts), then «intente de nuevo».
     expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(9_000);
     // The event loop never stopped: every /healthz answered quickly while the files were read.
@@ -93,6 +99,29 @@ describe("hostile calendar files", () => {
     const sorted = [...latencies].sort((a, b) => a - b);
     expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
     expect(sorted[sorted.length - 1]).toBeLessThan(1_000);
+  });
+});
+
+describe("one person cannot take the readers from everyone else", () => {
+  it("a second upload of the same user while one is read answers 429; another user's file is read meanwhile", async () => {
+    const slow = ruleFile("FREQ=DAILY;BYWEEKNO=1;BYMONTH=6"); // ical.js searches it until the thread is stopped
+    const first = upload(slow);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await upload(slow);
+    expect(again.status).toBe(429);
+    expect(again.body).toEqual({ error: importMessages.icsOneAtATime });
+    expect(again.headers["retry-after"]).toBeDefined();
+    const someone = await signInAs(t.app, "operator");
+    const fine = await upload(
+      ics(["UID:normal", "DTSTART:20310304T160000Z", "DTEND:20310304T170000Z", "SUMMARY:Reunión normal"]),
+      someone.api.token,
+    );
+    expect(fine.status, JSON.stringify(fine.body)).toBe(200);
+    expect((await first).status).toBe(422);
+    // Once the first is answered, the same user may upload again.
+    expect((await upload(ics(["UID:otra", "DTSTART:20310305T160000Z", "DTEND:20310305T170000Z", "SUMMARY:Otra"]))).status).toBe(
+      200,
+    );
   });
 });
 

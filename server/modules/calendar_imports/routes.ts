@@ -15,7 +15,7 @@ import type { SessionUser } from "../../../src/core/session";
 import { endOfDay, localDateOf, startOfDay, weekOf } from "../../../src/core/week";
 import { users } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
-import { ValidationError } from "../../http/errors";
+import { HttpError, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { type CalendarInstance, CalendarTokenExpired, IcsError } from "../../ports/calendar";
@@ -85,6 +85,9 @@ function rangeOf(fields: Record<string, string>) {
   return { week, range: { start: startOfDay(day), end: endOfDay(day) } };
 }
 
+/** Users with a calendar file being read right now (this process). */
+const readingUsers = new Set<number>();
+
 export async function calendarImportRoutes(app: FastifyInstance) {
   // One reader thread started ahead of the first upload.
   icsPool().warm();
@@ -97,7 +100,7 @@ export async function calendarImportRoutes(app: FastifyInstance) {
           "Leer los eventos de una semana (archivo .ics en multipart `file`, o source «google»): start_date, day opcional. No guarda nada.",
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       authorize(request, "calendar_imports", "import");
       const user = currentUser(request);
       const employeeId = ownEmployee(user);
@@ -108,14 +111,27 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       if (file) {
         const isIcs = /\.ics$/i.test(file.filename) && (ICS_MIMETYPES.has(file.mimetype) || file.mimetype.startsWith("text/"));
         if (!isIcs || file.content.length === 0) throw ValidationError.base(importMessages.fileInvalid);
+        // One read at a time per user: the threads are shared by everyone, so one person uploading many
+        // files at once cannot take them all and make other people's imports wait or fail.
+        if (readingUsers.has(user.id)) {
+          reply.header("retry-after", "3");
+          throw new HttpError(429, importMessages.icsOneAtATime);
+        }
+        readingUsers.add(user.id);
         try {
           // Read off the event loop, within a time budget (server/ports/calendar/icsPool.ts).
           const read = await icsPool().read(file.content, range);
           instances = read.instances;
           warnings = read.warnings;
         } catch (error) {
+          if (error instanceof IcsError && error.message === importMessages.icsBusy) {
+            reply.header("retry-after", "5");
+            throw new HttpError(503, error.message);
+          }
           if (error instanceof IcsError) throw ValidationError.base(error.message);
           throw error;
+        } finally {
+          readingUsers.delete(user.id);
         }
       } else if (fields.source === "google") {
         const reader = app.calendarReader;
