@@ -279,7 +279,9 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
           if (!weekStart) return;
           let warnings: string[] = [];
           const events = await dataProvider.importCalendar({ startDate: weekStart, file, onWarnings: (w) => (warnings = w) });
-          if (keep("ICS", weekStart, events)) {
+          // What was skipped is shown whether or not anything was imported: a week that comes back empty
+          // must say why.
+          if (keep("ICS", weekStart, events) || warnings.length) {
             closeDialog();
             if (warnings.length) setFailure({ title: importMessages.icsWarningsTitle, lines: warnings, severity: "warning" });
           }
@@ -381,7 +383,7 @@ function DayImportDialog(
         }
         let warnings: string[] = [];
         const events = await dataProvider.importCalendar({ startDate: weekStart, day, file, onWarnings: (w) => (warnings = w) });
-        if (props.keep(saved.week?.importType ?? "ICS", weekStart, events, day)) {
+        if (props.keep(saved.week?.importType ?? "ICS", weekStart, events, day) || warnings.length) {
           props.onDayClose();
           if (warnings.length) props.onWarnings(warnings);
         }

@@ -72,3 +72,29 @@ test("a Windows-1252 calendar with a broken line imports with its accents and na
   await expect(page.getByTestId("import-warnings")).toContainText("Se omitió la línea 9");
   await expect(page.getByText("Reunión de diseño con Peñoles").first()).toBeVisible();
 });
+
+test("a file whose only event cannot be read says why the week came back empty", async ({ page }) => {
+  test.setTimeout(90_000);
+  const tuesday = addDays(mondayOf(localToday()), 1);
+  await signIn(page, "operator");
+  await page.goto("/app/showGoogleCalendar");
+  const dialog = page.getByTestId("import-dialog");
+  await expect(dialog).toBeVisible();
+  await dialog
+    .getByTestId("import-file")
+    .setInputFiles(
+      file("vacia.ics", [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "BEGIN:VEVENT",
+        "UID:sin-inicio",
+        "SUMMARY:Sin fecha de inicio",
+        `DTEND:${compact(tuesday)}T170000Z`,
+        "END:VEVENT",
+        "END:VCALENDAR",
+      ]),
+    );
+  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
+  await expect(page.getByText("No tienes ninguna actividad")).toBeVisible();
+  await expect(page.getByTestId("import-warnings")).toContainText("Sin fecha de inicio");
+});
