@@ -312,6 +312,8 @@ export const importMessages = {
     `Se ignoró la regla de repetición de la línea ${line} («${content}»): no es una regla RRULE válida; el evento se leyó una sola vez`,
   icsSkippedLine: (line: number, content: string) =>
     `Se omitió la línea ${line} («${content}»): no es una línea iCalendar válida`,
+  icsUnknownZone: (zone: string, readAs: string) =>
+    `La zona horaria «${zone}» no se reconoce y el archivo no la define: sus horas se leyeron como hora de ${readAs === "America/Mexico_City" ? "la Ciudad de México" : readAs}; revíselas`,
   icsNoStart: "no tiene fecha de inicio (DTSTART)",
   icsBadDate: "una fecha no es válida",
   icsBadRule: "su regla de repetición no es válida",

@@ -129,6 +129,19 @@ describe("time zones", () => {
     expect(ianaZoneOf("Customized Time Zone")).toBeNull();
   });
 
+  it("a zone nobody can name, with no VTIMEZONE, is read in Mexico City and said once", () => {
+    const text = vcalendar(
+      ["UID:a", "DTSTART;TZID=Hora de verano del Pacífico:20310303T100000", "DURATION:PT1H", "SUMMARY:Uno"],
+      ["UID:b", "DTSTART;TZID=Hora de verano del Pacífico:20310304T100000", "DURATION:PT1H", "SUMMARY:Dos"],
+      ["UID:c", "DTSTART;TZID=Pacific Standard Time:20310305T100000", "DURATION:PT1H", "SUMMARY:Conocida"],
+    );
+    const read = readIcs(text, week);
+    expect(read.instances.find((i) => i.summary === "Uno")?.start.toISOString()).toBe(at("2031-03-03", "10:00"));
+    expect(read.warnings).toEqual([
+      "La zona horaria «Hora de verano del Pacífico» no se reconoce y el archivo no la define: sus horas se leyeron como hora de la Ciudad de México; revíselas",
+    ]);
+  });
+
   it("a TZID with no VTIMEZONE is read in its zone, not in Mexico City", () => {
     const text = vcalendar(
       [

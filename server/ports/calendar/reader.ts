@@ -153,6 +153,8 @@ function instantOf(time: ICAL.Time, tzid: string | null, floating: Floating): Da
 interface Floating {
   zone: string;
   blank: ICAL.Timezone | null;
+  /** The TZIDs the calendar defines with a VTIMEZONE block. */
+  defined?: Set<string>;
 }
 
 const tzidOf = (property: ICAL.Property | null) => {
@@ -369,6 +371,7 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
     const floating = {
       zone: ianaZoneOf(text(calendar.getFirstPropertyValue("x-wr-timezone"))) ?? BUSINESS_TIME_ZONE,
       blank,
+      defined: new Set(calendar.getAllSubcomponents("vtimezone").map((block) => text(block.getFirstPropertyValue("tzid")))),
     };
     for (const component of calendar.getAllSubcomponents("vevent")) components.push({ component, floating });
   }
@@ -379,6 +382,7 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
   // event) is one series; the highest SEQUENCE wins, then the last written.
   const masters = new Map<string, Item>();
   const exceptions: Item[] = [];
+  const unknownZones = new Set<string>();
   components.forEach(({ component, floating }, index) => {
     const summary = text(component.getFirstPropertyValue("summary")).trim();
     let uid = text(component.getFirstPropertyValue("uid")).trim();
@@ -387,6 +391,13 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       if (!component.getFirstProperty("dtstart")) {
         warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsNoStart));
         return;
+      }
+      // A zone nobody can name (no IANA, Windows or vendor name, no VTIMEZONE block): its times are read in
+      // the calendar's zone, and the user is told once per zone, since they may be off by hours.
+      const zoneName = tzidOf(component.getFirstProperty("dtstart"));
+      if (zoneName?.trim() && !ianaZoneOf(zoneName) && !floating.defined?.has(zoneName) && !unknownZones.has(zoneName)) {
+        unknownZones.add(zoneName);
+        warnings.push(importMessages.icsUnknownZone(zoneName.slice(0, 80), floating.zone));
       }
       if (!uid) {
         // A stable id for events written without one (OWA 2012, khal, hand-written files): the same file
