@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { instanceOfGoogleEvent } from "../../server/ports/calendar/google";
 import { IcsPool } from "../../server/ports/calendar/icsPool";
-import { ICS_LIMITS, readIcs } from "../../server/ports/calendar/reader";
+import { ICS_LIMITS, readIcs, SUMMARY_MAX } from "../../server/ports/calendar/reader";
 import { ianaZoneOf } from "../../server/ports/calendar/timezones";
 import { decodeText } from "../../server/ports/text/decode";
 import { importMessages } from "../../src/core/messages";
@@ -127,6 +127,13 @@ describe("time zones", () => {
     expect(ianaZoneOf("/softwarestudio.org/Olson_20011030_5/Pacific/Auckland")).toBe("Pacific/Auckland");
     expect(ianaZoneOf("/freeassociation.sourceforge.net/Tzfile/Europe/London")).toBe("Europe/London");
     expect(ianaZoneOf("Customized Time Zone")).toBeNull();
+  });
+
+  it("a title longer than an activity's description is cut to it", () => {
+    const text = vcalendar(["UID:largo", "DTSTART:20310303T160000Z", "DURATION:PT1H", `SUMMARY:${"x".repeat(50_000)}`]);
+    const [instance] = readIcs(text, week).instances;
+    expect(instance.summary).toHaveLength(SUMMARY_MAX);
+    expect(instance.summary.endsWith("…")).toBe(true);
   });
 
   it("a zone nobody can name, with no VTIMEZONE, is read in Mexico City and said once", () => {

@@ -149,6 +149,13 @@ function instantOf(time: ICAL.Time, tzid: string | null, floating: Floating): Da
   return wallTimeInstant(wall, floating.zone);
 }
 
+/**
+ * A title no longer than an activity's description may be (2,000 characters): a 3 MB SUMMARY would only
+ * come back to the browser twice (title and description) to be refused at save.
+ */
+export const SUMMARY_MAX = 2000;
+const clipSummary = (summary: string) => (summary.length > SUMMARY_MAX ? `${summary.slice(0, SUMMARY_MAX - 1)}…` : summary);
+
 /** How a calendar's floating times are read: its X-WR-TIMEZONE (else the firm's), and its blank-TZID block. */
 interface Floating {
   zone: string;
@@ -458,7 +465,7 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       uid,
       instanceId: instanceIdOf(uid, originalStart ?? startAt),
       seriesId,
-      summary: text(component.getFirstPropertyValue("summary")),
+      summary: clipSummary(text(component.getFirstPropertyValue("summary"))),
       start: startAt,
       end: endAt,
       allDay: start.isDate,
