@@ -297,7 +297,7 @@ export const importMessages = {
   icsTooManyInstances: (max: number) =>
     `La semana tendría más de ${max.toLocaleString("es-MX")} eventos; el calendario tiene repeticiones demasiado frecuentes`,
   icsRuleTooDense: (event: string) =>
-    `La repetición del evento ${event} produce demasiadas fechas para leerla (por ejemplo, cada segundo o cada minuto); quítela del archivo o expórtelo de nuevo`,
+    `La repetición del evento ${event} produce demasiadas fechas para leerla (se repite muy seguido o desde hace demasiado tiempo); quítela del archivo o expórtelo de nuevo`,
   icsRuleImpossible: (event: string) =>
     `La regla de repetición del evento ${event} nunca ocurre (por ejemplo, un 30 de febrero); corríjala o quítela del archivo`,
   icsTooSlow: (seconds: number) =>
@@ -306,7 +306,11 @@ export const importMessages = {
   icsOneAtATime: "Ya se está leyendo otro calendario suyo; espere a que termine e intente de nuevo",
   icsBusy: "El servidor está leyendo muchos calendarios a la vez; intente de nuevo en unos segundos",
   icsEventLabel: (summary: string, uid: string, line: number | null) =>
-    `${summary ? `«${summary}»` : "sin título"}${uid ? ` (UID ${uid})` : ""}${line ? `, línea ${line}` : ""}`,
+    `${summary ? `«${summary}»` : "sin título"}${
+      uid || line
+        ? ` (${[uid ? `UID ${uid}` : "", line ? `que empieza en la línea ${line}` : ""].filter(Boolean).join(", ")})`
+        : ""
+    }`,
   icsSkippedEvent: (event: string, reason: string) => `Se omitió el evento ${event}: ${reason}`,
   icsSkippedRule: (line: number, content: string) =>
     `Se ignoró la regla de repetición de la línea ${line} («${content}»): no es una regla RRULE válida; el evento se leyó una sola vez`,

@@ -13,6 +13,7 @@ import { activities, activity_type_catalogs, app_settings, calendar_mappings, pr
 import type { CalendarInstance, CalendarRange, CalendarReader } from "../../server/ports/calendar";
 import { ACTIVITY_TYPES, VACATION_DESCRIPTION } from "../../src/core/constants";
 import { type LocalEvent, localEventToActivity } from "../../src/core/localEvent";
+import { messages } from "../../src/core/messages";
 import { ACTIVITY_CSV_COLUMNS } from "../../src/core/schemas/activity";
 import { zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
@@ -198,6 +199,9 @@ describe("POST calendar_imports (.ics)", () => {
     const noWeek = await importIcs(operator, {});
     expect(noWeek.status).toBe(422);
     expect(noWeek.body.errors.start_date).toEqual(["Indique la semana a importar (start_date)"]);
+    const badWeek = await importIcs(operator, { start_date: "2026-02-30" });
+    expect(badWeek.status).toBe(422);
+    expect(badWeek.body.errors.start_date).toEqual([messages.invalidDate]);
   });
 
   it("source google without a configured adapter: a clear Spanish 422", async () => {

@@ -76,7 +76,9 @@ function ownEmployee(user: SessionUser): number {
 /** The range to import: start_date's week, or one day of it. */
 function rangeOf(fields: Record<string, string>) {
   const startDate = fields.start_date ? localDateOf(fields.start_date) : null;
-  if (!startDate) throw ValidationError.field("start_date", importMessages.startDateRequired);
+  if (!startDate) {
+    throw ValidationError.field("start_date", fields.start_date ? messages.invalidDate : importMessages.startDateRequired);
+  }
   const week = weekOf(startDate);
   if (!fields.day) return { week, range: { start: week.start, end: week.end } };
   const day = localDateOf(fields.day);
