@@ -13,7 +13,7 @@ import type { LocalEvent } from "../../src/core/localEvent";
 import { ACTIVITY_CSV_COLUMNS } from "../../src/core/schemas/activity";
 import { zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
-import { multipart, rawRequest } from "../support/catalog-factories";
+import { importWeekCsv } from "../support/catalog-factories";
 import { type ApiClient, buildClient, buildProduct, signInAs } from "../support/factories";
 
 const WEEK = "2031-03-17";
@@ -25,15 +25,7 @@ let projectId: number;
 
 const at = (date: string, minutes: number) => zonedTime(date, minutes).toISOString();
 const put = (content: Buffer, filename = "semana.csv", contentType = "application/vnd.ms-excel") => {
-  const body = multipart({ filename, contentType, content });
-  return rawRequest(
-    t.app,
-    operator.token,
-    "PUT",
-    `/api/v1/activities/import_activities_csv?date=${WEEK}`,
-    body.payload,
-    body.headers,
-  );
+  return importWeekCsv(t.app, operator.token, WEEK, content, filename, contentType);
 };
 const countMine = async () => {
   const [row] = await t.app.db.db.select({ n: count() }).from(activities).where(eq(activities.employee_id, employeeId));

@@ -4,11 +4,22 @@
  * right and shows which line was skipped; a file whose rule never matches is refused with a Spanish
  * message in the dialog, and the server keeps answering.
  */
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { addDays, localToday, mondayOf } from "../../src/core/week";
 import { signIn } from "./fixtures";
 
 const compact = (date: string) => date.replaceAll("-", "");
+
+const tuesday = addDays(mondayOf(localToday()), 1);
+
+/** The operator's week with the .ics import dialog open. */
+async function openImportDialog(page: Page) {
+  await signIn(page, "operator");
+  await page.goto("/app/showGoogleCalendar");
+  const dialog = page.getByTestId("import-dialog");
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
 
 function file(name: string, lines: string[], encoding: "latin1" | "utf8" = "utf8") {
   return { name, mimeType: "text/calendar", buffer: Buffer.from(lines.join("\r\n"), encoding) };
@@ -19,11 +30,7 @@ test("a Windows-1252 calendar with a broken line imports with its accents and na
   request,
 }) => {
   test.setTimeout(90_000);
-  const tuesday = addDays(mondayOf(localToday()), 1);
-  await signIn(page, "operator");
-  await page.goto("/app/showGoogleCalendar");
-  const dialog = page.getByTestId("import-dialog");
-  await expect(dialog).toBeVisible();
+  const dialog = await openImportDialog(page);
 
   // An impossible rule first: a Spanish refusal, the dialog stays open, the server answers.
   await dialog
@@ -75,11 +82,7 @@ test("a Windows-1252 calendar with a broken line imports with its accents and na
 
 test("a file whose only event cannot be read says why the week came back empty", async ({ page }) => {
   test.setTimeout(90_000);
-  const tuesday = addDays(mondayOf(localToday()), 1);
-  await signIn(page, "operator");
-  await page.goto("/app/showGoogleCalendar");
-  const dialog = page.getByTestId("import-dialog");
-  await expect(dialog).toBeVisible();
+  const dialog = await openImportDialog(page);
   await dialog
     .getByTestId("import-file")
     .setInputFiles(

@@ -14,7 +14,7 @@ import type { LocalEvent } from "../../src/core/localEvent";
 import { ACTIVITY_CSV_COLUMNS } from "../../src/core/schemas/activity";
 import { zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
-import { multipart, rawRequest } from "../support/catalog-factories";
+import { importWeekCsv } from "../support/catalog-factories";
 import { type ApiClient, buildClient, signInAs } from "../support/factories";
 
 const DANGEROUS = [
@@ -122,15 +122,7 @@ describe("a file SIA wrote, imported again", () => {
     }));
     const file = toCsv(columns, rows);
     expectNoFormula("formato", file);
-    const body = multipart({ filename: "semana.csv", contentType: "text/csv", content: Buffer.from(file, "utf8") });
-    const res = await rawRequest(
-      t.app,
-      operator.token,
-      "PUT",
-      `/api/v1/activities/import_activities_csv?date=${WEEK}`,
-      body.payload,
-      body.headers,
-    );
+    const res = await importWeekCsv(t.app, operator.token, WEEK, Buffer.from(file, "utf8"), "semana.csv", "text/csv");
     expect(res.status, res.text).toBe(200);
     expect((res.body.import_activities as LocalEvent[]).map((e) => e.description)).toEqual(DANGEROUS);
   });

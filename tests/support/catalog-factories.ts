@@ -103,3 +103,16 @@ export async function rawRequest(
   }
   return { status: response.statusCode, body, headers: response.headers, text: response.body };
 }
+
+/** PUT activities/import_activities_csv for the week of `week`: a CSV file as the timesheet uploads it. */
+export function importWeekCsv(
+  app: FastifyInstance,
+  token: string,
+  week: string,
+  content: Buffer,
+  filename = "semana.csv",
+  contentType = "application/vnd.ms-excel",
+) {
+  const body = multipart({ filename, contentType, content });
+  return rawRequest(app, token, "PUT", `/api/v1/activities/import_activities_csv?date=${week}`, body.payload, body.headers);
+}
