@@ -506,6 +506,17 @@ describe("activities: copy, recent, favourites", () => {
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(Object.keys(res.body.errors)).toEqual([field]);
     }
+    // Objects where a text or a number belongs (JSON cannot carry functions: Number() and String() of them throw).
+    for (const body of [
+      { employee_id: { toString: false } },
+      { week_start: { toString: false } },
+      { week_start: "2030-06-10", id_previous_week: { valueOf: 1 } },
+    ]) {
+      for (const api of [operator, admin]) {
+        const res = await api.post("/api/v1/activities/copy_previous_week", body);
+        expect([403, 422], JSON.stringify(body)).toContain(res.status);
+      }
+    }
     // An instant still in 1899 in Mexico City (1900-01-01T00:00Z) is refused like any date before 1900.
     const early = await operator.post("/api/v1/activities", {
       activity: {

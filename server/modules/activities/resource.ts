@@ -411,14 +411,16 @@ function registerActivityRoutes(app: FastifyInstance) {
       const params = paramsOf(request);
       // A week given and unreadable is refused, never replaced by this week; both weeks lie whole within
       // the dates SIA accepts, so no copied activity lands where it could not be shown or edited.
-      const weekStart = params.week_start ? localDateOf(String(params.week_start)) : null;
+      const textOf = (value: unknown) =>
+        typeof value === "string" ? value : typeof value === "number" ? String(value) : "\u0000";
+      const weekStart = params.week_start ? localDateOf(textOf(params.week_start)) : null;
       if (params.week_start && !weekStart) throw ValidationError.field("week_start", messages.dateOutOfRange);
       const targetDay = weekStart ?? rangeStartDate(params) ?? localToday();
       const target = weekOf(targetDay);
       if (!isDateInRange(target.starts_on) || !isDateInRange(target.ends_on)) {
         throw ValidationError.field("week_start", messages.dateOutOfRange);
       }
-      const sourceDay = params.id_previous_week ? localDateOf(String(params.id_previous_week)) : null;
+      const sourceDay = params.id_previous_week ? localDateOf(textOf(params.id_previous_week)) : null;
       if (params.id_previous_week && !sourceDay) throw ValidationError.field("id_previous_week", messages.invalidDate);
       const source = sourceDay ? weekOf(sourceDay) : previousWeekOf(target.starts_on);
       if (!isDateInRange(source.starts_on) || !isDateInRange(source.ends_on)) {

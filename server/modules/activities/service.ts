@@ -41,7 +41,14 @@ export const isAdmin = (user: SessionUser) => grantFor(user, "activities", "free
  * else only their own (naming another answers 403).
  */
 export function employeeFor(user: SessionUser, requested: unknown): number {
-  const wanted = requested === undefined || requested === null || requested === "" ? null : Number(requested);
+  // Only a number or its text: an object (hostile JSON such as {"toString": false}) is not an id, and
+  // Number() of it would throw.
+  const wanted =
+    requested === undefined || requested === null || requested === ""
+      ? null
+      : typeof requested === "number" || typeof requested === "string"
+        ? Number(requested)
+        : Number.NaN;
   if (isAdmin(user)) {
     const id = wanted ?? user.employee?.id;
     if (!id || !Number.isInteger(id) || id <= 0) throw ValidationError.field("employee_id", messages.selectEmployee);
