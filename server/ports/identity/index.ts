@@ -128,10 +128,12 @@ export class OidcIdentity implements IdentityPort {
     const vouched = payload.email_verified === true || payload.xms_edov === true;
     const email = vouched && typeof payload.email === "string" && payload.email.includes("@") ? payload.email : null;
     const oid = typeof payload.oid === "string" && payload.oid ? payload.oid : null;
+    // The account's stable id: without one (no oid, no sub) nobody can be bound to it.
+    if (!oid && !(typeof payload.sub === "string" && payload.sub)) throw new IdentityError("invalid", "sin sub ni oid");
     return {
       issuer,
       // Tagged with the claim it came from: an `oid` and a `sub` of equal text are different accounts.
-      subject: (oid ? `oid:${oid}` : `sub:${String(payload.sub)}`).slice(0, 255),
+      subject: (oid ? `oid:${oid}` : `sub:${payload.sub}`).slice(0, 255),
       email: email ? email.trim().toLowerCase() : null,
       nonce: typeof payload.nonce === "string" ? payload.nonce : null,
     };
