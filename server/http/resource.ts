@@ -661,7 +661,15 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   if (def.updateSchema && !without.has("update")) {
     app.put(
       `${path}/:id`,
-      { schema: doc({ tags, summary: `Actualizar ${def.singular}`, body: def.updateSchema, wrap: def.singular }) },
+      {
+        schema: doc({
+          tags,
+          summary: `Actualizar ${def.singular}`,
+          body: def.updateSchema,
+          wrap: def.singular,
+          version: "required",
+        }),
+      },
       async (request, reply) => {
         const ctx = service.context(app, request, "update");
         const record = await around(request, () => service.update(ctx, idOf(request), request.body));

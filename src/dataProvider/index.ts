@@ -225,10 +225,11 @@ export const customVerbs = {
   searchClientsAndProspects: (search: string) =>
     apiFetch<{ clients: RaRecord[]; prospects: RaRecord[] }>("clients/search_clients_and_prospects", { query: { search } }),
   /** PUT workspaces/:id/toggle_notification: flips is_notifiable, answers the workspace. */
-  toggleWorkspaceNotification: (id: Identifier) =>
-    apiFetch<{ workspace: RaRecord }>(`workspaces/${encodeURIComponent(String(id))}/toggle_notification`, { method: "PUT" }).then(
-      (r) => r.workspace,
-    ),
+  toggleWorkspaceNotification: (id: Identifier, version?: number) =>
+    apiFetch<{ workspace: RaRecord }>(`workspaces/${encodeURIComponent(String(id))}/toggle_notification`, {
+      method: "PUT",
+      headers: ifMatch(version),
+    }).then((r) => r.workspace),
   // Projects (SPEC §7).
   /** GET projects/get_next_project_code → the code a new project gets. */
   nextProjectCode: () =>
@@ -252,10 +253,16 @@ export const customVerbs = {
       headers: ifMatch(version),
     }).then((r) => r.project),
   /** POST projects/:id/completely_invoiced | partially_invoiced. */
-  markInvoiced: (id: Identifier, action: "completely_invoiced" | "partially_invoiced", audit_comment?: string) =>
+  markInvoiced: (
+    id: Identifier,
+    action: "completely_invoiced" | "partially_invoiced",
+    audit_comment?: string,
+    version?: number,
+  ) =>
     apiFetch<{ project: RaRecord }>(`projects/${encodeURIComponent(String(id))}/${action}`, {
       method: "POST",
       body: { project: { audit_comment: audit_comment || null } },
+      headers: ifMatch(version),
     }).then((r) => r.project),
   /** POST projects/:id/notify_user: records notifications; answers whether an e-mail went out. */
   notifyProjectUsers: (id: Identifier, message?: string) =>

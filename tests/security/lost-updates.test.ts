@@ -129,6 +129,46 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
     expect(stale.body.workspace.name).not.toBe("Desde un formulario viejo");
   });
 
+  it("dos administradores activan y desactivan los avisos desde la misma lista: uno se aplica, el otro 409", async () => {
+    const url = `${PREFIX}/workspaces/${ids.workspaces}`;
+    const before = (await admin.get(url)).body.workspace;
+    const toggle = () =>
+      call(t.app, "PUT", `${url}/toggle_notification`, undefined, {
+        authorization: `Bearer ${admin.token}`,
+        "if-match": `"${before.lock_version}"`,
+      });
+    // Without the check both flips land and the switch ends where it started: one admin's change is lost.
+    const race = await together(2, toggle);
+    expect(race.statuses).toEqual({ 200: 1, 409: 1 });
+    const after = (await admin.get(url)).body.workspace;
+    expect(after.is_notifiable).toBe(!before.is_notifiable);
+    expect(after.lock_version).toBe(before.lock_version + 1);
+  });
+
+  it("marcar la facturación de un proyecto desde una pantalla vieja → 409 y nada cambia", async () => {
+    const url = `${PREFIX}/projects/${ids.projects}`;
+    const before = (await admin.get(url)).body.project;
+    const mark = (action: string, version: number) =>
+      call(
+        t.app,
+        "POST",
+        `${url}/${action}`,
+        { project: { audit_comment: "Facturación" } },
+        { authorization: `Bearer ${admin.token}`, "if-match": `"${version}"` },
+      );
+    const race = await together(2, (i) => mark(i ? "completely_invoiced" : "partially_invoiced", before.lock_version));
+    expect(race.statuses).toEqual({ 200: 1, 409: 1 });
+    const after = (await admin.get(url)).body.project;
+    expect(after.lock_version).toBe(before.lock_version + 1);
+    const stale = await mark(
+      after.invoice_action === "completely_invoiced" ? "partially_invoiced" : "completely_invoiced",
+      before.lock_version,
+    );
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toBe(messages.staleVersion);
+    expect((await admin.get(url)).body.project.invoice_action).toBe(after.invoice_action);
+  });
+
   it("extender un proyecto con la versión que se leyó: vieja → 409 y nada cambia; sin versión, como antes", async () => {
     const url = `${PREFIX}/projects/${ids.projects}`;
     const before = (await admin.get(url)).body.project;
@@ -189,6 +229,33 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
         .returning({ lock_version: calendar_mappings.lock_version });
     expect((await upsert())[0].lock_version).toBe(0);
     expect((await upsert())[0].lock_version).toBe(1);
+  });
+
+  it("/api/docs dice, en cada PUT y en cada acción que la comprueba, cómo mandar la versión y qué responde", async () => {
+    const res = await t.app.inject({ method: "GET", url: "/api/docs/json", headers: { authorization: `Bearer ${admin.token}` } });
+    expect(res.statusCode).toBe(200);
+    const paths = res.json().paths as Record<
+      string,
+      Record<string, { parameters?: { in: string; name: string }[]; description?: string }>
+    >;
+    const ifMatch = (op?: { parameters?: { in: string; name: string }[] }) =>
+      !!op?.parameters?.some((p) => p.in === "header" && p.name.toLowerCase() === "if-match");
+    const puts = Object.entries(paths).filter(([path, ops]) => ops.put && /\{id\}$/.test(path) && !path.endsWith("/read"));
+    expect(puts.length).toBeGreaterThanOrEqual(19);
+    for (const [path, ops] of puts) {
+      expect(ifMatch(ops.put), path).toBe(true);
+      expect(ops.put.description, path).toMatch(/428.*409/);
+    }
+    for (const path of [
+      "/api/v1/projects/{id}/extend_project",
+      "/api/v1/projects/{id}/completely_invoiced",
+      "/api/v1/invoices/{id}/aasm_transition",
+      "/api/v1/quotations/{id}/aasm_transition",
+    ]) {
+      expect(ifMatch(paths[path]?.post), path).toBe(true);
+      expect(paths[path].post.description, path).toMatch(/409/);
+    }
+    expect(ifMatch(paths["/api/v1/workspaces/{id}/toggle_notification"]?.put)).toBe(true);
   });
 
   it("una versión ilegible es un 422 en lock_version, nunca un 500", async () => {

@@ -304,7 +304,7 @@ function registerActivityRoutes(app: FastifyInstance) {
 
   app.put(
     "/activities/:id",
-    { schema: doc({ tags, summary: "Actualizar actividad", body: activityUpdateSchema, wrap: "activity" }) },
+    { schema: doc({ tags, summary: "Actualizar actividad", body: activityUpdateSchema, wrap: "activity", version: "required" }) },
     async (request, reply) => {
       const ctx = service.context(app, request, "update");
       try {

@@ -124,7 +124,7 @@ export const invoicesResource = declareResource({
 
     app.post(
       "/invoices/:id/aasm_transition",
-      { schema: doc({ tags, summary: "Cambiar el estado de la factura" }) },
+      { schema: doc({ tags, summary: "Cambiar el estado de la factura", version: "optional" }) },
       async (request) => {
         authorize(request, "invoices", "transition");
         const id = idOf(request);

@@ -243,7 +243,7 @@ export const projectsResource = declareResource({
 
     app.post(
       "/projects/:id/aasm_transition",
-      { schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto" }) },
+      { schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto", version: "optional" }) },
       async (request) => {
         authorize(request, "projects", "transition");
         const id = idOf(request);
@@ -310,7 +310,7 @@ export const projectsResource = declareResource({
 
     app.post(
       "/projects/:id/extend_project",
-      { schema: doc({ tags, summary: "Extender la ETA del proyecto" }) },
+      { schema: doc({ tags, summary: "Extender la ETA del proyecto", version: "optional" }) },
       async (request) => {
         const ctx = service.context(app, request, "update");
         const id = idOf(request);
@@ -329,14 +329,25 @@ export const projectsResource = declareResource({
 
     const invoiceComment = z.object({ audit_comment: optionalText(2000) });
     for (const action of Object.keys(INVOICE_ACTIONS) as Array<keyof typeof INVOICE_ACTIONS>) {
-      app.post(`/projects/:id/${action}`, { schema: doc({ tags, summary: INVOICE_ACTIONS[action] }) }, async (request) => {
-        const ctx = service.context(app, request, "invoice");
-        const id = idOf(request);
-        await service.find(ctx, id);
-        const input = service.parseBody(request.body ?? {}, invoiceComment);
-        await setInvoiceAction(app.db.db, ctx.user.id, id, action, (input.audit_comment as string | null | undefined) ?? null);
-        return showAfter(request, id);
-      });
+      app.post(
+        `/projects/:id/${action}`,
+        { schema: doc({ tags, summary: INVOICE_ACTIONS[action], version: "optional" }) },
+        async (request) => {
+          const ctx = service.context(app, request, "invoice");
+          const id = idOf(request);
+          await service.find(ctx, id);
+          const input = service.parseBody(request.body ?? {}, invoiceComment);
+          await setInvoiceAction(
+            app.db.db,
+            ctx.user.id,
+            id,
+            action,
+            (input.audit_comment as string | null | undefined) ?? null,
+            expectedVersion(request, request.body, "project"),
+          );
+          return showAfter(request, id);
+        },
+      );
     }
 
     app.post(

@@ -162,16 +162,20 @@ export async function extendProject(db: Db, userId: number, id: number, input: E
   );
 }
 
-/** '100% facturas ya realizadas' → completely_invoiced, otherwise partially_invoiced (SPEC §4). */
+/**
+ * '100% facturas ya realizadas' → completely_invoiced, otherwise partially_invoiced (SPEC §4). `expected`: the
+ * version the dialog was opened on; a project another save has changed since answers 409.
+ */
 export async function setInvoiceAction(
   db: Db,
   userId: number,
   id: number,
   action: "completely_invoiced" | "partially_invoiced",
   comment: string | null,
+  expected?: number,
 ) {
   await db.transaction(async (tx) => {
-    const project = await lockProject(tx, id);
+    const project = await lockProject(tx, id, expected);
     await tx.update(projects).set({ invoice_action: action }).where(eq(projects.id, id));
     await audit(tx, { type: "Project", id }, [{ field: "invoice_action", old: project.invoice_action, new: action }], {
       userId,

@@ -84,7 +84,14 @@ async function prospectFolder(tx: Tx, work: DriveWork, prospect: Prospect) {
 export function transitionRoute(app: FastifyInstance) {
   app.post(
     "/quotations/:id/aasm_transition",
-    { schema: doc({ tags: ["quotations"], summary: "Cambiar el estado de la cotización", body: quotationTransitionSchema }) },
+    {
+      schema: doc({
+        tags: ["quotations"],
+        summary: "Cambiar el estado de la cotización",
+        body: quotationTransitionSchema,
+        version: "optional",
+      }),
+    },
     async (request) => {
       authorize(request, "quotations", "transition");
       const user = currentUser(request);

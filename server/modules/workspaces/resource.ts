@@ -5,7 +5,7 @@ import type { Tx } from "../../db/client";
 import { app_settings, bosses_workspaces, employees, workspaces } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, idOf, ResourceService } from "../../http/resource";
+import { declareResource, expectedVersion, idOf, ResourceService, staleVersion } from "../../http/resource";
 import { outer } from "../../http/sql";
 
 const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.workspace_id} = ${outer(workspaces.id)})`;
@@ -93,15 +93,26 @@ export const workspacesResource = declareResource({
     const service = new ResourceService(def);
     app.put(
       "/workspaces/:id/toggle_notification",
-      { schema: doc({ tags: ["workspaces"], summary: "Activar o desactivar las notificaciones del espacio de trabajo" }) },
+      {
+        schema: doc({
+          tags: ["workspaces"],
+          summary: "Activar o desactivar las notificaciones del espacio de trabajo",
+          version: "optional",
+        }),
+      },
       async (request) => {
         const ctx = service.context(app, request, "update");
         const id = idOf(request);
         await service.find(ctx, id);
-        await app.db.db
+        // A flip is relative: taken from a row another save has changed since (If-Match), it would undo
+        // that save, so it answers 409 instead.
+        const expected = expectedVersion(request, request.body, "workspace");
+        const flipped = await app.db.db
           .update(workspaces)
           .set({ is_notifiable: sql`not ${workspaces.is_notifiable}` })
-          .where(eq(workspaces.id, id));
+          .where(and(eq(workspaces.id, id), expected === undefined ? undefined : eq(workspaces.lock_version, expected)))
+          .returning({ id: workspaces.id });
+        if (!flipped.length) throw staleVersion("workspace");
         return { workspace: await service.show(ctx, id) };
       },
     );

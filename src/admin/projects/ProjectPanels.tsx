@@ -203,7 +203,7 @@ function InvoicingDialog({ project, onClose }: { project: ProjectRecord; onClose
     setBusy(true);
     try {
       const action = complete ? "completely_invoiced" : "partially_invoiced";
-      await dataProvider.markInvoiced(project.id, action, comment);
+      await dataProvider.markInvoiced(project.id, action, comment, project.lock_version);
       notify(INVOICE_ACTIONS[action], { type: "success" });
       refresh();
       onClose();

@@ -51,7 +51,7 @@ function NotificationToggle(_props: { label?: string }) {
       onChange={async () => {
         setBusy(true);
         try {
-          const updated = await dataProvider.toggleWorkspaceNotification(record.id);
+          const updated = await dataProvider.toggleWorkspaceNotification(record.id, record.lock_version);
           notify(updated.is_notifiable ? "Notificaciones activadas" : "Notificaciones desactivadas", { type: "success" });
           refresh();
         } catch (error) {
