@@ -2,9 +2,9 @@
  * The local saved week of the timesheet (SPEC §3 "Local saved week", §4 "Local week lifecycle").
  *
  * Imports (calendar .ics / Google, CSV) answer local events; the browser keeps them in localStorage under
- * `weekCalendar` until the employee fixes what did not parse and saves the week (POST activities/validate,
- * then POST activities/batch). This module is the contract between the import routes, the browser's
- * saved week and the batch save: field names exactly as SPEC §3 writes them.
+ * `weekCalendar` until the employee fixes what did not parse and saves the week in one
+ * POST activities/batch (creates, updates and deletions together). This module is the contract between
+ * the import routes, the browser's saved week and the batch save: field names exactly as SPEC §3 writes them.
  */
 import type { ActionType } from "./constants";
 
@@ -65,30 +65,5 @@ export interface SavedWeek {
   events: LocalEvent[];
 }
 
-/** The body of one activity for POST activities/validate and POST activities/batch. */
-export function localEventToActivity(event: LocalEvent, employeeId?: number | null) {
-  return {
-    ...(employeeId ? { employee_id: employeeId } : {}),
-    begins_at: event.start,
-    ends_at: event.end,
-    description: event.description,
-    action_type: event.actionType,
-    activity_type_catalog_id: event.activityTypeCatalogId,
-    ownerable_id: event.clientId,
-    ownerable_type: event.ownerableType,
-    project_id: event.projectId,
-    product_catalog_id: event.productId,
-    short_title: event.shortTitle,
-    ticket_id: event.ticketId,
-    ticket_name: event.ticketName,
-    is_favorite: event.favorite,
-    google_calendar_id: event.google_calendar_id,
-    google_calendar_event: event.google_calendar_event,
-    import_key: event.importKey ?? event.google_calendar_id ?? null,
-    /**
-     * The calendar series (googleCId) of a recurring event: not stored on the activity; the batch save
-     * remembers what the series was mapped to, so its next week's instances arrive already valid.
-     */
-    google_series_id: event.googleCId ?? null,
-  };
-}
+/** The body of one activity for the batch save: declared with the activity's fields in ./activity. */
+export { localEventToActivity } from "./activity";

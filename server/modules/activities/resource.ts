@@ -4,6 +4,7 @@
 import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { ACTIVITY_INSERT_COLUMNS } from "../../../src/core/activity";
 import { VACATION_DESCRIPTION } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
 import {
@@ -215,27 +216,8 @@ async function rowsByIds(ctx: RequestContext, ids: number[]): Promise<Row[]> {
   return ids.map((id) => byId.get(id)).filter(Boolean) as Row[];
 }
 
-/** The columns rowOf writes, with the PostgreSQL type of the array each one travels in. */
-const INSERT_COLUMNS = [
-  ["employee_id", "int4"],
-  ["begins_at", "timestamptz"],
-  ["ends_at", "timestamptz"],
-  ["description", "text"],
-  ["action_type", "text"],
-  ["activity_type_catalog_id", "int4"],
-  ["ownerable_id", "int4"],
-  ["ownerable_type", "text"],
-  ["project_id", "int4"],
-  ["product_catalog_id", "int4"],
-  ["short_title", "text"],
-  ["ticket_id", "text"],
-  ["ticket_name", "text"],
-  ["is_favorite", "bool"],
-  ["google_calendar_id", "text"],
-  ["google_calendar_event", "jsonb"],
-  ["import_key", "text"],
-  ["update_by", "int4"],
-] as const satisfies ReadonlyArray<readonly [keyof ReturnType<typeof rowOf>, string]>;
+/** The columns rowOf writes, with the PostgreSQL type of the array each one travels in (the vocabulary's). */
+const INSERT_COLUMNS = ACTIVITY_INSERT_COLUMNS;
 const INSERT_SQL = {
   head: `insert into "activities" (${INSERT_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) select * from unnest(`,
   tail: `) on conflict ("employee_id", "import_key") do nothing returning "id", "employee_id", (extract(epoch from "begins_at") * 1000)::float8 as begins_ms`,

@@ -6,6 +6,7 @@
  * activities_no_overlap exclusion constraint, mapped to the same Spanish 422 in server/http/errors.ts).
  */
 import { and, eq, gte, inArray, lte, ne, sql } from "drizzle-orm";
+import { ACTIVITY_INSERT_COLUMNS, ACTIVITY_WRITABLE, type ActivityField } from "../../../src/core/activity";
 import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
 import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
@@ -268,49 +269,16 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
   });
 }
 
-/** The columns written for an activity. */
-export function rowOf(values: ActivityValues, userId: number) {
-  return {
-    employee_id: values.employee_id,
-    begins_at: values.begins_at,
-    ends_at: values.ends_at,
-    description: values.description,
-    action_type: values.action_type,
-    activity_type_catalog_id: values.activity_type_catalog_id ?? null,
-    ownerable_id: values.ownerable_id ?? null,
-    ownerable_type: values.ownerable_type ?? null,
-    project_id: values.project_id ?? null,
-    product_catalog_id: values.product_catalog_id ?? null,
-    short_title: values.short_title ?? null,
-    ticket_id: values.ticket_id ?? null,
-    ticket_name: values.ticket_name ?? null,
-    is_favorite: values.is_favorite ?? false,
-    google_calendar_id: values.google_calendar_id ?? null,
-    google_calendar_event: values.google_calendar_event ?? null,
-    import_key: values.import_key ?? values.google_calendar_id ?? null,
-    update_by: userId,
-  };
+/** The columns written for an activity: every stored field of the vocabulary (src/core/activity.ts). */
+export function rowOf(values: ActivityValues, userId: number): ActivityRow {
+  const row = {} as Record<ActivityField, unknown>;
+  for (const [field] of ACTIVITY_INSERT_COLUMNS) row[field] = (values as Record<string, unknown>)[field] ?? null;
+  row.is_favorite = values.is_favorite ?? false;
+  row.import_key = values.import_key ?? values.google_calendar_id ?? null;
+  row.update_by = userId;
+  return row as ActivityRow;
 }
-
-const WRITABLE = [
-  "employee_id",
-  "begins_at",
-  "ends_at",
-  "description",
-  "action_type",
-  "activity_type_catalog_id",
-  "ownerable_id",
-  "ownerable_type",
-  "project_id",
-  "product_catalog_id",
-  "short_title",
-  "ticket_id",
-  "ticket_name",
-  "is_favorite",
-  "google_calendar_id",
-  "google_calendar_event",
-  "import_key",
-] as const;
+export type ActivityRow = { [K in ActivityField]: K extends keyof ActivityValues ? ActivityValues[K] | null : number | null };
 
 /** beforeWrite of the resource: merges an update with the stored row, parses, authorises, checks. */
 export async function prepareActivityWrite(
@@ -322,7 +290,7 @@ export async function prepareActivityWrite(
     if (existing.is_editable === false) throw ValidationError.base(messages.activityFrozen);
   }
   const merged: Record<string, unknown> = {};
-  if (existing) for (const key of WRITABLE) merged[key] = existing[key];
+  if (existing) for (const key of ACTIVITY_WRITABLE) merged[key] = existing[key];
   for (const [key, value] of Object.entries(input)) if (value !== undefined) merged[key] = value;
   // Changing the action type drops the old type's fields unless sent again (normaliseActivity clears them).
   const parsed = activitySchema.safeParse(merged);
