@@ -1,9 +1,9 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./admin/App";
-import { startTimesheet } from "./timesheet/early";
+import { startTimesheet } from "./timesheet/data/prefetch";
 
-// The timesheet's chunk and first data start loading now, not after the first render (issue 10).
+// The timesheet's chunk and first data start loading now, not after the first render.
 startTimesheet();
 
 const root = document.getElementById("root");

@@ -5,6 +5,7 @@ import { Navigate, Route } from "react-router-dom";
 import { authProvider } from "../authProvider";
 import { CALENDAR_IMPORT_PARAM, PAGE_PATHS } from "../core/resources";
 import { dataProvider } from "../dataProvider";
+import { queryClient } from "../queryClient";
 import { activityTypeCatalogs } from "./activity_type_catalogs";
 import { appLicenses } from "./app_licenses";
 import { appSettings } from "./app_settings";
@@ -52,6 +53,7 @@ export function AdminApp() {
     <Admin
       basename="/app"
       dataProvider={dataProvider}
+      queryClient={queryClient}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
       theme={theme}

@@ -162,6 +162,16 @@ export const messages = {
   confirmRemoveWeek: "¿Deseas remover las actividades de la semana?",
   confirmSaveWeek: "¿Deseas guardar en el SIA las actividades de la semana?",
   savedCountDiffers: (sent: number, saved: number) => `Se enviaron ${sent} actividades y se guardaron ${saved}.`,
+  // the draft week (timesheet): impossible times, another person's changes, a closed week
+  timesheetNoLength: "La actividad no tiene duración",
+  timesheetPastMidnight: "La actividad termina después de la medianoche; divídela en dos días",
+  timesheetStaleTitle: "Otra persona cambió actividades de esta semana",
+  timesheetRebased:
+    "Se tomaron las versiones actuales; tus cambios siguen en la semana guardada. Revísalos y guarda de nuevo.",
+  timesheetWeekClosed: "La semana está cerrada: sus actividades ya no se pueden modificar.",
+  timesheetMonthClosed: "El mes está cerrado: sus actividades ya no se pueden modificar.",
+  timesheetTodosReadOnly: "Vista de todos los empleados: solo lectura. Elige un empleado para registrar o cambiar.",
+  timesheetDraftCopyDisabled: "Guarda o remueve la semana guardada antes de copiar la semana anterior.",
   // projects
   commentRequired: "Por favor, agregue un comentario",
   invalidTransition: (event: string, state: string) => `El evento «${event}» no está permitido en el estado «${state}»`,

@@ -49,68 +49,13 @@ export function validationFromBody(body: unknown) {
   return { inline, fieldToasts, base };
 }
 
-/**
- * GETs started before anyone asked (src/timesheet/early.ts starts the timesheet's while the page's code
- * still loads): the first identical GET within a few seconds takes the answer instead of asking again.
- * Any other call (a change) drops them, so nothing stale is ever served.
- */
-const early = new Map<string, { response: Promise<Response>; at: number; json?: unknown }>();
-const EARLY_TTL_MS = 10_000;
-
-export function prefetch(path: string, query?: Query) {
-  const url = `${API_ROOT}/${path}${toQueryString(query)}`;
-  if (early.has(url)) return;
-  const response = fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
-  const entry: { response: Promise<Response>; at: number; json?: unknown } = { response, at: Date.now() };
-  early.set(url, entry);
-  // A successful answer is also kept read, for a screen that can draw it on its first render.
-  response
-    .then((r) => (r.ok ? r.clone().json() : undefined))
-    .then((json) => {
-      entry.json = json;
-    })
-    .catch(() => undefined);
-}
-
-/**
- * The early answers of some GETs, already read, when every one has come and succeeded; otherwise
- * undefined. Reading leaves them (a render may be thrown away and run again); `dropEarly` then takes
- * them once they have been shown, so each is served once.
- */
-export function earlyJson(requests: { path: string; query?: Query }[]): unknown[] | undefined {
-  const hits = requests.map(({ path, query }) => early.get(`${API_ROOT}/${path}${toQueryString(query)}`));
-  if (hits.some((hit) => !hit || hit.json === undefined || Date.now() - hit.at > EARLY_TTL_MS)) return undefined;
-  return hits.map((hit) => hit?.json);
-}
-
-export function dropEarly(requests: { path: string; query?: Query }[]) {
-  for (const { path, query } of requests) early.delete(`${API_ROOT}/${path}${toQueryString(query)}`);
-}
-
-function takeEarly(url: string, signal?: AbortSignal): Promise<Response> | null {
-  const hit = early.get(url);
-  if (!hit) return null;
-  early.delete(url);
-  if (Date.now() - hit.at > EARLY_TTL_MS) return null;
-  if (!signal) return hit.response;
-  return new Promise<Response>((resolve, reject) => {
-    const abort = () => reject(new DOMException("The operation was aborted.", "AbortError"));
-    if (signal.aborted) return abort();
-    signal.addEventListener("abort", abort, { once: true });
-    hit.response.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
-}
-
 export async function apiFetch<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
   const { method = "GET", query, body, signal } = options;
   const isForm = typeof FormData !== "undefined" && body instanceof FormData;
   const url = `${API_ROOT}/${path}${toQueryString(query)}`;
-  if (method !== "GET") early.clear();
-  const started = method === "GET" && !options.raw ? takeEarly(url, signal) : null;
   let response: Response;
   try {
-    response = await (started ??
-      fetch(url, {
+    response = await fetch(url, {
         method,
         signal,
         credentials: "same-origin",
@@ -120,7 +65,7 @@ export async function apiFetch<T = unknown>(path: string, options: ApiOptions = 
           ...options.headers,
         },
         body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
-      }));
+      });
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
     // SPEC §8 "status -1": the server could not be reached.

@@ -3,69 +3,82 @@
  * Admins choose an employee (or 'Todos', read-only); everyone else sees their own week. A user with no
  * employee record is told whom to ask (SPEC §6). Loaded lazily (src/admin/AdminApp.tsx) so the admin
  * lists never load FullCalendar.
+ *
+ * One data path: SIA's week comes from react-query (./data/queries.ts), every change goes through a
+ * mutation (./data/mutations.ts) that invalidates it; a kept draft week (./data/useDraft.ts, keyed by the
+ * signed-in user and the employee shown) is shown derived from SIA's week (./model/draft.ts) and saved in
+ * one request. The page only composes: the pieces are in ./components.
  */
 import type FullCalendar from "@fullcalendar/react";
-import DeleteIcon from "@mui/icons-material/Delete";
-import { Alert, Box, Button, CircularProgress, MenuItem, Paper, Stack, TextField } from "@mui/material";
+import { Alert, Box, CircularProgress, Paper, Stack } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Confirm, type HttpError, type Identifier, Title, useDataProvider, useNotify, usePermissions } from "react-admin";
-import { ACTIVITIES_CSV_TIMEOUT_MS, CALENDAR } from "../core/constants";
-import type { LocalEvent } from "../core/localEvent";
+import {
+  Confirm,
+  type HttpError,
+  Title,
+  useDataProvider,
+  useNotify,
+  usePermissions,
+  useTranslate,
+} from "react-admin";
+import { type Activity, copyOfActivity, localEventChanges, templateOfLocal } from "../core/activity";
+import { CALENDAR } from "../core/constants";
 import { messages } from "../core/messages";
 import type { SessionUser } from "../core/session";
-import { hhmm, localDate, sundayOf, zonedTime } from "../core/week";
-import type { ActivitySkipped, FreezeVerb, SiaDataProvider } from "../dataProvider";
+import { localDate, zonedTime } from "../core/week";
+import type { SiaDataProvider } from "../dataProvider";
+import { CopyWeekButton } from "./components/CopyWeekButton";
+import { DraftBar } from "./components/DraftBar";
+import { FreezeButtons } from "./components/FreezeButtons";
 import {
-  ActivityModal,
-  type AppSettingsLite,
-  type LocalEdit,
-  localChanges,
-  type ModalTarget,
-  templateOfLocal,
-} from "./ActivityModal";
-import { isLocked } from "./colors";
-import { saveBlob } from "./downloads";
-import { defaultChoice, employeeChoicesParams, isTimesheetAdmin, openingWeekStart, SETTINGS_ID } from "./early";
-import { SavedWeekBar } from "./SavedWeekBar";
-import { SummaryBar } from "./SummaryBar";
-import { duplicateEvent, removeEvent, updateEvent } from "./savedWeek";
-import { hoursByDay } from "./totals";
-import { useSavedWeek } from "./useSavedWeek";
-import { type Activity, type EmployeeChoice, useWeekActivities } from "./useWeekActivities";
-import { WeekCalendar } from "./WeekCalendar";
+  ActivityDialog,
+  type ActivityDialogTarget,
+  type ActivityFormValues,
+  activityFieldLabel,
+  type ChoiceLabels,
+} from "./components/form/ActivityDialog";
+import { SummaryBar } from "./components/SummaryBar";
+import { Downloads, EmployeePicker } from "./components/Toolbar";
+import { TrashZone } from "./components/TrashZone";
+import { WeekCalendar } from "./components/WeekCalendar";
+import type { EmployeeChoice } from "./data/keys";
+import { useTimesheetMutations } from "./data/mutations";
+import { useEmployeeChoices, useHolidays, useSettings, useWeekActivities, useWeekState } from "./data/queries";
+import { useDraft } from "./data/useDraft";
+import { isLocked } from "./model/colors";
+import {
+  addEvent,
+  changeEvent,
+  type Draft,
+  duplicateEvent,
+  removeEvent,
+  type ShownEvent,
+  shownEvents,
+} from "./model/draft";
+import { hoursByDay, type Timed } from "./model/totals";
+import { defaultChoice, isTimesheetAdmin, openingWeekStart } from "./model/who";
 
-const COPY_FIELDS = [
-  "action_type",
-  "description",
-  "activity_type_catalog_id",
-  "ownerable_id",
-  "ownerable_type",
-  "project_id",
-  "product_catalog_id",
-  "short_title",
-  "ticket_id",
-  "ticket_name",
-] as const;
-const copyOf = (a: Partial<Activity>) => Object.fromEntries(COPY_FIELDS.map((k) => [k, a[k] ?? null]));
-const NO_EVENTS: LocalEvent[] = [];
+const NO_EVENTS: ShownEvent[] = [];
 const errorText = (error: unknown) => (error as HttpError)?.message || messages.unexpected;
-
-type Pending =
-  | { kind: "delete"; activity: Activity }
-  | { kind: "freeze"; verb: FreezeVerb; title: string; content: string }
-  | null;
-
-const FREEZE_LABELS: Record<FreezeVerb, string> = {
-  close_activities: "Cerrar semana",
-  open_activities: "Abrir semana",
-  close_month_activities: "Cerrar mes",
-  open_month_activities: "Abrir mes",
+const toMinutes = (t: string) => {
+  const [h, m] = t.split(":").map(Number);
+  return h * 60 + m;
 };
+const timedOf = (e: ShownEvent): Timed => ({ begins_at: e.start, ends_at: e.end, action_type: e.actionType });
+
+/** What the dialog is open on: an activity in SIA, an event of the draft, or nothing yet (a new one). */
+interface Target {
+  dialog: ActivityDialogTarget;
+  activity?: Activity;
+  shown?: ShownEvent;
+}
 
 export default function ActivitiesPage() {
   const { permissions } = usePermissions<SessionUser | null>();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
+  const translate = useTranslate();
+  const mutations = useTimesheetMutations();
   const calendarRef = useRef<FullCalendar>(null);
   const trashRef = useRef<HTMLDivElement>(null);
 
@@ -73,16 +86,12 @@ export default function ActivitiesPage() {
   const isAdmin = isTimesheetAdmin(me);
   const ownEmployee = me?.employee?.id ?? null;
   const [choice, setChoice] = useState<EmployeeChoice>(() => defaultChoice(me));
-  const [employees, setEmployees] = useState<{ id: number; name: string }[]>([]);
-  // The calendar's opening week, known before it mounts (its datesSet then reports the same date), so
-  // the week's data is asked for at once (src/timesheet/early.ts may even have it already).
+  // The calendar's opening week, known before it mounts (its datesSet then reports the same date), so the
+  // week's data is asked for at once (./data/prefetch.ts may even have it already).
   const [weekStart, setWeekStart] = useState<string | null>(() => openingWeekStart());
-  const [target, setTarget] = useState<ModalTarget | null>(null);
-  const [pending, setPending] = useState<Pending>(null);
-  const [settings, setSettings] = useState<AppSettingsLite>({});
-  const [skipped, setSkipped] = useState<ActivitySkipped[] | null>(null);
-  const [downloading, setDownloading] = useState<"activities" | "personal" | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [target, setTarget] = useState<Target | null>(null);
+  const [trashing, setTrashing] = useState<Activity | null>(null);
+  const [importDay, setImportDay] = useState<string | null>(null);
 
   // Who is shown: admins default to themselves (or everyone when they have no employee record).
   useEffect(() => {
@@ -91,223 +100,261 @@ export default function ActivitiesPage() {
     if (initial !== null) setChoice(initial);
   }, [me, choice]);
 
-  useEffect(() => {
-    if (!me) return;
-    dataProvider
-      .getOne("app_settings", { id: SETTINGS_ID })
-      .then((r) => setSettings(r.data as AppSettingsLite))
-      .catch(() => undefined);
-    if (isAdmin)
-      dataProvider
-        .getList("employees", employeeChoicesParams)
-        .then((r) => setEmployees(r.data as never))
-        .catch(() => undefined);
-  }, [dataProvider, me, isAdmin]);
-
-  const { activities, setActivities, holidays, loading, reload } = useWeekActivities(weekStart, choice);
+  const employees = useEmployeeChoices(isAdmin);
+  const settings = useSettings(!!me);
+  const week = useWeekActivities(weekStart, choice);
+  const holidays = useHolidays(weekStart);
   const holidaySet = useMemo(() => new Set(holidays.map((h) => h.date)), [holidays]);
-  // The local saved week (SPEC §4): while it is the week shown, its events are shown instead of the server's.
-  const saved = useSavedWeek();
-  const [importDay, setImportDay] = useState<string | null>(null);
-  const localMode = !!saved.week && saved.week.startOfWeek === weekStart;
-  const localEvents = localMode ? (saved.week?.events ?? NO_EVENTS) : NO_EVENTS;
-  const shown = useMemo(
-    () =>
-      localMode
-        ? localEvents.map(
-            (e, i) =>
-              ({
-                id: -(i + 1),
-                employee_id: 0,
-                begins_at: e.start,
-                ends_at: e.end,
-                description: e.description,
-                action_type: e.actionType,
-              }) as Activity,
-          )
-        : activities,
-    [localMode, localEvents, activities],
-  );
-  const perDay = useMemo(() => hoursByDay(shown), [shown]);
-  const chosenEmployee: Identifier | null = choice === "todos" ? null : choice;
-  const readOnly = choice === "todos" || choice === null;
+  const chosenEmployee = choice === "todos" || choice === null ? null : Number(choice);
+  const weekState = useWeekState(weekStart, chosenEmployee);
+  const readOnly = chosenEmployee === null;
+  const closed = !!weekState?.frozen;
+  const closedReason = closed
+    ? weekState?.frozen_kind === "month"
+      ? messages.timesheetMonthClosed
+      : messages.timesheetWeekClosed
+    : null;
   const viewingOwn = chosenEmployee !== null && chosenEmployee === ownEmployee;
+
+  // The draft of the signed-in user for the employee shown: nobody else's is ever read.
+  const owner = useMemo(
+    () => (me && chosenEmployee !== null ? { userId: Number(me.id), employeeId: chosenEmployee } : null),
+    [me, chosenEmployee],
+  );
+  const store = useDraft(owner);
+  const draft = store.draft;
+  const draftMode = !!draft && draft.startOfWeek === weekStart;
+  const shown = useMemo(
+    () => (draftMode && draft ? shownEvents(draft, week.current ? week.activities : []) : NO_EVENTS),
+    [draftMode, draft, week.current, week.activities],
+  );
+  const timed = useMemo<ReadonlyArray<Timed>>(() => (draftMode ? shown.map(timedOf) : week.activities), [draftMode, shown, week.activities]);
+  const perDay = useMemo(() => hoursByDay(timed), [timed]);
 
   const isOverTrash = useCallback((x: number, y: number) => {
     const r = trashRef.current?.getBoundingClientRect();
     return !!r && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
   }, []);
+  const goToWeek = (date: string) => calendarRef.current?.getApi().gotoDate(date);
+  const warn = useCallback((m: string) => notify(m, { type: "warning" }), [notify]);
 
-  const openCreate = useCallback(({ date, start, end }: { date: string; start?: Date; end?: Date }) => {
-    let begins = start ?? zonedTime(date, toMinutes(CALENDAR.defaultAllDayStart));
-    let ends = end ?? zonedTime(date, toMinutes(CALENDAR.defaultAllDayEnd));
-    // A single click selects one 15-minute slot: offer an hour (within the day).
-    if (start && end && end.getTime() - start.getTime() <= CALENDAR.slotMinutes * 60_000) {
-      const dayEnd = zonedTime(date, 24 * 60).getTime();
-      ends = new Date(Math.min(start.getTime() + 3_600_000, dayEnd));
-      begins = start;
-    }
-    setTarget({ mode: "create", begins, ends });
-  }, []);
-
-  const move = useCallback(
-    async (activity: Activity, start: Date, end: Date, revert: () => void) => {
-      try {
-        const { data } = await dataProvider.update<Activity>("activities", {
-          id: activity.id,
-          data: { begins_at: start.toISOString(), ends_at: end.toISOString(), lock_version: activity.lock_version },
-          previousData: {} as never,
-        });
-        setActivities((list) => list.map((a) => (a.id === activity.id ? { ...a, ...data } : a)));
-        notify(messages.activityEdited, { type: "success" });
-      } catch (error) {
-        revert();
-        notify(errorText(error), { type: "error" });
-      }
-    },
-    [dataProvider, notify, setActivities],
-  );
-
-  const duplicate = useCallback(
-    async (source: Activity, start: Date, end: Date) => {
-      try {
-        await dataProvider.create("activities", {
-          data: {
-            ...copyOf(source),
-            begins_at: start.toISOString(),
-            ends_at: end.toISOString(),
-            employee_id: source.employee_id,
-          },
-        });
-        notify(messages.activitiesAllAdded, { type: "success" });
-      } catch (error) {
-        notify(errorText(error), { type: "error" });
-      }
-      reload();
-    },
-    [dataProvider, notify, reload],
-  );
-
-  /** A change of the saved week; a full quota keeps the previous one and says so (SPEC §8 'Error'). */
-  const changeLocal = (next: ReturnType<typeof updateEvent>, success?: string) => {
+  /** A change of the draft; a full quota keeps the previous one and says so (SPEC §8 'Error'). */
+  const changeDraft = (next: Draft | null, success?: string) => {
     if (!next) {
       notify(messages.activityNotFoundForUpdate, { type: "warning" });
       return false;
     }
-    if (!saved.persist(next)) {
+    if (!store.save(next)) {
       notify(`${messages.localSaveFailedTitle}: ${messages.localSaveFailed}`, { type: "error" });
       return false;
     }
     if (success) notify(success, { type: "success" });
     return true;
   };
-  const currentWeek = () => {
-    const week = saved.current();
-    if (!week) notify(messages.savedWeekNotFound, { type: "warning" });
-    return week;
+  /** The draft as stored now (another tab may have changed it). */
+  const currentDraft = () => {
+    const stored = store.current();
+    if (!stored) notify(messages.savedWeekNotFound, { type: "warning" });
+    return stored;
   };
-  const moveLocal = (event: LocalEvent, start: Date, end: Date) => {
-    const week = currentWeek();
-    if (week)
-      changeLocal(
-        updateEvent(week, event.id, { start: start.toISOString(), end: end.toISOString() }),
-        messages.activitiesUpdatedLocally,
-      );
+
+  /* ---------- opening the dialog ---------- */
+
+  const openCreate = useCallback(
+    ({ date, start, end }: { date: string; start?: Date; end?: Date }) => {
+      if (readOnly) return;
+      if (closedReason) return warn(closedReason);
+      let begins = start ?? zonedTime(date, toMinutes(CALENDAR.defaultAllDayStart));
+      let ends = end ?? zonedTime(date, toMinutes(CALENDAR.defaultAllDayEnd));
+      // A single click selects one 15-minute slot: offer an hour (within the day).
+      if (start && end && end.getTime() - start.getTime() <= CALENDAR.slotMinutes * 60_000) {
+        const dayEnd = zonedTime(date, 24 * 60).getTime();
+        ends = new Date(Math.min(start.getTime() + 3_600_000, dayEnd));
+        begins = start;
+      }
+      setTarget({ dialog: { mode: "create", initial: {}, begins, ends } });
+    },
+    [readOnly, closedReason, warn],
+  );
+
+  const lockReason = (locked: boolean) =>
+    readOnly ? messages.timesheetTodosReadOnly : locked ? (closedReason ?? messages.activityFrozen) : null;
+
+  const openActivity = useCallback(
+    (activity: Activity) => {
+      const reason = lockReason(isLocked(activity));
+      setTarget({
+        activity,
+        dialog: {
+          mode: "edit",
+          initial: activity,
+          begins: new Date(activity.begins_at),
+          ends: new Date(activity.ends_at),
+          readOnlyReason: reason,
+          canDelete: !reason,
+          canDuplicate: !readOnly && !closedReason,
+        },
+      });
+    },
+    // biome-ignore lint/correctness/useExhaustiveDependencies: lockReason reads the same state
+    [readOnly, closedReason],
+  );
+
+  const openShown = (event: ShownEvent) => {
+    const reason = lockReason(!!event.locked);
+    setTarget({
+      shown: event,
+      dialog: {
+        mode: "edit",
+        initial: templateOfLocal(event),
+        begins: new Date(event.start),
+        ends: new Date(event.end),
+        readOnlyReason: reason,
+        errors: event.errors?.length ? event.errors : undefined,
+        canDelete: !reason,
+        canDuplicate: !reason,
+      },
+    });
   };
-  const duplicateLocal = (event: LocalEvent, start: Date, end: Date) => {
-    const week = currentWeek();
-    if (week) changeLocal(duplicateEvent(week, event.id, start, end), messages.activitiesUpdatedLocally);
+
+  /* ---------- what the dialog gives back ---------- */
+
+  const submit = async (values: ActivityFormValues, labels: ChoiceLabels) => {
+    if (!target) return;
+    const begins = new Date(String(values.begins_at));
+    const ends = new Date(String(values.ends_at));
+    const local = () => ({
+      ...localEventChanges(values as Record<string, unknown>, {
+        project_name: labels.projectLabel,
+        ownerable_name: labels.ownerLabel,
+      }),
+      // The calendar's title follows the edit, not the imported title it came with.
+      shortTitle: null,
+    });
+    if (target.shown) {
+      const stored = currentDraft();
+      if (stored && changeDraft(changeEvent(stored, target.shown, local(), true), messages.activitiesUpdatedLocally))
+        setTarget(null);
+      return;
+    }
+    if (draftMode && target.dialog.mode === "create") {
+      const stored = currentDraft();
+      if (stored && changeDraft(addEvent(stored, local(), begins, ends), messages.activitiesUpdatedLocally)) setTarget(null);
+      return;
+    }
+    if (target.activity) {
+      await mutations.update.mutateAsync({ activity: target.activity, data: values as Record<string, unknown> });
+      notify(messages.activityEdited, { type: "success" });
+    } else {
+      await mutations.create.mutateAsync({ ...(values as Record<string, unknown>), employee_id: chosenEmployee });
+      notify(messages.activitiesAllAdded, { type: "success" });
+    }
+    setTarget(null);
   };
-  const removeLocal = (event: LocalEvent) => {
-    const week = currentWeek();
-    if (week && changeLocal(removeEvent(week, event.id), messages.activitiesUpdatedLocally)) setTarget(null);
+
+  const deleteTarget = async () => {
+    if (!target) return;
+    if (target.shown) {
+      const stored = currentDraft();
+      if (stored && changeDraft(removeEvent(stored, target.shown), messages.activitiesUpdatedLocally)) setTarget(null);
+      return;
+    }
+    if (target.activity) {
+      await mutations.remove.mutateAsync(target.activity);
+      notify(messages.activityDeleted, { type: "success" });
+      setTarget(null);
+    }
   };
-  const saveLocal = (edit: LocalEdit) => {
-    const week = currentWeek();
-    const id = target?.local?.id;
-    if (!week || !id) return;
-    if (changeLocal(updateEvent(week, id, localChanges(edit)), messages.activitiesUpdatedLocally)) setTarget(null);
+
+  const duplicateFromDialog = (values: ActivityFormValues, begins: Date, ends: Date) => {
+    const length = ends.getTime() - begins.getTime();
+    const dayEnd = zonedTime(localDate(begins), 24 * 60).getTime();
+    const start = ends.getTime() + length <= dayEnd ? ends : begins;
+    const { begins_at: _b, ends_at: _e, ...fields } = values as Record<string, unknown>;
+    setTarget({
+      dialog: {
+        mode: "create",
+        initial: { ...(target?.dialog.initial ?? {}), ...fields } as Partial<Activity>,
+        begins: start,
+        ends: new Date(start.getTime() + length),
+      },
+    });
   };
-  const goToWeek = (date: string) => calendarRef.current?.getApi().gotoDate(date);
+
+  /* ---------- calendar gestures ---------- */
+
+  const move = useCallback(
+    async (activity: Activity, start: Date, end: Date, revert: () => void) => {
+      try {
+        await mutations.move.mutateAsync({ activity, start, end });
+        notify(messages.activityEdited, { type: "success" });
+      } catch (error) {
+        revert();
+        notify(errorText(error), { type: "error" });
+      }
+    },
+    [mutations.move, notify],
+  );
+
+  const duplicate = useCallback(
+    async (source: Activity, start: Date, end: Date) => {
+      try {
+        await mutations.create.mutateAsync({
+          ...copyOfActivity(source),
+          begins_at: start.toISOString(),
+          ends_at: end.toISOString(),
+          employee_id: source.employee_id,
+        });
+        notify(messages.activitiesAllAdded, { type: "success" });
+      } catch (error) {
+        notify(errorText(error), { type: "error" });
+      }
+    },
+    [mutations.create, notify],
+  );
 
   const trash = useCallback(
     (activity: Activity) => {
       if (isLocked(activity)) notify(messages.activityFrozen, { type: "warning" });
-      else setPending({ kind: "delete", activity });
+      else setTrashing(activity);
     },
     [notify],
   );
 
-  const confirmPending = async () => {
-    const p = pending;
-    setPending(null);
-    if (!p) return;
-    setBusy(true);
+  const confirmTrash = async () => {
+    const activity = trashing;
+    setTrashing(null);
+    if (!activity) return;
     try {
-      if (p.kind === "delete") {
-        await dataProvider.delete("activities", { id: p.activity.id, previousData: p.activity });
-        notify(messages.activityDeleted, { type: "success" });
-      } else if (weekStart) {
-        const r = await dataProvider.freezeActivities(p.verb, weekStart, isAdmin ? chosenEmployee : undefined);
-        notify(r.message, { type: "success" });
-      }
+      await mutations.remove.mutateAsync(activity);
+      notify(messages.activityDeleted, { type: "success" });
     } catch (error) {
       notify(errorText(error), { type: "error" });
-    } finally {
-      setBusy(false);
-      reload();
     }
   };
 
-  const copyPreviousWeek = async () => {
+  const moveShown = (event: ShownEvent, start: Date, end: Date) => {
+    const stored = currentDraft();
+    if (stored) changeDraft(changeEvent(stored, event, { start: start.toISOString(), end: end.toISOString() }), messages.activitiesUpdatedLocally);
+  };
+  const duplicateShown = (event: ShownEvent, start: Date, end: Date) => {
+    const stored = currentDraft();
+    if (stored) changeDraft(duplicateEvent(stored, event, start, end), messages.activitiesUpdatedLocally);
+  };
+  const trashShown = (event: ShownEvent) => {
+    const stored = currentDraft();
+    if (stored) changeDraft(removeEvent(stored, event), messages.activitiesUpdatedLocally);
+  };
+
+  const freeze = async (verb: Parameters<typeof mutations.freeze.mutateAsync>[0]["verb"]) => {
     if (!weekStart) return;
-    setBusy(true);
-    setSkipped(null);
     try {
-      const r = await dataProvider.copyPreviousWeek(weekStart, isAdmin ? chosenEmployee : undefined);
-      notify(r.message, { type: r.created ? "success" : "info" });
-      if (r.skipped.length) setSkipped(r.skipped);
+      const r = await mutations.freeze.mutateAsync({ verb, weekStart, employee: isAdmin ? chosenEmployee : undefined });
+      notify(r.message, { type: "success" });
     } catch (error) {
       notify(errorText(error), { type: "error" });
-    } finally {
-      setBusy(false);
-      reload();
     }
   };
-
-  const download = async (kind: "activities" | "personal") => {
-    if (!weekStart) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), ACTIVITIES_CSV_TIMEOUT_MS);
-    setDownloading(kind);
-    try {
-      const { blob, filename } = await dataProvider.downloadActivitiesCsv(
-        kind,
-        {
-          "by_begins_at[start_date]": weekStart,
-          "by_begins_at[end_date]": sundayOf(weekStart),
-          by_employee: kind === "activities" && isAdmin ? (choice ?? "todos") : undefined,
-        },
-        controller.signal,
-      );
-      saveBlob(blob, filename);
-      notify(messages.activitiesCsvDownloaded, { type: "success" });
-    } catch (error) {
-      notify((error as Error).name === "AbortError" ? messages.unexpected : errorText(error), { type: "error" });
-    } finally {
-      clearTimeout(timer);
-      setDownloading(null);
-    }
-  };
-
-  const askFreeze = (verb: FreezeVerb) =>
-    setPending({
-      kind: "freeze",
-      verb,
-      title: FREEZE_LABELS[verb],
-      content:
-        verb === "close_activities" && !isAdmin ? messages.confirmCloseWeek : `¿Deseas ${FREEZE_LABELS[verb].toLowerCase()}?`,
-    });
 
   if (me && !me.employee && !isAdmin) {
     return (
@@ -317,6 +364,7 @@ export default function ActivitiesPage() {
     );
   }
 
+  const busy = mutations.freeze.isPending || mutations.saveWeek.isPending;
   return (
     <Box sx={{ mt: 1 }}>
       <Title title="Actividades de la semana" />
@@ -327,33 +375,24 @@ export default function ActivitiesPage() {
       )}
       <Paper sx={{ p: 1.5, mb: 1 }}>
         <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", alignItems: "center", rowGap: 1 }}>
-          {isAdmin && (
-            <TextField
-              select
-              size="small"
-              label="Empleado"
-              value={choice ?? ""}
-              onChange={(e) => setChoice(e.target.value === "todos" ? "todos" : Number(e.target.value))}
-              sx={{ minWidth: 240 }}
-              slotProps={{ htmlInput: { "data-testid": "employee-picker" } }}
-            >
-              <MenuItem value="todos">Todos</MenuItem>
-              {employees.map((e) => (
-                <MenuItem key={e.id} value={e.id}>
-                  {e.name}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
-          <Button size="small" variant="outlined" onClick={copyPreviousWeek} disabled={readOnly || busy}>
-            Copiar semana anterior
-          </Button>
+          {isAdmin && <EmployeePicker value={choice} employees={employees} onChange={setChoice} />}
+          <CopyWeekButton
+            weekStart={weekStart}
+            employee={isAdmin ? chosenEmployee : undefined}
+            disabled={readOnly || closed || draftMode || busy}
+            reason={closedReason ?? (draftMode ? messages.timesheetDraftCopyDisabled : null)}
+            mutations={mutations}
+          />
           {!readOnly && (
-            <SavedWeekBar
-              saved={saved}
+            <DraftBar
+              store={store}
+              dataProvider={dataProvider}
+              mutations={mutations}
               weekStart={weekStart}
-              employeeId={chosenEmployee}
-              disabled={busy}
+              activities={week.activities}
+              weekLoaded={week.current}
+              refetch={week.refetch}
+              disabled={busy || closed}
               day={importDay}
               onDayClose={() => setImportDay(null)}
               onCreateDay={(date) => {
@@ -361,165 +400,66 @@ export default function ActivitiesPage() {
                 openCreate({ date });
               }}
               onGoToWeek={goToWeek}
-              onSaved={reload}
+              fieldLabel={(field) => activityFieldLabel(field, translate)}
             />
           )}
-          {viewingOwn && (
-            <Button size="small" variant="outlined" color="error" onClick={() => askFreeze("close_activities")} disabled={busy}>
-              Cerrar semana
-            </Button>
-          )}
-          {isAdmin && chosenEmployee !== null && (
-            <>
-              {!viewingOwn && (
-                <Button
-                  size="small"
-                  variant="outlined"
-                  color="error"
-                  onClick={() => askFreeze("close_activities")}
-                  disabled={busy}
-                >
-                  Cerrar semana
-                </Button>
-              )}
-              <Button size="small" variant="outlined" onClick={() => askFreeze("open_activities")} disabled={busy}>
-                Abrir semana
-              </Button>
-              <Button
-                size="small"
-                variant="outlined"
-                color="error"
-                onClick={() => askFreeze("close_month_activities")}
-                disabled={busy}
-              >
-                Cerrar mes
-              </Button>
-              <Button size="small" variant="outlined" onClick={() => askFreeze("open_month_activities")} disabled={busy}>
-                Abrir mes
-              </Button>
-            </>
+          {(viewingOwn || (isAdmin && chosenEmployee !== null)) && (
+            <FreezeButtons state={weekState} isAdmin={isAdmin} busy={busy} onFreeze={freeze} />
           )}
           <Box sx={{ flex: 1 }} />
-          <Button
-            size="small"
-            onClick={() => download("activities")}
-            disabled={downloading !== null}
-            startIcon={downloading === "activities" ? <CircularProgress size={14} /> : undefined}
-          >
-            Descargar CSV
-          </Button>
-          <Button
-            size="small"
-            onClick={() => download("personal")}
-            disabled={downloading !== null || !me?.employee}
-            startIcon={downloading === "personal" ? <CircularProgress size={14} /> : undefined}
-          >
-            Reporte personal
-          </Button>
+          <Downloads weekStart={weekStart} employee={choice} isAdmin={isAdmin} hasEmployee={!!me?.employee} />
         </Stack>
       </Paper>
       <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: "stretch" }}>
         <Paper sx={{ p: 1, flex: 1, display: "flex", alignItems: "center", gap: 1 }}>
-          <SummaryBar activities={shown} />
-          {loading && <CircularProgress size={16} />}
+          <SummaryBar activities={timed} />
+          {week.loading && <CircularProgress size={16} />}
         </Paper>
-        <Box
-          ref={trashRef}
-          data-testid="trash"
-          sx={{
-            border: "2px dashed",
-            borderColor: "error.main",
-            color: "error.main",
-            borderRadius: 1,
-            px: 2,
-            py: 1,
-            display: "flex",
-            alignItems: "center",
-            gap: 1,
-            minWidth: 220,
-          }}
-        >
-          <DeleteIcon fontSize="small" /> Arrastra aquí para eliminar
-        </Box>
+        <TrashZone ref={trashRef} disabled={readOnly || closed} />
       </Stack>
-      {skipped && (
-        <Alert severity="warning" onClose={() => setSkipped(null)} sx={{ mb: 1 }} data-testid="copy-skipped">
-          {messages.copySkippedSummary(skipped.length)}
-          <ul style={{ margin: 0 }}>
-            {skipped.map((s) => (
-              <li key={`${s.begins_at}-${s.description}`}>
-                {localDate(new Date(s.begins_at))} {hhmm(new Date(s.begins_at))} - {hhmm(new Date(s.ends_at))} {s.description}:{" "}
-                {s.reason}
-              </li>
-            ))}
-          </ul>
-        </Alert>
-      )}
       <Paper sx={{ p: 1 }}>
         <WeekCalendar
           ref={calendarRef}
-          activities={localMode ? [] : activities}
-          localEvents={localEvents}
-          savedWeek={saved.week}
-          noCreate={localMode}
-          onAllDayClick={setImportDay}
-          onOpenLocal={(e) =>
-            setTarget({ mode: "edit", local: e, template: templateOfLocal(e), begins: new Date(e.start), ends: new Date(e.end) })
-          }
-          onMoveLocal={moveLocal}
-          onDuplicateLocal={duplicateLocal}
-          onTrashLocal={removeLocal}
+          activities={draftMode ? [] : week.activities}
+          localEvents={shown}
+          savedWeek={draftMode ? draft : null}
+          noCreate={closed}
+          onAllDayClick={closed ? undefined : setImportDay}
+          onOpenLocal={openShown}
+          onMoveLocal={moveShown}
+          onDuplicateLocal={duplicateShown}
+          onTrashLocal={trashShown}
           holidays={holidaySet}
           hoursByDay={perDay}
-          readOnly={readOnly}
+          readOnly={readOnly || closed}
           onWeekChange={setWeekStart}
           onCreate={openCreate}
-          onOpen={(a) => setTarget({ mode: "edit", activity: a, begins: new Date(a.begins_at), ends: new Date(a.ends_at) })}
+          onOpen={openActivity}
           onMove={move}
           onDuplicate={duplicate}
           onTrash={trash}
-          onWarn={(m) => notify(m, { type: "warning" })}
+          onWarn={warn}
           isOverTrash={isOverTrash}
         />
       </Paper>
-      <ActivityModal
-        target={target}
+      <ActivityDialog
+        target={target?.dialog ?? null}
         employeeId={chosenEmployee}
         settings={settings}
         onClose={() => setTarget(null)}
-        onSaveLocal={saveLocal}
-        onRemoveLocal={removeLocal}
-        onSaved={() => {
-          setTarget(null);
-          reload();
-        }}
-        onDuplicate={(source, begins, ends) => {
-          const length = ends.getTime() - begins.getTime();
-          const dayEnd = zonedTime(localDate(begins), 24 * 60).getTime();
-          const start = ends.getTime() + length <= dayEnd ? ends : begins;
-          setTarget({
-            mode: "create",
-            template: copyOf(source) as Partial<Activity>,
-            begins: start,
-            ends: new Date(start.getTime() + length),
-          });
-        }}
+        onSubmit={submit}
+        onDelete={deleteTarget}
+        onDuplicate={duplicateFromDialog}
       />
       <Confirm
-        isOpen={pending !== null}
-        loading={busy}
-        title={pending?.kind === "delete" ? "Eliminar actividad" : (pending?.title ?? "")}
-        content={pending?.kind === "delete" ? messages.confirmDeleteActivity : (pending?.content ?? "")}
+        isOpen={trashing !== null}
+        title="Eliminar actividad"
+        content={messages.confirmDeleteActivity}
         confirm="Confirmar"
         cancel="Cancelar"
-        onConfirm={confirmPending}
-        onClose={() => setPending(null)}
+        onConfirm={confirmTrash}
+        onClose={() => setTrashing(null)}
       />
     </Box>
   );
 }
-
-const toMinutes = (t: string) => {
-  const [h, m] = t.split(":").map(Number);
-  return h * 60 + m;
-};

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { formatHours } from "../../src/timesheet/totals";
+import { formatHours } from "../../src/timesheet/model/totals";
 import { expectNoEnglish, signIn } from "./fixtures";
 
 /** Bars the chart drew with some height (a zero value draws an empty bar). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { centihoursBetween, expectedWeekHours, hoursBetween, sumHours } from "../../src/core/hours";
-import { hoursByDay, totalHours } from "../../src/timesheet/totals";
+import { hoursByDay, totalHours } from "../../src/timesheet/model/totals";
 
 const at = (iso: string) => new Date(iso);
 

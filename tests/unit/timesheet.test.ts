@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ACTION_TYPES } from "../../src/core/constants";
 import { zonedTime } from "../../src/core/week";
-import { ACTION_COLORS, colorsFor, isLocked, LOCKED_COLOR } from "../../src/timesheet/colors";
-import { formatHours, hoursByDay, hoursByType, hoursOf, totalHours } from "../../src/timesheet/totals";
+import { ACTION_COLORS, colorsFor, isLocked, LOCKED_COLOR } from "../../src/timesheet/model/colors";
+import { formatHours, hoursByDay, hoursByType, hoursOf, totalHours } from "../../src/timesheet/model/totals";
 
 const at = (date: string, time: string) => {
   const [h, m] = time.split(":").map(Number);

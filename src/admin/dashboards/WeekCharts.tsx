@@ -16,7 +16,7 @@ import { useTranslate } from "react-admin";
 import { ACTION_LABELS, ACTION_TYPES, type ActionType, WORKING_DAY_HOURS } from "../../core/constants";
 import { addDays, dayOfWeek } from "../../core/week";
 import type { EmployeeDashboard } from "../../dataProvider";
-import { ACTION_COLORS } from "../../timesheet/colors";
+import { ACTION_COLORS } from "../../timesheet/model/colors";
 import { ChartTitle, EmptyState, formatHours, fullDate, hoursFormatter, useChartLocale, weekdayDate } from "./chartKit";
 
 const typeLabel = (t: string) => ACTION_LABELS[t as ActionType] ?? t;

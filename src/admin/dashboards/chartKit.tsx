@@ -6,7 +6,7 @@ import { Alert, Box, Card, CardContent, CardHeader, LinearProgress, Typography }
 import type { ReactNode } from "react";
 import { useTranslate } from "react-admin";
 import { parseIsoDate } from "../../core/week";
-import { formatHours } from "../../timesheet/totals";
+import { formatHours } from "../../timesheet/model/totals";
 
 export { formatHours };
 

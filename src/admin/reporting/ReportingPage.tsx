@@ -40,7 +40,7 @@ import type { SessionUser } from "../../core/session";
 import { localToday, previousWeekOf } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
 import { validationFromBody } from "../../dataProvider/http";
-import { saveBlob } from "../../timesheet/downloads";
+import { saveBlob } from "../../dataProvider/saveBlob";
 import { SiaDatePicker } from "../common/DatePickerInput";
 
 /** The API list behind each kind (what the autocomplete searches). */

@@ -19,8 +19,8 @@ import {
 } from "@mui/material";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslate } from "react-admin";
-import { calendarMessages, importMessages, messages } from "../core/messages";
-import { ImportCallError } from "../dataProvider";
+import { calendarMessages, importMessages, messages } from "../../core/messages";
+import { ImportCallError } from "../../dataProvider";
 
 const t = (key: string) => `sia.timesheet_import.${key}`;
 
@@ -37,6 +37,8 @@ export interface ImportFailure {
   connectGoogle?: boolean;
   /** The import went through but some events or lines of the file could not be read. */
   severity?: "error" | "warning";
+  /** What the person can do about it (keep their changes over another person's). */
+  action?: { label: string; run(): void };
 }
 
 /** Where the server starts the OAuth flow (server/modules/google/routes.ts); Google sends the user back. */
@@ -58,6 +60,10 @@ export function ImportFailureAlert({ failure, onClose }: { failure: ImportFailur
         failure.connectGoogle ? (
           <Button color="inherit" size="small" href={GOOGLE_CONNECT_URL} data-testid="connect-google">
             {translate(t("connect_google"))}
+          </Button>
+        ) : failure.action ? (
+          <Button color="inherit" size="small" onClick={failure.action.run} data-testid="failure-action">
+            {failure.action.label}
           </Button>
         ) : undefined
       }

@@ -1,9 +1,9 @@
 /** The week's hours: the total and the hours by action type, coloured like the calendar. */
 import { Box, Chip, Stack } from "@mui/material";
 import { memo } from "react";
-import { ACTION_LABELS, ACTION_TYPES } from "../core/constants";
-import { ACTION_COLORS, ACTION_TEXT_COLORS } from "./colors";
-import { formatHours, hoursByType, type Timed, totalHours } from "./totals";
+import { ACTION_LABELS, ACTION_TYPES } from "../../core/constants";
+import { ACTION_COLORS, ACTION_TEXT_COLORS } from "../model/colors";
+import { formatHours, hoursByType, type Timed, totalHours } from "../model/totals";
 
 export const SummaryBar = memo(function SummaryBar({ activities }: { activities: ReadonlyArray<Timed> }) {
   const byType = hoursByType(activities);

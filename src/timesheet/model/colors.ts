@@ -2,7 +2,7 @@
  * Colours of the weekly calendar (SPEC §2): editable activities by action type, locked ones (frozen or
  * not editable) red.
  */
-import type { ActionType } from "../core/constants";
+import type { ActionType } from "../../core/constants";
 
 export const ACTION_COLORS: Record<ActionType, string> = {
   vacation: "#00897b", // teal
@@ -33,11 +33,11 @@ export function colorsFor(a: Lockable & { action_type?: string | null }): { back
   return { background, text: ACTION_TEXT_COLORS[type] ?? "#ffffff" };
 }
 
-/** Local (imported, not yet saved) events of the saved week (SPEC §2): invalid red, already in SIA brown. */
+/** Events of the draft week (SPEC §2): invalid red (whatever they are), already in SIA brown. */
 export const LOCAL_COLORS = { invalid: "#c62828", inSia: "#795548" } as const;
 
 export function localEventColors(e: { isValidate: boolean; isintoSia: boolean; actionType?: string | null }) {
-  if (e.isintoSia) return { background: LOCAL_COLORS.inSia, text: "#ffffff" };
   if (!e.isValidate) return { background: LOCAL_COLORS.invalid, text: "#ffffff" };
+  if (e.isintoSia) return { background: LOCAL_COLORS.inSia, text: "#ffffff" };
   return colorsFor({ action_type: e.actionType });
 }

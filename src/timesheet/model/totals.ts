@@ -1,7 +1,7 @@
 /** Hours of the shown week: per local day, per action type and in total (pure helpers, unit-tested). */
-import { ACTION_TYPES, type ActionType } from "../core/constants";
-import { centihoursBetween } from "../core/hours";
-import { localDate } from "../core/week";
+import { ACTION_TYPES, type ActionType } from "../../core/constants";
+import { centihoursBetween } from "../../core/hours";
+import { localDate } from "../../core/week";
 
 export interface Timed {
   begins_at: string | Date;

@@ -1,19 +1,37 @@
 /**
- * The local saved week's header (SPEC §2 "Header buttons", §4 "Local week lifecycle"): with no saved week the
- * imports (Google Calendar, CSV, an .ics file); with one 'Remover semana', 'Refrescar actividades' and
- * 'Guardar semana' (sort, local overlaps, POST activities/validate, POST activities/batch). Also the one-day
- * import opened from the all-day row. Every change of the saved week goes through savedWeek.ts.
+ * The draft week's bar (SPEC §2 "Import buttons", §4 "Local week lifecycle"): without a draft, the imports
+ * (Google Calendar, CSV, .ics); with one, «Remover semana», «Refrescar actividades» and «Guardar semana»,
+ * which sends the whole draft (new activities, changes, deletions) in one request. The draft is the one of
+ * the signed-in user for the employee shown (../data/useDraft.ts); what it cannot save is listed by day,
+ * time, field and reason, and stays in the draft.
  */
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Stack } from "@mui/material";
 import { useEffect, useState } from "react";
-import { Confirm, type Identifier, useDataProvider, useNotify, useTranslate } from "react-admin";
+import { Confirm, type HttpError, useNotify, useTranslate } from "react-admin";
 import { useSearchParams } from "react-router-dom";
-import { MAX_PER_PAGE } from "../core/constants";
-import { type LocalEvent, localEventToActivity, type SavedWeek } from "../core/localEvent";
-import { calendarMessages, importMessages, messages } from "../core/messages";
-import { CALENDAR_IMPORT_PARAM } from "../core/resources";
-import { sundayOf } from "../core/week";
-import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../dataProvider";
+import type { Activity } from "../../core/activity";
+import type { ImportType, LocalEvent } from "../../core/localEvent";
+import { calendarMessages, importMessages, messages } from "../../core/messages";
+import { CALENDAR_IMPORT_PARAM } from "../../core/resources";
+import { sundayOf } from "../../core/week";
+import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../../dataProvider";
+import type { TimesheetMutations } from "../data/mutations";
+import type { DraftStore } from "../data/useDraft";
+import {
+  applySaveErrors,
+  type Draft,
+  errorLineText,
+  findConflicts,
+  isEmpty,
+  newDraft,
+  pendingCount,
+  rebase,
+  replaceDay,
+  savePayload,
+  settle,
+  shownEvents,
+  timesProblem,
+} from "../model/draft";
 import {
   errorLines,
   FileImportDialog,
@@ -24,52 +42,58 @@ import {
   isIcsFile,
   needsGoogleConnection,
 } from "./ImportDialogs";
-import {
-  eventsToSave,
-  findConflicts,
-  flattenBatchErrors,
-  markInvalid,
-  mergeServerActivities,
-  newSavedWeek,
-  replaceDay,
-} from "./savedWeek";
-import type { useSavedWeek } from "./useSavedWeek";
-import type { Activity } from "./useWeekActivities";
 
 const t = (key: string) => `sia.timesheet_import.${key}`;
 const GOOGLE_RETURN_PARAM = "google";
 
 type Ask = "google" | "remove" | null;
 
-export interface SavedWeekBarProps {
-  saved: ReturnType<typeof useSavedWeek>;
+export interface DraftBarProps {
+  store: DraftStore;
+  dataProvider: SiaDataProvider;
+  mutations: TimesheetMutations;
   /** The Monday shown. */
   weekStart: string | null;
-  /** The employee whose week it is (admins looking at someone else). */
-  employeeId: Identifier | null;
+  /** SIA's activities of the week shown, and whether they are that week's (not the previous one's). */
+  activities: readonly Activity[];
+  weekLoaded: boolean;
+  /** Read SIA's activities of the week again. */
+  refetch(): Promise<unknown>;
+  /** The week is closed, or something else is running: nothing can be imported or saved. */
   disabled?: boolean;
   /** The all-day cell clicked (one-day import), and closing it. */
   day: string | null;
   onDayClose(): void;
-  /** A new activity for the day clicked (the all-day row's former click). */
+  /** A new activity for the day clicked. */
   onCreateDay(date: string): void;
-  /** Show the saved week in the calendar. */
+  /** Show a week in the calendar. */
   onGoToWeek(date: string): void;
-  /** The server's activities changed. */
-  onSaved(): void;
+  /** A field's name in Spanish (error lines). */
+  fieldLabel(field: string): string;
 }
 
-export function SavedWeekBar(props: SavedWeekBarProps) {
-  const { saved, weekStart, day } = props;
-  const week = saved.week;
-  const dataProvider = useDataProvider<SiaDataProvider>();
+/** Imported events with impossible times are marked (their reason shown) before they are kept. */
+function markImpossible(events: LocalEvent[]): LocalEvent[] {
+  return events.map((e) => {
+    const problem = timesProblem(e.start, e.end, {
+      noLength: messages.timesheetNoLength,
+      pastMidnight: messages.timesheetPastMidnight,
+    });
+    if (!problem || e.errors?.includes(problem)) return e;
+    return { ...e, isValidate: false, errors: [...(e.errors ?? []), problem] };
+  });
+}
+
+export function DraftBar(props: DraftBarProps) {
+  const { store, weekStart, day, dataProvider, mutations } = props;
+  const draft = store.draft;
   const notify = useNotify();
   const translate = useTranslate();
-  // /app/showGoogleCalendar (SPEC §2, "import from a calendar service") lands here with ?importar=calendario:
-  // the calendar import opens at once, unless a week is already saved.
+  // /app/showGoogleCalendar (SPEC §2) lands here with ?importar=calendario: the calendar import opens at
+  // once, unless a draft is already kept.
   const [searchParams, setSearchParams] = useSearchParams();
   const [dialog, setDialog] = useState<"ics" | "csv" | null>(() =>
-    searchParams.get(CALENDAR_IMPORT_PARAM) === "calendario" && !saved.week ? "ics" : null,
+    searchParams.get(CALENDAR_IMPORT_PARAM) === "calendario" && !draft ? "ics" : null,
   );
   const closeDialog = () => {
     setDialog(null);
@@ -86,22 +110,29 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
   const [ask, setAsk] = useState<Ask>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
+  // A draft of someone else shown before (the employee picker changed): its failure is not this one's.
+  const ownerKey = store.owner ? `${store.owner.userId}:${store.owner.employeeId}` : "";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the owner changes
+  useEffect(() => setFailure(null), [ownerKey]);
 
   const localSaveFailed = () => setFailure({ title: messages.localSaveFailedTitle, lines: [messages.localSaveFailed] });
 
-  /** An import's events become the saved week (or replace one day of it). */
-  const keep = (importType: SavedWeek["importType"], start: string, events: LocalEvent[], onlyDay?: string) => {
+  /** An import's events become the draft (or replace one day of it). */
+  const keep = (importType: ImportType, start: string, events: LocalEvent[], onlyDay?: string) => {
+    const owner = store.owner;
+    if (!owner) return false;
     if (!events.length) {
       notify(messages.activitiesNone, { type: "warning" });
       return false;
     }
-    const current = saved.current();
+    const marked = markImpossible(events);
+    const current = store.current();
     const base =
       onlyDay && current && current.startOfWeek === start
         ? current
-        : newSavedWeek(importType, start, sundayOf(start), onlyDay ? [] : events);
-    const next = onlyDay ? replaceDay(base, onlyDay, events) : base;
-    if (!saved.persist(next)) {
+        : newDraft(owner, importType, start, sundayOf(start), onlyDay ? [] : marked);
+    const next = onlyDay ? replaceDay(base, onlyDay, marked) : base;
+    if (!store.save(next)) {
       localSaveFailed();
       return false;
     }
@@ -132,24 +163,17 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
     }
   };
 
+  /** «Refrescar actividades»: SIA's week is read again; what SIA now holds leaves the draft. */
   const refresh = async () => {
-    const current = saved.current();
+    const current = store.current();
     if (!current) return notify(messages.savedWeekNotFound, { type: "warning" });
+    if (current.startOfWeek !== weekStart) return props.onGoToWeek(current.startOfWeek);
     setBusy(true);
     try {
-      const { data } = await dataProvider.getList<Activity>("activities", {
-        pagination: { page: 1, perPage: MAX_PER_PAGE },
-        sort: { field: "begins_at", order: "ASC" },
-        filter: {
-          "by_begins_at[start_date]": current.startOfWeek,
-          "by_begins_at[end_date]": current.endOfWeek,
-          by_employee: props.employeeId ?? undefined,
-        },
-      });
-      if (saved.persist(mergeServerActivities(current, data))) {
-        notify(messages.activitiesUpdatedLocally, { type: "success" });
-        props.onGoToWeek(current.startOfWeek);
-      } else localSaveFailed();
+      const result = (await props.refetch()) as { data?: Activity[]; error?: unknown };
+      if (result?.error) throw result.error;
+      if (result?.data && !store.save(settle(current, result.data))) localSaveFailed();
+      else notify(messages.activitiesUpdatedLocally, { type: "success" });
     } catch (error) {
       notify((error as Error).message || messages.unexpected, { type: "error" });
     } finally {
@@ -159,44 +183,75 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
 
   const remove = () => {
     setAsk(null);
-    if (!saved.current()) return notify(messages.savedWeekNotFound, { type: "warning" });
-    saved.clear();
+    if (!store.current()) return notify(messages.savedWeekNotFound, { type: "warning" });
+    store.clear();
     setFailure(null);
     notify(messages.activitiesRemoved, { type: "success" });
   };
 
+  /** Keeps the person's changes over another person's: re-based on SIA's current versions, then saved. */
+  const keepMine = async () => {
+    const current = store.current();
+    if (!current) return;
+    setBusy(true);
+    try {
+      const result = (await props.refetch()) as { data?: Activity[] };
+      if (result?.data && store.save(rebase(settle(current, result.data), result.data))) {
+        setFailure(null);
+        notify(messages.timesheetRebased, { type: "info" });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const saveWeek = async () => {
-    const current = saved.current();
+    const current = store.current();
     if (!current) return notify(messages.savedWeekNotFound, { type: "warning" });
-    const toSave = eventsToSave(current);
-    if (!toSave.length) return notify(messages.savedWeekNone, { type: "warning" });
-    const conflicts = findConflicts(current.events, messages.activityConflict);
+    if (current.startOfWeek !== weekStart || !props.weekLoaded) return props.onGoToWeek(current.startOfWeek);
+    if (isEmpty(current)) return notify(messages.savedWeekNone, { type: "warning" });
+    const shown = shownEvents(current, props.activities);
+    const conflicts = findConflicts(shown, messages.activityConflict);
     if (conflicts.length) {
       notify(messages.activityConflict, { type: "error" });
-      setFailure({ title: messages.importFailedTitle, lines: conflicts });
+      setFailure({ title: messages.importFailedTitle, lines: conflicts.map(errorLineText) });
       return;
     }
-    const activities = toSave.map((e) => localEventToActivity(e, props.employeeId as number | null));
+    const payload = savePayload(current, props.activities);
     setBusy(true);
     setFailure(null);
     try {
-      await dataProvider.validateActivities(activities);
-      const result = await dataProvider.saveActivitiesBatch(activities);
-      if (result.created + result.existing !== activities.length) {
+      const result = await mutations.saveWeek.mutateAsync(payload);
+      const written = result.created + result.existing;
+      if (
+        written !== payload.creates.length ||
+        result.updated.length !== payload.updates.length ||
+        result.deleted.length !== payload.deletions.length
+      ) {
         setFailure({
           title: messages.localSaveFailedTitle,
-          lines: [messages.localSaveFailed, messages.savedCountDiffers(activities.length, result.created + result.existing)],
+          lines: [messages.localSaveFailed, messages.savedCountDiffers(payload.creates.length, written)],
         });
       } else {
-        saved.clear();
+        store.clear();
         notify(messages.activitiesSaved, { type: "success" });
       }
-      props.onSaved();
     } catch (error) {
-      if (error instanceof ImportCallError && Object.keys(error.byIndex).length) {
-        const byIndex = flattenBatchErrors(error.byIndex);
-        if (!saved.persist(markInvalid(current, toSave, byIndex))) localSaveFailed();
-        setFailure({ title: messages.importFailedTitle, lines: Object.values(byIndex).flat() });
+      const status = (error as HttpError).status;
+      const byIndex = error instanceof ImportCallError ? error.byIndex : {};
+      const refused = Object.keys(byIndex).length
+        ? applySaveErrors(current, payload, byIndex as never, props.fieldLabel)
+        : null;
+      if (status === 409) {
+        if (refused) store.save(refused.draft);
+        setFailure({
+          title: messages.timesheetStaleTitle,
+          lines: refused?.lines.length ? refused.lines.map(errorLineText) : [messages.staleVersion],
+          action: { label: translate(t("keep_mine")), run: keepMine },
+        });
+      } else if (refused) {
+        if (!store.save(refused.draft)) localSaveFailed();
+        setFailure({ title: messages.importFailedTitle, lines: refused.lines.map(errorLineText) });
         notify(messages.importFailedTitle, { type: "error" });
       } else importFailed(error);
     } finally {
@@ -204,17 +259,17 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
     }
   };
 
-  const onShownWeek = !!week && week.startOfWeek === weekStart;
-  const pending = week ? eventsToSave(week) : [];
-  const invalid = pending.filter((e) => !e.isValidate).length;
+  const onShownWeek = !!draft && draft.startOfWeek === weekStart;
+  const pending = draft ? pendingCount(draft) : 0;
+  const invalid = draft && onShownWeek ? shownEvents(draft, props.activities).filter((e) => !e.isValidate).length : 0;
 
   return (
     <>
-      {week ? (
+      {draft ? (
         <>
           {!onShownWeek && (
-            <Button size="small" variant="outlined" onClick={() => props.onGoToWeek(week.startOfWeek)}>
-              {`${week.startOfWeek} – ${week.endOfWeek}`}
+            <Button size="small" variant="outlined" onClick={() => props.onGoToWeek(draft.startOfWeek)} data-testid="go-to-draft">
+              {`${translate(t("go_to_week"))} ${draft.startOfWeek} – ${draft.endOfWeek}`}
             </Button>
           )}
           <Button size="small" variant="outlined" color="error" onClick={() => setAsk("remove")} disabled={busy}>
@@ -229,38 +284,23 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
         </>
       ) : (
         <>
-          <Button
-            size="small"
-            variant="outlined"
-            onClick={() => setAsk("google")}
-            disabled={busy || props.disabled || !weekStart}
-          >
+          <Button size="small" variant="outlined" onClick={() => setAsk("google")} disabled={busy || props.disabled || !weekStart}>
             {translate(t("import_google"))}
           </Button>
-          <Button
-            size="small"
-            variant="outlined"
-            onClick={() => setDialog("csv")}
-            disabled={busy || props.disabled || !weekStart}
-          >
+          <Button size="small" variant="outlined" onClick={() => setDialog("csv")} disabled={busy || props.disabled || !weekStart}>
             {translate(t("import_csv"))}
           </Button>
-          <Button
-            size="small"
-            variant="outlined"
-            onClick={() => setDialog("ics")}
-            disabled={busy || props.disabled || !weekStart}
-          >
+          <Button size="small" variant="outlined" onClick={() => setDialog("ics")} disabled={busy || props.disabled || !weekStart}>
             {translate(t("import_ics"))}
           </Button>
         </>
       )}
-      {(busy || week || failure) && (
+      {(busy || draft || failure) && (
         <Stack sx={{ width: "100%" }} spacing={1}>
           {busy && <LinearProgress data-testid="saved-week-progress" />}
-          {week && (
+          {draft && (
             <Alert severity={invalid ? "warning" : "info"} data-testid="saved-week-info">
-              {translate(t("saved_week_info"), { type: week.importType, count: pending.length })}
+              {translate(t("saved_week_info"), { type: draft.importType, count: pending })}
               {invalid ? ` ${translate(t("invalid_count"), { count: invalid })}` : ""}
             </Alert>
           )}
@@ -305,6 +345,7 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
       </FileImportDialog>
       <DayImportDialog
         {...props}
+        draft={draft}
         onGoogle={() => setAsk("google")}
         keep={keep}
         onWarnings={(lines) => setFailure({ title: importMessages.icsWarningsTitle, lines, severity: "warning" })}
@@ -326,23 +367,23 @@ export function SavedWeekBar(props: SavedWeekBarProps) {
 
 /**
  * The all-day row's dialog ('Importar el día'): an .ics file or Google Calendar for that day only (its
- * events replace only that day's), or a new activity for the day.
+ * events replace only that day's new events), or a new activity for the day.
  */
 function DayImportDialog(
-  props: SavedWeekBarProps & {
+  props: DraftBarProps & {
+    draft: Draft | null;
     onGoogle(): void;
-    keep(type: SavedWeek["importType"], start: string, events: LocalEvent[], onlyDay?: string): boolean;
+    keep(type: ImportType, start: string, events: LocalEvent[], onlyDay?: string): boolean;
     /** What the file held but could not be read, shown once the day is imported. */
     onWarnings(warnings: string[]): void;
     busy: boolean;
   },
 ) {
-  const { day, saved, weekStart } = props;
+  const { day, draft, weekStart, dataProvider } = props;
   const translate = useTranslate();
-  const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
-  // A saved week of another week: only a new activity (its day cannot join that week).
-  const otherWeek = !!saved.week && saved.week.startOfWeek !== weekStart;
+  // A draft of another week: only a new activity (its day cannot join that week).
+  const otherWeek = !!draft && draft.startOfWeek !== weekStart;
   if (otherWeek && day)
     return (
       <Dialog open onClose={props.onDayClose} data-testid="day-import-dialog">
@@ -366,10 +407,10 @@ function DayImportDialog(
       onClose={props.onDayClose}
       extraActions={
         <>
-          <Button onClick={props.onGoogle} disabled={props.busy}>
+          <Button onClick={props.onGoogle} disabled={props.busy || props.disabled}>
             {translate(t("import_google_day"))}
           </Button>
-          {day && !saved.week && (
+          {day && (
             <Button onClick={() => props.onCreateDay(day)} disabled={props.busy}>
               {translate(t("new_activity"))}
             </Button>
@@ -383,7 +424,7 @@ function DayImportDialog(
         }
         let warnings: string[] = [];
         const events = await dataProvider.importCalendar({ startDate: weekStart, day, file, onWarnings: (w) => (warnings = w) });
-        if (props.keep(saved.week?.importType ?? "ICS", weekStart, events, day) || warnings.length) {
+        if (props.keep(draft?.importType ?? "ICS", weekStart, events, day) || warnings.length) {
           props.onDayClose();
           if (warnings.length) props.onWarnings(warnings);
         }

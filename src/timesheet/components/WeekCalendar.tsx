@@ -28,14 +28,14 @@ import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
 import { Box } from "@mui/material";
 import { forwardRef, useCallback, useMemo, useRef } from "react";
-import { CALENDAR } from "../core/constants";
-import type { LocalEvent, SavedWeek } from "../core/localEvent";
-import { messages } from "../core/messages";
-import { localDate } from "../core/week";
-import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "./colors";
-import { eventTitle, insideWeek } from "./savedWeek";
-import { formatHours } from "./totals";
-import type { Activity } from "./useWeekActivities";
+import { CALENDAR } from "../../core/constants";
+import type { Activity } from "../../core/activity";
+import type { LocalEvent } from "../../core/localEvent";
+import { messages } from "../../core/messages";
+import { localDate } from "../../core/week";
+import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/colors";
+import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
+import { formatHours } from "../model/totals";
 
 export interface Revertible {
   revert(): void;
@@ -57,16 +57,19 @@ export interface WeekCalendarProps {
   /** Refusals and warnings of SPEC §5 (all-day row). */
   onWarn(message: string): void;
   isOverTrash(x: number, y: number): boolean;
-  /** The local saved week's events shown (SPEC §4); only those inside `savedWeek` are clickable. */
-  localEvents?: LocalEvent[];
-  savedWeek?: Pick<SavedWeek, "startOfWeek" | "endOfWeek"> | null;
-  onOpenLocal?(event: LocalEvent): void;
-  onMoveLocal?(event: LocalEvent, start: Date, end: Date): void;
-  onDuplicateLocal?(source: LocalEvent, start: Date, end: Date): void;
-  onTrashLocal?(event: LocalEvent): void;
+  /**
+   * The draft week's events (SPEC §4): SIA's activities with the draft's changes (brown) and the new ones;
+   * only those inside `savedWeek` are clickable.
+   */
+  localEvents?: ShownEvent[];
+  savedWeek?: Pick<Draft, "startOfWeek" | "endOfWeek"> | null;
+  onOpenLocal?(event: ShownEvent): void;
+  onMoveLocal?(event: ShownEvent, start: Date, end: Date): void;
+  onDuplicateLocal?(source: ShownEvent, start: Date, end: Date): void;
+  onTrashLocal?(event: ShownEvent): void;
   /** A click on the all-day row ('Importar el día'); without it the click creates an activity. */
   onAllDayClick?(date: string): void;
-  /** Slots cannot be selected to create (the saved week is shown). */
+  /** Slots cannot be selected to create (a closed week). */
   noCreate?: boolean;
 }
 
@@ -96,14 +99,18 @@ export const toEventInput = (a: Activity): EventInput => {
   };
 };
 
-const localOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.local as LocalEvent | undefined;
+const localOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.local as ShownEvent | undefined;
 const activityOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.activity as Activity;
 
 const localDuration = (e: LocalEvent) => durationOf({ begins_at: e.start, ends_at: e.end } as Activity);
 
-/** A local event of the saved week: red when invalid, brown when already in SIA, clickable inside the week. */
-export const toLocalEventInput = (e: LocalEvent, week: WeekCalendarProps["savedWeek"]): EventInput => {
-  const active = !!week && insideWeek(week, e) && !e.isintoSia;
+/**
+ * An event of the draft week: red when invalid, brown when it is in SIA (darker when the draft changed
+ * it), the type's colour when new. Inside the week and not locked, it can be opened, moved and deleted.
+ */
+export const toLocalEventInput = (e: ShownEvent, week: WeekCalendarProps["savedWeek"]): EventInput => {
+  const inside = !!week && insideWeek(week, e);
+  const active = inside && !e.locked;
   const { background, text } = localEventColors(e);
   return {
     id: `local-${e.id}`,
@@ -111,20 +118,22 @@ export const toLocalEventInput = (e: LocalEvent, week: WeekCalendarProps["savedW
     start: e.start,
     end: e.end,
     backgroundColor: background,
-    borderColor: background,
+    borderColor: e.changed ? "#3e2723" : background,
     textColor: text,
     editable: active,
     classNames: [
       "sia-local",
-      e.isintoSia ? "sia-in-sia" : e.isValidate ? "sia-valid" : "sia-invalid",
-      active || (!!week && insideWeek(week, e)) ? "sia-clickable" : "sia-inert",
+      !e.isValidate ? "sia-invalid" : e.isintoSia ? "sia-in-sia" : "sia-valid",
+      ...(e.changed ? ["sia-changed"] : []),
+      ...(e.locked ? ["sia-locked"] : []),
+      inside ? "sia-clickable" : "sia-inert",
     ],
-    extendedProps: { local: e, clickable: !!week && insideWeek(week, e) },
+    extendedProps: { local: e, clickable: inside },
   };
 };
 
 /** What dragging an event's copy icon drops (SPEC §2: a duplicate). */
-const copyDragData = (source: { activity?: Activity; local?: LocalEvent }) =>
+const copyDragData = (source: { activity?: Activity; local?: ShownEvent }) =>
   source.local
     ? {
         title: eventTitle(source.local),
@@ -146,7 +155,7 @@ const copyDragData = (source: { activity?: Activity; local?: LocalEvent }) =>
       : {};
 
 /** The event each drawn copy icon duplicates (read when its drag starts, so it is always the latest). */
-const copySources = new WeakMap<Element, { activity?: Activity; local?: LocalEvent }>();
+const copySources = new WeakMap<Element, { activity?: Activity; local?: ShownEvent }>();
 /** Undoes what eventDidMount attached to an event's element. */
 const detachers = new WeakMap<Element, () => void>();
 
@@ -168,7 +177,7 @@ function div(style: string, text?: string) {
 function eventNodes(
   arg: EventContentArg,
   testId: string,
-  copy: { activity?: Activity; local?: LocalEvent } | null,
+  copy: { activity?: Activity; local?: ShownEvent } | null,
   title?: string,
 ) {
   const box = div("position:relative;height:100%;overflow:hidden;padding-right:20px");
@@ -334,7 +343,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
       eventReceive: (arg: EventReceiveArg) => {
         const p = latest.current;
         const source = arg.event.extendedProps.copyOf as Activity | undefined;
-        const localSource = arg.event.extendedProps.copyOfLocal as LocalEvent | undefined;
+        const localSource = arg.event.extendedProps.copyOfLocal as ShownEvent | undefined;
         const { start, end, allDay } = arg.event;
         arg.revert();
         if (!source && !localSource) return;

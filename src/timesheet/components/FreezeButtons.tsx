@@ -1,0 +1,80 @@
+/**
+ * Closing and opening the week or the month (SPEC §4 freezing): what the signed-in user may do with the
+ * shown employee's week, as the server answers it (GET activities/week_state), each asked first. A closed
+ * week says so.
+ */
+import LockIcon from "@mui/icons-material/Lock";
+import { Button, Chip } from "@mui/material";
+import { useState } from "react";
+import { Confirm, useTranslate } from "react-admin";
+import { messages } from "../../core/messages";
+import type { FreezeVerb } from "../../dataProvider";
+import type { WeekState } from "../data/queries";
+
+const LABELS: Record<FreezeVerb, string> = {
+  close_activities: "Cerrar semana",
+  open_activities: "Abrir semana",
+  close_month_activities: "Cerrar mes",
+  open_month_activities: "Abrir mes",
+};
+
+export function FreezeButtons(props: {
+  state: WeekState | null;
+  /** Admins: every verb (the month too); others: closing their own week. */
+  isAdmin: boolean;
+  busy: boolean;
+  onFreeze(verb: FreezeVerb): void;
+}) {
+  const { state, isAdmin, busy } = props;
+  const translate = useTranslate();
+  const [asking, setAsking] = useState<FreezeVerb | null>(null);
+  if (!state) return null;
+  const verbs: FreezeVerb[] = [];
+  if (!state.frozen && state.can_close) verbs.push("close_activities");
+  if (state.frozen && state.frozen_kind === "week" && state.can_open) verbs.push("open_activities");
+  if (isAdmin) verbs.push("close_month_activities", "open_month_activities");
+  return (
+    <>
+      {state.frozen && (
+        <Chip
+          icon={<LockIcon />}
+          color="error"
+          size="small"
+          data-testid="week-closed"
+          label={translate(`sia.timesheet_import.${state.frozen_kind === "month" ? "month_closed" : "week_closed"}`)}
+        />
+      )}
+      {verbs.map((verb) => (
+        <Button
+          key={verb}
+          size="small"
+          variant="outlined"
+          color={verb.startsWith("close") ? "error" : "primary"}
+          onClick={() => setAsking(verb)}
+          disabled={busy}
+        >
+          {LABELS[verb]}
+        </Button>
+      ))}
+      <Confirm
+        isOpen={asking !== null}
+        title={asking ? LABELS[asking] : ""}
+        content={
+          asking === "close_activities" && !isAdmin
+            ? messages.confirmCloseWeek
+            : asking
+              ? `¿Deseas ${LABELS[asking].toLowerCase()}?`
+              : ""
+        }
+        confirm="Confirmar"
+        cancel="Cancelar"
+        onConfirm={() => {
+          const verb = asking;
+          setAsking(null);
+          if (verb) props.onFreeze(verb);
+        }}
+        onClose={() => setAsking(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,442 @@
+/**
+ * The draft week (SPEC §3 "Local saved week", §4 "Local week lifecycle"): what someone imported or changed
+ * in a week and has not saved yet. Pure functions; storage is in ./storage.ts.
+ *
+ * A draft belongs to one person working on one employee's week: its owner ({userId, employeeId}) is part
+ * of its storage key and of the draft itself, so nobody else signed in on the browser, and no other
+ * employee chosen in the picker, ever sees or saves it (docs/decisions/026-timesheet-draft.md).
+ *
+ * The draft keeps only the changes, never copies of what is in SIA:
+ * - `events`: new activities (imported, duplicated) to create;
+ * - `updates`: changes to activities already in SIA, by id, with the version they were read at;
+ * - `deletions`: activities in SIA to delete, with their version.
+ * What the calendar shows is derived (`shownEvents`): the week's activities as SIA has them now, with the
+ * updates applied and the deletions left out (brown), plus the new ones (blue, or red when invalid). So a
+ * refresh never leaves stale copies behind, and saving sends all three lists in one request.
+ */
+import { type Activity, activityToLocalEvent, localEventToActivity } from "../../core/activity";
+import type { ImportType, LocalEvent } from "../../core/localEvent";
+import { hhmm, localDate } from "../../core/week";
+
+/** Whose draft it is: the signed-in user, working on one employee's week. */
+export interface DraftOwner {
+  userId: number;
+  employeeId: number;
+}
+
+/** Changes to an activity already in SIA, and the version they were made on. */
+export interface DraftUpdate {
+  id: number;
+  lockVersion: number;
+  changes: Partial<LocalEvent>;
+  /** Why the last save refused it. */
+  errors?: string[];
+}
+
+export interface DraftDeletion {
+  id: number;
+  lockVersion: number;
+  /** What it was, for the messages ("09:00 - 10:00 Revisión"). */
+  start: string;
+  end: string;
+  title: string;
+  errors?: string[];
+}
+
+export interface Draft {
+  owner: DraftOwner;
+  importType: ImportType;
+  /** YYYY-MM-DD of the Monday and of the Sunday. */
+  startOfWeek: string;
+  endOfWeek: string;
+  /** New activities (imports, duplicates). */
+  events: LocalEvent[];
+  updates: Record<string, DraftUpdate>;
+  deletions: DraftDeletion[];
+}
+
+/** An event as the calendar shows it in draft mode. */
+export interface ShownEvent extends LocalEvent {
+  /** The activity in SIA it shows (brown), absent for new ones. */
+  activityId?: number;
+  lockVersion?: number;
+  /** In SIA and not editable (a closed week or month): drawn, never changed. */
+  locked?: boolean;
+  /** In SIA with changes of this draft not saved yet. */
+  changed?: boolean;
+}
+
+const byStart = (a: LocalEvent, b: LocalEvent) => Date.parse(a.start) - Date.parse(b.start) || a.id.localeCompare(b.id);
+
+export const BROWN_PREFIX = "SIA-";
+
+export function newDraft(
+  owner: DraftOwner,
+  importType: ImportType,
+  startOfWeek: string,
+  endOfWeek: string,
+  events: LocalEvent[],
+): Draft {
+  return { owner, importType, startOfWeek, endOfWeek, events: [...events].sort(byStart), updates: {}, deletions: [] };
+}
+
+/** Whether an instant lies inside the draft's week (by its local date). */
+export const insideWeek = (week: Pick<Draft, "startOfWeek" | "endOfWeek">, event: Pick<LocalEvent, "start">) => {
+  const day = localDate(new Date(event.start));
+  return day >= week.startOfWeek && day <= week.endOfWeek;
+};
+
+/** Nothing left to save. */
+export const isEmpty = (draft: Draft) =>
+  !draft.events.length && !Object.keys(draft.updates).length && !draft.deletions.length;
+
+/** How many changes the draft would save. */
+export const pendingCount = (draft: Draft) => draft.events.length + Object.keys(draft.updates).length + draft.deletions.length;
+
+export const isLockedActivity = (a: Pick<Activity, "is_editable" | "is_month_frozen">) =>
+  a.is_editable === false || a.is_month_frozen === true;
+
+/**
+ * The week as the calendar shows it: SIA's activities (with this draft's changes, without its deletions)
+ * and the new events. A new event whose import key SIA already holds was saved: SIA's copy is shown.
+ */
+export function shownEvents(draft: Draft, activities: readonly Activity[]): ShownEvent[] {
+  const deleted = new Set(draft.deletions.map((d) => d.id));
+  const stored: ShownEvent[] = [];
+  const storedKeys = new Set<string>();
+  for (const a of activities) {
+    if (deleted.has(a.id)) continue;
+    const base = activityToLocalEvent(a);
+    if (base.importKey) storedKeys.add(base.importKey);
+    const update = draft.updates[String(a.id)];
+    stored.push({
+      ...base,
+      ...(update?.changes ?? {}),
+      id: `${BROWN_PREFIX}${a.id}`,
+      isintoSia: true,
+      activityId: a.id,
+      lockVersion: update?.lockVersion ?? a.lock_version ?? 0,
+      locked: isLockedActivity(a),
+      changed: !!update,
+      isValidate: !update?.errors?.length,
+      errors: update?.errors ?? [],
+    });
+  }
+  const fresh = draft.events.filter((e) => !(e.importKey && storedKeys.has(e.importKey)));
+  return [...stored, ...fresh].sort(byStart);
+}
+
+/** The fields an edit, a drag or a resize may change (never the identity of the event). */
+type Changes = Partial<Omit<LocalEvent, "id" | "isintoSia">>;
+
+/**
+ * An edit, drag or resize of a shown event. An activity in SIA records the change beside the version it
+ * was read at; a new event changes in place. Only an edit through the form (`fromForm`, whose fields the
+ * form has checked) clears an event's reasons: a drag moves a red event, it does not make it valid.
+ * Null when the event cannot change (locked) or is not part of the week any more.
+ */
+export function changeEvent(draft: Draft, event: ShownEvent, changes: Changes, fromForm = false): Draft | null {
+  if (event.activityId !== undefined) {
+    if (event.locked) return null;
+    const key = String(event.activityId);
+    const previous = draft.updates[key];
+    const update: DraftUpdate = {
+      id: event.activityId,
+      lockVersion: previous?.lockVersion ?? event.lockVersion ?? 0,
+      changes: { ...(previous?.changes ?? {}), ...changes },
+      ...(fromForm || !previous?.errors ? {} : { errors: previous.errors }),
+    };
+    return { ...draft, updates: { ...draft.updates, [key]: update } };
+  }
+  if (!draft.events.some((e) => e.id === event.id)) return null;
+  const validity = fromForm ? { isValidate: true, errors: [] } : {};
+  return {
+    ...draft,
+    events: draft.events.map((e) => (e.id === event.id ? { ...e, ...changes, ...validity, id: e.id } : e)).sort(byStart),
+  };
+}
+
+/** A new activity typed into the draft week (an empty slot clicked while a week is kept). */
+export function addEvent(draft: Draft, fields: Changes, start: Date, end: Date, now = Date.now()): Draft {
+  const id = `NEW-${now}`;
+  const event: LocalEvent = {
+    summary: "",
+    description: "",
+    actionType: "project",
+    clientId: null,
+    clientName: null,
+    ownerableType: null,
+    activityTypeCatalogId: null,
+    projectId: null,
+    projectName: null,
+    project_code: null,
+    productId: null,
+    ticketId: null,
+    ticketName: null,
+    favorite: false,
+    isRecurring: false,
+    googleCId: null,
+    google_calendar_id: null,
+    google_calendar_event: null,
+    shortTitle: null,
+    ...fields,
+    id,
+    start: start.toISOString(),
+    end: end.toISOString(),
+    isValidate: true,
+    isintoSia: false,
+    errors: [],
+    importKey: `manual|${id}`,
+  };
+  return { ...draft, events: [...draft.events, event].sort(byStart) };
+}
+
+/** Removes a shown event: a new one is dropped, an activity in SIA will be deleted on save. */
+export function removeEvent(draft: Draft, event: ShownEvent): Draft | null {
+  if (event.activityId !== undefined) {
+    if (event.locked) return null;
+    const { [String(event.activityId)]: _dropped, ...updates } = draft.updates;
+    if (draft.deletions.some((d) => d.id === event.activityId)) return draft;
+    const deletion: DraftDeletion = {
+      id: event.activityId,
+      lockVersion: event.lockVersion ?? 0,
+      start: event.start,
+      end: event.end,
+      title: eventTitle(event),
+    };
+    return { ...draft, updates, deletions: [...draft.deletions, deletion] };
+  }
+  if (!draft.events.some((e) => e.id === event.id)) return null;
+  return { ...draft, events: draft.events.filter((e) => e.id !== event.id) };
+}
+
+/** A copy of a shown event at new times: a new event with its own id and import key. */
+export function duplicateEvent(draft: Draft, source: ShownEvent, start: Date, end: Date, now = Date.now()): Draft {
+  const id = `CP-${now}`;
+  const {
+    activityId: _a,
+    lockVersion: _v,
+    locked: _l,
+    changed: _c,
+    ...fields
+  } = source;
+  const copy: LocalEvent = {
+    ...fields,
+    id,
+    start: start.toISOString(),
+    end: end.toISOString(),
+    isintoSia: false,
+    isValidate: true,
+    errors: [],
+    google_calendar_id: null,
+    importKey: `${source.importKey ?? source.google_calendar_id ?? source.id}|${id}`,
+  };
+  return { ...draft, events: [...draft.events, copy].sort(byStart) };
+}
+
+/** A one-day import: that day's new events are replaced by the imported ones; SIA's stay. */
+export function replaceDay(draft: Draft, day: string, events: LocalEvent[]): Draft {
+  const kept = draft.events.filter((e) => localDate(new Date(e.start)) !== day);
+  const added = events.filter((e) => localDate(new Date(e.start)) === day);
+  return { ...draft, events: [...kept, ...added].sort(byStart) };
+}
+
+/**
+ * "Refrescar": SIA's activities are read again (the calendar derives from them), and what SIA now holds
+ * leaves the draft: new events already saved (by import key), changes and deletions of activities that
+ * no longer exist.
+ */
+export function settle(draft: Draft, activities: readonly Activity[]): Draft {
+  const ids = new Set(activities.map((a) => a.id));
+  const keys = new Set(activities.map((a) => a.import_key).filter(Boolean));
+  return {
+    ...draft,
+    events: draft.events.filter((e) => !(e.importKey && keys.has(e.importKey))),
+    updates: Object.fromEntries(Object.entries(draft.updates).filter(([id]) => ids.has(Number(id)))),
+    deletions: draft.deletions.filter((d) => ids.has(d.id)),
+  };
+}
+
+/**
+ * After a 409 (another person changed or deleted an activity this draft changes): the person chose to
+ * keep their changes over the current version. Each change is re-based on the version SIA has now;
+ * changes to activities that no longer exist are dropped.
+ */
+export function rebase(draft: Draft, activities: readonly Activity[]): Draft {
+  const version = new Map(activities.map((a) => [a.id, a.lock_version ?? 0]));
+  const updates: Record<string, DraftUpdate> = {};
+  for (const [key, update] of Object.entries(draft.updates)) {
+    const current = version.get(update.id);
+    if (current !== undefined) updates[key] = { ...update, lockVersion: current, errors: undefined };
+  }
+  return {
+    ...draft,
+    updates,
+    deletions: draft.deletions
+      .filter((d) => version.has(d.id))
+      .map((d) => ({ ...d, lockVersion: version.get(d.id) as number, errors: undefined })),
+  };
+}
+
+/* ---------- the save ---------- */
+
+export interface SavePayload {
+  employee_id: number;
+  creates: ReturnType<typeof toCreate>[];
+  updates: Array<Record<string, unknown> & { id: number; lock_version: number }>;
+  deletions: Array<{ id: number; lock_version: number }>;
+}
+
+const toCreate = (event: LocalEvent, employeeId: number) => localEventToActivity(event, employeeId);
+
+/** The one request that saves the draft: new activities, changes and deletions together. */
+export function savePayload(draft: Draft, activities: readonly Activity[]): SavePayload {
+  const employeeId = draft.owner.employeeId;
+  const shown = new Map(
+    shownEvents(draft, activities)
+      .filter((e) => e.activityId !== undefined)
+      .map((e) => [e.activityId as number, e]),
+  );
+  const updates: SavePayload["updates"] = [];
+  for (const update of Object.values(draft.updates)) {
+    const event = shown.get(update.id);
+    if (!event) continue;
+    const { employee_id: _e, import_key: _k, google_series_id: _s, ...fields } = localEventToActivity(event, employeeId);
+    updates.push({ ...fields, id: update.id, lock_version: update.lockVersion });
+  }
+  return {
+    employee_id: employeeId,
+    creates: [...draft.events].sort(byStart).map((e) => toCreate(e, employeeId)),
+    updates,
+    deletions: draft.deletions.map((d) => ({ id: d.id, lock_version: d.lockVersion })),
+  };
+}
+
+/** The server's errors of a refused save: keys "N" (creates), "updates.N", "deletions.N"; {field: [msg]}. */
+export type SaveErrors = Record<string, Record<string, string[] | string> | string[] | string>;
+
+export interface ErrorLine {
+  /** "lun 23/11 09:00 - 10:00" */
+  when: string;
+  /** The field's label, or null for the activity as a whole. */
+  field: string | null;
+  reason: string;
+}
+
+const SERVER_PREFIX = /^\d{2}:\d{2} - \d{2}:\d{2}: /;
+const DAY = new Intl.DateTimeFormat("es-MX", {
+  weekday: "short",
+  day: "2-digit",
+  month: "2-digit",
+  timeZone: "America/Mexico_City",
+});
+
+/** "lun 23/11 09:00 - 10:00" for an event's times. */
+export function whenOf(start: string, end: string): string {
+  const s = new Date(start);
+  const e = new Date(end);
+  return `${DAY.format(s).replace(",", "")} ${hhmm(s)} - ${hhmm(e)}`;
+}
+
+const listOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(String) : typeof value === "string" ? [value] : [];
+
+/**
+ * The refused save's errors as lines naming the day and times, the field and the reason; and the draft
+ * with each refused item marked (its reasons shown on it). `label` names a field in Spanish.
+ */
+export function applySaveErrors(
+  draft: Draft,
+  payload: SavePayload,
+  errors: SaveErrors,
+  label: (field: string) => string,
+): { draft: Draft; lines: ErrorLine[] } {
+  const lines: ErrorLine[] = [];
+  const sortedEvents = [...draft.events].sort(byStart);
+  const reasonsOf = (entry: SaveErrors[string], when: string) => {
+    const out: string[] = [];
+    const fields = Array.isArray(entry) || typeof entry === "string" ? { base: entry } : entry;
+    for (const [field, value] of Object.entries(fields)) {
+      for (const message of listOf(value)) {
+        const reason = message.replace(SERVER_PREFIX, "");
+        const named = field === "base" ? null : label(field);
+        lines.push({ when, field: named, reason });
+        out.push(named ? `${named}: ${reason}` : reason);
+      }
+    }
+    return out;
+  };
+  const byCreate = new Map<string, string[]>();
+  const updates = { ...draft.updates };
+  const deletions = [...draft.deletions];
+  for (const [key, entry] of Object.entries(errors)) {
+    const create = /^\d+$/.test(key) ? sortedEvents[Number(key)] : undefined;
+    if (create) {
+      byCreate.set(create.id, reasonsOf(entry, whenOf(create.start, create.end)));
+      continue;
+    }
+    const update = /^updates\.(\d+)$/.exec(key);
+    if (update) {
+      const sent = payload.updates[Number(update[1])];
+      const stored = sent && updates[String(sent.id)];
+      if (sent && stored) {
+        updates[String(sent.id)] = { ...stored, errors: reasonsOf(entry, whenOf(String(sent.begins_at), String(sent.ends_at))) };
+      }
+      continue;
+    }
+    const deletion = /^deletions\.(\d+)$/.exec(key);
+    if (deletion) {
+      const sent = payload.deletions[Number(deletion[1])];
+      const index = deletions.findIndex((d) => d.id === sent?.id);
+      if (index >= 0) deletions[index] = { ...deletions[index], errors: reasonsOf(entry, whenOf(deletions[index].start, deletions[index].end)) };
+      continue;
+    }
+    for (const message of listOf(entry)) lines.push({ when: "", field: null, reason: message });
+  }
+  return {
+    lines,
+    draft: {
+      ...draft,
+      events: draft.events.map((e) => (byCreate.has(e.id) ? { ...e, isValidate: false, errors: byCreate.get(e.id) } : e)),
+      updates,
+      deletions,
+    },
+  };
+}
+
+export const errorLineText = (line: ErrorLine) =>
+  [line.when, line.field ? `${line.field}: ${line.reason}` : line.reason].filter(Boolean).join(" · ");
+
+/** Overlapping shown events, each named by its day and times (none when nothing overlaps). */
+export function findConflicts(events: readonly LocalEvent[], message: string): ErrorLine[] {
+  const sorted = [...events].sort(byStart);
+  const out: ErrorLine[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length; j++) {
+      if (Date.parse(sorted[j].start) >= Date.parse(sorted[i].end)) break;
+      for (const e of [sorted[i], sorted[j]]) {
+        if (seen.has(e.id)) continue;
+        seen.add(e.id);
+        out.push({ when: whenOf(e.start, e.end), field: null, reason: `${message} (${eventTitle(e)})` });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Title shown on the calendar: what the activity is now. An imported event keeps its calendar title
+ * until it is edited; once its fields change (`shortTitle` cleared by the edit) its description shows.
+ */
+export const eventTitle = (e: Pick<LocalEvent, "shortTitle" | "description" | "summary">) =>
+  e.shortTitle || e.description || e.summary;
+
+/** Impossible times: no length, or past midnight of the start's day. The reason, or null when fine. */
+export function timesProblem(start: string, end: string, messages: { noLength: string; pastMidnight: string }) {
+  const s = new Date(start);
+  const e = new Date(end);
+  if (!(e.getTime() > s.getTime())) return messages.noLength;
+  if (localDate(s) !== localDate(new Date(e.getTime() - 1))) return messages.pastMidnight;
+  return null;
+}

@@ -1,0 +1,23 @@
+/** Whose week the timesheet shows, and which week it opens on (pure). */
+import { grantFor } from "../../core/permissions";
+import type { SessionUser } from "../../core/session";
+import { localDate } from "../../core/week";
+import type { EmployeeChoice } from "../data/keys";
+
+/** Admins see the whole timesheet (and choose whose week); others only their own. */
+export const isTimesheetAdmin = (me: SessionUser | null) => !!me && grantFor(me, "activities", "freeze_others") === "all";
+
+/** Whose week opens: admins their own (everyone's when they have no employee record), others their own. */
+export function defaultChoice(me: SessionUser | null): EmployeeChoice {
+  const own = me?.employee?.id ?? null;
+  return isTimesheetAdmin(me) ? (own ?? "todos") : own;
+}
+
+/**
+ * The date of the Monday the calendar opens on: FullCalendar's week (Monday first) around today in the
+ * browser's time, named by its local (Mexico City) date as the calendar's datesSet reports it.
+ */
+export function openingWeekStart(now = new Date()): string {
+  const monday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - ((now.getDay() + 6) % 7));
+  return localDate(monday);
+}
