@@ -19,7 +19,6 @@ import {
   useDataProvider,
   useNotify,
   usePermissions,
-  useTranslate,
 } from "react-admin";
 import { type Activity, copyOfActivity, localEventChanges, templateOfLocal } from "../core/activity";
 import { CALENDAR } from "../core/constants";
@@ -36,7 +35,7 @@ import {
   type ActivityFormValues,
   activityFieldLabel,
   type ChoiceLabels,
-} from "./components/form/ActivityDialog";
+} from "./components/form";
 import { SummaryBar } from "./components/SummaryBar";
 import { Downloads, EmployeePicker } from "./components/Toolbar";
 import { TrashZone } from "./components/TrashZone";
@@ -77,7 +76,6 @@ export default function ActivitiesPage() {
   const { permissions } = usePermissions<SessionUser | null>();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
-  const translate = useTranslate();
   const mutations = useTimesheetMutations();
   const calendarRef = useRef<FullCalendar>(null);
   const trashRef = useRef<HTMLDivElement>(null);
@@ -210,7 +208,8 @@ export default function ActivitiesPage() {
         begins: new Date(event.start),
         ends: new Date(event.end),
         readOnlyReason: reason,
-        errors: event.errors?.length ? event.errors : undefined,
+        // A new (imported) event opens as one, with its reasons; SIA's with the reasons a save gave it.
+        errors: event.activityId === undefined ? (event.errors ?? []) : event.errors?.length ? event.errors : undefined,
         canDelete: !reason,
         canDuplicate: !reason,
       },
@@ -400,7 +399,7 @@ export default function ActivitiesPage() {
                 openCreate({ date });
               }}
               onGoToWeek={goToWeek}
-              fieldLabel={(field) => activityFieldLabel(field, translate)}
+              fieldLabel={(field) => activityFieldLabel(field) ?? field}
             />
           )}
           {(viewingOwn || (isAdmin && chosenEmployee !== null)) && (

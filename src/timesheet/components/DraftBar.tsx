@@ -131,7 +131,9 @@ export function DraftBar(props: DraftBarProps) {
       onlyDay && current && current.startOfWeek === start
         ? current
         : newDraft(owner, importType, start, sundayOf(start), onlyDay ? [] : marked);
-    const next = onlyDay ? replaceDay(base, onlyDay, marked) : base;
+    const replaced = onlyDay ? replaceDay(base, onlyDay, marked) : base;
+    // What SIA already holds (a re-import of saved events) is not imported again: it shows as SIA's.
+    const next = start === weekStart && props.weekLoaded ? settle(replaced, props.activities) : replaced;
     if (!store.save(next)) {
       localSaveFailed();
       return false;
