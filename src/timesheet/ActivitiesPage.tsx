@@ -8,22 +8,30 @@ import type FullCalendar from "@fullcalendar/react";
 import DeleteIcon from "@mui/icons-material/Delete";
 import { Alert, Box, Button, CircularProgress, MenuItem, Paper, Stack, TextField } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Confirm, type HttpError, type Identifier, Title, useDataProvider, useNotify, usePermissions } from "react-admin";
+import {
+  Confirm,
+  HttpError,
+  type Identifier,
+  Title,
+  useDataProvider,
+  useNotify,
+  usePermissions,
+  useTranslate,
+} from "react-admin";
 import { ACTIVITIES_CSV_TIMEOUT_MS, CALENDAR } from "../core/constants";
 import type { LocalEvent } from "../core/localEvent";
 import { messages } from "../core/messages";
 import type { SessionUser } from "../core/session";
 import { hhmm, localDate, sundayOf, zonedTime } from "../core/week";
 import type { ActivitySkipped, FreezeVerb, SiaDataProvider } from "../dataProvider";
-import {
-  ActivityModal,
-  type AppSettingsLite,
-  type LocalEdit,
-  localChanges,
-  type ModalTarget,
-  templateOfLocal,
-} from "./ActivityModal";
 import { isLocked } from "./colors";
+import {
+  ActivityDialog,
+  type ActivityDialogTarget,
+  type ActivityFormValues,
+  type AppSettingsLite,
+  type ChoiceLabels,
+} from "./components/form";
 import { saveBlob } from "./downloads";
 import { defaultChoice, employeeChoicesParams, isTimesheetAdmin, openingWeekStart, SETTINGS_ID } from "./early";
 import { SavedWeekBar } from "./SavedWeekBar";
@@ -46,8 +54,56 @@ const COPY_FIELDS = [
   "ticket_id",
   "ticket_name",
 ] as const;
-const copyOf = (a: Partial<Activity>) => Object.fromEntries(COPY_FIELDS.map((k) => [k, a[k] ?? null]));
+const copyOf = (a: Partial<Record<(typeof COPY_FIELDS)[number], unknown>>) =>
+  Object.fromEntries(COPY_FIELDS.map((k) => [k, a[k] ?? null]));
 const NO_EVENTS: LocalEvent[] = [];
+
+/** A local event as the dialog's initial fields (same names as an activity). */
+function templateOfLocal(e: LocalEvent): Partial<Activity> {
+  return {
+    action_type: e.actionType,
+    description: e.description,
+    activity_type_catalog_id: e.activityTypeCatalogId,
+    ownerable_id: e.clientId,
+    ownerable_type: e.ownerableType,
+    ownerable_name: e.clientName,
+    project_id: e.projectId,
+    project_code: e.project_code,
+    project_name: e.projectName,
+    product_catalog_id: e.productId,
+    ticket_id: e.ticketId,
+    ticket_name: e.ticketName,
+    is_favorite: e.favorite,
+    short_title: e.shortTitle,
+  };
+}
+
+/** The dialog's values → the local event's changes (SPEC §3 names). */
+function localChanges(values: ActivityFormValues, labels: ChoiceLabels): Partial<LocalEvent> {
+  return {
+    start: values.begins_at,
+    end: values.ends_at,
+    description: values.description,
+    actionType: values.action_type,
+    activityTypeCatalogId: values.activity_type_catalog_id,
+    clientId: values.ownerable_id,
+    clientName: labels.ownerLabel,
+    ownerableType: values.ownerable_type,
+    projectId: values.project_id,
+    projectName: labels.projectLabel,
+    productId: values.product_catalog_id,
+    ticketId: values.ticket_id,
+    ticketName: values.ticket_name,
+    favorite: values.is_favorite,
+  };
+}
+
+/** What the dialog shows, and what it was opened on. */
+interface Opened {
+  target: ActivityDialogTarget;
+  activity?: Activity;
+  local?: LocalEvent;
+}
 const errorText = (error: unknown) => (error as HttpError)?.message || messages.unexpected;
 
 type Pending =
@@ -77,7 +133,8 @@ export default function ActivitiesPage() {
   // The calendar's opening week, known before it mounts (its datesSet then reports the same date), so
   // the week's data is asked for at once (src/timesheet/early.ts may even have it already).
   const [weekStart, setWeekStart] = useState<string | null>(() => openingWeekStart());
-  const [target, setTarget] = useState<ModalTarget | null>(null);
+  const translate = useTranslate();
+  const [opened, setOpened] = useState<Opened | null>(null);
   const [pending, setPending] = useState<Pending>(null);
   const [settings, setSettings] = useState<AppSettingsLite>({});
   const [skipped, setSkipped] = useState<ActivitySkipped[] | null>(null);
@@ -147,7 +204,7 @@ export default function ActivitiesPage() {
       ends = new Date(Math.min(start.getTime() + 3_600_000, dayEnd));
       begins = start;
     }
-    setTarget({ mode: "create", begins, ends });
+    setOpened({ target: { mode: "create", initial: {}, begins, ends } });
   }, []);
 
   const move = useCallback(
@@ -220,14 +277,58 @@ export default function ActivitiesPage() {
   };
   const removeLocal = (event: LocalEvent) => {
     const week = currentWeek();
-    if (week && changeLocal(removeEvent(week, event.id), messages.activitiesUpdatedLocally)) setTarget(null);
+    if (week && changeLocal(removeEvent(week, event.id), messages.activitiesUpdatedLocally)) setOpened(null);
   };
-  const saveLocal = (edit: LocalEdit) => {
-    const week = currentWeek();
-    const id = target?.local?.id;
-    if (!week || !id) return;
-    if (changeLocal(updateEvent(week, id, localChanges(edit)), messages.activitiesUpdatedLocally)) setTarget(null);
+
+  // The dialog's writes: a local event into the saved week, an activity to the server. A refusal is
+  // thrown back to the dialog, which keeps what was typed and shows why.
+  const submitActivity = async (values: ActivityFormValues, labels: ChoiceLabels) => {
+    if (opened?.local) {
+      const week = currentWeek();
+      if (
+        !week ||
+        !changeLocal(updateEvent(week, opened.local.id, localChanges(values, labels)), messages.activitiesUpdatedLocally)
+      )
+        throw new HttpError(messages.localSaveFailed, 0, {});
+    } else if (opened?.activity) {
+      await dataProvider.update("activities", {
+        id: opened.activity.id,
+        data: { ...values, lock_version: opened.activity.lock_version },
+        previousData: {} as never,
+      });
+      notify(messages.activityEdited, { type: "success" });
+      reload();
+    } else {
+      await dataProvider.create("activities", { data: values });
+      notify(messages.activitiesAllAdded, { type: "success" });
+      reload();
+    }
+    setOpened(null);
   };
+  const deleteActivity = async () => {
+    if (opened?.local) return removeLocal(opened.local);
+    if (!opened?.activity) return;
+    await dataProvider.delete("activities", { id: opened.activity.id, previousData: opened.activity });
+    notify(messages.activityDeleted, { type: "success" });
+    setOpened(null);
+    reload();
+  };
+  const openActivity = (a: Activity) =>
+    setOpened({
+      activity: a,
+      target: {
+        mode: "edit",
+        initial: a,
+        begins: new Date(a.begins_at),
+        ends: new Date(a.ends_at),
+        readOnlyReason: isLocked(a)
+          ? messages.activityFrozen
+          : readOnly
+            ? translate("sia.activity_form.all_employees_read_only")
+            : null,
+        canDuplicate: !readOnly,
+      },
+    });
   const goToWeek = (date: string) => calendarRef.current?.getApi().gotoDate(date);
 
   const trash = useCallback(
@@ -464,7 +565,17 @@ export default function ActivitiesPage() {
           noCreate={localMode}
           onAllDayClick={setImportDay}
           onOpenLocal={(e) =>
-            setTarget({ mode: "edit", local: e, template: templateOfLocal(e), begins: new Date(e.start), ends: new Date(e.end) })
+            setOpened({
+              local: e,
+              target: {
+                mode: "edit",
+                initial: templateOfLocal(e),
+                begins: new Date(e.start),
+                ends: new Date(e.end),
+                errors: e.isValidate ? [] : (e.errors ?? []),
+                canDuplicate: false,
+              },
+            })
           }
           onMoveLocal={moveLocal}
           onDuplicateLocal={duplicateLocal}
@@ -474,7 +585,7 @@ export default function ActivitiesPage() {
           readOnly={readOnly}
           onWeekChange={setWeekStart}
           onCreate={openCreate}
-          onOpen={(a) => setTarget({ mode: "edit", activity: a, begins: new Date(a.begins_at), ends: new Date(a.ends_at) })}
+          onOpen={openActivity}
           onMove={move}
           onDuplicate={duplicate}
           onTrash={trash}
@@ -482,26 +593,24 @@ export default function ActivitiesPage() {
           isOverTrash={isOverTrash}
         />
       </Paper>
-      <ActivityModal
-        target={target}
-        employeeId={chosenEmployee}
+      <ActivityDialog
+        target={opened?.target ?? null}
+        employeeId={chosenEmployee === null ? null : Number(chosenEmployee)}
         settings={settings}
-        onClose={() => setTarget(null)}
-        onSaveLocal={saveLocal}
-        onRemoveLocal={removeLocal}
-        onSaved={() => {
-          setTarget(null);
-          reload();
-        }}
-        onDuplicate={(source, begins, ends) => {
+        onClose={() => setOpened(null)}
+        onSubmit={submitActivity}
+        onDelete={deleteActivity}
+        onDuplicate={(values, begins, ends) => {
           const length = ends.getTime() - begins.getTime();
           const dayEnd = zonedTime(localDate(begins), 24 * 60).getTime();
           const start = ends.getTime() + length <= dayEnd ? ends : begins;
-          setTarget({
-            mode: "create",
-            template: copyOf(source) as Partial<Activity>,
-            begins: start,
-            ends: new Date(start.getTime() + length),
+          setOpened({
+            target: {
+              mode: "create",
+              initial: copyOf(values) as Partial<Activity>,
+              begins: start,
+              ends: new Date(start.getTime() + length),
+            },
           });
         }}
       />
