@@ -95,6 +95,23 @@ describe("products", () => {
     expect((await admin.get("/api/v1/products?by_column[column]=brochure_url")).status).toBe(422);
   });
 
+  it("lists one client's catalogue with by_client (the support form's products)", async () => {
+    const client = await buildClient(db());
+    const other = await buildClient(db());
+    const mine = await buildProduct(db(), { name: "Catálogo del cliente" });
+    const theirs = await buildProduct(db(), { name: "Catálogo de otro" });
+    await db()
+      .insert(client_product_catalogs)
+      .values([
+        { client_id: client.id, product_catalog_id: mine.id },
+        { client_id: other.id, product_catalog_id: theirs.id },
+      ]);
+    const res = await operator.get(`/api/v1/products?per_page=all&selectable=true&by_client=${client.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.products.map((p: { id: number }) => p.id)).toEqual([mine.id]);
+    expect((await operator.get("/api/v1/products?by_client=uno")).status).toBe(422);
+  });
+
   it("refuses to delete a product used by clients, projects, quotations, licences or activities", async () => {
     const client = await buildClient(db());
     const employee = await buildEmployee(db());

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { messages } from "../../../src/core/messages";
+import { z } from "../../../src/core/schemas/fields";
 import { productSchema, productUpdateSchema } from "../../../src/core/schemas/product";
 import type { Tx } from "../../db/client";
 import {
@@ -60,6 +61,12 @@ export const productsResource = declareResource({
     selectable: filter.bool(products.is_selectable),
     by_category: filter.valueIn(products.product_category),
     employee_id: filter.idEquals(products.employee_id),
+    // A client's catalogue (client_product_catalogs): what support activities for that client may name.
+    by_client: filter.custom(
+      z.coerce.number({ error: messages.invalidValue }).int().positive(),
+      (clientId) =>
+        sql`${products.id} in (select ${client_product_catalogs.product_catalog_id} from ${client_product_catalogs} where ${client_product_catalogs.client_id} = ${clientId})`,
+    ),
   },
   computed: { employee_name: employeeName.as("employee_name") as never },
   deleteGuards: [productUses],

@@ -335,6 +335,10 @@ export const resources = {
       google_calendar_id: "ID en Google Calendar",
       google_calendar_event: "Evento de Google Calendar",
       project: "Proyecto",
+      // The activity form's own inputs: the day of begins_at/ends_at, and the support client.
+      day: "Fecha",
+      client_id: "Cliente",
+      default_customer: "Cliente",
     },
   },
   notifications: {
@@ -598,6 +602,29 @@ export const sia = {
     copy_confirm: "Copiar",
     invalid_count: "%{count} por corregir (en rojo).",
     save_errors_title: "Error en la importación",
+  },
+  // the timesheet's activity dialog (src/timesheet/components/form)
+  activity_form: {
+    new_title: "Nueva actividad",
+    edit_title: "Editar actividad",
+    read_only_title: "Actividad (solo lectura)",
+    tab_activity: "Actividad",
+    tab_glossary: "Glosario",
+    favourite: "Favorita",
+    starters: "Empezar desde una favorita o reciente",
+    save: "Guardar",
+    cancel: "Cancelar",
+    delete: "Eliminar",
+    confirm_delete: "Sí, eliminar",
+    keep: "No",
+    duplicate: "Duplicar",
+    project_state: "Estado del proyecto: %{state}",
+    ticket_search: "Buscar ticket",
+    ticket_find: "Buscar",
+    no_options: "Sin resultados",
+    searching: "Buscando…",
+    prospect_suffix: "%{name} (prospecto)",
+    all_employees_read_only: "Vista de todos los empleados: solo lectura. Elija un empleado para editar.",
   },
   // reports: the reporting screen (/app/reporting/list)
   reporting: {

@@ -3,22 +3,49 @@
  *
  * Fields follow the action type:
  * - project: project_id and activity_type_catalog_id (client and product come from the project, server side);
- * - support: a Client, a product, ticket optional (the excluded customer is refused by the server);
+ * - support: a Client, a product, an activity type and a ticket, the last two optional (the excluded
+ *   customer is refused by the server);
  * - quote: a Client or a Prospect, and a product;
- * - internal, rh: the server fills the default customer of the app settings (any owner sent is ignored);
+ * - internal: an optional activity type; internal and rh: the server fills the default customer of the app
+ *   settings (any owner sent is ignored);
  * - vacation: no owner, project or product; the description is always 'Vacaciones / Incapacidades'.
+ * ACTION_PARTS says the same as a table, for the form.
  *
  * Times: begins_at < ends_at, both on the same local (Mexico City) day — ends_at may be exactly the next
  * midnight. Granularity decision: whole minutes are required, but the 15-minute grid is NOT enforced:
  * the calendar snaps to 15-minute slots (CALENDAR.slotMinutes) when drawing or dragging, yet events
  * imported from the calendar service or a CSV keep their real times (a meeting at 10:05–10:50 is valid).
  */
-import { ACTION_TYPES, VACATION_DESCRIPTION } from "../constants";
+import { ACTION_TYPES, type ActionType, VACATION_DESCRIPTION } from "../constants";
 import { messages } from "../messages";
 import { localDate } from "../week";
 import { flag, instant, optionalId, optionalText, z } from "./fields";
 
 export const OWNERABLE_TYPES = ["Client", "Prospect"] as const;
+
+/**
+ * The parts each action type carries: the same parts as its import title (src/core/eventTitle.ts,
+ * TITLE_SHAPES: P|proyecto|tipo, S|cliente|producto|tipo, PC|cliente o prospecto|producto, AS|tipo, RH),
+ * so manual entry offers what an import accepts. The activity type is required for projects only: the
+ * import requires it in S and AS titles, but activities kept from before (and their copies) have none.
+ */
+export interface ActionParts {
+  project?: true;
+  owner?: "client" | "client_or_prospect";
+  product?: true;
+  activityType?: "required" | "optional";
+  ticket?: true;
+  /** The app settings' default customer, filled by the server. */
+  defaultCustomer?: true;
+}
+export const ACTION_PARTS: Record<ActionType, ActionParts> = {
+  project: { project: true, activityType: "required" },
+  support: { owner: "client", product: true, activityType: "optional", ticket: true },
+  quote: { owner: "client_or_prospect", product: true },
+  internal: { activityType: "optional", defaultCustomer: true },
+  rh: { defaultCustomer: true },
+  vacation: {},
+};
 
 const nullIfBlank = (v: unknown) => (v === "" || v === "null" ? null : v);
 
@@ -128,6 +155,7 @@ export function normaliseActivity<T extends Base>(v: T): T {
       out.ticket_name = null;
       break;
   }
+  if (!ACTION_PARTS[v.action_type].activityType) out.activity_type_catalog_id = null;
   return out;
 }
 

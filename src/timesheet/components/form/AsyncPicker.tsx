@@ -1,12 +1,15 @@
-/** A small search-as-you-type picker (MUI Autocomplete) for the activity modal's references. */
-import { Autocomplete, CircularProgress, TextField } from "@mui/material";
+/** A small search-as-you-type picker (MUI Autocomplete) for the activity form's references. */
+import { Autocomplete, Box, CircularProgress, TextField, Typography } from "@mui/material";
 import { useEffect, useState } from "react";
+import { useTranslate } from "react-admin";
 
 export interface PickerOption {
   id: number;
   label: string;
   /** Extra data of the option (e.g. 'Client' or 'Prospect'). */
   kind?: string;
+  /** Shown beside the label in the list (e.g. a project's state). */
+  detail?: string;
 }
 
 export function AsyncPicker(props: {
@@ -15,10 +18,13 @@ export function AsyncPicker(props: {
   onChange(option: PickerOption | null): void;
   search(text: string): Promise<PickerOption[]>;
   error?: string;
+  /** Shown under the field when there is no error. */
+  helperText?: string;
   disabled?: boolean;
   testId?: string;
 }) {
   const { search } = props;
+  const translate = useTranslate();
   const [input, setInput] = useState("");
   const [options, setOptions] = useState<PickerOption[]>([]);
   const [loading, setLoading] = useState(false);
@@ -51,16 +57,26 @@ export function AsyncPicker(props: {
       onChange={(_e, option) => props.onChange(option)}
       disabled={props.disabled}
       loading={loading}
-      noOptionsText="Sin resultados"
-      loadingText="Buscando…"
+      noOptionsText={translate("sia.activity_form.no_options")}
+      loadingText={translate("sia.activity_form.searching")}
       data-testid={props.testId}
+      renderOption={({ key, ...optionProps }, option) => (
+        <Box component="li" key={key} {...optionProps} sx={{ display: "flex", gap: 1 }}>
+          <span>{option.label}</span>
+          {option.detail && (
+            <Typography variant="caption" color="text.secondary" sx={{ ml: "auto" }}>
+              {option.detail}
+            </Typography>
+          )}
+        </Box>
+      )}
       renderInput={(params) => (
         <TextField
           {...params}
           label={props.label}
           size="small"
           error={!!props.error}
-          helperText={props.error}
+          helperText={props.error ?? props.helperText}
           slotProps={{
             input: {
               ...params.InputProps,

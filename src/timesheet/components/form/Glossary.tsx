@@ -1,14 +1,18 @@
-/** The activities modal's glossary tab: title formats (SPEC §5) and the 12 activity-type codes (SPEC §9). */
+/** The activity dialog's glossary tab: title formats (SPEC §5) and the 12 activity-type codes (SPEC §9). */
 import { Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
-import { ACTIVITY_TYPES } from "../core/constants";
+import { ACTIVITY_TYPES } from "../../../core/constants";
+import { TITLE_SHAPES } from "../../../core/eventTitle";
 
-export const TITLE_FORMATS = [
-  { code: "P", format: "P|código de proyecto|tipo|descripción", meaning: "Proyecto" },
-  { code: "S", format: "S|cliente|producto|tipo|descripción", meaning: "Soporte" },
-  { code: "PC", format: "PC|cliente o prospecto|producto|descripción", meaning: "Preventa (cotización)" },
-  { code: "AS", format: "AS|tipo|descripción", meaning: "Actividad interna" },
-  { code: "RH", format: "RH|descripción", meaning: "Recursos humanos" },
-] as const;
+/** The title shapes come from the import's own grammar (src/core/eventTitle.ts), so the two never disagree. */
+export const TITLE_FORMATS = (
+  [
+    ["P", "Proyecto"],
+    ["S", "Soporte"],
+    ["PC", "Preventa (cotización)"],
+    ["AS", "Actividad interna"],
+    ["RH", "Recursos humanos"],
+  ] as const
+).map(([code, meaning]) => ({ code, format: TITLE_SHAPES[code], meaning }));
 
 export function Glossary() {
   return (
