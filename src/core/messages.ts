@@ -138,6 +138,28 @@ export const messages = {
   ticketsHttpError: (status: number) => `Azure Devops respondió con un error (HTTP ${status})`,
   ticketsBadAnswer: "Azure Devops respondió algo que SIA no entiende",
   activityIndex: (n: number) => `Actividad ${n}: `,
+  // the week save (one request: creates, updates, deletions) and the week's state
+  activityMissing: (id: number) => `La actividad ${id} ya no existe: pudo haber sido eliminada. Actualice la semana.`,
+  activityRepeatedInBatch: "La actividad aparece más de una vez en los cambios",
+  activityStaleInBatch: (id: number) =>
+    `Otro usuario o pestaña cambió la actividad ${id} mientras usted la editaba. Actualice la semana y vuelva a guardar.`,
+  weekNotStarted: "No se puede cerrar una semana que aún no ha comenzado",
+  copyAllCopied: (n: number) =>
+    n === 1 ? "Se copió la actividad de la semana anterior" : `Se copiaron las ${n} actividades de la semana anterior`,
+  copySomeCopied: (copied: number, total: number) => `Se copiaron ${copied} de ${total} actividades; las demás se omitieron`,
+  copyNoneCopied: (total: number) =>
+    total === 1
+      ? "No se copió la actividad de la semana anterior"
+      : `No se copió ninguna de las ${total} actividades de la semana anterior`,
+  copyDryRunAll: (n: number) => (n === 1 ? "Se copiará 1 actividad" : `Se copiarán ${n} actividades`),
+  copyDryRunSome: (copied: number, total: number) => `Se copiarán ${copied} de ${total} actividades; las demás se omitirán`,
+  copyDryRunNone: (total: number) =>
+    total === 1
+      ? "No se puede copiar la actividad de la semana anterior"
+      : `No se puede copiar ninguna de las ${total} actividades`,
+  // imports: events no activity can hold (the activity schema's time rules, said before saving)
+  importZeroLength: "La actividad no tiene duración",
+  importPastMidnight: "La actividad termina después de la medianoche",
   // the weekly calendar (SPEC §5, §8)
   allDayDropRefused:
     'Se necesita crear la actividad dando click en la casilla "todo el dia" o duplicarla arrastrándola del icono.',

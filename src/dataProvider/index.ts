@@ -387,8 +387,18 @@ export class ImportCallError extends HttpError {
   }
 }
 
-/** A call whose 422 keeps all its lines (errors.base, or errors keyed by index); other failures as apiFetch. */
-async function callKeeping422<T>(path: string, method: "POST" | "PUT", body: FormData | unknown, query?: Query): Promise<T> {
+/**
+ * A call whose 422 keeps all its lines (errors.base, or errors keyed by index: "0", "updates.0",
+ * "deletions.0"); other failures as apiFetch, except the statuses in `keep` (the week save's 409, which
+ * names the stale activities the same way).
+ */
+async function callKeeping422<T>(
+  path: string,
+  method: "POST" | "PUT",
+  body: FormData | unknown,
+  query?: Query,
+  keep: number[] = [],
+): Promise<T> {
   const isForm = body instanceof FormData;
   let response: Response;
   try {
@@ -403,20 +413,25 @@ async function callKeeping422<T>(path: string, method: "POST" | "PUT", body: For
   }
   const payload = await response.json().catch(() => ({}));
   if (response.ok) return payload as T;
-  if (response.status !== 422) throw errorFor(response.status, payload);
+  if (response.status !== 422 && !keep.includes(response.status)) throw errorFor(response.status, payload);
   const errors = ((payload as { errors?: Record<string, unknown> }).errors ?? {}) as Record<string, unknown>;
   const error = (payload as { error?: string }).error;
   const byIndex: Record<string, Record<string, string[]>> = {};
   const lines: string[] = [];
   for (const [key, value] of Object.entries(errors)) {
-    if (/^\d+$/.test(key) && value && typeof value === "object" && !Array.isArray(value)) {
+    if (/^(\d+|(updates|deletions)\.\d+)$/.test(key) && value && typeof value === "object" && !Array.isArray(value)) {
       byIndex[key] = Object.fromEntries(
         Object.entries(value as Record<string, unknown>).map(([f, v]) => [f, Array.isArray(v) ? v.map(String) : [String(v)]]),
       );
       lines.push(...Object.values(byIndex[key]).flat());
     } else lines.push(...(Array.isArray(value) ? value.map(String) : [String(value)]));
   }
-  throw new ImportCallError(error ?? lines[0] ?? messages.invalidValue, 422, error && !lines.length ? [error] : lines, byIndex);
+  throw new ImportCallError(
+    error ?? lines[0] ?? messages.invalidValue,
+    response.status,
+    error && !lines.length ? [error] : lines,
+    byIndex,
+  );
 }
 
 export const importVerbs = {
@@ -461,7 +476,41 @@ export const importVerbs = {
     callKeeping422<{ activities: RaRecord[]; created: number; existing: number; message: string }>("activities/batch", "POST", {
       activities,
     }),
+  /**
+   * POST activities/batch {activities, updates, deletions}: the week's draft in one request, all or
+   * nothing. Refusals reject with ImportCallError: 422 with byIndex keyed "0" (creates), "updates.N" and
+   * "deletions.N"; 409 when an activity changed since it was read (byIndex names it); 403 for another
+   * employee's activity.
+   */
+  saveWeek: (draft: WeekDraft) =>
+    callKeeping422<WeekSaveAnswer>("activities/batch", "POST", weekDraftBody(draft), undefined, [409]),
+  /** POST activities/validate with the same draft: the same refusals, nothing written. */
+  validateWeek: (draft: WeekDraft) =>
+    callKeeping422<{ valid: boolean }>("activities/validate", "POST", weekDraftBody(draft), undefined, [409]),
 };
+
+/** A stored activity the draft changes: its id, the version it was read at, and the changed fields. */
+export type WeekDraftUpdate = { id: Identifier; lock_version: number } & Record<string, unknown>;
+/** The week's draft: new activities (localEventToActivity bodies), changed ones and removed ones. */
+export interface WeekDraft {
+  creates?: unknown[];
+  updates?: WeekDraftUpdate[];
+  deletions?: { id: Identifier; lock_version: number }[];
+}
+export interface WeekSaveAnswer {
+  /** The created activities (and those already stored under their import key), in the order sent. */
+  activities: RaRecord[];
+  updated: RaRecord[];
+  deleted: number[];
+  created: number;
+  existing: number;
+  message: string;
+}
+const weekDraftBody = (draft: WeekDraft) => ({
+  activities: draft.creates ?? [],
+  updates: draft.updates ?? [],
+  deletions: draft.deletions ?? [],
+});
 
 /** Where the activities CSV format is downloaded (GET activities/download_csv_format, a plain link). */
 export const ACTIVITIES_CSV_FORMAT_URL = `${API_ROOT}/activities/download_csv_format`;

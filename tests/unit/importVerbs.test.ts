@@ -47,4 +47,28 @@ describe("timesheet import verbs (SPEC §7)", () => {
     vi.stubGlobal("fetch", answer(403, {}));
     await expect(importVerbs.saveActivitiesBatch([{}])).rejects.toMatchObject({ status: 403, message: "Error de Permisos" });
   });
+
+  it("the week save sends creates, updates and deletions in one request; 422 and 409 keep their keys", async () => {
+    const fetch = answer(200, { activities: [], updated: [], deleted: [4], created: 0, existing: 0, message: "ok" });
+    vi.stubGlobal("fetch", fetch);
+    await importVerbs.saveWeek({
+      updates: [{ id: 3, lock_version: 1, description: "x" }],
+      deletions: [{ id: 4, lock_version: 0 }],
+    });
+    const [url, init] = fetch.mock.calls[0];
+    expect(url).toBe("/api/v1/activities/batch");
+    expect(JSON.parse(String(init?.body))).toEqual({
+      activities: [],
+      updates: [{ id: 3, lock_version: 1, description: "x" }],
+      deletions: [{ id: 4, lock_version: 0 }],
+    });
+    const errors = { "updates.0": { lock_version: ["09:00 - 10:00: cambió"] } };
+    vi.stubGlobal("fetch", answer(409, { error: "Otro usuario guardó", errors }));
+    const stale = await importVerbs.saveWeek({ updates: [{ id: 3, lock_version: 0 }] }).catch((e) => e);
+    expect(stale).toBeInstanceOf(ImportCallError);
+    expect(stale).toMatchObject({ status: 409, message: "Otro usuario guardó", byIndex: errors });
+    vi.stubGlobal("fetch", answer(422, { errors: { "deletions.1": { base: ["09:00 - 10:00: cerrado"] } } }));
+    const refused = await importVerbs.validateWeek({ deletions: [] }).catch((e) => e);
+    expect(refused).toMatchObject({ status: 422, byIndex: { "deletions.1": { base: ["09:00 - 10:00: cerrado"] } } });
+  });
 });

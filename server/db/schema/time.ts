@@ -79,7 +79,8 @@ export const app_settings = pgTable(
 
 /**
  * Activities. One employee's activities never overlap: an exclusion constraint over
- * tstzrange(begins_at, ends_at) is added by the custom migration (drizzle cannot declare EXCLUDE).
+ * tstzrange(begins_at, ends_at) is added by the custom migrations (drizzle cannot declare EXCLUDE), DEFERRABLE
+ * so the week save's one UPDATE can swap two activities' times (migration 0007).
  */
 export const activities = pgTable(
   "activities",

@@ -4,11 +4,11 @@
 import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { ACTIVITY_INSERT_COLUMNS } from "../../../src/core/activity";
 import { VACATION_DESCRIPTION } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
 import {
   ACTIVITY_CSV_COLUMNS,
+  type ActivityBatch,
   activityBatchSchema,
   activitySchema,
   activityUpdateSchema,
@@ -28,7 +28,7 @@ import {
   weekOf,
   zonedTime,
 } from "../../../src/core/week";
-import type { Db, Tx } from "../../db/client";
+import type { Db } from "../../db/client";
 import {
   activities,
   activity_type_catalogs,
@@ -64,18 +64,15 @@ import {
   type ActivityValues,
   type BatchItem,
   checkActivities,
-  checkBatch,
   employeeFor,
-  importKeyOf,
   isAdmin,
   loadSettings,
   localDaySql,
   parseRange,
   prepareActivityWrite,
   rangeStartDate,
-  rowOf,
-  storedImportKeys,
 } from "./service";
+import { applyWeekSave, insertBatch, planWeekSave } from "./weekSave";
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -216,71 +213,6 @@ async function rowsByIds(ctx: RequestContext, ids: number[]): Promise<Row[]> {
   return ids.map((id) => byId.get(id)).filter(Boolean) as Row[];
 }
 
-/** The columns rowOf writes, with the PostgreSQL type of the array each one travels in (the vocabulary's). */
-const INSERT_COLUMNS = ACTIVITY_INSERT_COLUMNS;
-const INSERT_SQL = {
-  head: `insert into "activities" (${INSERT_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) select * from unnest(`,
-  tail: `) on conflict ("employee_id", "import_key") do nothing returning "id", "employee_id", (extract(epoch from "begins_at") * 1000)::float8 as begins_ms`,
-};
-
-/**
- * One INSERT of many activities: each column travels as one array parameter (unnest), so the statement
- * has 18 parameters however many rows it writes, and is not rebuilt value by value (a week of 60
- * activities was 1,080 parameters, each typed and encoded by the query builder). Values are encoded as
- * drizzle encodes them (timestamps as ISO text, jsonb as JSON text). Rows already stored under their
- * import key are skipped (ON CONFLICT DO NOTHING); the inserted ones answer id, employee and start (ms).
- */
-async function insertRows(tx: Tx, rows: ReturnType<typeof rowOf>[]) {
-  const arrays = INSERT_COLUMNS.map(([column, type]) => {
-    const values = rows.map((row) => {
-      const value = row[column];
-      if (value === null || value === undefined) return null;
-      if (value instanceof Date) return value.toISOString();
-      return type === "jsonb" ? JSON.stringify(value) : value;
-    });
-    return sql`${sql.param(values)}::${sql.raw(type)}[]`;
-  });
-  const result = await tx.execute(sql`${sql.raw(INSERT_SQL.head)}${sql.join(arrays, sql`, `)}${sql.raw(INSERT_SQL.tail)}`);
-  return ((result as unknown as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as {
-    id: number;
-    employee_id: number;
-    begins_ms: number;
-  }[];
-}
-
-/**
- * Writes a checked batch with multi-row INSERTs (insertRows, 1,000 rows a statement) instead of one statement per
- * activity. Rows whose import key is already stored (found by checkBatch, or written meanwhile: ON CONFLICT
- * DO NOTHING) answer their stored id. Ids come back in the batch's order; an employee's start time
- * identifies a row of the batch (no overlaps).
- */
-async function insertBatch(tx: Tx, items: BatchItem[], userId: number) {
-  const fresh = items.filter((i) => !i.existingId);
-  const idByStart = new Map<string, number>();
-  const startKey = (employeeId: number, begins: Date) => `${employeeId}|${begins.getTime()}`;
-  for (let i = 0; i < fresh.length; i += 1000) {
-    const inserted = await insertRows(
-      tx,
-      fresh.slice(i, i + 1000).map((item) => rowOf(item.values, userId)),
-    );
-    for (const row of inserted) idByStart.set(startKey(row.employee_id, new Date(Number(row.begins_ms))), row.id);
-  }
-  const missing = fresh.filter((item) => !idByStart.has(startKey(item.values.employee_id, item.values.begins_at)));
-  const storedByKey = await storedImportKeys(
-    tx,
-    missing.map((m) => m.values),
-  );
-  return items.map((item) => {
-    if (item.existingId) return { id: item.existingId, created: false };
-    const id = idByStart.get(startKey(item.values.employee_id, item.values.begins_at));
-    if (id) return { id, created: true };
-    return {
-      id: storedByKey.get(importKeyOf(item.values.employee_id, item.values.import_key as string)) as number,
-      created: false,
-    };
-  });
-}
-
 function registerActivityRoutes(app: FastifyInstance) {
   const db = () => app.db.db as Db;
 
@@ -335,51 +267,70 @@ function registerActivityRoutes(app: FastifyInstance) {
     },
   );
 
+  /** The caller's grants for the parts a save body holds (403 for a part the role may not do). */
+  const saveGrants = (request: FastifyRequest, body: ActivityBatch) => {
+    const ctx = service.context(
+      app,
+      request,
+      body.activities.length || !(body.updates.length + body.deletions.length) ? "create" : "list",
+    );
+    return {
+      ctx,
+      grants: {
+        update: body.updates.length ? authorize(request, "activities", "update") : undefined,
+        delete: body.deletions.length ? authorize(request, "activities", "delete") : undefined,
+      },
+    };
+  };
+  const parseSave = (body: unknown) => {
+    const parsed = activityBatchSchema.safeParse(body ?? {});
+    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+    return parsed.data;
+  };
+
   app.post(
     "/activities/validate",
-    { schema: doc({ tags, summary: "Validar un lote de actividades" }) },
-    async (request, reply) => {
-      const ctx = service.context(app, request, "create");
-      const parsed = activityBatchSchema.safeParse(request.body ?? {});
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      const { errors } = await checkBatch(db(), ctx.user, parsed.data.activities);
-      if (Object.keys(errors).length) return reply.status(422).send({ errors });
+    { schema: doc({ tags, summary: "Validar un guardado de la semana (altas, cambios y bajas) sin escribir" }) },
+    async (request) => {
+      const body = parseSave(request.body);
+      const { ctx, grants } = saveGrants(request, body);
+      await planWeekSave(db(), ctx.user, grants, body, false);
       return { valid: true };
     },
   );
 
   app.post(
     "/activities/batch",
-    { schema: doc({ tags, summary: "Guardar un lote de actividades (todo o nada)" }) },
+    { schema: doc({ tags, summary: "Guardar la semana: altas, cambios y bajas juntos (todo o nada)" }) },
     async (request) => {
-      const ctx = service.context(app, request, "create");
-      const parsed = activityBatchSchema.safeParse(request.body ?? {});
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      const ids = await withValidation(() =>
+      const body = parseSave(request.body);
+      const { ctx, grants } = saveGrants(request, body);
+      const saved = await withValidation(() =>
         db().transaction(async (tx) => {
-          const { errors, items } = await checkBatch(tx, ctx.user, parsed.data.activities);
-          if (Object.keys(errors).length) throw new ValidationError(errors);
-          const out = await insertBatch(tx, items, ctx.user.id);
+          const plan = await planWeekSave(tx, ctx.user, grants, body, true);
+          const out = await applyWeekSave(tx, plan, ctx.user.id);
           await testPause("week_save");
-          // Recurring memory (issue 6): what each calendar series was mapped to, for its next import.
+          // Recurring memory: what each calendar series was mapped to, for its next import.
           await rememberSeries(
             tx,
             ctx.user.id,
-            items.map((item) => ({
-              seriesId: (parsed.data.activities[item.index] as Record<string, unknown> | null)?.google_series_id,
+            plan.creates.map((item) => ({
+              seriesId: (body.activities[item.index] as Record<string, unknown> | null)?.google_series_id,
               values: item.values,
             })),
           );
           return out;
         }),
       );
+      const rows = await rowsByIds(ctx, [...saved.created.map((i) => i.id), ...saved.updated]);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const pick = (ids: number[]) => ids.map((id) => byId.get(id)).filter(Boolean) as Row[];
       return {
-        activities: await rowsByIds(
-          ctx,
-          ids.map((i) => i.id),
-        ),
-        created: ids.filter((i) => i.created).length,
-        existing: ids.filter((i) => !i.created).length,
+        activities: pick(saved.created.map((i) => i.id)),
+        updated: pick(saved.updated),
+        deleted: saved.deleted,
+        created: saved.created.filter((i) => i.created).length,
+        existing: saved.created.filter((i) => !i.created).length,
         message: messages.activitiesSaved,
       };
     },

@@ -11,10 +11,10 @@ import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
 import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
 import type { SessionUser } from "../../../src/core/session";
-import { isInstantInRange, localDate, localDateOf, timePrefix } from "../../../src/core/week";
+import { localDate, localDateOf } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { activities, app_settings, frozen_periods } from "../../db/schema";
-import { type FieldErrors, forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
+import { forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
 
 export type ActivityValues = ActivityInput & { employee_id: number };
 type Errors = Record<string, string[]>;
@@ -109,6 +109,8 @@ interface Lookup {
 interface CheckOptions {
   settings?: Settings;
   exceptId?: number;
+  /** Stored activities left out of the overlap check: the batch deletes or moves them. */
+  exceptIds?: number[];
   skipOverlap?: boolean;
 }
 
@@ -181,7 +183,8 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
           : sql`(select coalesce(json_agg(json_build_array(employee_id, extract(epoch from begins_at) * 1000, extract(epoch from ends_at) * 1000)), '[]')
         from activities where employee_id ${employeeList}
           and tstzrange(begins_at, ends_at, '[)') && tstzrange(${spanStart.toISOString()}::timestamptz, ${spanEnd.toISOString()}::timestamptz, '[)')
-          ${checkOptions.exceptId ? sql`and id <> ${checkOptions.exceptId}` : sql``})`
+          ${checkOptions.exceptId ? sql`and id <> ${checkOptions.exceptId}` : sql``}
+          ${checkOptions.exceptIds?.length ? sql`and id not ${inList(new Set(checkOptions.exceptIds))}` : sql``})`
       } as stored,
       ${
         checkOptions.settings
@@ -315,14 +318,6 @@ export interface BatchItem {
   existingId?: number;
 }
 
-const prefixed = (prefix: string, errors: FieldErrors | Errors) =>
-  Object.fromEntries(Object.entries(errors).map(([field, list]) => [field, list.map((m) => `${prefix}${m}`)]));
-
-/**
- * Parses and checks a whole batch: every activity against the rules and the stored activities, and the
- * activities of the batch against each other. Errors are keyed by index, each message prefixed by the
- * activity's 'HH:mm - HH:mm: '. Activities whose import key is already stored are reported as existing.
- */
 /** The map key of an employee's import key (storedImportKeys answers ids under it). */
 export const importKeyOf = (employeeId: number, importKey: string) => `${employeeId}\u0000${importKey}`;
 
@@ -346,83 +341,6 @@ export async function storedImportKeys(
       ),
     );
   return new Map(stored.map((r) => [importKeyOf(r.employee_id, r.import_key as string), r.id]));
-}
-
-export async function checkBatch(db: Tx, user: SessionUser, raw: unknown[]) {
-  const errors: Record<string, Errors> = {};
-  const items: BatchItem[] = [];
-  const seenKeys = new Map<string, number>();
-  for (const [index, item] of raw.entries()) {
-    const parsed = activitySchema.safeParse(item);
-    if (!parsed.success) {
-      const begins = (item as Record<string, unknown> | null)?.begins_at;
-      const ends = (item as Record<string, unknown> | null)?.ends_at;
-      const times = [begins, ends].map((v) => (typeof v === "string" ? new Date(v) : null));
-      const prefix = times.every((d) => d && isInstantInRange(d))
-        ? timePrefix(times[0] as Date, times[1] as Date)
-        : messages.activityIndex(index + 1);
-      errors[index] = prefixed(prefix, zodFieldErrors(parsed.error));
-      continue;
-    }
-    let employeeId: number;
-    try {
-      employeeId = employeeFor(user, (item as Record<string, unknown>).employee_id);
-    } catch (error) {
-      errors[index] = prefixed(
-        timePrefix(parsed.data.begins_at, parsed.data.ends_at),
-        error instanceof ValidationError ? (error.errors as Errors) : { employee_id: [messages.activityOwnOnly] },
-      );
-      continue;
-    }
-    const values: ActivityValues = { ...parsed.data, employee_id: employeeId };
-    const key = values.import_key ?? values.google_calendar_id ?? null;
-    if (key) {
-      values.import_key = key;
-      const mapKey = `${employeeId}\u0000${key}`;
-      if (seenKeys.has(mapKey)) continue; // the same event twice in one batch: written once
-      seenKeys.set(mapKey, index);
-    }
-    items.push({ index, values });
-  }
-  // Already stored import keys (idempotency), then the rules: a constant number of queries for the batch.
-  const keyed = items.filter((i) => i.values.import_key);
-  if (keyed.length) {
-    const byKey = await storedImportKeys(
-      db,
-      keyed.map((i) => i.values),
-    );
-    for (const item of keyed) item.existingId = byKey.get(importKeyOf(item.values.employee_id, item.values.import_key as string));
-  }
-  const toCheck = items.filter((i) => !i.existingId);
-  // The application settings are read in the rules' own statement.
-  const found = await checkActivities(
-    db,
-    toCheck.map((i) => i.values),
-    {},
-  );
-  for (const [n, item] of toCheck.entries()) {
-    if (Object.keys(found[n]).length)
-      errors[item.index] = prefixed(timePrefix(item.values.begins_at, item.values.ends_at), found[n]);
-  }
-  // Overlaps inside the batch (per employee), sorted by start as the calendar does before saving.
-  const fresh = items.filter((i) => !i.existingId).sort((a, b) => a.values.begins_at.getTime() - b.values.begins_at.getTime());
-  for (let i = 0; i < fresh.length; i++) {
-    for (let j = i + 1; j < fresh.length; j++) {
-      const a = fresh[i].values;
-      const b = fresh[j].values;
-      if (b.begins_at.getTime() >= a.ends_at.getTime()) break;
-      if (a.employee_id !== b.employee_id) continue;
-      for (const item of [fresh[i], fresh[j]]) {
-        const prefix = timePrefix(item.values.begins_at, item.values.ends_at);
-        const message = `${prefix}${messages.activityConflict}`;
-        const entry = errors[item.index] ?? {};
-        const list = entry.base ?? [];
-        if (!list.includes(message)) entry.base = [...list, message];
-        errors[item.index] = entry;
-      }
-    }
-  }
-  return { errors, items: items.filter((i) => !(i.index in errors)) };
 }
 
 /** Parses a by_begins_at value: {start_date, end_date} object, JSON text, or a single date. */

@@ -165,14 +165,41 @@ export type ActivityInput = z.output<typeof activitySchema>;
 /** Update body: any subset; the server merges it with the stored activity and parses with activitySchema. */
 export const activityUpdateSchema = base.partial();
 
-/** Batch calls (validate, batch): an array of activities, parsed one by one by the service. */
+/**
+ * Batch calls (validate, batch): the week's draft as creates (`activities`, today's body), `updates` and
+ * `deletions`, each list parsed item by item by the service (errors keyed by index: "0", "updates.0",
+ * "deletions.0"). At least one item, at most ACTIVITY_BATCH_MAX in all.
+ */
 export const ACTIVITY_BATCH_MAX = 500;
-export const activityBatchSchema = z.object({
-  activities: z
-    .array(z.unknown(), { error: messages.required })
-    .min(1, { error: messages.activitiesNone })
-    .max(ACTIVITY_BATCH_MAX, { error: messages.activitiesTooMany(ACTIVITY_BATCH_MAX) }),
+const itemList = z
+  .array(z.unknown(), { error: messages.invalidValue })
+  .max(ACTIVITY_BATCH_MAX, { error: messages.activitiesTooMany(ACTIVITY_BATCH_MAX) })
+  .optional()
+  .default([]);
+export const activityBatchSchema = z
+  .object({ activities: itemList, updates: itemList, deletions: itemList })
+  .superRefine((v, ctx) => {
+    const total = v.activities.length + v.updates.length + v.deletions.length;
+    if (!total) ctx.addIssue({ code: "custom", path: ["activities"], message: messages.activitiesNone });
+    else if (total > ACTIVITY_BATCH_MAX)
+      ctx.addIssue({ code: "custom", path: ["base"], message: messages.activitiesTooMany(ACTIVITY_BATCH_MAX) });
+  });
+export type ActivityBatch = z.output<typeof activityBatchSchema>;
+
+/** An activity already stored, as the batch names it: its id and the version the draft read. */
+export const activityRefSchema = z.object({
+  id: z.coerce
+    .number({ error: messages.required })
+    .int({ error: messages.invalidValue })
+    .positive({ error: messages.invalidValue }),
+  lock_version: z.coerce
+    .number({ error: messages.required })
+    .int({ error: messages.invalidValue })
+    .min(0, { error: messages.invalidValue })
+    .max(2_147_483_647, { error: messages.invalidValue }),
 });
+/** One update of the batch: the id, the version read and the changed fields (merged with the stored row). */
+export const activityBatchUpdateSchema = activityRefSchema.extend(activityUpdateSchema.shape);
 
 /** Columns of the CSV import template (GET activities/download_csv_format). */
 export const ACTIVITY_CSV_COLUMNS = [

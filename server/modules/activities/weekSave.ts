@@ -1,0 +1,412 @@
+/**
+ * The week save (POST activities/batch) and its check without writing (POST activities/validate): the
+ * draft's creates, updates and deletions are checked together over the week as it will be after the
+ * save, then applied in one transaction, all or nothing. One function plans both calls, so a rule exists
+ * once. Refusals, in this order:
+ * - 403: an update or a deletion of another employee's activity by someone whose grant is "own";
+ * - 409: an update or a deletion at a version that is no longer the stored one (the whole save; the
+ *   answer says which);
+ * - 422: everything else, keyed "N" (creates, as always), "updates.N" and "deletions.N", each message
+ *   prefixed by the activity's 'HH:mm - HH:mm: '.
+ * Overlaps are checked over the final state (stored rows less the deleted and the moved ones, plus the
+ * moved ones at their new times and the creates), so two activities can swap their times in one save.
+ */
+import { inArray, sql } from "drizzle-orm";
+import { ACTIVITY_INSERT_COLUMNS, ACTIVITY_WRITABLE } from "../../../src/core/activity";
+import { messages } from "../../../src/core/messages";
+import type { Grant } from "../../../src/core/permissions";
+import {
+  type ActivityBatch,
+  activityBatchUpdateSchema,
+  activityRefSchema,
+  activitySchema,
+} from "../../../src/core/schemas/activity";
+import type { SessionUser } from "../../../src/core/session";
+import { isInstantInRange, timePrefix } from "../../../src/core/week";
+import type { Tx } from "../../db/client";
+import { activities, frozen_periods } from "../../db/schema";
+import { forbidden, HttpError, ValidationError, zodFieldErrors } from "../../http/errors";
+import { outer } from "../../http/sql";
+import {
+  type ActivityRow,
+  type ActivityValues,
+  type BatchItem,
+  checkActivities,
+  employeeFor,
+  importKeyOf,
+  localDaySql,
+  rowOf,
+  storedImportKeys,
+} from "./service";
+
+type Errors = Record<string, string[]>;
+
+/** A stored activity the batch updates or deletes, checked and ready to write. */
+export interface TouchItem {
+  key: string;
+  id: number;
+  lockVersion: number;
+  /** The activity after the update (undefined for a deletion). */
+  values?: ActivityValues;
+}
+
+export interface WeekPlan {
+  creates: BatchItem[];
+  updates: TouchItem[];
+  deletions: TouchItem[];
+}
+
+/** Who may do what: the grants of the caller's role for activities (src/core/permissions). */
+export interface SaveGrants {
+  update?: Grant;
+  delete?: Grant;
+}
+
+const prefixed = (prefix: string, errors: Errors) =>
+  Object.fromEntries(Object.entries(errors).map(([field, list]) => [field, list.map((m) => `${prefix}${m}`)]));
+
+/** 'HH:mm - HH:mm: ' of the times an item names, or 'Actividad N: ' when it names none that can be read. */
+function prefixOf(item: unknown, position: number): string {
+  const raw = (item && typeof item === "object" ? item : {}) as Record<string, unknown>;
+  const times = [raw.begins_at, raw.ends_at].map((v) =>
+    typeof v === "string" || v instanceof Date ? new Date(v as string) : null,
+  );
+  return times.every((d) => d && isInstantInRange(d))
+    ? timePrefix(times[0] as Date, times[1] as Date)
+    : messages.activityIndex(position + 1);
+}
+
+/** What is stored of the activities the batch touches, with whether each can still change. */
+interface StoredRow extends Record<string, unknown> {
+  id: number;
+  employee_id: number;
+  lock_version: number;
+  begins_at: Date;
+  ends_at: Date;
+  editable: boolean;
+}
+
+const storedColumns = Object.fromEntries(ACTIVITY_WRITABLE.map((k) => [k, activities[k]]));
+const editableSql = sql<boolean>`(${activities.is_editable} and not exists (select 1 from ${frozen_periods}
+  where ${frozen_periods.employee_id} = ${outer(activities.employee_id)}
+  and ${localDaySql(outer(activities.begins_at))} between ${frozen_periods.starts_on} and ${frozen_periods.ends_on}))`;
+
+/**
+ * The stored rows of these ids. Locked (FOR UPDATE) when the batch will write them: a concurrent save of
+ * the same activities waits here and then sees the new version (409), never writes over it.
+ */
+async function storedRows(db: Tx, ids: number[], lock: boolean): Promise<Map<number, StoredRow>> {
+  if (!ids.length) return new Map();
+  const query = db
+    .select({ ...storedColumns, id: activities.id, lock_version: activities.lock_version, editable: editableSql })
+    .from(activities)
+    .where(inArray(activities.id, ids));
+  const rows = (await (lock ? query.for("update") : query)) as unknown as StoredRow[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** The creates, parsed as the batch always parsed them: errors keyed by index; repeated import keys once. */
+function parseCreates(user: SessionUser, raw: unknown[], errors: Record<string, Errors>): BatchItem[] {
+  const items: BatchItem[] = [];
+  const seenKeys = new Set<string>();
+  for (const [index, item] of raw.entries()) {
+    const parsed = activitySchema.safeParse(item);
+    if (!parsed.success) {
+      errors[index] = prefixed(prefixOf(item, index), zodFieldErrors(parsed.error));
+      continue;
+    }
+    let employeeId: number;
+    try {
+      employeeId = employeeFor(user, (item as Record<string, unknown>).employee_id);
+    } catch (error) {
+      errors[index] = prefixed(
+        timePrefix(parsed.data.begins_at, parsed.data.ends_at),
+        error instanceof ValidationError ? (error.errors as Errors) : { employee_id: [messages.activityOwnOnly] },
+      );
+      continue;
+    }
+    const values: ActivityValues = { ...parsed.data, employee_id: employeeId };
+    const key = values.import_key ?? values.google_calendar_id ?? null;
+    if (key) {
+      values.import_key = key;
+      if (seenKeys.has(importKeyOf(employeeId, key))) continue; // the same event twice in one batch: written once
+      seenKeys.add(importKeyOf(employeeId, key));
+    }
+    items.push({ index, values });
+  }
+  return items;
+}
+
+/**
+ * Checks a whole draft (see the file's comment) and answers what to write. `lock` takes row locks on the
+ * touched activities (the batch, inside its transaction); validate reads without them.
+ */
+export async function planWeekSave(
+  db: Tx,
+  user: SessionUser,
+  grants: SaveGrants,
+  body: ActivityBatch,
+  lock: boolean,
+): Promise<WeekPlan> {
+  const errors: Record<string, Errors> = {};
+  // The stored activities named by updates and deletions: each once, with the version the draft read.
+  const refs: { key: string; id: number; lockVersion: number; raw: Record<string, unknown>; kind: "update" | "delete" }[] = [];
+  const seenIds = new Set<number>();
+  for (const [kind, list] of [
+    ["update", body.updates],
+    ["delete", body.deletions],
+  ] as const) {
+    for (const [index, item] of list.entries()) {
+      const key = `${kind === "update" ? "updates" : "deletions"}.${index}`;
+      const parsed = activityRefSchema.safeParse(item);
+      if (!parsed.success) {
+        errors[key] = prefixed(prefixOf(item, index), zodFieldErrors(parsed.error));
+        continue;
+      }
+      if (seenIds.has(parsed.data.id)) {
+        errors[key] = prefixed(prefixOf(item, index), { id: [messages.activityRepeatedInBatch] });
+        continue;
+      }
+      seenIds.add(parsed.data.id);
+      refs.push({ key, id: parsed.data.id, lockVersion: parsed.data.lock_version, raw: item as Record<string, unknown>, kind });
+    }
+  }
+  const stored = await storedRows(
+    db,
+    refs.map((r) => r.id),
+    lock,
+  );
+  // 403 before anything is said about the rows: someone else's activity is not the caller's to touch.
+  for (const ref of refs) {
+    const row = stored.get(ref.id);
+    const grant = ref.kind === "update" ? grants.update : grants.delete;
+    if (!grant) throw forbidden();
+    if (row && grant === "own" && row.employee_id !== user.employee?.id) throw forbidden();
+  }
+  // 409 for the whole save when any version is stale: the draft was made from a week that changed.
+  const stale = refs.filter((r) => stored.has(r.id) && stored.get(r.id)?.lock_version !== r.lockVersion);
+  if (stale.length) {
+    const staleErrors: Record<string, Errors> = {};
+    for (const ref of stale) {
+      const row = stored.get(ref.id) as StoredRow;
+      staleErrors[ref.key] = prefixed(timePrefix(row.begins_at, row.ends_at), {
+        lock_version: [messages.activityStaleInBatch(ref.id)],
+      });
+    }
+    throw new HttpError(409, messages.staleVersion, {
+      error: messages.staleVersion,
+      errors: staleErrors,
+      stale: stale.map((r) => ({ key: r.key, id: r.id, lock_version: stored.get(r.id)?.lock_version })),
+    });
+  }
+  const updates: TouchItem[] = [];
+  const deletions: TouchItem[] = [];
+  for (const ref of refs) {
+    const row = stored.get(ref.id);
+    const position = Number(ref.key.split(".")[1]);
+    if (!row) {
+      errors[ref.key] = prefixed(prefixOf(ref.raw, position), { id: [messages.activityMissing(ref.id)] });
+      continue;
+    }
+    const oldPrefix = timePrefix(row.begins_at, row.ends_at);
+    if (!row.editable) {
+      errors[ref.key] = prefixed(oldPrefix, { base: [messages.activityFrozen] });
+      continue;
+    }
+    if (ref.kind === "delete") {
+      deletions.push({ key: ref.key, id: ref.id, lockVersion: ref.lockVersion });
+      continue;
+    }
+    const changes = activityBatchUpdateSchema.safeParse(ref.raw);
+    if (!changes.success) {
+      errors[ref.key] = prefixed(oldPrefix, zodFieldErrors(changes.error));
+      continue;
+    }
+    // The stored row with the raw changes over it, parsed whole (as PUT /activities/:id does): changing
+    // the action type drops the old type's fields unless they come again.
+    const merged: Record<string, unknown> = {};
+    for (const field of ACTIVITY_WRITABLE) merged[field] = row[field];
+    for (const [field, value] of Object.entries(ref.raw))
+      if (value !== undefined && field !== "id" && field !== "lock_version") merged[field] = value;
+    const parsed = activitySchema.safeParse(merged);
+    if (!parsed.success) {
+      errors[ref.key] = prefixed(prefixOf(merged, position), zodFieldErrors(parsed.error));
+      continue;
+    }
+    let employeeId = row.employee_id;
+    if (ref.raw.employee_id !== undefined && ref.raw.employee_id !== row.employee_id) {
+      try {
+        employeeId = employeeFor(user, ref.raw.employee_id);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        errors[ref.key] = prefixed(timePrefix(parsed.data.begins_at, parsed.data.ends_at), error.errors as Errors);
+        continue;
+      }
+    }
+    updates.push({ key: ref.key, id: ref.id, lockVersion: ref.lockVersion, values: { ...parsed.data, employee_id: employeeId } });
+  }
+
+  const createItems = parseCreates(user, body.activities, errors);
+  // Already stored import keys (idempotency); a row this save deletes does not count as stored.
+  const deletedIds = new Set(deletions.map((d) => d.id));
+  const keyed = createItems.filter((i) => i.values.import_key);
+  if (keyed.length) {
+    const byKey = await storedImportKeys(
+      db,
+      keyed.map((i) => i.values),
+    );
+    for (const item of keyed) {
+      const id = byKey.get(importKeyOf(item.values.employee_id, item.values.import_key as string));
+      if (id && !deletedIds.has(id)) item.existingId = id;
+    }
+  }
+
+  // The rules, once for every activity that will be written, against the stored rows this save leaves.
+  const written = [
+    ...createItems.filter((i) => !i.existingId).map((i) => ({ key: String(i.index), values: i.values })),
+    ...updates.map((u) => ({ key: u.key, values: u.values as ActivityValues })),
+  ];
+  const found = await checkActivities(
+    db,
+    written.map((w) => w.values),
+    { exceptIds: refs.map((r) => r.id) },
+  );
+  const addError = (key: string, values: ActivityValues, errs: Errors) => {
+    const entry = errors[key] ?? {};
+    for (const [field, list] of Object.entries(prefixed(timePrefix(values.begins_at, values.ends_at), errs))) {
+      entry[field] = [...new Set([...(entry[field] ?? []), ...list])];
+    }
+    errors[key] = entry;
+  };
+  for (const [n, item] of written.entries()) {
+    if (Object.keys(found[n]).length) addError(item.key, item.values, found[n]);
+  }
+  // Overlaps among what this save writes (per employee), sorted by start as the calendar shows them.
+  const sorted = [...written].sort((a, b) => a.values.begins_at.getTime() - b.values.begins_at.getTime());
+  for (let i = 0; i < sorted.length; i++) {
+    for (let j = i + 1; j < sorted.length; j++) {
+      const a = sorted[i].values;
+      const b = sorted[j].values;
+      if (b.begins_at.getTime() >= a.ends_at.getTime()) break;
+      if (a.employee_id !== b.employee_id) continue;
+      for (const item of [sorted[i], sorted[j]]) addError(item.key, item.values, { base: [messages.activityConflict] });
+    }
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return { creates: createItems, updates, deletions };
+}
+
+/* ---------- writing ---------- */
+
+/** An array parameter of one column, encoded as drizzle encodes it (timestamps as ISO text, jsonb as JSON text). */
+function columnArray(rows: Record<string, unknown>[], column: string, type: string) {
+  const values = rows.map((row) => {
+    const value = row[column];
+    if (value === null || value === undefined) return null;
+    if (value instanceof Date) return value.toISOString();
+    return type === "jsonb" ? JSON.stringify(value) : value;
+  });
+  return sql`${sql.param(values)}::${sql.raw(type)}[]`;
+}
+
+const rowsOf = (result: unknown) => ((result as { rows?: unknown[] }).rows ?? (result as unknown[])) as Record<string, unknown>[];
+
+const INSERT_SQL = {
+  head: `insert into "activities" (${ACTIVITY_INSERT_COLUMNS.map(([c]) => `"${c}"`).join(", ")}) select * from unnest(`,
+  tail: `) on conflict ("employee_id", "import_key") do nothing returning "id", "employee_id", (extract(epoch from "begins_at") * 1000)::float8 as begins_ms`,
+};
+
+/**
+ * One INSERT of many activities: each column travels as one array parameter (unnest), so the statement
+ * has 18 parameters however many rows it writes, and is not rebuilt value by value (a week of 60
+ * activities was 1,080 parameters, each typed and encoded by the query builder). Rows already stored
+ * under their import key are skipped (ON CONFLICT DO NOTHING); the inserted ones answer id, employee and
+ * start (ms).
+ */
+async function insertRows(tx: Tx, rows: ActivityRow[]) {
+  const arrays = ACTIVITY_INSERT_COLUMNS.map(([column, type]) => columnArray(rows, column, type));
+  const result = await tx.execute(sql`${sql.raw(INSERT_SQL.head)}${sql.join(arrays, sql`, `)}${sql.raw(INSERT_SQL.tail)}`);
+  return rowsOf(result) as { id: number; employee_id: number; begins_ms: number }[];
+}
+
+/**
+ * Writes checked creates with multi-row INSERTs (insertRows, 1,000 rows a statement). Rows whose import key
+ * is already stored (found by the plan, or written meanwhile: ON CONFLICT DO NOTHING) answer their stored
+ * id. Ids come back in the items' order; an employee's start time identifies a row (no overlaps).
+ */
+export async function insertBatch(tx: Tx, items: BatchItem[], userId: number) {
+  const fresh = items.filter((i) => !i.existingId);
+  const idByStart = new Map<string, number>();
+  const startKey = (employeeId: number, begins: Date) => `${employeeId}|${begins.getTime()}`;
+  for (let i = 0; i < fresh.length; i += 1000) {
+    const inserted = await insertRows(
+      tx,
+      fresh.slice(i, i + 1000).map((item) => rowOf(item.values, userId)),
+    );
+    for (const row of inserted) idByStart.set(startKey(row.employee_id, new Date(Number(row.begins_ms))), row.id);
+  }
+  const missing = fresh.filter((item) => !idByStart.has(startKey(item.values.employee_id, item.values.begins_at)));
+  const storedByKey = await storedImportKeys(
+    tx,
+    missing.map((m) => m.values),
+  );
+  return items.map((item) => {
+    if (item.existingId) return { id: item.existingId, created: false };
+    const id = idByStart.get(startKey(item.values.employee_id, item.values.begins_at));
+    if (id) return { id, created: true };
+    return {
+      id: storedByKey.get(importKeyOf(item.values.employee_id, item.values.import_key as string)) as number,
+      created: false,
+    };
+  });
+}
+
+/**
+ * Every update in one statement (UPDATE … FROM unnest), each written only at the version the plan read
+ * and bumped. One statement matters for swaps: the exclusion constraint is DEFERRABLE, so it is checked
+ * when the statement ends, not row by row while two activities trade places.
+ */
+async function updateRows(tx: Tx, updates: TouchItem[], userId: number) {
+  if (!updates.length) return;
+  const rows = updates.map((u) => ({
+    ...rowOf(u.values as ActivityValues, userId),
+    sia_id: u.id,
+    sia_version: u.lockVersion,
+  }));
+  const columns = [["sia_id", "int4"], ["sia_version", "int4"], ...ACTIVITY_INSERT_COLUMNS] as const;
+  const set = ACTIVITY_INSERT_COLUMNS.map(([c]) => `"${c}" = v."${c}"`).join(", ");
+  const result = await tx.execute(
+    sql`update "activities" as a set ${sql.raw(set)}, "lock_version" = a."lock_version" + 1, "updated_at" = now()
+      from unnest(${sql.join(
+        columns.map(([c, type]) => columnArray(rows, c, type)),
+        sql`, `,
+      )}) as v(${sql.raw(columns.map(([c]) => `"${c}"`).join(", "))})
+      where a."id" = v."sia_id" and a."lock_version" = v."sia_version" returning a."id"`,
+  );
+  // The rows were read under FOR UPDATE at these versions; a shortfall means one vanished meanwhile.
+  if (rowsOf(result).length !== updates.length) throw new HttpError(409, messages.staleVersion, { error: messages.staleVersion });
+}
+
+/**
+ * Applies a checked plan: deletions, then the updates (one statement), then the creates. Each step leaves
+ * a subset of the checked final state, so no step can overlap what the plan did not already check.
+ */
+export async function applyWeekSave(tx: Tx, plan: WeekPlan, userId: number) {
+  if (plan.deletions.length) {
+    // Each at the version the plan read (the rows are locked; the version makes the statement say so too).
+    const deleted = await tx.execute(
+      sql`delete from "activities" as a using unnest(${sql.param(plan.deletions.map((d) => d.id))}::int4[], ${sql.param(
+        plan.deletions.map((d) => d.lockVersion),
+      )}::int4[]) as v("id", "version") where a."id" = v."id" and a."lock_version" = v."version" returning a."id"`,
+    );
+    if (rowsOf(deleted).length !== plan.deletions.length)
+      throw new HttpError(409, messages.staleVersion, { error: messages.staleVersion });
+  }
+  await updateRows(tx, plan.updates, userId);
+  const created = await insertBatch(tx, plan.creates, userId);
+  return {
+    created,
+    updated: plan.updates.map((u) => u.id),
+    deleted: plan.deletions.map((d) => d.id),
+  };
+}
