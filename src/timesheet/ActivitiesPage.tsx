@@ -223,7 +223,7 @@ export default function ActivitiesPage() {
     const begins = new Date(String(values.begins_at));
     const ends = new Date(String(values.ends_at));
     const local = () => ({
-      ...localEventChanges(values as Record<string, unknown>, {
+      ...localEventChanges(values as unknown as Record<string, unknown>, {
         project_name: labels.projectLabel,
         ownerable_name: labels.ownerLabel,
       }),
@@ -242,10 +242,10 @@ export default function ActivitiesPage() {
       return;
     }
     if (target.activity) {
-      await mutations.update.mutateAsync({ activity: target.activity, data: values as Record<string, unknown> });
+      await mutations.update.mutateAsync({ activity: target.activity, data: values as unknown as Record<string, unknown> });
       notify(messages.activityEdited, { type: "success" });
     } else {
-      await mutations.create.mutateAsync({ ...(values as Record<string, unknown>), employee_id: chosenEmployee });
+      await mutations.create.mutateAsync({ ...(values as unknown as Record<string, unknown>), employee_id: chosenEmployee });
       notify(messages.activitiesAllAdded, { type: "success" });
     }
     setTarget(null);
@@ -269,7 +269,7 @@ export default function ActivitiesPage() {
     const length = ends.getTime() - begins.getTime();
     const dayEnd = zonedTime(localDate(begins), 24 * 60).getTime();
     const start = ends.getTime() + length <= dayEnd ? ends : begins;
-    const { begins_at: _b, ends_at: _e, ...fields } = values as Record<string, unknown>;
+    const { begins_at: _b, ends_at: _e, ...fields } = values as unknown as Record<string, unknown>;
     setTarget({
       dialog: {
         mode: "create",

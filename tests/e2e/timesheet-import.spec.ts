@@ -60,6 +60,14 @@ async function removeWeek(page: Page) {
   await expect(local(page)).toHaveCount(0);
 }
 
+/** The draft kept in this browser: its key (weekCalendar:<user>:<employee>) and value, or nulls. */
+async function storedDraft(page: Page): Promise<{ key: string | null; value: string | null }> {
+  return page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith("weekCalendar:")) ?? null;
+    return { key, value: key ? localStorage.getItem(key) : null };
+  });
+}
+
 /** The server's activities of the operator's week (what was really saved). */
 async function savedCount(page: Page, monday: string) {
   return page.evaluate(
@@ -142,28 +150,30 @@ test("an employee imports a week from an .ics file, fixes the invalid event, sav
   await expect(invalid(page)).toHaveCSS("background-color", "rgb(198, 40, 40)");
   await expect(page.getByRole("button", { name: "Remover semana" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Refrescar actividades" })).toBeVisible();
-  // Kept in the browser under weekCalendar.
-  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("weekCalendar") ?? "null"));
+  // Kept in the browser under weekCalendar:<user>:<employee>, owned by the operator.
+  const kept = await storedDraft(page);
+  expect(kept.key).toMatch(/^weekCalendar:\d+:\d+$/);
+  const stored = JSON.parse(kept.value ?? "null");
   expect(stored).toMatchObject({ importType: "ICS", startOfWeek: monday, endOfWeek: addDays(monday, 6) });
   expect(stored.events).toHaveLength(7);
 
-  // Saving with the invalid event: the server's message, prefixed by its times.
+  // Saving with the invalid event: its day, its times, the field and the server's reason.
   await page.getByRole("button", { name: "Guardar semana" }).click();
-  await expect(page.getByTestId("import-errors")).toContainText("13:00 - 14:00:");
+  await expect(page.getByTestId("import-errors")).toContainText(/\d{2}\/\d{2} 13:00 - 14:00 · Proyecto: /);
   expect(await savedCount(page, monday)).toBe(0);
 
   await fixProject(page, "Revisión de avance");
   await expect(invalid(page)).toHaveCount(0);
-  const before = await page.evaluate(() => localStorage.getItem("weekCalendar"));
+  const before = await storedDraft(page);
   await saveWeek(page);
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(7);
   await expect(page.locator(".fc-timegrid-event.sia-editable", { hasText: "Revisión de avance" })).toHaveCount(1);
   expect(await savedCount(page, monday)).toBe(7);
 
   // A stale copy of the same saved week (another tab) saved again: the batch finds every import key, adds nothing.
-  await page.evaluate((week) => localStorage.setItem("weekCalendar", week ?? ""), before);
+  await page.evaluate(({ key, value }) => localStorage.setItem(key ?? "", value ?? ""), before);
   await page.reload();
-  await page.getByRole("button", { name: `${monday} – ${addDays(monday, 6)}` }).click();
+  await page.getByTestId("go-to-draft").click();
   await expect(local(page)).toHaveCount(7);
   await saveWeek(page);
   expect(await savedCount(page, monday)).toBe(7);
@@ -206,7 +216,7 @@ test("an employee imports a CSV week, fixes the invalid row, saves it twice with
   await expect(dialog.getByTestId("import-errors")).toContainText("Línea 2:");
   await expect(dialog.getByTestId("import-errors")).toContainText("Línea 3:");
   await dialog.getByRole("button", { name: "Cancelar" }).click();
-  expect(await page.evaluate(() => localStorage.getItem("weekCalendar"))).toBeNull();
+  expect((await storedDraft(page)).key).toBeNull();
 
   await importCsv(page, monday);
   await expect(local(page)).toHaveCount(4);
@@ -234,10 +244,10 @@ test("an employee imports a CSV week, fixes the invalid row, saves it twice with
   await expect(inSia(page)).toHaveCount(4);
   await removeWeek(page);
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(4);
-  expect(await page.evaluate(() => localStorage.getItem("weekCalendar"))).toBeNull();
+  expect((await storedDraft(page)).key).toBeNull();
 });
 
-test("Google import asks first and shows the server's answer; a local event dragged becomes valid, the copy icon duplicates it, and a one-day import replaces only that day", async ({
+test("Google import asks first and shows the server's answer; a red event dragged stays red, the copy icon duplicates it, and a one-day import replaces only that day", async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -252,16 +262,16 @@ test("Google import asks first and shows the server's answer; a local event drag
   await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
   await expect(page.getByTestId("import-errors")).toContainText("Error en la importación");
   await expect(page.getByTestId("import-errors")).toContainText("Google Calendar");
-  expect(await page.evaluate(() => localStorage.getItem("weekCalendar"))).toBeNull();
+  expect((await storedDraft(page)).key).toBeNull();
 
   await importIcs(page, monday);
   await expect(local(page)).toHaveCount(7);
   await scrollCalendarTo(page, "12:00");
 
-  // Dragging the invalid event moves it and makes it valid (SPEC §4).
+  // Dragging the invalid event moves it; its project is still unknown, so it stays red (a move fixes times only).
   await drag(page, await grip(invalid(page)), await slot(page, monday, "15:00"));
   await expect(page.getByText("Las actividades se actualizaron localmente de manera correcta")).toBeVisible();
-  await expect(invalid(page)).toHaveCount(0);
+  await expect(invalid(page)).toHaveCount(1);
   await expect(local(page, "Revisión de avance")).toContainText("15:00 - 16:00");
 
   // The copy icon adds a duplicate with a CP- id.
@@ -269,9 +279,7 @@ test("Google import asks first and shows the server's answer; a local event drag
   await expect(local(page)).toHaveCount(8);
   const tuesdayEvents = page.locator(`.fc-timegrid-col[data-date="${tuesday}"] .fc-timegrid-event.sia-local`);
   await expect(tuesdayEvents).toHaveCount(3);
-  const ids = await page.evaluate(() =>
-    JSON.parse(localStorage.getItem("weekCalendar") ?? "{}").events.map((e: { id: string }) => e.id),
-  );
+  const ids = (JSON.parse((await storedDraft(page)).value ?? "{}").events as { id: string }[]).map((e) => e.id);
   expect(ids.filter((id: string) => id.startsWith("CP-"))).toHaveLength(1);
 
   // Importing Tuesday alone (the all-day cell) replaces Tuesday's events only.

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Activity } from "../../src/core/activity";
 import { type LocalEvent, WEEK_STORAGE_KEY } from "../../src/core/localEvent";
+import { messages } from "../../src/core/messages";
 import { zonedTime } from "../../src/core/week";
 import { LOCAL_COLORS, localEventColors } from "../../src/timesheet/model/colors";
 import {
@@ -201,6 +202,19 @@ describe("what the draft week shows", () => {
     expect(moved.events[0]).toMatchObject({ isValidate: false, errors: ["No se encontró el cliente"] });
     const fixed = changeEvent(moved, moved.events[0], { clientId: 4 }, true) as Draft;
     expect(fixed.events[0]).toMatchObject({ isValidate: true, errors: [] });
+  });
+
+  it("a move cures what a move can (its times), nothing else", () => {
+    const short = ev("s", MONDAY, "09:00", "09:00", { isValidate: false, errors: [messages.timesheetNoLength] });
+    const draft = draftOf([short]);
+    const moved = changeEvent(draft, short, { end: at(MONDAY, "10:00") }) as Draft;
+    expect(moved.events[0]).toMatchObject({ isValidate: true, errors: [] });
+    const both = ev("b", MONDAY, "09:00", "09:00", { isValidate: false, errors: [messages.timesheetNoLength, "Proyecto: no existe"] });
+    const still = changeEvent(draftOf([both]), both, { end: at(MONDAY, "10:00") }) as Draft;
+    expect(still.events[0]).toMatchObject({ isValidate: false, errors: ["Proyecto: no existe"] });
+    // Red without a stated reason stays red: nothing says a move fixed it.
+    const unknown = ev("u", MONDAY, "09:00", "10:00", { isValidate: false, errors: [] });
+    expect((changeEvent(draftOf([unknown]), unknown, { end: at(MONDAY, "11:00") }) as Draft).events[0].isValidate).toBe(false);
   });
 
   it("adds a typed activity, duplicates with a new id and import key, replaces one day", () => {

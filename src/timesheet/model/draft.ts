@@ -16,6 +16,7 @@
  */
 import { type Activity, activityToLocalEvent, localEventToActivity } from "../../core/activity";
 import type { ImportType, LocalEvent } from "../../core/localEvent";
+import { messages } from "../../core/messages";
 import { hhmm, localDate } from "../../core/week";
 
 /** Whose draft it is: the signed-in user, working on one employee's week. */
@@ -149,12 +150,26 @@ export function changeEvent(draft: Draft, event: ShownEvent, changes: Changes, f
     return { ...draft, updates: { ...draft.updates, [key]: update } };
   }
   if (!draft.events.some((e) => e.id === event.id)) return null;
-  const validity = fromForm ? { isValidate: true, errors: [] } : {};
+  const moved = "start" in changes || "end" in changes;
   return {
     ...draft,
-    events: draft.events.map((e) => (e.id === event.id ? { ...e, ...changes, ...validity, id: e.id } : e)).sort(byStart),
+    events: draft.events
+      .map((e) => {
+        if (e.id !== event.id) return e;
+        if (fromForm) return { ...e, ...changes, id: e.id, isValidate: true, errors: [] };
+        if (!moved || e.isValidate) return { ...e, ...changes, id: e.id };
+        // SPEC §4 "dragging or resizing sets it valid": what a move can fix is its times; a reason about
+        // its fields (an unknown project) stays, and so does the red.
+        const left = (e.errors ?? []).filter((m) => !TIME_REASONS.some((r) => m.includes(r)));
+        const fixed = (e.errors?.length ?? 0) > 0 && left.length === 0;
+        return { ...e, ...changes, id: e.id, isValidate: fixed, errors: fixed ? [] : e.errors?.length ? left : e.errors };
+      })
+      .sort(byStart),
   };
 }
+
+/** Reasons a move can cure: the event's times. */
+const TIME_REASONS = [messages.timesheetNoLength, messages.timesheetPastMidnight, messages.activityConflict];
 
 /** A new activity typed into the draft week (an empty slot clicked while a week is kept). */
 export function addEvent(draft: Draft, fields: Changes, start: Date, end: Date, now = Date.now()): Draft {

@@ -1,6 +1,6 @@
 /** The activity dialog's contract with the page that opens it. */
 import type { ActionType } from "../../../core/constants";
-import type { Activity } from "../../useWeekActivities";
+import type { Activity } from "../../../core/activity";
 
 export interface ActivityDialogTarget {
   mode: "create" | "edit";
