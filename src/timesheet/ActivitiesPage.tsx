@@ -604,10 +604,18 @@ export default function ActivitiesPage() {
           const length = ends.getTime() - begins.getTime();
           const dayEnd = zonedTime(localDate(begins), 24 * 60).getTime();
           const start = ends.getTime() + length <= dayEnd ? ends : begins;
+          // The source's names for the pickers, where the copy still names the same records.
+          const a = opened?.activity;
+          const same = (key: "project_id" | "ownerable_id" | "product_catalog_id") => !!a && a[key] === values[key];
           setOpened({
             target: {
               mode: "create",
-              initial: copyOf(values) as Partial<Activity>,
+              initial: {
+                ...(copyOf(values) as Partial<Activity>),
+                ...(same("project_id") ? { project_code: a?.project_code, project_name: a?.project_name } : {}),
+                ...(same("ownerable_id") ? { ownerable_name: a?.ownerable_name } : {}),
+                ...(same("product_catalog_id") ? { product_name: a?.product_name } : {}),
+              },
               begins: start,
               ends: new Date(start.getTime() + length),
             },
