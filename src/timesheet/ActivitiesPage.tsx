@@ -270,10 +270,18 @@ export default function ActivitiesPage() {
     const dayEnd = zonedTime(localDate(begins), 24 * 60).getTime();
     const start = ends.getTime() + length <= dayEnd ? ends : begins;
     const { begins_at: _b, ends_at: _e, ...fields } = values as unknown as Record<string, unknown>;
+    // The source's names for the pickers, where the copy still names the same records.
+    const a = target?.dialog.initial ?? {};
+    const same = (key: "project_id" | "ownerable_id" | "product_catalog_id") => a[key] === fields[key];
     setTarget({
       dialog: {
         mode: "create",
-        initial: { ...(target?.dialog.initial ?? {}), ...fields } as Partial<Activity>,
+        initial: {
+          ...fields,
+          ...(same("project_id") ? { project_code: a.project_code, project_name: a.project_name } : {}),
+          ...(same("ownerable_id") ? { ownerable_name: a.ownerable_name } : {}),
+          ...(same("product_catalog_id") ? { product_name: a.product_name } : {}),
+        } as Partial<Activity>,
         begins: start,
         ends: new Date(start.getTime() + length),
       },

@@ -112,6 +112,14 @@ test("a support activity offers an activity type and only the chosen client's pr
   await expect(modal.getByRole("combobox", { name: /^Tipo de actividad/ })).toContainText("ST – Soporte técnico");
   await expect(modal.getByTestId("owner-picker").getByRole("combobox")).toHaveValue(client.name);
   await expect(modal.getByRole("combobox", { name: /^Producto/ })).toContainText(products[0]);
+
+  // Duplicar: a new activity right after it, with the same client, product and type.
+  await modal.getByRole("button", { name: "Duplicar" }).click();
+  await expect(modal.getByText("Nueva actividad")).toBeVisible();
+  await expect(modal.getByLabel("Inicio")).toHaveValue("10:00");
+  await expect(modal.getByTestId("owner-picker").getByRole("combobox")).toHaveValue(client.name);
+  await expect(modal.getByRole("combobox", { name: /^Producto/ })).toContainText(products[0]);
+  await expect(modal.getByRole("combobox", { name: /^Tipo de actividad/ })).toContainText("ST – Soporte técnico");
   await modal.getByRole("button", { name: "Cancelar" }).click();
 });
 

@@ -43,3 +43,13 @@ describe("the parts of each action type agree with the import's titles", () => {
     expect(activitySchema.safeParse({ ...base, action_type: "project", activity_type_catalog_id: null }).success).toBe(false);
   });
 });
+
+describe("activityFieldLabel", () => {
+  it("names each field in Spanish, and none for a message about the whole activity", async () => {
+    const { activityFieldLabel } = await import("../../src/timesheet/components/form/labels");
+    expect(activityFieldLabel("product_catalog_id")).toBe("Producto");
+    expect(activityFieldLabel("activity_type_catalog_id")).toBe("Tipo de actividad");
+    expect(activityFieldLabel("begins_at")).toBe("Inicio");
+    expect(activityFieldLabel("base")).toBeNull();
+  });
+});
