@@ -43,6 +43,8 @@ export const messages = {
   duplicateProduct: "El producto está repetido en el cliente",
   saved: "Elemento guardado",
   staleVersion: "Otro usuario guardó este registro mientras usted lo editaba. Revise los cambios y vuelva a guardar.",
+  staleVersionRetry:
+    "Otro usuario cambió este registro mientras tenía abierto este diálogo. Ya se muestra lo que guardó; lo que usted escribió sigue aquí. Revise y confirme de nuevo para aplicar su cambio sobre el suyo.",
   versionRequired: "Falta la versión del registro (lock_version o If-Match); vuelva a cargarlo antes de guardar.",
   deleted: "Elemento eliminado",
   // people

@@ -14,7 +14,7 @@ import { Alert, Box, CircularProgress, Paper, Stack } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   Confirm,
-  type HttpError,
+  HttpError,
   Title,
   useDataProvider,
   useNotify,
@@ -242,7 +242,16 @@ export default function ActivitiesPage() {
       return;
     }
     if (target.activity) {
-      await mutations.update.mutateAsync({ activity: target.activity, data: values as unknown as Record<string, unknown> });
+      try {
+        await mutations.update.mutateAsync({ activity: target.activity, data: values as unknown as Record<string, unknown> });
+      } catch (error) {
+        const current = (error as HttpError).status === 409 ? ((error as HttpError).body?.activity as Activity | undefined) : undefined;
+        if (!current) throw error;
+        // Someone else saved it meanwhile: the dialog keeps what was typed; the next Guardar applies it
+        // over the current version (the week behind shows theirs, read again).
+        setTarget((t) => (t ? { ...t, activity: current } : t));
+        throw new HttpError(messages.staleVersionRetry, 409, {});
+      }
       notify(messages.activityEdited, { type: "success" });
     } else {
       await mutations.create.mutateAsync({ ...(values as unknown as Record<string, unknown>), employee_id: chosenEmployee });

@@ -18,23 +18,82 @@ import {
 } from "react-admin";
 import { useFormContext } from "react-hook-form";
 import { messages } from "../../core/messages";
-import { singularOf } from "../../core/resources";
+import { apiResourceOf, singularOf } from "../../core/resources";
 
 /** Fields the server keeps for itself: their change is not news to the user. */
 const BOOKKEEPING = new Set(["lock_version", "updated_at", "created_at"]);
 
-/** The fields (of the record the form read) whose value on the server is now different. */
+/** Equal as the user sees them: colours ignore letter case (#1565c0 is #1565C0). */
+const same = (a: unknown, b: unknown) => {
+  const text = (v: unknown) => (typeof v === "string" && /^#[0-9a-f]{3,8}$/i.test(v) ? v.toLowerCase() : v);
+  return JSON.stringify(text(a)) === JSON.stringify(text(b));
+};
+
+const isPlainObject = (v: unknown) => !!v && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * The fields (of the record the form read) whose value on the server is now different. Sub-objects the
+ * server derives (a project's `project` summary, a transition's `event`) are not fields a person edits; an
+ * id whose name field also changed is told once, by its name.
+ */
 export function changedFields(read: Record<string, unknown>, current: Record<string, unknown>): string[] {
-  return Object.keys(current).filter(
-    (key) => !BOOKKEEPING.has(key) && key in read && JSON.stringify(read[key]) !== JSON.stringify(current[key]),
+  const changed = Object.keys(current).filter(
+    (key) =>
+      !BOOKKEEPING.has(key) &&
+      key in read &&
+      !isPlainObject(read[key]) &&
+      !isPlainObject(current[key]) &&
+      !same(read[key], current[key]),
   );
+  return changed.filter((key) => !(key.endsWith("_id") && changed.includes(`${key.slice(0, -3)}_name`)));
 }
 
-const shown = (value: unknown) => {
+/** A value as a person reads it: rows of a list by their values (ids left out), long text cut. */
+export const shown = (value: unknown): string => {
   if (value === null || value === undefined || value === "") return "—";
+  if (Array.isArray(value)) {
+    if (!value.length) return "—";
+    return value
+      .map((row) =>
+        isPlainObject(row)
+          ? Object.entries(row as Record<string, unknown>)
+              .filter(([k, v]) => k !== "id" && !k.endsWith("_id") && !BOOKKEEPING.has(k) && v !== null && v !== "")
+              .map(([, v]) => shown(v))
+              .join(" / ") || "—"
+          : shown(row),
+      )
+      .join("; ");
+  }
   const text = typeof value === "object" ? JSON.stringify(value) : String(value);
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 };
+
+/**
+ * What «Guardar mis cambios» sends: the record as the server has it now, with only the fields the person
+ * changed in the form (react-hook-form's dirty fields) taken from the form. A field someone else changed
+ * and this person did not touch keeps the other person's value, nested rows included.
+ */
+export function mineOverTheirs(
+  values: Record<string, unknown>,
+  dirty: Record<string, unknown>,
+  current: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const key of Object.keys(values)) {
+    if (BOOKKEEPING.has(key) || dirty[key]) continue;
+    if (key in current) out[key] = current[key];
+  }
+  return out;
+}
+
+/** The record in a 409's body: under the resource's singular, else the one object that has a version. */
+export function conflictRecord(body: Record<string, unknown> | undefined, singular: string): RaRecord | null {
+  if (!body) return null;
+  const named = body[singular];
+  if (isPlainObject(named)) return named as RaRecord;
+  const found = Object.values(body).find((v) => isPlainObject(v) && typeof (v as RaRecord).lock_version === "number");
+  return (found as RaRecord | undefined) ?? null;
+}
 
 interface StaleState {
   /** The record as the server has it now (from the 409), or null while there is no conflict. */
@@ -58,7 +117,10 @@ export function useStaleVersion(onError?: (error: unknown) => void, resourceName
   const handleError = (error: unknown) => {
     const failure = error as { status?: number; message?: string; body?: Record<string, unknown> };
     if (failure?.status === 409) {
-      setConflict(((failure.body?.[singularOf(resource)] as RaRecord | undefined) ?? { id: 0 }) as RaRecord);
+      const current = conflictRecord(failure.body, singularOf(apiResourceOf(resource)));
+      // Without the record (an older server) the next save still must not resend the old version: it
+      // reloads instead.
+      setConflict(current ?? ({ id: 0 } as RaRecord));
       notify(messages.staleVersion, { type: "warning" });
       return;
     }
@@ -96,7 +158,8 @@ export function StaleVersionNotice({ state }: { state: StaleState }): ReactNode 
 
   // Once the reloaded record arrives, the form shows it (what the user typed is discarded, as asked).
   useEffect(() => {
-    if (!reloading || !record || !conflict || record.lock_version !== conflict.lock_version) return;
+    if (!reloading || !record || !conflict) return;
+    if (typeof conflict.lock_version === "number" && record.lock_version !== conflict.lock_version) return;
     form.reset(record);
     setReloading(false);
     state.clear();
@@ -138,10 +201,13 @@ export function StaleVersionNotice({ state }: { state: StaleState }): ReactNode 
           size="small"
           variant="contained"
           color="warning"
+          disabled={typeof conflict.lock_version !== "number"}
           onClick={() => {
-            if (typeof conflict.lock_version === "number") state.overwriteAt(conflict.lock_version);
+            if (typeof conflict.lock_version !== "number") return;
+            state.overwriteAt(conflict.lock_version);
+            const dirty = form.formState.dirtyFields as Record<string, unknown>;
             state.clear();
-            form.handleSubmit((values) => saveContext.save?.(values))();
+            form.handleSubmit((values) => saveContext.save?.(mineOverTheirs(values, dirty, conflict)))();
           }}
         >
           {translate("sia.stale_version.overwrite")}

@@ -7,6 +7,7 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from "@mui/material";
 import { type ReactNode, useId, useState } from "react";
 import { HttpError, useNotify, useRefresh } from "react-admin";
+import { useStaleRetry } from "./staleRetry";
 
 /** What a zod safeParse answers (only what the dialog reads). */
 export interface ParseOutcome {
@@ -42,6 +43,7 @@ export function TransitionDialog({
 }) {
   const notify = useNotify();
   const refresh = useRefresh();
+  const staleText = useStaleRetry();
   const titleId = useId();
   const [comment, setComment] = useState("");
   const [commentError, setCommentError] = useState<string>();
@@ -61,7 +63,7 @@ export function TransitionDialog({
       refresh();
       onClose();
     } catch (e) {
-      const message = (e as Error)?.message || "Ocurrió un error";
+      const message = staleText(e, "Ocurrió un error");
       setError(message);
       if (!alreadyToasted(e)) notify(message, { type: "error" });
     } finally {

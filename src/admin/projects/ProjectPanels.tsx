@@ -45,6 +45,7 @@ import { INVOICE_ACTIONS } from "../../core/states";
 import type { SiaDataProvider } from "../../dataProvider";
 import { formatDateTime } from "../common/AuditTrail";
 import { formatDate, SiaDatePicker } from "../common/DatePickerInput";
+import { useStaleRetry } from "../common/staleRetry";
 import { issueOf, TransitionDialog } from "../common/TransitionDialog";
 
 interface PermittedEvent {
@@ -129,6 +130,7 @@ function ProjectTransitionDialog({
 
 /** ETA extension (POST extend_project): a new ETA and the comment that justifies it. */
 function ExtendDialog({ project, onClose }: { project: ProjectRecord; onClose: () => void }) {
+  const staleText = useStaleRetry();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -148,7 +150,7 @@ function ExtendDialog({ project, onClose }: { project: ProjectRecord; onClose: (
       refresh();
       onClose();
     } catch (e) {
-      setErrors({ base: errorText(e) });
+      setErrors({ base: staleText(e) });
     } finally {
       setBusy(false);
     }
@@ -192,6 +194,7 @@ function ExtendDialog({ project, onClose }: { project: ProjectRecord; onClose: (
 
 /** Invoicing action: '100% facturas ya realizadas' → completely_invoiced, otherwise partially_invoiced (SPEC §4). */
 function InvoicingDialog({ project, onClose }: { project: ProjectRecord; onClose: () => void }) {
+  const staleText = useStaleRetry();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -208,7 +211,7 @@ function InvoicingDialog({ project, onClose }: { project: ProjectRecord; onClose
       refresh();
       onClose();
     } catch (e) {
-      setError(errorText(e));
+      setError(staleText(e));
     } finally {
       setBusy(false);
     }
@@ -423,6 +426,7 @@ export function StageHistory() {
 
 /** Estimated hours per employee position (estimated_work_hours of the project). */
 export function EstimatedHoursPanel() {
+  const staleText = useStaleRetry();
   const project = useRecordContext();
   const notify = useNotify();
   const { canAccess: canList } = useCanAccess({ resource: "estimated_work_hours", action: "list" });
@@ -463,7 +467,7 @@ export function EstimatedHoursPanel() {
           setPosition("");
           refetch();
         },
-        onError: (e) => setError(errorText(e)),
+        onError: (e) => setError(staleText(e)),
       },
     );
   };
@@ -562,6 +566,7 @@ export function EstimatedHoursPanel() {
 
 /** A comment on the project (PUT projects/:id with audit_comment). */
 export function ProjectCommentBox() {
+  const staleText = useStaleRetry();
   const project = useRecordContext();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
@@ -589,7 +594,7 @@ export function ProjectCommentBox() {
       setComment("");
       refresh();
     } catch (e) {
-      setError(errorText(e));
+      setError(staleText(e));
     } finally {
       setBusy(false);
     }

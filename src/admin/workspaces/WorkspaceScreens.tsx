@@ -29,6 +29,7 @@ import type { SiaDataProvider } from "../../dataProvider";
 import { EditLink } from "../common/links";
 import { withNested } from "../common/nested";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
+import { useStaleRetry } from "../common/staleRetry";
 
 const resolver = zodResolver(workspaceFormSchema as never);
 const transform = withNested("bosses_workspaces", ["employee_id"]);
@@ -40,6 +41,7 @@ function NotificationToggle(_props: { label?: string }) {
   const notify = useNotify();
   const refresh = useRefresh();
   const { canAccess } = useCanAccess({ resource: "workspaces", action: "update" });
+  const staleText = useStaleRetry();
   const [busy, setBusy] = useState(false);
   if (!record) return null;
   return (
@@ -55,7 +57,8 @@ function NotificationToggle(_props: { label?: string }) {
           notify(updated.is_notifiable ? "Notificaciones activadas" : "Notificaciones desactivadas", { type: "success" });
           refresh();
         } catch (error) {
-          notify((error as Error).message || messages.somethingFailed, { type: "error" });
+          // A 409: someone else flipped it first; the list is read again and shows their choice.
+          notify(staleText(error, messages.somethingFailed), { type: "error" });
         } finally {
           setBusy(false);
         }
