@@ -214,30 +214,44 @@ function precompiled(column: SQL | SQL.Aliased, singleTable: boolean): SQL | SQL
 
 /* ---------- versions (optimistic locking) ---------- */
 
-const versionSchema = z.coerce.number().int().min(0).max(2_147_483_647);
+/** A version is a whole number, as a number or its digits ("3"); nothing else is read as one (true, [0], "1e3"). */
+const versionSchema = z
+  .union([
+    z.number().int(),
+    z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().int().min(0).max(2_147_483_647));
 
 /**
- * The version an update was read at: the If-Match header (`"3"`, `W/"3"`) or, for clients that keep it in
- * the record (react-admin's form), the body's lock_version (wrapped or bare). If-Match wins when both come.
- * Undefined when neither is sent; a malformed one is a 422.
+ * The version an update was read at: the If-Match header (`"3"`; a weak `W/"3"` never matches, RFC 9110
+ * §13.1.1) or, for clients that keep it in the record (react-admin's form), the body's lock_version
+ * (wrapped or bare). When both come they must agree. Undefined when neither is sent; a malformed one, or
+ * two that disagree, is a 422.
  */
 export function expectedVersion(request: FastifyRequest, body: unknown, singular: string): number | undefined {
   const header = request.headers["if-match"];
-  let raw: unknown;
+  const outer = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  const inner = outer[singular] && typeof outer[singular] === "object" ? (outer[singular] as Record<string, unknown>) : outer;
+  const parse = (raw: unknown) => {
+    const parsed = versionSchema.safeParse(raw);
+    if (!parsed.success) throw ValidationError.field("lock_version", messages.invalidVersion);
+    return parsed.data;
+  };
+  const fromBody =
+    inner.lock_version === undefined || inner.lock_version === null || inner.lock_version === ""
+      ? undefined
+      : parse(inner.lock_version);
   if (typeof header === "string" && header.trim()) {
-    raw = header
-      .trim()
-      .replace(/^W\//, "")
-      .replace(/^"(.*)"$/, "$1");
-  } else {
-    const outer = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
-    const inner = outer[singular] && typeof outer[singular] === "object" ? (outer[singular] as Record<string, unknown>) : outer;
-    raw = inner.lock_version;
+    const text = header.trim();
+    if (text.startsWith("W/")) throw ValidationError.field("lock_version", messages.invalidVersion);
+    const fromHeader = parse(text.replace(/^"(.*)"$/, "$1"));
+    if (fromBody !== undefined && fromBody !== fromHeader) throw ValidationError.field("lock_version", messages.invalidVersion);
+    return fromHeader;
   }
-  if (raw === undefined || raw === null || raw === "") return undefined;
-  const parsed = versionSchema.safeParse(raw);
-  if (!parsed.success) throw ValidationError.field("lock_version", messages.invalidValue);
-  return parsed.data;
+  return fromBody;
 }
 
 /** The version a custom update route requires: 428 without one. */

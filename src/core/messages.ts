@@ -43,6 +43,7 @@ export const messages = {
   duplicateProduct: "El producto está repetido en el cliente",
   saved: "Elemento guardado",
   staleVersion: "Otro usuario guardó este registro mientras usted lo editaba. Revise los cambios y vuelva a guardar.",
+  invalidVersion: "La versión del registro no es válida: vuelva a abrirlo y guarde de nuevo.",
   staleVersionRetry:
     "Otro usuario cambió este registro mientras tenía abierto este diálogo. Ya se muestra lo que guardó; lo que usted escribió sigue aquí. Revise y confirme de nuevo para aplicar su cambio sobre el suyo.",
   versionRequired: "Falta la versión del registro (lock_version o If-Match); vuelva a cargarlo antes de guardar.",
@@ -190,8 +191,7 @@ export const messages = {
   timesheetNoLength: "La actividad no tiene duración",
   timesheetPastMidnight: "La actividad termina después de la medianoche; divídela en dos días",
   timesheetStaleTitle: "Otra persona cambió actividades de esta semana",
-  timesheetRebased:
-    "Se tomaron las versiones actuales; tus cambios siguen en la semana guardada. Revísalos y guarda de nuevo.",
+  timesheetRebased: "Se tomaron las versiones actuales; tus cambios siguen en la semana guardada. Revísalos y guarda de nuevo.",
   timesheetWeekClosed: "La semana está cerrada: sus actividades ya no se pueden modificar.",
   timesheetMonthClosed: "El mes está cerrado: sus actividades ya no se pueden modificar.",
   timesheetTodosReadOnly: "Vista de todos los empleados: solo lectura. Elige un empleado para registrar o cambiar.",

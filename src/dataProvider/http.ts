@@ -56,16 +56,16 @@ export async function apiFetch<T = unknown>(path: string, options: ApiOptions = 
   let response: Response;
   try {
     response = await fetch(url, {
-        method,
-        signal,
-        credentials: "same-origin",
-        headers: {
-          Accept: "application/json",
-          ...(body !== undefined && !isForm ? { "Content-Type": "application/json" } : {}),
-          ...options.headers,
-        },
-        body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
-      });
+      method,
+      signal,
+      credentials: "same-origin",
+      headers: {
+        Accept: "application/json",
+        ...(body !== undefined && !isForm ? { "Content-Type": "application/json" } : {}),
+        ...options.headers,
+      },
+      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
+    });
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
     // SPEC §8 "status -1": the server could not be reached.

@@ -12,14 +12,7 @@
 import type FullCalendar from "@fullcalendar/react";
 import { Alert, Box, CircularProgress, Paper, Stack } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import {
-  Confirm,
-  HttpError,
-  Title,
-  useDataProvider,
-  useNotify,
-  usePermissions,
-} from "react-admin";
+import { Confirm, HttpError, Title, useDataProvider, useNotify, usePermissions } from "react-admin";
 import { type Activity, copyOfActivity, localEventChanges, templateOfLocal } from "../core/activity";
 import { CALENDAR } from "../core/constants";
 import { messages } from "../core/messages";
@@ -45,15 +38,7 @@ import { useTimesheetMutations } from "./data/mutations";
 import { useEmployeeChoices, useHolidays, useSettings, useWeekActivities, useWeekState } from "./data/queries";
 import { useDraft } from "./data/useDraft";
 import { isLocked } from "./model/colors";
-import {
-  addEvent,
-  changeEvent,
-  type Draft,
-  duplicateEvent,
-  removeEvent,
-  type ShownEvent,
-  shownEvents,
-} from "./model/draft";
+import { addEvent, changeEvent, type Draft, duplicateEvent, removeEvent, type ShownEvent, shownEvents } from "./model/draft";
 import { hoursByDay, type Timed } from "./model/totals";
 import { defaultChoice, isTimesheetAdmin, openingWeekStart } from "./model/who";
 
@@ -126,7 +111,10 @@ export default function ActivitiesPage() {
     () => (draftMode && draft ? shownEvents(draft, week.current ? week.activities : []) : NO_EVENTS),
     [draftMode, draft, week.current, week.activities],
   );
-  const timed = useMemo<ReadonlyArray<Timed>>(() => (draftMode ? shown.map(timedOf) : week.activities), [draftMode, shown, week.activities]);
+  const timed = useMemo<ReadonlyArray<Timed>>(
+    () => (draftMode ? shown.map(timedOf) : week.activities),
+    [draftMode, shown, week.activities],
+  );
   const perDay = useMemo(() => hoursByDay(timed), [timed]);
 
   const isOverTrash = useCallback((x: number, y: number) => {
@@ -245,7 +233,8 @@ export default function ActivitiesPage() {
       try {
         await mutations.update.mutateAsync({ activity: target.activity, data: values as unknown as Record<string, unknown> });
       } catch (error) {
-        const current = (error as HttpError).status === 409 ? ((error as HttpError).body?.activity as Activity | undefined) : undefined;
+        const current =
+          (error as HttpError).status === 409 ? ((error as HttpError).body?.activity as Activity | undefined) : undefined;
         if (!current) throw error;
         // Someone else saved it meanwhile: the dialog keeps what was typed; the next Guardar applies it
         // over the current version (the week behind shows theirs, read again).
@@ -351,7 +340,11 @@ export default function ActivitiesPage() {
 
   const moveShown = (event: ShownEvent, start: Date, end: Date) => {
     const stored = currentDraft();
-    if (stored) changeDraft(changeEvent(stored, event, { start: start.toISOString(), end: end.toISOString() }), messages.activitiesUpdatedLocally);
+    if (stored)
+      changeDraft(
+        changeEvent(stored, event, { start: start.toISOString(), end: end.toISOString() }),
+        messages.activitiesUpdatedLocally,
+      );
   };
   const duplicateShown = (event: ShownEvent, start: Date, end: Date) => {
     const stored = currentDraft();

@@ -61,7 +61,12 @@ async function saveWeek(page: Page) {
 async function signOut(page: Page) {
   await page
     .getByRole("button", { name: /perfil|usuario|cuenta/i })
-    .or(page.locator("button[aria-label]").filter({ has: page.locator("svg") }).last())
+    .or(
+      page
+        .locator("button[aria-label]")
+        .filter({ has: page.locator("svg") })
+        .last(),
+    )
     .first()
     .click();
   await page.getByRole("menuitem", { name: "Cerrar sesión" }).click();
@@ -95,19 +100,22 @@ async function employeeIdOf(page: Page, name: string) {
 /** Activities made directly through the API (already in SIA when the week is shown). */
 async function createActivities(page: Page, rows: { day: string; from: number; to: number; description: string }[]) {
   for (const row of rows) {
-    const status = await page.evaluate(async (body) => {
-      const res = await fetch("/api/v1/activities", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ activity: body }),
-      });
-      return res.status;
-    }, {
-      begins_at: zonedTime(row.day, row.from * 60).toISOString(),
-      ends_at: zonedTime(row.day, row.to * 60).toISOString(),
-      action_type: "internal",
-      description: row.description,
-    });
+    const status = await page.evaluate(
+      async (body) => {
+        const res = await fetch("/api/v1/activities", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ activity: body }),
+        });
+        return res.status;
+      },
+      {
+        begins_at: zonedTime(row.day, row.from * 60).toISOString(),
+        ends_at: zonedTime(row.day, row.to * 60).toISOString(),
+        action_type: "internal",
+        description: row.description,
+      },
+    );
     expect(status).toBe(201);
   }
 }
@@ -210,7 +218,9 @@ test("edits and deletions of activities already in SIA are saved with the week; 
   const at = await slot(page, addDays(monday, 3), "17:00");
   await page.mouse.click(at.x, at.y);
   modal = page.getByRole("dialog");
-  await modal.getByRole("combobox", { name: /^Tipo (Proyecto|Soporte|Preventa|Actividad interna|Recursos humanos|Vacaciones)$/ }).click();
+  await modal
+    .getByRole("combobox", { name: /^Tipo (Proyecto|Soporte|Preventa|Actividad interna|Recursos humanos|Vacaciones)$/ })
+    .click();
   await page.getByRole("option", { name: "Actividad interna" }).click();
   await modal.getByLabel("Descripción").fill("Documentación escrita a mano");
   await modal.getByRole("button", { name: "Guardar" }).click();
@@ -286,14 +296,17 @@ test("an Operador cannot close a week that has not started", async ({ page }) =>
   await signIn(page, "operator");
   await showWeek(page, 19);
   await expect(page.getByRole("button", { name: "Cerrar semana" })).toHaveCount(0);
-  const status = await page.evaluate(async (date) => {
-    const res = await fetch("/api/v1/activities/close_activities", {
-      method: "PUT",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ by_begins_at: { start_date: date } }),
-    });
-    return res.status;
-  }, addDays(THIS_MONDAY, 7 * 19));
+  const status = await page.evaluate(
+    async (date) => {
+      const res = await fetch("/api/v1/activities/close_activities", {
+        method: "PUT",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ by_begins_at: { start_date: date } }),
+      });
+      return res.status;
+    },
+    addDays(THIS_MONDAY, 7 * 19),
+  );
   expect(status).toBe(422);
 });
 

@@ -121,8 +121,14 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
   it("una acción propia (activar avisos de un espacio) mueve la versión: el formulario abierto antes queda viejo", async () => {
     const url = `${PREFIX}/workspaces/${ids.workspaces}`;
     const version = (await admin.get(url)).body.workspace.lock_version as number;
-    const toggled = await call(t.app, "PUT", `${url}/toggle_notification`, undefined, { authorization: `Bearer ${admin.token}` });
+    const blind = await call(t.app, "PUT", `${url}/toggle_notification`, undefined, { authorization: `Bearer ${admin.token}` });
+    expect(blind.status).toBe(428);
+    const toggled = await call(t.app, "PUT", `${url}/toggle_notification`, undefined, {
+      authorization: `Bearer ${admin.token}`,
+      "if-match": `"${version}"`,
+    });
     expect(toggled.status).toBe(200);
+    expect(toggled.headers.etag).toBe(`"${version + 1}"`);
     const stale = await put(url, { workspace: { name: "Desde un formulario viejo", lock_version: version } });
     expect(stale.status).toBe(409);
     expect(stale.body.workspace.lock_version).toBe(version + 1);
@@ -140,6 +146,8 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
     // Without the check both flips land and the switch ends where it started: one admin's change is lost.
     const race = await together(2, toggle);
     expect(race.statuses).toEqual({ 200: 1, 409: 1 });
+    const refused = race.results.find((r) => r.status === 409);
+    expect(refused?.body.workspace.lock_version).toBe(before.lock_version + 1);
     const after = (await admin.get(url)).body.workspace;
     expect(after.is_notifiable).toBe(!before.is_notifiable);
     expect(after.lock_version).toBe(before.lock_version + 1);
@@ -260,10 +268,19 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
 
   it("una versión ilegible es un 422 en lock_version, nunca un 500", async () => {
     const url = `${PREFIX}/clients/${ids.clients}`;
-    for (const bad of ['"abc"', '"-1"', '"1e99"']) {
+    for (const bad of ['"abc"', '"-1"', '"1e99"', '"1e3"', 'W/"0"', '"0.5"']) {
       const response = await put(url, { client: {} }, { "if-match": bad });
-      expect(response.status).toBe(422);
-      expect(response.body.errors.lock_version).toEqual([messages.invalidValue]);
+      expect(response.status, bad).toBe(422);
+      expect(response.body.errors.lock_version).toEqual([messages.invalidVersion]);
     }
+    // In the body: only a whole number (true is not version 1, [0] is not version 0).
+    for (const bad of [true, [0], "1e3", { v: 1 }]) {
+      const response = await put(url, { client: { lock_version: bad } });
+      expect(response.status, JSON.stringify(bad)).toBe(422);
+    }
+    // Header and body that disagree: refused, not silently resolved.
+    const version = (await admin.get(url)).body.client.lock_version as number;
+    const both = await put(url, { client: { lock_version: version + 1 } }, { "if-match": `"${version}"` });
+    expect(both.status).toBe(422);
   });
 });

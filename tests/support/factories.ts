@@ -95,9 +95,11 @@ export async function call(
 
 /** The ETag of a resource record about to be updated, unless the payload already carries its lock_version. */
 export async function currentEtag(app: FastifyInstance, url: string, headers: Record<string, string>, payload?: unknown) {
-  if (!/^\/api\/v1\/[a-z_]+\/\d+$/.test(url)) return undefined;
+  // The record itself, or an action on it (PUT workspaces/3/toggle_notification): the record's version.
+  const record = /^(\/api\/v1\/[a-z_]+\/\d+)(\/[a-z_]+(\.json)?)?$/.exec(url)?.[1];
+  if (!record) return undefined;
   if (payload && typeof payload === "object" && JSON.stringify(payload).includes('"lock_version"')) return undefined;
-  const response = await app.inject({ method: "GET", url, headers });
+  const response = await app.inject({ method: "GET", url: record, headers });
   const etag = response.headers.etag;
   return typeof etag === "string" ? etag : undefined;
 }

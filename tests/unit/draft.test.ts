@@ -209,7 +209,10 @@ describe("what the draft week shows", () => {
     const draft = draftOf([short]);
     const moved = changeEvent(draft, short, { end: at(MONDAY, "10:00") }) as Draft;
     expect(moved.events[0]).toMatchObject({ isValidate: true, errors: [] });
-    const both = ev("b", MONDAY, "09:00", "09:00", { isValidate: false, errors: [messages.timesheetNoLength, "Proyecto: no existe"] });
+    const both = ev("b", MONDAY, "09:00", "09:00", {
+      isValidate: false,
+      errors: [messages.timesheetNoLength, "Proyecto: no existe"],
+    });
     const still = changeEvent(draftOf([both]), both, { end: at(MONDAY, "10:00") }) as Draft;
     expect(still.events[0]).toMatchObject({ isValidate: false, errors: ["Proyecto: no existe"] });
     // Red without a stated reason stays red: nothing says a move fixed it.
@@ -280,7 +283,10 @@ describe("the save: one request, its refusals named by day, field and reason", (
   });
 
   it("overlaps and impossible times are named before anything is sent", () => {
-    const lines = findConflicts([ev("a", MONDAY, "09:00", "10:00"), ev("b", MONDAY, "09:30", "10:30")], "Hay eventos con fechas en conflictos");
+    const lines = findConflicts(
+      [ev("a", MONDAY, "09:00", "10:00"), ev("b", MONDAY, "09:30", "10:30")],
+      "Hay eventos con fechas en conflictos",
+    );
     expect(lines.map(errorLineText)).toEqual([
       "lun 03/03 09:00 - 10:00 · Hay eventos con fechas en conflictos (a)",
       "lun 03/03 09:30 - 10:30 · Hay eventos con fechas en conflictos (b)",

@@ -71,7 +71,11 @@ describe("the timesheet's opening requests", () => {
     expect(client.getQueryData(timesheetKeys.weekState(week, 7))).toEqual({ frozen: false });
     expect(client.getQueryData(timesheetKeys.settings)).toEqual({ id: 1, default_customer_id: 3 });
     // Asked again (the page mounting) within the stale time: served from the cache, not requested.
-    await client.prefetchQuery({ queryKey: timesheetKeys.week(week, 7), queryFn: () => dp.getList("activities", {} as never), staleTime: 30_000 });
+    await client.prefetchQuery({
+      queryKey: timesheetKeys.week(week, 7),
+      queryFn: () => dp.getList("activities", {} as never),
+      staleTime: 30_000,
+    });
     expect(calls.filter((c) => c === "list activities")).toHaveLength(1);
   });
 

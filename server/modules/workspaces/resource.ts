@@ -5,7 +5,7 @@ import type { Tx } from "../../db/client";
 import { app_settings, bosses_workspaces, employees, workspaces } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, expectedVersion, idOf, ResourceService, staleVersion } from "../../http/resource";
+import { declareResource, etagOf, idOf, ResourceService, requireVersion, staleVersion } from "../../http/resource";
 import { outer } from "../../http/sql";
 
 const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.workspace_id} = ${outer(workspaces.id)})`;
@@ -100,20 +100,23 @@ export const workspacesResource = declareResource({
           version: "optional",
         }),
       },
-      async (request) => {
+      async (request, reply) => {
         const ctx = service.context(app, request, "update");
         const id = idOf(request);
         await service.find(ctx, id);
-        // A flip is relative: taken from a row another save has changed since (If-Match), it would undo
-        // that save, so it answers 409 instead.
-        const expected = expectedVersion(request, request.body, "workspace");
+        // A flip is relative: one taken from a row another save has changed since would undo that save, so
+        // it needs the version it was read at (428 without) and answers 409 with the row as it is now.
+        const expected = requireVersion(request, request.body, "workspace");
         const flipped = await app.db.db
           .update(workspaces)
           .set({ is_notifiable: sql`not ${workspaces.is_notifiable}` })
-          .where(and(eq(workspaces.id, id), expected === undefined ? undefined : eq(workspaces.lock_version, expected)))
+          .where(and(eq(workspaces.id, id), eq(workspaces.lock_version, expected)))
           .returning({ id: workspaces.id });
-        if (!flipped.length) throw staleVersion("workspace");
-        return { workspace: await service.show(ctx, id) };
+        if (!flipped.length) throw staleVersion("workspace", await service.show(ctx, id));
+        const workspace = await service.show(ctx, id);
+        const etag = etagOf(workspace);
+        if (etag) reply.header("etag", etag);
+        return { workspace };
       },
     );
   },

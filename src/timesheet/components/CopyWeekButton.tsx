@@ -17,7 +17,8 @@ function SkippedList({ skipped }: { skipped: ActivitySkipped[] }) {
     <ul style={{ margin: 0 }}>
       {skipped.map((s) => (
         <li key={`${s.begins_at}-${s.description}`}>
-          {localDate(new Date(s.begins_at))} {hhmm(new Date(s.begins_at))} - {hhmm(new Date(s.ends_at))} {s.description}: {s.reason}
+          {localDate(new Date(s.begins_at))} {hhmm(new Date(s.begins_at))} - {hhmm(new Date(s.ends_at))} {s.description}:{" "}
+          {s.reason}
         </li>
       ))}
     </ul>

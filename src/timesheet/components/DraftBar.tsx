@@ -241,9 +241,7 @@ export function DraftBar(props: DraftBarProps) {
     } catch (error) {
       const status = (error as HttpError).status;
       const byIndex = error instanceof ImportCallError ? error.byIndex : {};
-      const refused = Object.keys(byIndex).length
-        ? applySaveErrors(current, payload, byIndex as never, props.fieldLabel)
-        : null;
+      const refused = Object.keys(byIndex).length ? applySaveErrors(current, payload, byIndex as never, props.fieldLabel) : null;
       if (status === 409) {
         if (refused) store.save(refused.draft);
         setFailure({
@@ -286,13 +284,28 @@ export function DraftBar(props: DraftBarProps) {
         </>
       ) : (
         <>
-          <Button size="small" variant="outlined" onClick={() => setAsk("google")} disabled={busy || props.disabled || !weekStart}>
+          <Button
+            size="small"
+            variant="outlined"
+            onClick={() => setAsk("google")}
+            disabled={busy || props.disabled || !weekStart}
+          >
             {translate(t("import_google"))}
           </Button>
-          <Button size="small" variant="outlined" onClick={() => setDialog("csv")} disabled={busy || props.disabled || !weekStart}>
+          <Button
+            size="small"
+            variant="outlined"
+            onClick={() => setDialog("csv")}
+            disabled={busy || props.disabled || !weekStart}
+          >
             {translate(t("import_csv"))}
           </Button>
-          <Button size="small" variant="outlined" onClick={() => setDialog("ics")} disabled={busy || props.disabled || !weekStart}>
+          <Button
+            size="small"
+            variant="outlined"
+            onClick={() => setDialog("ics")}
+            disabled={busy || props.disabled || !weekStart}
+          >
             {translate(t("import_ics"))}
           </Button>
         </>

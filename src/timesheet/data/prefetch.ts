@@ -17,7 +17,11 @@ import { fetchers } from "./queries";
 const TIMESHEET_PATHS = new Set(["/", "/app", "/app/", PAGE_PATHS.activities]);
 
 /** Prefetches the opening week of `me` into the shared client. */
-export function prefetchOpeningWeek(me: SessionUser, dp: SiaDataProvider = dataProvider as SiaDataProvider, client = queryClient) {
+export function prefetchOpeningWeek(
+  me: SessionUser,
+  dp: SiaDataProvider = dataProvider as SiaDataProvider,
+  client = queryClient,
+) {
   const choice = defaultChoice(me);
   const weekStart = openingWeekStart();
   void client.prefetchQuery({ queryKey: timesheetKeys.settings, queryFn: () => fetchers.settings(dp), staleTime: 60_000 });

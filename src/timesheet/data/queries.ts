@@ -45,8 +45,7 @@ export const fetchers = {
     dp.holydaysByDate(weekStart, sundayOf(weekStart), signal).catch(() => [] as Holiday[]),
   weekState: (dp: SiaDataProvider, weekStart: string, employee: Identifier) =>
     dp.weekState(weekStart, employee) as Promise<WeekState>,
-  settings: (dp: SiaDataProvider) =>
-    dp.getOne("app_settings", { id: SETTINGS_ID }).then((r) => r.data as AppSettingsLite),
+  settings: (dp: SiaDataProvider) => dp.getOne("app_settings", { id: SETTINGS_ID }).then((r) => r.data as AppSettingsLite),
   employees: (dp: SiaDataProvider) =>
     dp.getList("employees", employeeChoicesParams).then((r) => r.data as { id: number; name: string }[]),
 };

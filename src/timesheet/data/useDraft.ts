@@ -24,10 +24,7 @@ function subscribe(listener: () => void) {
 export function useDraft(owner: DraftOwner | null) {
   const userId = owner?.userId ?? null;
   const employeeId = owner?.employeeId ?? null;
-  const stable = useMemo(
-    () => (userId !== null && employeeId !== null ? { userId, employeeId } : null),
-    [userId, employeeId],
-  );
+  const stable = useMemo(() => (userId !== null && employeeId !== null ? { userId, employeeId } : null), [userId, employeeId]);
   const key = stable ? draftKey(stable) : null;
   const text = useSyncExternalStore(
     subscribe,

@@ -88,8 +88,7 @@ export const insideWeek = (week: Pick<Draft, "startOfWeek" | "endOfWeek">, event
 };
 
 /** Nothing left to save. */
-export const isEmpty = (draft: Draft) =>
-  !draft.events.length && !Object.keys(draft.updates).length && !draft.deletions.length;
+export const isEmpty = (draft: Draft) => !draft.events.length && !Object.keys(draft.updates).length && !draft.deletions.length;
 
 /** How many changes the draft would save. */
 export const pendingCount = (draft: Draft) => draft.events.length + Object.keys(draft.updates).length + draft.deletions.length;
@@ -228,13 +227,7 @@ export function removeEvent(draft: Draft, event: ShownEvent): Draft | null {
 /** A copy of a shown event at new times: a new event with its own id and import key. */
 export function duplicateEvent(draft: Draft, source: ShownEvent, start: Date, end: Date, now = Date.now()): Draft {
   const id = `CP-${now}`;
-  const {
-    activityId: _a,
-    lockVersion: _v,
-    locked: _l,
-    changed: _c,
-    ...fields
-  } = source;
+  const { activityId: _a, lockVersion: _v, locked: _l, changed: _c, ...fields } = source;
   const copy: LocalEvent = {
     ...fields,
     id,
@@ -403,7 +396,11 @@ export function applySaveErrors(
     if (deletion) {
       const sent = payload.deletions[Number(deletion[1])];
       const index = deletions.findIndex((d) => d.id === sent?.id);
-      if (index >= 0) deletions[index] = { ...deletions[index], errors: reasonsOf(entry, whenOf(deletions[index].start, deletions[index].end)) };
+      if (index >= 0)
+        deletions[index] = {
+          ...deletions[index],
+          errors: reasonsOf(entry, whenOf(deletions[index].start, deletions[index].end)),
+        };
       continue;
     }
     for (const message of listOf(entry)) lines.push({ when: "", field: null, reason: message });

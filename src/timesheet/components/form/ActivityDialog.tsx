@@ -25,9 +25,9 @@ import {
 import { useState } from "react";
 import { type HttpError, useTranslate } from "react-admin";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
+import type { Activity } from "../../../core/activity";
 import { messages } from "../../../core/messages";
 import { activitySchema } from "../../../core/schemas/activity";
-import type { Activity } from "../../../core/activity";
 import { ActivityForm } from "./ActivityForm";
 import { Glossary } from "./Glossary";
 import { activityFieldLabel } from "./labels";

@@ -5,9 +5,9 @@
 import { MenuItem, Stack, TextField } from "@mui/material";
 import { useTranslate } from "react-admin";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
+import type { Activity } from "../../../core/activity";
 import { ACTION_LABELS, ACTION_TYPES, VACATION_DESCRIPTION } from "../../../core/constants";
 import { hhmm, localDate, zonedTime } from "../../../core/week";
-import type { Activity } from "../../../core/activity";
 import { fieldKey } from "./labels";
 import { type PickedLabels, TypeFields } from "./TypeFields";
 import type { ActivityFormValues, AppSettingsLite } from "./types";

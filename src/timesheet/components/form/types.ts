@@ -1,6 +1,7 @@
 /** The activity dialog's contract with the page that opens it. */
-import type { ActionType } from "../../../core/constants";
+
 import type { Activity } from "../../../core/activity";
+import type { ActionType } from "../../../core/constants";
 
 export interface ActivityDialogTarget {
   mode: "create" | "edit";

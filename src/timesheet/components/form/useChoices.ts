@@ -6,10 +6,10 @@
 import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { type Identifier, useDataProvider, useTranslate } from "react-admin";
+import type { Activity } from "../../../core/activity";
 import { ACTIVITY_TYPES, MAX_PER_PAGE } from "../../../core/constants";
 import { projectStateLabel } from "../../../core/projectMachine";
 import type { SiaDataProvider } from "../../../dataProvider";
-import type { Activity } from "../../../core/activity";
 import type { PickerOption } from "./AsyncPicker";
 
 /** Catalogues change rarely (an administrator's edit): five minutes is fresh enough for a form. */
