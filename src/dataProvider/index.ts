@@ -318,6 +318,12 @@ export const customVerbs = {
       method: "PUT",
       body: { by_begins_at: { start_date: date }, by_employee: employeeId ?? undefined },
     }),
+  /** GET activities/week_state: whether the week is frozen (and why) and whether the caller may close or open it. */
+  weekState: (weekStart: string, employeeId?: Identifier | null, signal?: AbortSignal) =>
+    apiFetch<WeekState>("activities/week_state", {
+      query: { week_start: weekStart, by_employee: employeeId ?? undefined },
+      signal,
+    }),
   /** POST activities/get_ticket_by_proyect (work-tracking service; failures titled 'Azure Devops'). */
   searchTickets: (params: {
     search: string;
@@ -488,6 +494,20 @@ export const importVerbs = {
   validateWeek: (draft: WeekDraft) =>
     callKeeping422<{ valid: boolean }>("activities/validate", "POST", weekDraftBody(draft), undefined, [409]),
 };
+
+/** One employee's week as GET activities/week_state answers it. */
+export interface WeekState {
+  week_start: string;
+  week_end: string;
+  employee_id: number;
+  /** Every day of the week is frozen. */
+  frozen: boolean;
+  /** "week" when the week was closed, "month" when a frozen month covers some of its days, else null. */
+  frozen_kind: "week" | "month" | null;
+  frozen_days: string[];
+  can_close: boolean;
+  can_open: boolean;
+}
 
 /** A stored activity the draft changes: its id, the version it was read at, and the changed fields. */
 export type WeekDraftUpdate = { id: Identifier; lock_version: number } & Record<string, unknown>;

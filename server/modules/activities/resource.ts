@@ -68,9 +68,11 @@ import {
   isAdmin,
   loadSettings,
   localDaySql,
+  mayCloseWeek,
   parseRange,
   prepareActivityWrite,
   rangeStartDate,
+  weekState,
 } from "./service";
 import { applyWeekSave, insertBatch, planWeekSave } from "./weekSave";
 
@@ -442,6 +444,23 @@ function registerActivityRoutes(app: FastifyInstance) {
     },
   );
 
+  app.get(
+    "/activities/week_state",
+    { schema: doc({ tags, summary: "Estado de la semana: cerrada o abierta y qué puede hacer quien pregunta" }) },
+    async (request) => {
+      authorize(request, "activities", "list");
+      const user = currentUser(request);
+      const q = request.query as Record<string, unknown>;
+      const day = typeof q.week_start === "string" ? localDateOf(q.week_start) : null;
+      if (!day) throw ValidationError.field("week_start", messages.invalidDate);
+      const week = weekOf(day);
+      if (!isDateInRange(week.starts_on) || !isDateInRange(week.ends_on))
+        throw ValidationError.field("week_start", messages.dateOutOfRange);
+      const employeeId = employeeFor(user, q.by_employee ?? q.employee_id);
+      return weekState(db(), user, employeeId, week);
+    },
+  );
+
   for (const [path, kind, close] of [
     ["close_activities", "week", true],
     ["open_activities", "week", false],
@@ -460,6 +479,8 @@ function registerActivityRoutes(app: FastifyInstance) {
         const [employee] = await db().select({ id: employees.id }).from(employees).where(eq(employees.id, employeeId));
         if (!employee) throw ValidationError.field("by_employee", messages.invalidReference);
         const period = kind === "week" ? weekOf(date) : monthOf(date);
+        if (close && kind === "week" && !mayCloseWeek(user, period.starts_on))
+          throw ValidationError.base(messages.weekNotStarted);
         if (close) {
           await db()
             .insert(frozen_periods)
