@@ -307,11 +307,21 @@ export const customVerbs = {
       query: { employee_id: employeeId ?? undefined },
     }).then((r) => r.activities),
   /** POST activities/copy_previous_week: copies the week before into the week starting `weekStart`. */
-  copyPreviousWeek: (weekStart: string, employeeId?: Identifier | null) =>
-    apiFetch<{ created: number; activities: RaRecord[]; skipped: ActivitySkipped[]; message: string }>(
-      "activities/copy_previous_week",
-      { method: "POST", body: { week_start: weekStart, employee_id: employeeId ?? undefined } },
-    ),
+  copyPreviousWeek: (weekStart: string, employeeId?: Identifier | null, options: { dryRun?: boolean } = {}) =>
+    apiFetch<{
+      created: number;
+      /** How many activities the previous week had. */
+      total: number;
+      activities: RaRecord[];
+      skipped: ActivitySkipped[];
+      /** A dry run: what would be copied (nothing was written). */
+      dry_run?: true;
+      to_copy?: { description: string; begins_at: string; ends_at: string; action_type: string }[];
+      message: string;
+    }>("activities/copy_previous_week", {
+      method: "POST",
+      body: { week_start: weekStart, employee_id: employeeId ?? undefined, ...(options.dryRun ? { dry_run: true } : {}) },
+    }),
   /** PUT activities/{close,open}_activities and {close,open}_month_activities for the period containing `date`. */
   freezeActivities: (verb: FreezeVerb, date: string, employeeId?: Identifier | null) =>
     apiFetch<{ frozen: boolean; message: string; frozen_period: { starts_on: string; ends_on: string } }>(`activities/${verb}`, {

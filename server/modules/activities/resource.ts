@@ -363,6 +363,7 @@ function registerActivityRoutes(app: FastifyInstance) {
       }
       const shift = Math.round((Date.parse(target.starts_on) - Date.parse(source.starts_on)) / 86_400_000);
       const employeeId = employeeFor(ctx.user, params.employee_id ?? params.by_employee);
+      const dryRun = params.dry_run === true || params.dry_run === "true" || params.dry_run === "1";
       return withValidation(() =>
         db().transaction(async (tx) => {
           const sourceRows = await tx
@@ -432,12 +433,31 @@ function registerActivityRoutes(app: FastifyInstance) {
             if (Object.keys(found).length) copy.skip(Object.values(found).flat()[0] ?? messages.invalidValue);
             else items.push({ index: items.length, values: copy.values });
           }
+          const message = copyMessage(sourceRows.length, items.length, skipped, dryRun);
+          if (dryRun) {
+            // What would be copied, nothing written: the screen asks before copying.
+            return {
+              dry_run: true,
+              total: sourceRows.length,
+              created: 0,
+              activities: [],
+              to_copy: items.map(({ values }) => ({
+                description: values.description,
+                begins_at: values.begins_at.toISOString(),
+                ends_at: values.ends_at.toISOString(),
+                action_type: values.action_type,
+              })),
+              skipped,
+              message,
+            };
+          }
           for (const { id } of await insertBatch(tx, items, ctx.user.id)) created.push(id);
           return {
+            total: sourceRows.length,
             created: created.length,
             activities: await rowsByIds({ ...ctx, db: tx }, created),
             skipped,
-            message: sourceRows.length ? messages.activitiesAllAdded : messages.copyNothing,
+            message,
           };
         }),
       );
@@ -596,6 +616,20 @@ function registerActivityRoutes(app: FastifyInstance) {
       }
     },
   );
+}
+
+/**
+ * What copy_previous_week says happened (or, in a dry run, would happen): all copied, some, none (with
+ * the reasons and how many each), or nothing to copy.
+ */
+function copyMessage(total: number, copied: number, skipped: { reason: string }[], dryRun: boolean): string {
+  if (!total) return messages.copyNothing;
+  if (copied === total) return dryRun ? messages.copyDryRunAll(total) : messages.copyAllCopied(total);
+  if (copied) return dryRun ? messages.copyDryRunSome(copied, total) : messages.copySomeCopied(copied, total);
+  const counts = new Map<string, number>();
+  for (const { reason } of skipped) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  const why = [...counts].map(([reason, n]) => (total === 1 ? reason : `${reason} (${n})`)).join("; ");
+  return dryRun ? messages.copyDryRunNone(total, why) : messages.copyNoneCopied(total, why);
 }
 
 /**
