@@ -149,17 +149,20 @@ export const messages = {
   weekNotStarted: "No se puede cerrar una semana que aún no ha comenzado",
   copyAllCopied: (n: number) =>
     n === 1 ? "Se copió la actividad de la semana anterior" : `Se copiaron las ${n} actividades de la semana anterior`,
-  copySomeCopied: (copied: number, total: number) => `Se copiaron ${copied} de ${total} actividades; las demás se omitieron`,
-  copyNoneCopied: (total: number) =>
+  copySomeCopied: (copied: number, total: number) =>
+    `Se copiaron ${copied} de ${total} actividades de la semana anterior; las demás se omitieron`,
+  copyNoneCopied: (total: number, why: string) =>
     total === 1
-      ? "No se copió la actividad de la semana anterior"
-      : `No se copió ninguna de las ${total} actividades de la semana anterior`,
-  copyDryRunAll: (n: number) => (n === 1 ? "Se copiará 1 actividad" : `Se copiarán ${n} actividades`),
-  copyDryRunSome: (copied: number, total: number) => `Se copiarán ${copied} de ${total} actividades; las demás se omitirán`,
-  copyDryRunNone: (total: number) =>
+      ? `No se copió la actividad de la semana anterior: ${why}`
+      : `No se copió ninguna de las ${total} actividades de la semana anterior: ${why}`,
+  copyDryRunAll: (n: number) =>
+    n === 1 ? "Se copiará la actividad de la semana anterior" : `Se copiarán las ${n} actividades de la semana anterior`,
+  copyDryRunSome: (copied: number, total: number) =>
+    `Se copiarán ${copied} de ${total} actividades de la semana anterior; las demás se omitirán`,
+  copyDryRunNone: (total: number, why: string) =>
     total === 1
-      ? "No se puede copiar la actividad de la semana anterior"
-      : `No se puede copiar ninguna de las ${total} actividades`,
+      ? `No se puede copiar la actividad de la semana anterior: ${why}`
+      : `No se puede copiar ninguna de las ${total} actividades de la semana anterior: ${why}`,
   // imports: events no activity can hold (the activity schema's time rules, said before saving)
   importZeroLength: "La actividad no tiene duración",
   importPastMidnight: "La actividad termina después de la medianoche",

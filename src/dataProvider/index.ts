@@ -307,16 +307,32 @@ export const customVerbs = {
       query: { employee_id: employeeId ?? undefined },
     }).then((r) => r.activities),
   /** POST activities/copy_previous_week: copies the week before into the week starting `weekStart`. */
-  copyPreviousWeek: (weekStart: string, employeeId?: Identifier | null) =>
-    apiFetch<{ created: number; activities: RaRecord[]; skipped: ActivitySkipped[]; message: string }>(
-      "activities/copy_previous_week",
-      { method: "POST", body: { week_start: weekStart, employee_id: employeeId ?? undefined } },
-    ),
+  copyPreviousWeek: (weekStart: string, employeeId?: Identifier | null, options: { dryRun?: boolean } = {}) =>
+    apiFetch<{
+      created: number;
+      /** How many activities the previous week had. */
+      total: number;
+      activities: RaRecord[];
+      skipped: ActivitySkipped[];
+      /** A dry run: what would be copied (nothing was written). */
+      dry_run?: true;
+      to_copy?: { description: string; begins_at: string; ends_at: string; action_type: string }[];
+      message: string;
+    }>("activities/copy_previous_week", {
+      method: "POST",
+      body: { week_start: weekStart, employee_id: employeeId ?? undefined, ...(options.dryRun ? { dry_run: true } : {}) },
+    }),
   /** PUT activities/{close,open}_activities and {close,open}_month_activities for the period containing `date`. */
   freezeActivities: (verb: FreezeVerb, date: string, employeeId?: Identifier | null) =>
     apiFetch<{ frozen: boolean; message: string; frozen_period: { starts_on: string; ends_on: string } }>(`activities/${verb}`, {
       method: "PUT",
       body: { by_begins_at: { start_date: date }, by_employee: employeeId ?? undefined },
+    }),
+  /** GET activities/week_state: whether the week is frozen (and why) and whether the caller may close or open it. */
+  weekState: (weekStart: string, employeeId?: Identifier | null, signal?: AbortSignal) =>
+    apiFetch<WeekState>("activities/week_state", {
+      query: { week_start: weekStart, by_employee: employeeId ?? undefined },
+      signal,
     }),
   /** POST activities/get_ticket_by_proyect (work-tracking service; failures titled 'Azure Devops'). */
   searchTickets: (params: {
@@ -488,6 +504,20 @@ export const importVerbs = {
   validateWeek: (draft: WeekDraft) =>
     callKeeping422<{ valid: boolean }>("activities/validate", "POST", weekDraftBody(draft), undefined, [409]),
 };
+
+/** One employee's week as GET activities/week_state answers it. */
+export interface WeekState {
+  week_start: string;
+  week_end: string;
+  employee_id: number;
+  /** Every day of the week is frozen. */
+  frozen: boolean;
+  /** "week" when the week was closed, "month" when a frozen month covers some of its days, else null. */
+  frozen_kind: "week" | "month" | null;
+  frozen_days: string[];
+  can_close: boolean;
+  can_open: boolean;
+}
 
 /** A stored activity the draft changes: its id, the version it was read at, and the changed fields. */
 export type WeekDraftUpdate = { id: Identifier; lock_version: number } & Record<string, unknown>;

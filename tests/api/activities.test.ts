@@ -308,7 +308,11 @@ describe("activities: freezing", () => {
       403,
     );
     expect((await operator.put("/api/v1/activities/close_month_activities", week)).status).toBe(403);
-    const closed = await operator.put("/api/v1/activities/close_activities", week);
+    // A week that has not begun: its owner cannot close it yet (an administrator can).
+    const early = await operator.put("/api/v1/activities/close_activities", week);
+    expect(early.status).toBe(422);
+    expect(early.body.errors.base).toEqual(["No se puede cerrar una semana que aún no ha comenzado"]);
+    const closed = await admin.put("/api/v1/activities/close_activities", { ...week, by_employee: me.id });
     expect(closed.status).toBe(200);
     expect(closed.body.frozen_period).toMatchObject({ kind: "week", starts_on: "2030-02-04", ends_on: "2030-02-10" });
     expect((await operator.put("/api/v1/activities/open_activities", week)).status).toBe(403);

@@ -108,6 +108,7 @@ const RULES: Record<string, Rule> = {
   ...crud("activities"),
   "GET /activities.csv": m("activities", "export"),
   "GET /activities/recent_activities": m("activities", "list"),
+  "GET /activities/week_state": m("activities", "list"),
   "POST /activities/validate": m("activities", "create"),
   "POST /activities/batch": m("activities", "create"),
   "POST /activities/copy_previous_week": m("activities", "create"),

@@ -68,9 +68,11 @@ import {
   isAdmin,
   loadSettings,
   localDaySql,
+  mayCloseWeek,
   parseRange,
   prepareActivityWrite,
   rangeStartDate,
+  weekState,
 } from "./service";
 import { applyWeekSave, insertBatch, planWeekSave } from "./weekSave";
 
@@ -361,6 +363,7 @@ function registerActivityRoutes(app: FastifyInstance) {
       }
       const shift = Math.round((Date.parse(target.starts_on) - Date.parse(source.starts_on)) / 86_400_000);
       const employeeId = employeeFor(ctx.user, params.employee_id ?? params.by_employee);
+      const dryRun = params.dry_run === true || params.dry_run === "true" || params.dry_run === "1";
       return withValidation(() =>
         db().transaction(async (tx) => {
           const sourceRows = await tx
@@ -430,15 +433,51 @@ function registerActivityRoutes(app: FastifyInstance) {
             if (Object.keys(found).length) copy.skip(Object.values(found).flat()[0] ?? messages.invalidValue);
             else items.push({ index: items.length, values: copy.values });
           }
+          const message = copyMessage(sourceRows.length, items.length, skipped, dryRun);
+          if (dryRun) {
+            // What would be copied, nothing written: the screen asks before copying.
+            return {
+              dry_run: true,
+              total: sourceRows.length,
+              created: 0,
+              activities: [],
+              to_copy: items.map(({ values }) => ({
+                description: values.description,
+                begins_at: values.begins_at.toISOString(),
+                ends_at: values.ends_at.toISOString(),
+                action_type: values.action_type,
+              })),
+              skipped,
+              message,
+            };
+          }
           for (const { id } of await insertBatch(tx, items, ctx.user.id)) created.push(id);
           return {
+            total: sourceRows.length,
             created: created.length,
             activities: await rowsByIds({ ...ctx, db: tx }, created),
             skipped,
-            message: sourceRows.length ? messages.activitiesAllAdded : messages.copyNothing,
+            message,
           };
         }),
       );
+    },
+  );
+
+  app.get(
+    "/activities/week_state",
+    { schema: doc({ tags, summary: "Estado de la semana: cerrada o abierta y qué puede hacer quien pregunta" }) },
+    async (request) => {
+      authorize(request, "activities", "list");
+      const user = currentUser(request);
+      const q = request.query as Record<string, unknown>;
+      const day = typeof q.week_start === "string" ? localDateOf(q.week_start) : null;
+      if (!day) throw ValidationError.field("week_start", messages.invalidDate);
+      const week = weekOf(day);
+      if (!isDateInRange(week.starts_on) || !isDateInRange(week.ends_on))
+        throw ValidationError.field("week_start", messages.dateOutOfRange);
+      const employeeId = employeeFor(user, q.by_employee ?? q.employee_id);
+      return weekState(db(), user, employeeId, week);
     },
   );
 
@@ -460,6 +499,8 @@ function registerActivityRoutes(app: FastifyInstance) {
         const [employee] = await db().select({ id: employees.id }).from(employees).where(eq(employees.id, employeeId));
         if (!employee) throw ValidationError.field("by_employee", messages.invalidReference);
         const period = kind === "week" ? weekOf(date) : monthOf(date);
+        if (close && kind === "week" && !mayCloseWeek(user, period.starts_on))
+          throw ValidationError.base(messages.weekNotStarted);
         if (close) {
           await db()
             .insert(frozen_periods)
@@ -575,6 +616,20 @@ function registerActivityRoutes(app: FastifyInstance) {
       }
     },
   );
+}
+
+/**
+ * What copy_previous_week says happened (or, in a dry run, would happen): all copied, some, none (with
+ * the reasons and how many each), or nothing to copy.
+ */
+function copyMessage(total: number, copied: number, skipped: { reason: string }[], dryRun: boolean): string {
+  if (!total) return messages.copyNothing;
+  if (copied === total) return dryRun ? messages.copyDryRunAll(total) : messages.copyAllCopied(total);
+  if (copied) return dryRun ? messages.copyDryRunSome(copied, total) : messages.copySomeCopied(copied, total);
+  const counts = new Map<string, number>();
+  for (const { reason } of skipped) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  const why = [...counts].map(([reason, n]) => (total === 1 ? reason : `${reason} (${n})`)).join("; ");
+  return dryRun ? messages.copyDryRunNone(total, why) : messages.copyNoneCopied(total, why);
 }
 
 /**

@@ -11,9 +11,9 @@ import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
 import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
 import type { SessionUser } from "../../../src/core/session";
-import { localDate, localDateOf } from "../../../src/core/week";
+import { addDays, localDate, localDateOf, localToday } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
-import { activities, app_settings, frozen_periods } from "../../db/schema";
+import { activities, app_settings, employees, frozen_periods } from "../../db/schema";
 import { forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
 
 export type ActivityValues = ActivityInput & { employee_id: number };
@@ -59,6 +59,12 @@ export function employeeFor(user: SessionUser, requested: unknown): number {
   if (wanted !== null && wanted !== user.employee.id) throw forbidden();
   return user.employee.id;
 }
+
+/**
+ * Whether this caller may close the week starting on `weekStart` now: an admin always; anyone else only a
+ * week that has begun (closing an empty future week would leave it closed before it could be logged).
+ */
+export const mayCloseWeek = (user: SessionUser, weekStart: string, today = localToday()) => isAdmin(user) || weekStart <= today;
 
 /** Local date (Mexico City) an activity belongs to, as SQL. */
 export const localDaySql = (column: unknown) => sql`((${column} at time zone 'America/Mexico_City')::date)`;
@@ -371,4 +377,40 @@ export function rangeStartDate(params: Record<string, unknown>): string | null {
   const range = parseRange(params.by_begins_at);
   const start = range.start ?? (params["by_begins_at[start_date]"] as string | undefined);
   return typeof start === "string" ? localDateOf(start) : null;
+}
+
+/**
+ * What the timesheet needs to know of one employee's week before anyone types: which days are frozen
+ * (a closed week, or the days a frozen month covers), why, and whether the caller may close or open it
+ * (the freeze routes' rules: a non-admin closes only their own week once it has begun; only admins open).
+ */
+export async function weekState(db: Tx, user: SessionUser, employeeId: number, week: { starts_on: string; ends_on: string }) {
+  const [employee] = await db.select({ id: employees.id }).from(employees).where(eq(employees.id, employeeId));
+  if (!employee) throw ValidationError.field("by_employee", messages.invalidReference);
+  const periods = await db
+    .select({ kind: frozen_periods.kind, starts_on: frozen_periods.starts_on, ends_on: frozen_periods.ends_on })
+    .from(frozen_periods)
+    .where(
+      and(
+        eq(frozen_periods.employee_id, employeeId),
+        lte(frozen_periods.starts_on, week.ends_on),
+        gte(frozen_periods.ends_on, week.starts_on),
+      ),
+    );
+  const days = Array.from({ length: 7 }, (_, i) => addDays(week.starts_on, i));
+  const frozenDays = days.filter((d) => periods.some((p) => p.starts_on <= d && p.ends_on >= d));
+  const weekClosed = periods.some((p) => p.kind === "week");
+  const admin = isAdmin(user);
+  return {
+    week_start: week.starts_on,
+    week_end: week.ends_on,
+    employee_id: employeeId,
+    /** Every day of the week is frozen: nothing in it can be created, changed or removed. */
+    frozen: frozenDays.length === days.length,
+    /** Why days are frozen: the week was closed, or a frozen month covers some of them; null when none is. */
+    frozen_kind: weekClosed ? ("week" as const) : frozenDays.length ? ("month" as const) : null,
+    frozen_days: frozenDays,
+    can_close: !weekClosed && !!grantFor(user, "activities", "freeze") && mayCloseWeek(user, week.starts_on),
+    can_open: weekClosed && admin,
+  };
 }
