@@ -46,8 +46,9 @@ export function CopyWeekButton(props: {
     setSkipped(null);
     try {
       const r = await mutations.copyPreviousWeek.mutateAsync({ weekStart, employee: props.employee, dryRun: true });
-      if (!r.created && !r.skipped.length) return notify(r.message, { type: "info" });
-      setPreview(r);
+      const toCopy = r.to_copy?.length ?? 0;
+      if (!toCopy && !r.skipped.length) return notify(r.message, { type: "info" });
+      setPreview({ created: toCopy, skipped: r.skipped, message: r.message });
     } catch (error) {
       notify(errorText(error), { type: "error" });
     }

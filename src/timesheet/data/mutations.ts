@@ -57,7 +57,7 @@ export function useTimesheetMutations() {
 
   const copyPreviousWeek = useMutation({
     mutationFn: ({ weekStart, employee, dryRun }: { weekStart: string; employee?: Identifier | null; dryRun?: boolean }) =>
-      dp.copyPreviousWeek(weekStart, employee, dryRun),
+      dp.copyPreviousWeek(weekStart, employee, { dryRun }),
     onSettled: (_data, _error, variables) => (variables.dryRun ? undefined : onSettled()),
   });
 

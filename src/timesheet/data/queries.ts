@@ -8,7 +8,9 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type Identifier, useDataProvider } from "react-admin";
 import type { Activity } from "../../core/activity";
 import { sundayOf } from "../../core/week";
-import type { SiaDataProvider } from "../../dataProvider";
+import type { SiaDataProvider, WeekState } from "../../dataProvider";
+
+export type { WeekState };
 import {
   type EmployeeChoice,
   employeeChoicesParams,
@@ -29,22 +31,13 @@ export interface AppSettingsLite {
   support_excluded_customer_id?: number | null;
 }
 
-export interface WeekState {
-  week_start: string;
-  week_end: string;
-  frozen: boolean;
-  frozen_kind: "week" | "month" | null;
-  can_close: boolean;
-  can_open: boolean;
-}
-
 export const fetchers = {
   week: (dp: SiaDataProvider, weekStart: string, employee: Identifier | "todos", signal?: AbortSignal) =>
     dp.getList<Activity>("activities", { ...weekActivitiesParams(weekStart, employee), signal }).then((r) => r.data),
   holidays: (dp: SiaDataProvider, weekStart: string, signal?: AbortSignal) =>
     dp.holydaysByDate(weekStart, sundayOf(weekStart), signal).catch(() => [] as Holiday[]),
-  weekState: (dp: SiaDataProvider, weekStart: string, employee: Identifier) =>
-    dp.weekState(weekStart, employee) as Promise<WeekState>,
+  weekState: (dp: SiaDataProvider, weekStart: string, employee: Identifier, signal?: AbortSignal) =>
+    dp.weekState(weekStart, employee, signal),
   settings: (dp: SiaDataProvider) => dp.getOne("app_settings", { id: SETTINGS_ID }).then((r) => r.data as AppSettingsLite),
   employees: (dp: SiaDataProvider) =>
     dp.getList("employees", employeeChoicesParams).then((r) => r.data as { id: number; name: string }[]),
@@ -89,7 +82,7 @@ export function useWeekState(weekStart: string | null, employee: Identifier | nu
   const dp = useDataProvider<SiaDataProvider>();
   const query = useQuery({
     queryKey: timesheetKeys.weekState(weekStart ?? "", employee ?? 0),
-    queryFn: () => fetchers.weekState(dp, weekStart as string, employee as Identifier),
+    queryFn: ({ signal }) => fetchers.weekState(dp, weekStart as string, employee as Identifier, signal),
     enabled: !!weekStart && employee !== null,
     staleTime: WEEK_STALE_MS,
   });
