@@ -3,8 +3,7 @@ import type { GetListParams, Identifier } from "react-admin";
 import { MAX_PER_PAGE } from "../../core/constants";
 import { sundayOf } from "../../core/week";
 
-/** 'todos' (admins: everyone), an employee id, or null (not chosen yet). */
-export type EmployeeChoice = Identifier | "todos" | null;
+export type { EmployeeChoice } from "../model/who";
 
 export const timesheetKeys = {
   all: ["timesheet"] as const,

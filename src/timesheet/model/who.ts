@@ -1,8 +1,11 @@
 /** Whose week the timesheet shows, and which week it opens on (pure). */
 import { grantFor } from "../../core/permissions";
 import type { SessionUser } from "../../core/session";
+import type { Identifier } from "react-admin";
 import { localDate } from "../../core/week";
-import type { EmployeeChoice } from "../data/keys";
+
+/** 'todos' (admins: everyone), an employee id, or null (not chosen yet). */
+export type EmployeeChoice = Identifier | "todos" | null;
 
 /** Admins see the whole timesheet (and choose whose week); others only their own. */
 export const isTimesheetAdmin = (me: SessionUser | null) => !!me && grantFor(me, "activities", "freeze_others") === "all";
