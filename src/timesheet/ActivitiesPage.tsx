@@ -432,7 +432,6 @@ export default function ActivitiesPage() {
           activities={draftMode ? [] : week.activities}
           localEvents={shown}
           savedWeek={draftMode ? draft : null}
-          noCreate={closed}
           onAllDayClick={closed ? undefined : setImportDay}
           onOpenLocal={openShown}
           onMoveLocal={moveShown}
@@ -440,7 +439,9 @@ export default function ActivitiesPage() {
           onTrashLocal={trashShown}
           holidays={holidaySet}
           hoursByDay={perDay}
-          readOnly={readOnly || closed}
+          // A closed week's activities are locked one by one (red, not draggable); a click on an empty slot
+          // says at once that the week is closed (openCreate), before anything is typed.
+          readOnly={readOnly}
           onWeekChange={setWeekStart}
           onCreate={openCreate}
           onOpen={openActivity}

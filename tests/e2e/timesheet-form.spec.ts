@@ -268,7 +268,9 @@ test("a closed week's activity opens read-only with its reason", async ({ page }
   await locked.click();
   const modal = page.getByTestId("activity-modal");
   await expect(modal.getByText("Actividad (solo lectura)")).toBeVisible();
-  await expect(modal.getByTestId("activity-read-only")).toHaveText("La actividad está en un periodo cerrado");
+  await expect(modal.getByTestId("activity-read-only")).toHaveText(
+    /La actividad está en un periodo cerrado|La semana está cerrada|El mes está cerrado/,
+  );
   await expect(modal.getByRole("button", { name: "Guardar" })).toHaveCount(0);
   await expect(modal.getByRole("button", { name: "Eliminar" })).toHaveCount(0);
   await expect(modal.getByLabel("Descripción")).toBeDisabled();
