@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { z } from "zod";
 import { messages } from "../../../src/core/messages";
 import { productSchema, productUpdateSchema } from "../../../src/core/schemas/product";
 import type { Tx } from "../../db/client";
@@ -14,6 +15,7 @@ import {
   quotations,
 } from "../../db/schema";
 import { declareResource, filter } from "../../http/resource";
+import { outer } from "../../http/sql";
 
 const employeeName = sql<
   string | null
@@ -60,6 +62,12 @@ export const productsResource = declareResource({
     selectable: filter.bool(products.is_selectable),
     by_category: filter.valueIn(products.product_category),
     employee_id: filter.idEquals(products.employee_id),
+    // The products linked to a client (client_product_catalogs): what a support activity for it may use.
+    by_client: filter.custom(
+      z.coerce.number({ error: messages.invalidReference }).int().positive({ error: messages.invalidReference }),
+      (clientId) =>
+        sql`exists (select 1 from ${client_product_catalogs} where ${client_product_catalogs.product_catalog_id} = ${outer(products.id)} and ${client_product_catalogs.client_id} = ${clientId})`,
+    ),
   },
   computed: { employee_name: employeeName.as("employee_name") as never },
   deleteGuards: [productUses],
