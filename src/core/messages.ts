@@ -166,6 +166,8 @@ export const messages = {
   // imports: events no activity can hold (the activity schema's time rules, said before saving)
   importZeroLength: "La actividad no tiene duración",
   importPastMidnight: "La actividad termina después de la medianoche",
+  importEndsBeforeStart: "La actividad termina antes de empezar",
+  importWholeMinutes: "La hora de la actividad debe ser en minutos exactos (sin segundos)",
   // the weekly calendar (SPEC §5, §8)
   allDayDropRefused:
     'Se necesita crear la actividad dando click en la casilla "todo el dia" o duplicarla arrastrándola del icono.',

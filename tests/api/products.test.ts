@@ -167,3 +167,35 @@ describe("products", () => {
     }
   });
 });
+
+describe("products of a client", () => {
+  it("by_client lists only the products linked to that client (paged or all), for every role", async () => {
+    const client = await buildClient(db(), { name: "Cliente con productos" });
+    const otherClient = await buildClient(db(), { name: "Otro cliente" });
+    const [a, b, c] = [
+      await buildProduct(db(), { name: "Producto A del cliente" }),
+      await buildProduct(db(), { name: "Producto B del cliente" }),
+      await buildProduct(db(), { name: "Producto C de otro" }),
+    ];
+    await db()
+      .insert(client_product_catalogs)
+      .values([
+        { client_id: client.id, product_catalog_id: a.id },
+        { client_id: client.id, product_catalog_id: b.id },
+        { client_id: otherClient.id, product_catalog_id: c.id },
+      ]);
+    for (const api of [admin, operator, finance]) {
+      for (const perPage of ["10", "all"]) {
+        const res = await api.get(`/api/v1/products?by_client=${client.id}&per_page=${perPage}`);
+        expect(res.status).toBe(200);
+        expect(res.body.products.map((p: { id: number }) => p.id).sort()).toEqual([a.id, b.id].sort());
+        expect(res.body.meta.total_count).toBe(2);
+      }
+    }
+    const none = await operator.get("/api/v1/products?by_client=99999999");
+    expect(none.body.products).toEqual([]);
+    const bad = await operator.get("/api/v1/products?by_client=abc");
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.by_client).toEqual(["no existe"]);
+  });
+});

@@ -197,7 +197,9 @@ export function parseActivitiesCsv(source: string, week: Period): CsvParseResult
     if (to === 0 && from) to = 24 * 60;
     if (from === null) problems.push(importMessages.csvBadTime("hora_inicio", row.hora_inicio));
     if (to === null) problems.push(importMessages.csvBadTime("hora_fin", row.hora_fin));
-    if (from !== null && to !== null && to <= from) problems.push(importMessages.csvEndBeforeStart);
+    // An end before the start cannot be drawn: the line is refused. An end equal to the start is imported as
+    // an invalid event («La actividad no tiene duración», src/core/schemas/activity.ts) to be fixed on screen.
+    if (from !== null && to !== null && to < from) problems.push(importMessages.csvEndBeforeStart);
     const format = ROW_TYPES[row.tipo.toUpperCase()];
     if (!format) problems.push(importMessages.csvBadType(row.tipo));
     if (problems.length) {

@@ -23,6 +23,7 @@ import {
   type TitleLookups,
 } from "../../../src/core/eventTitle";
 import type { LocalEvent } from "../../../src/core/localEvent";
+import { activityTimeIssues } from "../../../src/core/schemas/activity";
 import type { Tx } from "../../db/client";
 import { activities, activity_type_catalogs, calendar_mappings, clients, products, projects, prospects } from "../../db/schema";
 import type { CalendarInstance, CalendarRange } from "../../ports/calendar/reader";
@@ -192,6 +193,9 @@ export function localEventOf(
   resolver: Resolver,
 ): LocalEvent {
   const importKey = fields.importKey ?? fields.google_calendar_id ?? null;
+  // The activity's own time rules (zero length, past midnight, seconds): such an event is invalid now,
+  // with the reason, rather than valid until the save refuses it.
+  const timeReasons = activityTimeIssues(new Date(fields.start), new Date(fields.end)).map((i) => i.reason);
   return {
     id: fields.id,
     summary: fields.summary,
@@ -210,14 +214,14 @@ export function localEventOf(
     ticketId: fields.ticketId ?? null,
     ticketName: null,
     favorite: false,
-    isValidate: resolved.isValidate,
+    isValidate: resolved.isValidate && !timeReasons.length,
     isRecurring: Boolean(fields.googleCId),
     isintoSia: importKey ? resolver.saved.has(importKey) : false,
     googleCId: fields.googleCId ?? null,
     google_calendar_id: fields.google_calendar_id ?? null,
     google_calendar_event: fields.google_calendar_event ?? null,
     shortTitle: fields.summary.slice(0, 300) || null,
-    errors: resolved.errors,
+    errors: timeReasons.length ? [...new Set([...resolved.errors, ...timeReasons])] : resolved.errors,
     importKey,
   };
 }

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { z } from "zod";
 import { messages } from "../../../src/core/messages";
-import { z } from "../../../src/core/schemas/fields";
 import { productSchema, productUpdateSchema } from "../../../src/core/schemas/product";
 import type { Tx } from "../../db/client";
 import {
@@ -15,6 +15,7 @@ import {
   quotations,
 } from "../../db/schema";
 import { declareResource, filter } from "../../http/resource";
+import { outer } from "../../http/sql";
 
 const employeeName = sql<
   string | null
@@ -61,11 +62,11 @@ export const productsResource = declareResource({
     selectable: filter.bool(products.is_selectable),
     by_category: filter.valueIn(products.product_category),
     employee_id: filter.idEquals(products.employee_id),
-    // A client's catalogue (client_product_catalogs): what support activities for that client may name.
+    // The products linked to a client (client_product_catalogs): what a support activity for it may use.
     by_client: filter.custom(
-      z.coerce.number({ error: messages.invalidValue }).int().positive(),
+      z.coerce.number({ error: messages.invalidReference }).int().positive({ error: messages.invalidReference }),
       (clientId) =>
-        sql`${products.id} in (select ${client_product_catalogs.product_catalog_id} from ${client_product_catalogs} where ${client_product_catalogs.client_id} = ${clientId})`,
+        sql`exists (select 1 from ${client_product_catalogs} where ${client_product_catalogs.product_catalog_id} = ${outer(products.id)} and ${client_product_catalogs.client_id} = ${clientId})`,
     ),
   },
   computed: { employee_name: employeeName.as("employee_name") as never },

@@ -88,18 +88,32 @@ export const activityFields = {
 const base = z.object(activityFields);
 type Base = z.infer<typeof base>;
 
+/**
+ * The time rules of an activity, once: each refused case with the field and message the form shows, and
+ * the sentence an import shows on an event that breaks it (marked invalid before anyone tries to save).
+ */
+export function activityTimeIssues(begins: Date, ends: Date) {
+  const issues: { path: "begins_at" | "ends_at"; message: string; reason: string }[] = [];
+  if (ends.getTime() === begins.getTime())
+    issues.push({ path: "ends_at", message: messages.activityEndBeforeStart, reason: messages.importZeroLength });
+  else if (ends.getTime() < begins.getTime())
+    issues.push({ path: "ends_at", message: messages.activityEndBeforeStart, reason: messages.importEndsBeforeStart });
+  else if (localDate(begins) !== localDate(new Date(ends.getTime() - 1)))
+    issues.push({ path: "ends_at", message: messages.activitySameDay, reason: messages.importPastMidnight });
+  for (const [path, instant] of [
+    ["begins_at", begins],
+    ["ends_at", ends],
+  ] as const) {
+    if (instant.getUTCSeconds() !== 0 || instant.getUTCMilliseconds() !== 0)
+      issues.push({ path, message: messages.activityWholeMinutes, reason: messages.importWholeMinutes });
+  }
+  return issues;
+}
+
 /** Per-action-type rules and the time rules; also normalises vacation and drops fields a type does not use. */
 export function activityRules(v: Base, ctx: z.RefinementCtx) {
   const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-  if (v.ends_at.getTime() <= v.begins_at.getTime()) issue("ends_at", messages.activityEndBeforeStart);
-  else {
-    const day = localDate(v.begins_at);
-    const endDay = localDate(new Date(v.ends_at.getTime() - 1));
-    if (day !== endDay) issue("ends_at", messages.activitySameDay);
-  }
-  for (const key of ["begins_at", "ends_at"] as const) {
-    if (v[key].getUTCSeconds() !== 0 || v[key].getUTCMilliseconds() !== 0) issue(key, messages.activityWholeMinutes);
-  }
+  for (const { path, message } of activityTimeIssues(v.begins_at, v.ends_at)) issue(path, message);
   if (v.action_type !== "vacation" && !v.description) issue("description", messages.required);
   switch (v.action_type) {
     case "project":
