@@ -22,7 +22,7 @@ import {
   savePayload,
   settle,
   shownEvents,
-  timesProblem,
+  timesProblems,
 } from "../../src/timesheet/model/draft";
 import { type DraftStorage, draftKey, loadDraft, parseDraft, removeDraft, storeDraft } from "../../src/timesheet/model/storage";
 
@@ -205,13 +205,13 @@ describe("what the draft week shows", () => {
   });
 
   it("a move cures what a move can (its times), nothing else", () => {
-    const short = ev("s", MONDAY, "09:00", "09:00", { isValidate: false, errors: [messages.timesheetNoLength] });
+    const short = ev("s", MONDAY, "09:00", "09:00", { isValidate: false, errors: [messages.importZeroLength] });
     const draft = draftOf([short]);
     const moved = changeEvent(draft, short, { end: at(MONDAY, "10:00") }) as Draft;
     expect(moved.events[0]).toMatchObject({ isValidate: true, errors: [] });
     const both = ev("b", MONDAY, "09:00", "09:00", {
       isValidate: false,
-      errors: [messages.timesheetNoLength, "Proyecto: no existe"],
+      errors: [messages.importZeroLength, "Proyecto: no existe"],
     });
     const still = changeEvent(draftOf([both]), both, { end: at(MONDAY, "10:00") }) as Draft;
     expect(still.events[0]).toMatchObject({ isValidate: false, errors: ["Proyecto: no existe"] });
@@ -292,9 +292,8 @@ describe("the save: one request, its refusals named by day, field and reason", (
       "lun 03/03 09:30 - 10:30 · Hay eventos con fechas en conflictos (b)",
     ]);
     expect(findConflicts([ev("a", MONDAY, "09:00", "10:00"), ev("b", MONDAY, "10:00", "11:00")], "x")).toEqual([]);
-    const m = { noLength: "sin duración", pastMidnight: "medianoche" };
-    expect(timesProblem(at(MONDAY, "09:00"), at(MONDAY, "09:00"), m)).toBe("sin duración");
-    expect(timesProblem(at(MONDAY, "23:00"), at("2031-03-04", "01:00"), m)).toBe("medianoche");
-    expect(timesProblem(at(MONDAY, "23:00"), at("2031-03-04", "00:00"), m)).toBeNull();
+    expect(timesProblems(at(MONDAY, "09:00"), at(MONDAY, "09:00"))).toEqual([messages.importZeroLength]);
+    expect(timesProblems(at(MONDAY, "23:00"), at("2031-03-04", "01:00"))).toEqual([messages.importPastMidnight]);
+    expect(timesProblems(at(MONDAY, "23:00"), at("2031-03-04", "00:00"))).toEqual([]);
   });
 });

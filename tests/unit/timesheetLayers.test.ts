@@ -67,7 +67,8 @@ describe("src/timesheet's import graph", () => {
       const from = layer(file);
       for (const target of imports) {
         const to = layer(target);
-        if (allowed[from] && !allowed[from].includes(to)) wrong.push(`${path.relative(ROOT, file)} → ${path.relative(ROOT, target)}`);
+        if (allowed[from] && !allowed[from].includes(to))
+          wrong.push(`${path.relative(ROOT, file)} → ${path.relative(ROOT, target)}`);
       }
     }
     expect(wrong).toEqual([]);

@@ -30,7 +30,7 @@ import {
   savePayload,
   settle,
   shownEvents,
-  timesProblem,
+  timesProblems,
 } from "../model/draft";
 import {
   errorLines,
@@ -72,15 +72,12 @@ export interface DraftBarProps {
   fieldLabel(field: string): string;
 }
 
-/** Imported events with impossible times are marked (their reason shown) before they are kept. */
+/** Imported events with impossible times are marked (their reasons shown) before they are kept. */
 function markImpossible(events: LocalEvent[]): LocalEvent[] {
   return events.map((e) => {
-    const problem = timesProblem(e.start, e.end, {
-      noLength: messages.timesheetNoLength,
-      pastMidnight: messages.timesheetPastMidnight,
-    });
-    if (!problem || e.errors?.includes(problem)) return e;
-    return { ...e, isValidate: false, errors: [...(e.errors ?? []), problem] };
+    const problems = timesProblems(e.start, e.end).filter((p) => !e.errors?.includes(p));
+    if (!problems.length) return e;
+    return { ...e, isValidate: false, errors: [...(e.errors ?? []), ...problems] };
   });
 }
 

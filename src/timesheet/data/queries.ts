@@ -11,6 +11,7 @@ import { sundayOf } from "../../core/week";
 import type { SiaDataProvider, WeekState } from "../../dataProvider";
 
 export type { WeekState };
+
 import {
   type EmployeeChoice,
   employeeChoicesParams,

@@ -17,6 +17,7 @@
 import { type Activity, activityToLocalEvent, localEventToActivity } from "../../core/activity";
 import type { ImportType, LocalEvent } from "../../core/localEvent";
 import { messages } from "../../core/messages";
+import { activityTimeIssues } from "../../core/schemas/activity";
 import { hhmm, localDate } from "../../core/week";
 
 /** Whose draft it is: the signed-in user, working on one employee's week. */
@@ -168,7 +169,13 @@ export function changeEvent(draft: Draft, event: ShownEvent, changes: Changes, f
 }
 
 /** Reasons a move can cure: the event's times. */
-const TIME_REASONS = [messages.timesheetNoLength, messages.timesheetPastMidnight, messages.activityConflict];
+const TIME_REASONS = [
+  messages.importZeroLength,
+  messages.importPastMidnight,
+  messages.importEndsBeforeStart,
+  messages.importWholeMinutes,
+  messages.activityConflict,
+];
 
 /** A new activity typed into the draft week (an empty slot clicked while a week is kept). */
 export function addEvent(draft: Draft, fields: Changes, start: Date, end: Date, now = Date.now()): Draft {
@@ -444,11 +451,7 @@ export function findConflicts(events: readonly LocalEvent[], message: string): E
 export const eventTitle = (e: Pick<LocalEvent, "shortTitle" | "description" | "summary">) =>
   e.shortTitle || e.description || e.summary;
 
-/** Impossible times: no length, or past midnight of the start's day. The reason, or null when fine. */
-export function timesProblem(start: string, end: string, messages: { noLength: string; pastMidnight: string }) {
-  const s = new Date(start);
-  const e = new Date(end);
-  if (!(e.getTime() > s.getTime())) return messages.noLength;
-  if (localDate(s) !== localDate(new Date(e.getTime() - 1))) return messages.pastMidnight;
-  return null;
-}
+/** Why an event's times cannot be an activity's (SPEC §5 time rules, src/core/schemas/activity.ts): none when fine. */
+export const timesProblems = (start: string, end: string) => [
+  ...new Set(activityTimeIssues(new Date(start), new Date(end)).map((i) => i.reason)),
+];

@@ -1,7 +1,8 @@
 /** Whose week the timesheet shows, and which week it opens on (pure). */
+
+import type { Identifier } from "react-admin";
 import { grantFor } from "../../core/permissions";
 import type { SessionUser } from "../../core/session";
-import type { Identifier } from "react-admin";
 import { localDate } from "../../core/week";
 
 /** 'todos' (admins: everyone), an employee id, or null (not chosen yet). */
