@@ -166,25 +166,21 @@ export default function ActivitiesPage() {
   const lockReason = (locked: boolean) =>
     readOnly ? messages.timesheetTodosReadOnly : locked ? (closedReason ?? messages.activityFrozen) : null;
 
-  const openActivity = useCallback(
-    (activity: Activity) => {
-      const reason = lockReason(isLocked(activity));
-      setTarget({
-        activity,
-        dialog: {
-          mode: "edit",
-          initial: activity,
-          begins: new Date(activity.begins_at),
-          ends: new Date(activity.ends_at),
-          readOnlyReason: reason,
-          canDelete: !reason,
-          canDuplicate: !readOnly && !closedReason,
-        },
-      });
-    },
-    // biome-ignore lint/correctness/useExhaustiveDependencies: lockReason reads the same state
-    [readOnly, closedReason],
-  );
+  const openActivity = (activity: Activity) => {
+    const reason = lockReason(isLocked(activity));
+    setTarget({
+      activity,
+      dialog: {
+        mode: "edit",
+        initial: activity,
+        begins: new Date(activity.begins_at),
+        ends: new Date(activity.ends_at),
+        readOnlyReason: reason,
+        canDelete: !reason,
+        canDuplicate: !readOnly && !closedReason,
+      },
+    });
+  };
 
   const openShown = (event: ShownEvent) => {
     const reason = lockReason(!!event.locked);

@@ -11,12 +11,14 @@ import { signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
 
-const NEXT_MONDAY = addDays(mondayOf(localToday()), 7);
+/** A week of its own, far ahead: the other timesheet walks use next week and weeks 3–21 ahead. */
+const WEEKS_AHEAD = 23;
+const NEXT_MONDAY = addDays(mondayOf(localToday()), 7 * WEEKS_AHEAD);
 const ACTION_TYPE = /^Tipo (Proyecto|Soporte|Preventa|Actividad interna|Recursos humanos|Vacaciones)$/;
 
 async function showNextWeek(page: Page) {
   await expect(page.getByTestId("week-calendar")).toBeVisible();
-  await page.locator(".fc-next-button").click();
+  for (let i = 0; i < WEEKS_AHEAD; i++) await page.locator(".fc-next-button").click();
   await expect(page.locator(`.fc-timegrid-col[data-date="${NEXT_MONDAY}"]`)).toBeVisible();
   await scrollCalendarTo(page, "08:00");
 }
