@@ -6,7 +6,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { addDays, localToday, mondayOf } from "../../src/core/week";
 import { drag, grip, scrollCalendarTo, slot } from "./calendar";
-import { signIn } from "./fixtures";
+import { ACCOUNTS, DEMO_PASSWORD, signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
 
@@ -41,6 +41,7 @@ async function createBySlot(page: Page, date: string, time: string, description:
 
 test("an employee creates, moves, resizes, duplicates and deletes activities; all-day and overlaps are refused; closing the week locks it", async ({
   page,
+  request,
 }) => {
   test.setTimeout(150_000);
   const suffix = Date.now().toString(36);
@@ -137,10 +138,20 @@ test("an employee creates, moves, resizes, duplicates and deletes activities; al
   await expect(page.getByText("La actividad se edito correctamente")).toBeVisible();
   await expect(eventOf(page, `${second} editada`)).toHaveCount(1);
 
-  // Close the week: red and read-only.
-  await page.getByRole("button", { name: "Cerrar semana" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
-  await expect(page.getByText("La semana se cerró correctamente")).toBeVisible();
+  // A week that has not begun cannot be closed by its employee (it could not be logged afterwards); an
+  // administrator closes it: red and read-only.
+  await expect(page.getByRole("button", { name: "Cerrar semana" })).toHaveCount(0);
+  const session = await request.post("/api/v1/sessions", { data: { email: ACCOUNTS.admin, password: DEMO_PASSWORD } });
+  const token = (await session.json()).token as string;
+  const employeeId = await page.evaluate(async () => (await (await fetch("/api/v1/sessions/current")).json()).user.employee.id);
+  const closed = await request.put("/api/v1/activities/close_activities", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { by_begins_at: { start_date: NEXT_MONDAY }, by_employee: employeeId },
+  });
+  expect(closed.status()).toBe(200);
+  await page.reload();
+  await showNextWeek(page);
+  await expect(page.getByTestId("week-closed")).toBeVisible();
   await expect(eventOf(page, first)).toHaveClass(/sia-locked/);
   await expect(eventOf(page, first)).not.toHaveClass(/fc-event-draggable/);
   await expect(eventOf(page, first)).toHaveCSS("background-color", "rgb(211, 47, 47)");

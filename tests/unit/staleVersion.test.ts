@@ -13,11 +13,15 @@ describe("a stale save (409)", () => {
     };
     const current = { ...read, products: [{ product_catalog_id: 3, support_hours: 62 }], lock_version: 5 };
     const typed = { ...read, email: "b@x.mx" };
-    const sent = mineOverTheirs(typed, { email: true }, current);
+    const sent = mineOverTheirs(typed, read, current);
     expect(sent.email).toBe("b@x.mx");
     expect(sent.products).toEqual([{ product_catalog_id: 3, support_hours: 62 }]);
     // What the person did change wins, even where the other person changed it too.
-    expect(mineOverTheirs({ ...read, products: [] }, { products: [{}] }, current).products).toEqual([]);
+    expect(mineOverTheirs({ ...read, products: [] }, read, current).products).toEqual([]);
+    // A colour the form only re-cased is not a change of this person's.
+    expect(mineOverTheirs({ color_tag: "#1565C0" }, { color_tag: "#1565c0" }, { color_tag: "#2E7D32" }).color_tag).toBe(
+      "#2E7D32",
+    );
   });
 
   it("lists what changed as a person reads it: rows by their values, no derived objects, no case-only colours", () => {

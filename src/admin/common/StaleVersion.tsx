@@ -70,18 +70,18 @@ export const shown = (value: unknown): string => {
 
 /**
  * What «Guardar mis cambios» sends: the record as the server has it now, with only the fields the person
- * changed in the form (react-hook-form's dirty fields) taken from the form. A field someone else changed
- * and this person did not touch keeps the other person's value, nested rows included.
+ * changed in the form (their value differs from the record the form read) taken from the form. A field
+ * someone else changed and this person did not touch keeps the other person's value, nested rows included.
  */
 export function mineOverTheirs(
   values: Record<string, unknown>,
-  dirty: Record<string, unknown>,
+  read: Record<string, unknown>,
   current: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
   for (const key of Object.keys(values)) {
-    if (BOOKKEEPING.has(key) || dirty[key]) continue;
-    if (key in current) out[key] = current[key];
+    if (BOOKKEEPING.has(key) || !(key in current)) continue;
+    if (same(values[key], read[key])) out[key] = current[key];
   }
   return out;
 }
@@ -205,9 +205,9 @@ export function StaleVersionNotice({ state }: { state: StaleState }): ReactNode 
           onClick={() => {
             if (typeof conflict.lock_version !== "number") return;
             state.overwriteAt(conflict.lock_version);
-            const dirty = form.formState.dirtyFields as Record<string, unknown>;
+            const read = (record ?? {}) as Record<string, unknown>;
             state.clear();
-            form.handleSubmit((values) => saveContext.save?.(mineOverTheirs(values, dirty, conflict)))();
+            form.handleSubmit((values) => saveContext.save?.(mineOverTheirs(values, read, conflict)))();
           }}
         >
           {translate("sia.stale_version.overwrite")}
