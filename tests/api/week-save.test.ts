@@ -121,6 +121,21 @@ describe("the week save: creates, updates and deletions in one request", () => {
     expect(clash.body.errors["updates.0"].base).toEqual([`09:00 - 10:00: ${messages.activityConflict}`]);
   });
 
+  it("an update and a create of the same save that overlap each other are both refused", async () => {
+    const [a] = await stored(operator, internal("2031-01-07", "14:00", "15:00"));
+    const before = await snapshot();
+    const res = await save(operator, {
+      activities: [internal("2031-01-07", "16:30", "17:30")],
+      updates: [{ ...ref(a), begins_at: at("2031-01-07", "16:00"), ends_at: at("2031-01-07", "17:00") }],
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      "0": { base: [`16:30 - 17:30: ${messages.activityConflict}`] },
+      "updates.0": { base: [`16:00 - 17:00: ${messages.activityConflict}`] },
+    });
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("a stale version refuses the whole save (409, which one) and changes nothing", async () => {
     const [a, b] = await stored(operator, internal("2031-01-08", "09:00", "10:00"), internal("2031-01-08", "10:00", "11:00"));
     const moved = await operator.put(`/api/v1/activities/${b.id}`, {
