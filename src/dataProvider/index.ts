@@ -414,6 +414,7 @@ async function callKeeping422<T>(
   body: FormData | unknown,
   query?: Query,
   keep: number[] = [],
+  headers: Record<string, string> = {},
 ): Promise<T> {
   const isForm = body instanceof FormData;
   let response: Response;
@@ -421,7 +422,7 @@ async function callKeeping422<T>(
     response = await fetch(`${API_ROOT}/${path}${toQueryString(query)}`, {
       method,
       credentials: "same-origin",
-      headers: { Accept: "application/json", ...(isForm ? {} : { "Content-Type": "application/json" }) },
+      headers: { Accept: "application/json", ...(isForm ? {} : { "Content-Type": "application/json" }), ...headers },
       body: isForm ? body : JSON.stringify(body),
     });
   } catch {
@@ -498,8 +499,15 @@ export const importVerbs = {
    * "deletions.N"; 409 when an activity changed since it was read (byIndex names it); 403 for another
    * employee's activity.
    */
-  saveWeek: (draft: WeekDraft) =>
-    callKeeping422<WeekSaveAnswer>("activities/batch", "POST", weekDraftBody(draft), undefined, [409]),
+  saveWeek: (draft: WeekDraft, options: { minimal?: boolean } = {}) =>
+    callKeeping422<WeekSaveAnswer>(
+      "activities/batch",
+      "POST",
+      weekDraftBody(draft),
+      undefined,
+      [409],
+      options.minimal ? { Prefer: "return=minimal" } : {},
+    ),
   /** POST activities/validate with the same draft: the same refusals, nothing written. */
   validateWeek: (draft: WeekDraft) =>
     callKeeping422<{ valid: boolean }>("activities/validate", "POST", weekDraftBody(draft), undefined, [409]),

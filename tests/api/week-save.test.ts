@@ -8,7 +8,7 @@ import { activities, activity_type_catalogs, frozen_periods } from "../../server
 import { messages } from "../../src/core/messages";
 import { zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
-import { type ApiClient, signInAs } from "../support/factories";
+import { type ApiClient, call, signInAs } from "../support/factories";
 import { together } from "../support/stale-writes";
 
 let t: TestApp;
@@ -97,6 +97,27 @@ describe("the week save: creates, updates and deletions in one request", () => {
         [b.id, "Cambiada"],
       ].sort(),
     );
+  });
+
+  it("Prefer: return=minimal answers the ids and counts only (the screen reads the week again)", async () => {
+    const [a] = await stored(operator, internal("2031-01-13", "09:00", "10:00"));
+    const res = await call(
+      t.app,
+      "POST",
+      "/api/v1/activities/batch",
+      {
+        activities: [internal("2031-01-13", "11:00", "12:00", { description: "Mínima" })],
+        updates: [{ ...ref(a), description: "Cambiada en mínima" }],
+      },
+      { authorization: `Bearer ${operator.token}`, prefer: "return=minimal" },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.headers["preference-applied"]).toBe("return=minimal");
+    expect(res.body.activities).toEqual([{ id: expect.any(Number) }]);
+    expect(res.body.updated).toEqual([{ id: a.id }]);
+    expect(res.body).toMatchObject({ created: 1, existing: 0, deleted: [] });
+    const [row] = await t.app.db.db.select().from(activities).where(eq(activities.id, a.id));
+    expect(row.description).toBe("Cambiada en mínima");
   });
 
   it("two activities swap their times in one save", async () => {

@@ -304,7 +304,7 @@ function registerActivityRoutes(app: FastifyInstance) {
   app.post(
     "/activities/batch",
     { schema: doc({ tags, summary: "Guardar la semana: altas, cambios y bajas juntos (todo o nada)" }) },
-    async (request) => {
+    async (request, reply) => {
       const body = parseSave(request.body);
       const { ctx, grants } = saveGrants(request, body);
       const saved = await withValidation(() =>
@@ -324,6 +324,22 @@ function registerActivityRoutes(app: FastifyInstance) {
           return out;
         }),
       );
+      const counts = {
+        deleted: saved.deleted,
+        created: saved.created.filter((i) => i.created).length,
+        existing: saved.created.filter((i) => !i.created).length,
+        message: messages.activitiesSaved,
+      };
+      // `Prefer: return=minimal` (RFC 7240): a client that reads the week again anyway (the timesheet) gets
+      // the ids only, without reading every row back with its names and flags.
+      if (/\breturn=minimal\b/.test(String(request.headers.prefer ?? ""))) {
+        reply.header("preference-applied", "return=minimal");
+        return {
+          activities: saved.created.map((i) => ({ id: i.id })),
+          updated: saved.updated.map((id) => ({ id })),
+          ...counts,
+        };
+      }
       const rows = await rowsByIds(ctx, [...saved.created.map((i) => i.id), ...saved.updated]);
       const byId = new Map(rows.map((r) => [r.id, r]));
       const pick = (ids: number[]) => ids.map((id) => byId.get(id)).filter(Boolean) as Row[];

@@ -63,7 +63,8 @@ export function useTimesheetMutations() {
 
   /** The draft week in one request: new activities, changes and deletions, all or nothing. */
   const saveWeek = useMutation({
-    mutationFn: (payload: SavePayload) => dp.saveWeek(payload),
+    // The week is read again right after (onSettled): the answer needs the ids only.
+    mutationFn: (payload: SavePayload) => dp.saveWeek(payload, { minimal: true }),
     onSettled,
   });
 
