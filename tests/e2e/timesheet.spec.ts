@@ -162,6 +162,12 @@ test("an employee creates, moves, resizes, duplicates and deletes activities; al
     await expect(modal.getByText("Actividad (solo lectura)")).toBeVisible({ timeout: 2000 });
   }).toPass();
   await expect(modal.getByRole("button", { name: "Guardar" })).toHaveCount(0);
+  // The administrator opens the week again: the next walks work in it.
+  const opened = await request.put("/api/v1/activities/open_activities", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { by_begins_at: { start_date: NEXT_MONDAY }, by_employee: employeeId },
+  });
+  expect(opened.status()).toBe(200);
 });
 
 test("an admin sees another employee's older, frozen week in red", async ({ page }) => {
