@@ -1,7 +1,8 @@
 /**
  * Two administrators edit the same client in two browsers: the second save is refused (409) instead of
  * silently undoing the first; its form keeps what was typed, shows which field changed meanwhile, and
- * lets the user save over it deliberately.
+ * lets the user save over it deliberately — their own changes only: what the other changed and this one
+ * never touched survives.
  */
 import { expect, test } from "@playwright/test";
 import { messages } from "../../src/core/messages";
@@ -35,6 +36,8 @@ test("a stale client save shows what changed, keeps what was typed and can overw
   }
 
   await first.getByRole("textbox", { name: "Correo electrónico" }).fill("primera@versiones.mx");
+  // A field the second never touches: «Guardar mis cambios de todos modos» must not undo it.
+  await first.getByRole("textbox", { name: "Razón social" }).fill(`Razón de la primera ${suffix}`);
   await first.getByRole("button", { name: "Guardar" }).click();
   await expect(first.getByText("Cliente Actualizado")).toBeVisible();
 
@@ -57,6 +60,7 @@ test("a stale client save shows what changed, keeps what was typed and can overw
   await expect(second.getByText("Cliente Actualizado")).toBeVisible();
   await expect(second).toHaveURL(new RegExp(`/app/clients/show/${client.id}$`));
   await expect(second.getByText("segunda@versiones.mx")).toBeVisible();
+  await expect(second.getByText(`Razón de la primera ${suffix}`)).toBeVisible();
 
   // Now the first is stale: it chooses to reload, and sees the second's value instead of its own.
   await first.getByRole("textbox", { name: "Nombre", exact: true }).fill(`Cambio descartado ${suffix}`);
