@@ -507,7 +507,7 @@ async function measureWeek(url: string, token: string) {
   console.log(`  (antes, validar + guardar: ${fmt(median(twoRequests))} → ${twoRatio.toFixed(2)}×)`);
   sections.push({
     title: "3. Guardar una semana de 60 actividades",
-    intro: `One POST /api/v1/activities/batch (checked and written in one request, as the screen saves a week, asking for the ids only with `Prefer: return=minimal` since the screen reads the week again) with 60 activities (12 a day of 40 minutes, project and support) in an empty future week of the bench employee, ${ROUNDS} rounds after 2 warm-ups (the week is emptied between rounds). Beside it, in the same rounds, the former save: POST activities/validate then POST activities/batch. Floor: the same 60 rows written raw through \`pg\`: BEGIN, one multi-row INSERT, COMMIT, alternated with the server's rounds. Medians.`,
+    intro: `One POST /api/v1/activities/batch (checked and written in one request, as the screen saves a week, asking for the ids only with \`Prefer: return=minimal\` since the screen reads the week again) with 60 activities (12 a day of 40 minutes, project and support) in an empty future week of the bench employee, ${ROUNDS} rounds after 2 warm-ups (the week is emptied between rounds). Beside it, in the same rounds, the former save: POST activities/validate then POST activities/batch. Floor: the same 60 rows written raw through \`pg\`: BEGIN, one multi-row INSERT, COMMIT, alternated with the server's rounds. Medians.`,
     rows: [
       {
         figure: "Save, one request (median)",

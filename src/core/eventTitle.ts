@@ -16,7 +16,7 @@
  *    description exists.
  */
 import { type ActionType, VACATION_DESCRIPTION } from "./constants";
-import { importMessages } from "./messages";
+import { importMessages, messages } from "./messages";
 
 /** Lower case, no accents, single spaces: 'Análisis  Clínico ' → 'analisis clinico'. */
 export const normalizeKey = (value: string | null | undefined) =>
@@ -79,6 +79,8 @@ export interface TitleLookups {
     clientId: number | null;
     clientName: string | null;
     productId: number | null;
+    /** The state's label when the project no longer takes new activities (cancelled, finished…). */
+    closedState?: string | null;
   }>;
   /** Only the selectable products (SIA, Framework and SICAJAS are not). */
   products: ReadonlyArray<{ id: number; code: string | null; name: string }>;
@@ -256,6 +258,8 @@ export function resolveTitle(title: ParsedTitle, index: LookupIndex): ResolvedTi
           ownerableType: project.clientId ? "Client" : null,
           productId: project.productId,
         });
+        // The project is named, but no longer takes time: shown red with why, as the server would refuse it.
+        if (project.closedState) errors.push(messages.activityProjectNotCurrent(project.code, project.closedState));
       } else errors.push(title.project ? titleMessages.projectNotFound(title.project) : titleMessages.projectMissing);
       if (title.format === "P") needType();
       break;

@@ -108,6 +108,8 @@ export const messages = {
   activitiesTooMany: (max: number) => `No se pueden enviar más de ${max} actividades a la vez`,
   activityConflict: "Hay eventos con fechas en conflictos",
   activityFrozen: "La actividad está en un periodo cerrado",
+  activityProjectNotCurrent: (code: string, state: string) =>
+    `El proyecto ${code} está ${state.toLowerCase()}: ya no recibe actividades nuevas`,
   activityNotFoundForUpdate: "La actividad no se encontró para actualizar",
   activityOwnOnly: "Solo puede registrar sus propias actividades",
   activityExcludedCustomer: "no se puede usar en actividades de soporte",

@@ -9,8 +9,10 @@ import { and, eq, gte, inArray, lte, ne, sql } from "drizzle-orm";
 import { ACTIVITY_INSERT_COLUMNS, ACTIVITY_WRITABLE, type ActivityField } from "../../../src/core/activity";
 import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
+import { projectStateLabel } from "../../../src/core/projectMachine";
 import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
 import type { SessionUser } from "../../../src/core/session";
+import { ARCHIVED_PROJECT_STATES } from "../../../src/core/states";
 import { addDays, localDate, localDateOf, localToday } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { activities, app_settings, employees, frozen_periods } from "../../db/schema";
@@ -101,7 +103,7 @@ const add = (errors: Errors, field: string, message: string) => {
 interface Lookup {
   employees: [number, boolean][];
   types: number[];
-  projects: [number, number, number | null][];
+  projects: [number, number, number | null, string, string | null][];
   clients: number[];
   prospects: number[];
   products: [number, boolean][];
@@ -118,6 +120,12 @@ interface CheckOptions {
   /** Stored activities left out of the overlap check: the batch deletes or moves them. */
   exceptIds?: number[];
   skipOverlap?: boolean;
+  /**
+   * Per activity (same order), the project its stored row already has; absent for a new activity. A
+   * project no longer current (not authorised, cancelled, finished) takes no new time, but an activity
+   * already on it keeps it when other fields change.
+   */
+  storedProjects?: ReadonlyArray<number | null | undefined>;
 }
 
 /**
@@ -177,7 +185,7 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
     .execute(sql`select
       (select coalesce(json_agg(json_build_array(id, is_active)), '[]') from employees where id ${employeeList}) as employees,
       (select coalesce(json_agg(id), '[]') from activity_type_catalogs where id ${inList(typeIds)}) as types,
-      (select coalesce(json_agg(json_build_array(id, client_id, product_catalog_id)), '[]') from projects where id ${inList(projectIds)}) as projects,
+      (select coalesce(json_agg(json_build_array(id, client_id, product_catalog_id, state, project_code)), '[]') from projects where id ${inList(projectIds)}) as projects,
       (select coalesce(json_agg(id), '[]') from clients where id ${inList(clientIds)}) as clients,
       (select coalesce(json_agg(id), '[]') from prospects where id ${inList(prospectIds)}) as prospects,
       (select coalesce(json_agg(json_build_array(id, is_selectable)), '[]') from products where id ${inList(productIds)}) as products,
@@ -208,7 +216,10 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
   const employeeById = new Map(found.employees.map(([id, is_active]) => [id, { id, is_active }]));
   const types = new Set(found.types);
   const projectById = new Map(
-    found.projects.map(([id, client_id, product_catalog_id]) => [id, { client_id, product_catalog_id }]),
+    found.projects.map(([id, client_id, product_catalog_id, state, code]) => [
+      id,
+      { client_id, product_catalog_id, state, code },
+    ]),
   );
   const clientSet = new Set(found.clients);
   const prospectSet = new Set(found.prospects);
@@ -234,6 +245,15 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
       case "project": {
         const project = projectById.get(values.project_id as number);
         if (!project) add(errors, "project_id", messages.invalidReference);
+        else if (
+          (ARCHIVED_PROJECT_STATES as string[]).includes(project.state) &&
+          options.storedProjects?.[i] !== values.project_id
+        )
+          add(
+            errors,
+            "project_id",
+            messages.activityProjectNotCurrent(project.code ?? `#${values.project_id}`, projectStateLabel(project.state)),
+          );
         else
           Object.assign(values, {
             ownerable_type: "Client",
@@ -310,6 +330,7 @@ export async function prepareActivityWrite(
   const errors = await checkActivity(ctx.db, values, {
     settings: await loadSettings(ctx.db),
     exceptId: existing?.id as number | undefined,
+    storedProjects: [existing ? ((existing.project_id as number | null) ?? null) : undefined],
   });
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return rowOf(values, ctx.user.id);

@@ -48,6 +48,8 @@ export interface TouchItem {
   lockVersion: number;
   /** The activity after the update (undefined for a deletion). */
   values?: ActivityValues;
+  /** The project the stored row has (an update may keep a project no longer current). */
+  storedProject?: number | null;
 }
 
 export interface WeekPlan {
@@ -243,7 +245,13 @@ export async function planWeekSave(
         continue;
       }
     }
-    updates.push({ key: ref.key, id: ref.id, lockVersion: ref.lockVersion, values: { ...parsed.data, employee_id: employeeId } });
+    updates.push({
+      key: ref.key,
+      id: ref.id,
+      lockVersion: ref.lockVersion,
+      values: { ...parsed.data, employee_id: employeeId },
+      storedProject: (row.project_id as number | null) ?? null,
+    });
   }
 
   const createItems = parseCreates(user, body.activities, errors);
@@ -263,13 +271,15 @@ export async function planWeekSave(
 
   // The rules, once for every activity that will be written, against the stored rows this save leaves.
   const written = [
-    ...createItems.filter((i) => !i.existingId).map((i) => ({ key: String(i.index), values: i.values })),
-    ...updates.map((u) => ({ key: u.key, values: u.values as ActivityValues })),
+    ...createItems
+      .filter((i) => !i.existingId)
+      .map((i) => ({ key: String(i.index), values: i.values, storedProject: undefined as number | null | undefined })),
+    ...updates.map((u) => ({ key: u.key, values: u.values as ActivityValues, storedProject: u.storedProject })),
   ];
   const found = await checkActivities(
     db,
     written.map((w) => w.values),
-    { exceptIds: refs.map((r) => r.id) },
+    { exceptIds: refs.map((r) => r.id), storedProjects: written.map((w) => w.storedProject) },
   );
   const addError = (key: string, values: ActivityValues, errs: Errors) => {
     const entry = errors[key] ?? {};

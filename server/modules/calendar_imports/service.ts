@@ -23,7 +23,9 @@ import {
   type TitleLookups,
 } from "../../../src/core/eventTitle";
 import type { LocalEvent } from "../../../src/core/localEvent";
+import { projectStateLabel } from "../../../src/core/projectMachine";
 import { activityTimeIssues } from "../../../src/core/schemas/activity";
+import { ARCHIVED_PROJECT_STATES } from "../../../src/core/states";
 import type { Tx } from "../../db/client";
 import { activities, activity_type_catalogs, calendar_mappings, clients, products, projects, prospects } from "../../db/schema";
 import type { CalendarInstance, CalendarRange } from "../../ports/calendar/reader";
@@ -60,6 +62,7 @@ export async function loadResolver(db: Tx, userId: number, employeeId: number, k
         clientId: projects.client_id,
         clientName: sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${projects.client_id})`,
         productId: projects.product_catalog_id,
+        state: projects.state,
       })
       .from(projects),
     db
@@ -76,7 +79,10 @@ export async function loadResolver(db: Tx, userId: number, employeeId: number, k
   const lookups: TitleLookups = {
     clients: clientRows,
     prospects: prospectRows,
-    projects: projectRows,
+    projects: projectRows.map(({ state, ...p }) => ({
+      ...p,
+      closedState: (ARCHIVED_PROJECT_STATES as string[]).includes(state) ? projectStateLabel(state) : null,
+    })),
     products: productRows,
     activityTypes: typeRows,
     supportExcludedClientId: settings.support_excluded_customer_id,
