@@ -6,6 +6,7 @@
  * week looks closed; «Copiar semana anterior» asks first. Works weeks well ahead of today, one per test.
  */
 import { expect, type Page, test } from "@playwright/test";
+import { messages } from "../../src/core/messages";
 import { addDays, localToday, mondayOf, zonedTime } from "../../src/core/week";
 import { drag, scrollCalendarTo, slot } from "./calendar";
 import { signIn } from "./fixtures";
@@ -242,7 +243,8 @@ test("edits and deletions of activities already in SIA are saved with the week; 
   await expect(page.getByText("Capacitación de seguridad")).toHaveCount(1);
   await expect(invalid(page)).toHaveCount(0);
   await saveButton(page).click();
-  await expect(page.getByText("No tienes ninguna actividad de la semana guardada")).toBeVisible();
+  await expect(page.getByText(messages.importAllSaved)).toBeVisible();
+  await expect(saveButton(page)).toHaveCount(0);
   expect(await savedWeek(page, monday)).toHaveLength(4);
 });
 

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { messages } from "../../src/core/messages";
 import { addDays, localToday, mondayOf } from "../../src/core/week";
 import { copyIconOf, drag, grip, scrollCalendarTo, slot } from "./calendar";
 import { signIn } from "./fixtures";
@@ -185,9 +186,10 @@ test("an employee imports a week from an .ics file, fixes the invalid event, sav
   await expect(invalid(page)).toHaveCount(0);
   await expect(inSia(page).first()).toHaveCSS("background-color", "rgb(121, 85, 72)");
   await page.getByRole("button", { name: "Guardar semana" }).click();
-  await expect(page.getByText("No tienes ninguna actividad de la semana guardada")).toBeVisible();
+  // Nothing to save: it says so and leaves draft mode (no «0 cambios sin guardar» left behind).
+  await expect(page.getByText(messages.importAllSaved)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Importar actividades localmente (CSV)" })).toBeVisible();
   expect(await savedCount(page, monday)).toBe(7);
-  await removeWeek(page);
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(7);
 });
 
@@ -227,11 +229,9 @@ test("an employee imports a CSV week, fixes the invalid row, saves it twice with
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(4);
   expect(await savedCount(page, monday)).toBe(4);
 
-  // The same file again: its rows are already in SIA (brown); saving adds nothing.
+  // The same file again: its rows are already in SIA (brown).
   await importCsv(page, monday);
   await expect(inSia(page)).toHaveCount(4);
-  await page.getByRole("button", { name: "Guardar semana" }).click();
-  await expect(page.getByText("No tienes ninguna actividad de la semana guardada")).toBeVisible();
   expect(await savedCount(page, monday)).toBe(4);
 
   // Refresh merges the server's activities (brown, still four); removing the week asks for confirmation.
@@ -244,6 +244,13 @@ test("an employee imports a CSV week, fixes the invalid row, saves it twice with
   await expect(inSia(page)).toHaveCount(4);
   await removeWeek(page);
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(4);
+  expect((await storedDraft(page)).key).toBeNull();
+
+  // Once more, and «Guardar semana»: nothing new, it says so, and nothing doubles.
+  await importCsv(page, monday);
+  await page.getByRole("button", { name: "Guardar semana" }).click();
+  await expect(page.getByText(messages.importAllSaved)).toBeVisible();
+  expect(await savedCount(page, monday)).toBe(4);
   expect((await storedDraft(page)).key).toBeNull();
 });
 

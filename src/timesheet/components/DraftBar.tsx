@@ -208,12 +208,17 @@ export function DraftBar(props: DraftBarProps) {
     const current = store.current();
     if (!current) return notify(messages.savedWeekNotFound, { type: "warning" });
     if (current.startOfWeek !== weekStart || !props.weekLoaded) return props.onGoToWeek(current.startOfWeek);
-    if (isEmpty(current)) return notify(messages.savedWeekNone, { type: "warning" });
+    if (isEmpty(current)) {
+      // Nothing left to save (what was imported is in SIA already): the week leaves draft mode and says so.
+      store.clear();
+      setFailure(null);
+      return notify(messages.importAllSaved, { type: "info" });
+    }
     const shown = shownEvents(current, props.activities);
     const conflicts = findConflicts(shown, messages.activityConflict);
     if (conflicts.length) {
       notify(messages.activityConflict, { type: "error" });
-      setFailure({ title: messages.importFailedTitle, lines: conflicts.map(errorLineText) });
+      setFailure({ title: messages.weekSaveFailedTitle, lines: conflicts.map(errorLineText) });
       return;
     }
     const payload = savePayload(current, props.activities);
@@ -248,8 +253,8 @@ export function DraftBar(props: DraftBarProps) {
         });
       } else if (refused) {
         if (!store.save(refused.draft)) localSaveFailed();
-        setFailure({ title: messages.importFailedTitle, lines: refused.lines.map(errorLineText) });
-        notify(messages.importFailedTitle, { type: "error" });
+        setFailure({ title: messages.weekSaveFailedTitle, lines: refused.lines.map(errorLineText) });
+        notify(messages.weekSaveFailedTitle, { type: "error" });
       } else importFailed(error);
     } finally {
       setBusy(false);

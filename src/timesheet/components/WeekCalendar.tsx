@@ -87,7 +87,7 @@ export const toEventInput = (a: Activity): EventInput => {
   const { background, text } = colorsFor(a);
   return {
     id: String(a.id),
-    title: a.short_title || a.description,
+    title: a.description || a.short_title || "",
     start: a.begins_at,
     end: a.ends_at,
     backgroundColor: background,
@@ -145,7 +145,7 @@ const copyDragData = (source: { activity?: Activity; local?: ShownEvent }) =>
       }
     : source.activity
       ? {
-          title: source.activity.short_title || source.activity.description,
+          title: source.activity.description || source.activity.short_title || "",
           duration: durationOf(source.activity),
           create: true,
           extendedProps: { copyOf: source.activity },

@@ -4,20 +4,34 @@
  * and switching the employee (or the user) switches to that owner's draft — never someone else's.
  */
 import { useCallback, useMemo, useSyncExternalStore } from "react";
+import { WEEK_STORAGE_KEY } from "../../core/localEvent";
+import { queryClient } from "../../queryClient";
 import type { Draft, DraftOwner } from "../model/draft";
 import { browserStorage, draftKey, loadDraft, parseDraft, removeDraft, storeDraft } from "../model/storage";
+import { timesheetKeys } from "./keys";
 
 const listeners = new Set<() => void>();
 const notify = () => {
   for (const listener of listeners) listener();
 };
 
+/**
+ * Another tab changed a draft: a save there wrote to SIA (and cleared the draft), so this tab's week is
+ * read again too — otherwise it would leave draft mode showing the week as it was before that save.
+ */
+function onOtherTab(event: StorageEvent) {
+  if (event.key === null || event.key.startsWith(`${WEEK_STORAGE_KEY}:`))
+    void queryClient.invalidateQueries({ queryKey: timesheetKeys.all });
+}
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
   window.addEventListener("storage", listener);
+  if (listeners.size === 1) window.addEventListener("storage", onOtherTab);
   return () => {
     listeners.delete(listener);
     window.removeEventListener("storage", listener);
+    if (listeners.size === 0) window.removeEventListener("storage", onOtherTab);
   };
 }
 

@@ -445,11 +445,12 @@ export function findConflicts(events: readonly LocalEvent[], message: string): E
 }
 
 /**
- * Title shown on the calendar: what the activity is now. An imported event keeps its calendar title
- * until it is edited; once its fields change (`shortTitle` cleared by the edit) its description shows.
+ * Title shown on the calendar: what the activity is now — its description (edited here or by another
+ * client), not the calendar title it was imported with (`P|PRY-001|DE|…`), which only stands in when there
+ * is no description.
  */
 export const eventTitle = (e: Pick<LocalEvent, "shortTitle" | "description" | "summary">) =>
-  e.shortTitle || e.description || e.summary;
+  e.description || e.shortTitle || e.summary;
 
 /** Why an event's times cannot be an activity's (SPEC §5 time rules, src/core/schemas/activity.ts): none when fine. */
 export const timesProblems = (start: string, end: string) => [
