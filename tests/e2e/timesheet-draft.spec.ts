@@ -273,6 +273,29 @@ test("a refused save names the day, the field and the reason and saves nothing; 
   await expect(saveButton(page)).toBeVisible();
 });
 
+test("an imported event with no length arrives red, saying why, before anyone tries to save", async ({ page }) => {
+  await signIn(page, "operator");
+  const monday = await showWeek(page, 16);
+  await csvButton(page).click();
+  const dialog = page.getByTestId("import-dialog");
+  const rows = [
+    "fecha,hora_inicio,hora_fin,tipo,cliente_o_prospecto,codigo_proyecto,producto,tipo_actividad,ticket,descripcion",
+    `${monday},09:00,10:00,RH,,,,,,Con duración`,
+    `${monday},14:00,14:00,RH,,,,,,Sin duración`,
+  ];
+  await dialog
+    .getByTestId("import-file")
+    .setInputFiles({ name: "semana.csv", mimeType: "text/csv", buffer: Buffer.from(`${rows.join("\n")}\n`, "utf8") });
+  await dialog.getByRole("button", { name: "Importar", exact: true }).click();
+  await dialog.getByRole("button", { name: "Confirmar" }).click();
+  await expect(page.getByText("Se importaron correctamente las actividades")).toBeVisible();
+  await expect(invalid(page)).toHaveCount(1);
+  await expect(invalid(page)).toContainText("Sin duración");
+  await invalid(page).click();
+  const modal = page.getByTestId("imported-activity-modal");
+  await expect(modal.getByTestId("imported-activity-errors")).toContainText(messages.importZeroLength);
+});
+
 test("a closed week looks closed: no imports, no new activity, its activities read-only", async ({ page }) => {
   await signIn(page, "admin");
   await pickEmployee(page, OTHER);
