@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { ACCOUNTS, DEMO_PASSWORD, expectNoEnglish, signIn } from "./fixtures";
+import { ACCOUNTS, DEMO_PASSWORD, expectNoEnglish, signIn, signOut } from "./fixtures";
 
 const EVERYONE = [
   "Actividades",
@@ -96,18 +96,7 @@ test("the server refuses (403) what the role lacks, and the session stays", asyn
 
 test("signing out ends the session", async ({ page }) => {
   await signIn(page, "finance");
-  await page
-    .getByRole("button", { name: /perfil|usuario|cuenta/i })
-    .or(
-      page
-        .locator("button[aria-label]")
-        .filter({ has: page.locator("svg") })
-        .last(),
-    )
-    .first()
-    .click();
-  await page.getByRole("menuitem", { name: "Cerrar sesión" }).click();
-  await expect(page).toHaveURL(/\/sign_in$/);
+  await signOut(page);
   const status = await page.evaluate(async () => (await fetch("/api/v1/sessions/current")).status);
   expect(status).toBe(401);
   expect(DEMO_PASSWORD.length).toBeGreaterThan(0);

@@ -19,6 +19,22 @@ export async function signIn(page: Page, role: keyof typeof ACCOUNTS) {
   await expect(page).toHaveURL(/\/app\/activities$/);
 }
 
+/** Signs out through the user menu, as a person would. */
+export async function signOut(page: Page) {
+  await page
+    .getByRole("button", { name: /perfil|usuario|cuenta/i })
+    .or(
+      page
+        .locator("button[aria-label]")
+        .filter({ has: page.locator("svg") })
+        .last(),
+    )
+    .first()
+    .click();
+  await page.getByRole("menuitem", { name: "Cerrar sesión" }).click();
+  await expect(page).toHaveURL(/\/sign_in$/);
+}
+
 function flatten(value: unknown, prefix = "", out: Record<string, string> = {}) {
   if (typeof value === "string") out[prefix] = value;
   else if (value && typeof value === "object") {

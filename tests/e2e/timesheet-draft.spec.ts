@@ -9,7 +9,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../src/core/messages";
 import { addDays, localToday, mondayOf, zonedTime } from "../../src/core/week";
 import { drag, scrollCalendarTo, slot } from "./calendar";
-import { signIn } from "./fixtures";
+import { signIn, signOut } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
 
@@ -57,21 +57,6 @@ async function saveWeek(page: Page) {
   await saveButton(page).click();
   await expect(page.getByText("Las actividades se guardaron correctamente")).toBeVisible();
   await expect(csvButton(page)).toBeVisible();
-}
-
-async function signOut(page: Page) {
-  await page
-    .getByRole("button", { name: /perfil|usuario|cuenta/i })
-    .or(
-      page
-        .locator("button[aria-label]")
-        .filter({ has: page.locator("svg") })
-        .last(),
-    )
-    .first()
-    .click();
-  await page.getByRole("menuitem", { name: "Cerrar sesión" }).click();
-  await expect(page).toHaveURL(/\/sign_in$/);
 }
 
 async function pickEmployee(page: Page, name: string) {
