@@ -7,7 +7,7 @@
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { addDays, localToday, mondayOf } from "../../src/core/week";
 import { scrollCalendarTo, slot } from "./calendar";
-import { signIn } from "./fixtures";
+import { ACCOUNTS, DEMO_PASSWORD, signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
 
@@ -147,6 +147,7 @@ test("an internal activity offers an activity type and keeps it", async ({ page 
 
 test("the project picker offers current projects with their state; an activity on a cancelled one still shows it", async ({
   page,
+  request,
 }) => {
   await signIn(page, "operator");
   type Project = { id: number; project_code: string; name: string; state: string };
@@ -173,7 +174,18 @@ test("the project picker offers current projects with their state; an activity o
   await expect(modal.getByText("Estado del proyecto: En Ejecución")).toBeVisible();
   await modal.getByRole("button", { name: "Cancelar" }).click();
 
-  // An activity logged on a project that was cancelled since.
+  // An activity logged on a project that was cancelled since: a cancelled project takes no new time, so an
+  // administrator reactivates it, the activity is logged, and the project is cancelled again.
+  const session = await request.post("/api/v1/sessions", { data: { email: ACCOUNTS.admin, password: DEMO_PASSWORD } });
+  const token = (await session.json()).token as string;
+  const transition = async (event: string) => {
+    const res = await request.post(`/api/v1/projects/${cancelled.id}/aasm_transition`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: { project: { event, audit_comment: "Prueba del formulario de actividades" } },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  await transition("reactivar");
   const description = `Cancelado ${Date.now().toString(36)}`;
   const created = await page.evaluate(
     async ({ project, date, description }) => {
@@ -196,6 +208,7 @@ test("the project picker offers current projects with their state; an activity o
     { project: cancelled.id, date: addDays(NEXT_MONDAY, 3), description },
   );
   expect(created).toBe(201);
+  await transition("cancelar");
   await page.reload();
   await showNextWeek(page);
   await eventOf(page, description).click();
