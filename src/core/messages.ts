@@ -196,7 +196,7 @@ export const messages = {
   savedCountDiffers: (sent: number, saved: number) => `Se enviaron ${sent} actividades y se guardaron ${saved}.`,
   // the draft week (timesheet): impossible times, another person's changes, a closed week
   weekSaveFailedTitle: "No se guardó la semana",
-  importAllSaved: "No hay cambios que guardar: todas las actividades de la semana ya están en el SIA.",
+  importAllSaved: "Todas las actividades de la semana ya están en el SIA.",
   timesheetStaleTitle: "Otra persona cambió actividades de esta semana",
   timesheetRebased: "Se tomaron las versiones actuales; tus cambios siguen en la semana guardada. Revísalos y guarda de nuevo.",
   timesheetWeekClosed: "La semana está cerrada: sus actividades ya no se pueden modificar.",

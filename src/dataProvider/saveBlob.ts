@@ -1,4 +1,4 @@
-/** Saves a Blob as a file through a temporary link (the CSV downloads of the timesheet). */
+/** Saves a Blob as a file through a temporary link (every download the browser makes: lists, timesheet, reports). */
 export function saveBlob(blob: Blob, filename: string) {
   const url = URL.createObjectURL(blob);
   const link = document.createElement("a");

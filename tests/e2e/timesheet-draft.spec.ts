@@ -228,7 +228,7 @@ test("edits and deletions of activities already in SIA are saved with the week; 
   await expect(page.getByText("Capacitación de seguridad")).toHaveCount(1);
   await expect(invalid(page)).toHaveCount(0);
   await saveButton(page).click();
-  await expect(page.getByText(messages.importAllSaved)).toBeVisible();
+  await expect(page.getByText(`${messages.savedWeekNone}. ${messages.importAllSaved}`)).toBeVisible();
   await expect(saveButton(page)).toHaveCount(0);
   expect(await savedWeek(page, monday)).toHaveLength(4);
 });

@@ -187,7 +187,7 @@ test("an employee imports a week from an .ics file, fixes the invalid event, sav
   await expect(inSia(page).first()).toHaveCSS("background-color", "rgb(121, 85, 72)");
   await page.getByRole("button", { name: "Guardar semana" }).click();
   // Nothing to save: it says so and leaves draft mode (no «0 cambios sin guardar» left behind).
-  await expect(page.getByText(messages.importAllSaved)).toBeVisible();
+  await expect(page.getByText(`${messages.savedWeekNone}. ${messages.importAllSaved}`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Importar actividades localmente (CSV)" })).toBeVisible();
   expect(await savedCount(page, monday)).toBe(7);
   await expect(page.locator(".fc-timegrid-event.sia-editable")).toHaveCount(7);
@@ -249,7 +249,7 @@ test("an employee imports a CSV week, fixes the invalid row, saves it twice with
   // Once more, and «Guardar semana»: nothing new, it says so, and nothing doubles.
   await importCsv(page, monday);
   await page.getByRole("button", { name: "Guardar semana" }).click();
-  await expect(page.getByText(messages.importAllSaved)).toBeVisible();
+  await expect(page.getByText(`${messages.savedWeekNone}. ${messages.importAllSaved}`)).toBeVisible();
   expect(await savedCount(page, monday)).toBe(4);
   expect((await storedDraft(page)).key).toBeNull();
 });

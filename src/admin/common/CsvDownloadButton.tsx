@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useListContext, useNotify, useResourceContext } from "react-admin";
 import { listQuery } from "../../dataProvider";
 import { apiFetch } from "../../dataProvider/http";
+import { saveBlob } from "../../dataProvider/saveBlob";
 
 export async function downloadFile(path: string, query: Record<string, unknown>, fallbackName: string, timeoutMs = 300_000) {
   const controller = new AbortController();
@@ -13,14 +14,7 @@ export async function downloadFile(path: string, query: Record<string, unknown>,
     const response = await apiFetch<Response>(path, { query: query as never, raw: true, signal: controller.signal });
     const blob = await response.blob();
     const name = response.headers.get("content-disposition")?.match(/filename="([^"]+)"/)?.[1] ?? fallbackName;
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    saveBlob(blob, name);
   } finally {
     clearTimeout(timer);
   }

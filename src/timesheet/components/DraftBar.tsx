@@ -212,7 +212,8 @@ export function DraftBar(props: DraftBarProps) {
       // Nothing left to save (what was imported is in SIA already): the week leaves draft mode and says so.
       store.clear();
       setFailure(null);
-      return notify(messages.importAllSaved, { type: "info" });
+      // SPEC §8's wording, then why.
+      return notify(`${messages.savedWeekNone}. ${messages.importAllSaved}`, { type: "info" });
     }
     const shown = shownEvents(current, props.activities);
     const conflicts = findConflicts(shown, messages.activityConflict);
