@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   boolean,
   check,
   date,
@@ -56,10 +57,14 @@ export const clients = pgTable(
     client_group_id: integer("client_group_id").references(() => client_groups.id, { onDelete: "restrict" }),
     drive_root_id: varchar("drive_root_id", { length: 300 }),
     drive_root_url: text("drive_root_url"),
+    /** The prospect this client was won from (approve_quote): one client per won prospect. */
+    prospect_id: integer("prospect_id").references((): AnyPgColumn => prospects.id, { onDelete: "set null" }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("clients_code_unique").on(t.client_code).where(sql`${t.client_code} <> '0'`),
+    uniqueIndex("clients_prospect_unique").on(t.prospect_id),
+    uniqueIndex("clients_drive_root_unique").on(t.drive_root_id).where(sql`${t.drive_root_id} <> ''`),
     index("clients_group_idx").on(t.client_group_id),
     index("clients_name_idx").on(t.name),
   ],
@@ -85,13 +90,17 @@ export const client_product_catalogs = pgTable(
   ],
 );
 
-export const prospects = pgTable("prospects", {
-  id: serial("id").primaryKey(),
-  name: varchar("name", { length: 200 }).notNull(),
-  drive_root_id: varchar("drive_root_id", { length: 300 }),
-  drive_root_url: text("drive_root_url"),
-  ...timestamps,
-});
+export const prospects = pgTable(
+  "prospects",
+  {
+    id: serial("id").primaryKey(),
+    name: varchar("name", { length: 200 }).notNull(),
+    drive_root_id: varchar("drive_root_id", { length: 300 }),
+    drive_root_url: text("drive_root_url"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("prospects_drive_root_unique").on(t.drive_root_id).where(sql`${t.drive_root_id} <> ''`)],
+);
 
 export const QUOTATION_STATES_SQL = sql`'demo','contract','quote','finalizada','cancelada','rechazada'`;
 

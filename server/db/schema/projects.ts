@@ -54,6 +54,7 @@ export const projects = pgTable(
   },
   (t) => [
     index("projects_client_idx").on(t.client_id),
+    uniqueIndex("projects_drive_root_unique").on(t.drive_root_id).where(sql`${t.drive_root_id} <> ''`),
     index("projects_state_idx").on(t.state),
     index("projects_code_idx").on(t.project_code, t.id),
     index("projects_name_idx").on(t.name, t.id),
@@ -107,6 +108,8 @@ export const invoices = pgTable(
   },
   (t) => [
     index("invoices_project_idx").on(t.project_id),
+    /** SPEC-level folio: one per invoice across the firm's series, compared without case or outer spaces. */
+    uniqueIndex("invoices_folio_unique").on(sql`upper(btrim(${t.folio}))`).where(sql`btrim(${t.folio}) <> ''`),
     check("invoices_percentage", sql`${t.percentage_value} > 0 and ${t.percentage_value} <= 100`),
     check("invoices_state", sql.raw(`state in (${sqlList(Object.keys(INVOICE_STATES))})`)),
   ],
