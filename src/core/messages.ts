@@ -237,6 +237,8 @@ export const pipelineMessages = {
   projectTypeMissing: (id: number) => `No existe el tipo de proyecto ${id} (cotización)`,
   folderInsideProspect: "la carpeta del cliente no puede estar dentro de la carpeta del prospecto",
   projectWithoutClientFolder: "el cliente del proyecto no tiene carpeta en el drive",
+  prospectAlreadyClient: (prospect: string, client: string) =>
+    `El prospecto «${prospect}» ya es el cliente «${client}»: continúe desde el cliente.`,
 } as const;
 
 // reports (reporting screen and reporting_activities.csv, SPEC §5)

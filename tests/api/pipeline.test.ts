@@ -352,7 +352,12 @@ describe("quotations", () => {
       client_id: client.id,
       project_code: "PRY-0001",
     });
-    expect(await names(client.drive_root_id!)).toEqual(["Administración", "Comercial", "Proyectos", "Soporte Técnico"].sort());
+    // The client's structure, with what the prospect's CV_ folder held (its quotations, the PLD contract).
+    expect(await names(client.drive_root_id!)).toEqual(
+      ["Administración", "Comercial", "Cotizaciones", "Proyectos", "Soporte Técnico"].sort(),
+    );
+    expect(await names(`${client.drive_root_id}/Administración`)).toEqual(["Contrato PLD - Molinos Pérez.docx"]);
+    expect(await t.app.documents.info(prospect.drive_root_id)).toBeNull();
     expect(await names(project.drive_root_id!)).toHaveLength(9);
     expect(project.drive_root_id!.startsWith(`${client.drive_root_id}/Proyectos/PRY-0001 `)).toBe(true);
   });
@@ -415,5 +420,126 @@ describe("quotations", () => {
     expect(res.body).toMatchObject({ message: "Drive Actualizado", created: ["09 Cierre"] });
     expect((await operator.post(`/api/v1/projects/${project.id}/drive_check`)).status).toBe(403);
     void prospects;
+  });
+});
+
+describe("one client per won prospect (issue 19)", () => {
+  const transition = (id: number, event: string, audit_comment = "Comentario") =>
+    admin.post(`/api/v1/quotations/${id}/aasm_transition`, { quotation: { event, audit_comment } });
+  const newQuotation = async (prospectId: number, productId: number) =>
+    (
+      await admin.post("/api/v1/quotations", {
+        quotation: { contact_name: "Contacto", prospect_id: prospectId, product_catalog_id: productId },
+      })
+    ).body.quotation as { id: number };
+  const toQuote = async (id: number) => {
+    expect((await transition(id, "approve_demo")).status).toBe(200);
+    expect((await transition(id, "request_contract")).status).toBe(200);
+  };
+  const clientsNamed = async (name: string) => t.app.db.db.select().from(clients).where(eq(clients.name, name));
+
+  it("approval links the prospect to its client, moves its documents there, and a second approval adds a project", async () => {
+    const product = await buildProduct(t.app.db.db, { name: "Producto Ganado" });
+    const prospect = (await admin.post("/api/v1/prospects", { prospect: { name: "Aceros Ganados" } })).body.prospect;
+    const first = await newQuotation(prospect.id, product.id);
+    await toQuote(first.id);
+    const cv = prospect.drive_root_id as string;
+    const approved = await transition(first.id, "approve_quote", "Firmado");
+    expect(approved.status).toBe(200);
+    const [client] = await clientsNamed("Aceros Ganados");
+    expect(client).toMatchObject({ prospect_id: prospect.id, was_prospect: true });
+    // The prospect's documents are the client's now; its emptied CV_ folder is gone.
+    expect(await names(`${client.drive_root_id}/Administración`)).toEqual(["Contrato PLD - Aceros Ganados.docx"]);
+    expect(await names(client.drive_root_id!)).toContain("Cotizaciones");
+    expect(await t.app.documents.info(cv)).toBeNull();
+    const won = (await admin.get(`/api/v1/prospects/${prospect.id}`)).body.prospect;
+    expect(won).toMatchObject({ client_id: client.id, client_name: "Aceros Ganados", read_only: true, drive_root_id: null });
+
+    // What would make a second client is refused: conversion, edits; the search finds the client only.
+    const convert = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {
+      client: { name: "Aceros Ganados", drive_root_id: (await folder("Aceros otra")).id },
+    });
+    expect(convert.status).toBe(422);
+    expect(convert.body.errors.base).toEqual([
+      "El prospecto «Aceros Ganados» ya es el cliente «Aceros Ganados»: continúe desde el cliente.",
+    ]);
+    expect((await admin.put(`/api/v1/prospects/${prospect.id}`, { prospect: { name: "Otro nombre" } })).status).toBe(422);
+    const search = (await admin.get("/api/v1/clients/search_clients_and_prospects?search=Aceros%20Ganados")).body;
+    expect(search.prospects).toEqual([]);
+    expect(search.clients.map((c: { id: number }) => c.id)).toEqual([client.id]);
+
+    // A second quotation for the same prospect works in the client's folder and adds one project to it.
+    const second = await newQuotation(prospect.id, product.id);
+    expect((await admin.get(`/api/v1/quotations/${second.id}`)).body.quotation.client_name).toBe("Aceros Ganados");
+    await toQuote(second.id);
+    expect(await names(`${client.drive_root_id}/Administración`)).toEqual([
+      "Contrato PLD - Aceros Ganados (2).docx",
+      "Contrato PLD - Aceros Ganados.docx",
+    ]);
+    const again = await transition(second.id, "approve_quote", "Segundo proyecto");
+    expect(again.status).toBe(200);
+    expect(again.body.quotation.client_id).toBe(client.id);
+    expect(await clientsNamed("Aceros Ganados")).toHaveLength(1);
+    const own = await t.app.db.db.select().from(projects).where(eq(projects.client_id, client.id));
+    expect(own).toHaveLength(2);
+    expect(await names(`${client.drive_root_id}/Proyectos`)).toHaveLength(2);
+    expect(new Set(own.map((p) => p.id))).toEqual(new Set([approved.body.quotation.project_id, again.body.quotation.project_id]));
+  });
+
+  it("two approvals of one prospect at the same time make one client and two projects", async () => {
+    const product = await buildProduct(t.app.db.db);
+    const prospect = (await admin.post("/api/v1/prospects", { prospect: { name: "Carrera Doble" } })).body.prospect;
+    const a = await newQuotation(prospect.id, product.id);
+    const b = await newQuotation(prospect.id, product.id);
+    await toQuote(a.id);
+    await toQuote(b.id);
+    const answers = await Promise.all([transition(a.id, "approve_quote"), transition(b.id, "approve_quote")]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const made = await clientsNamed("Carrera Doble");
+    expect(made).toHaveLength(1);
+    expect((await t.app.db.db.select().from(projects).where(eq(projects.client_id, made[0].id))).length).toBe(2);
+    // And the database itself holds the rule.
+    await expect(
+      t.app.db.db.insert(clients).values({ name: "Carrera Doble", client_code: "99001", prospect_id: prospect.id }),
+    ).rejects.toThrow();
+  });
+
+  it("conversion carries open quotations to the client and they go on from there", async () => {
+    const product = await buildProduct(t.app.db.db);
+    const prospect = (await admin.post("/api/v1/prospects", { prospect: { name: "Conversión Abierta" } })).body.prospect;
+    const q = await newQuotation(prospect.id, product.id);
+    expect((await transition(q.id, "approve_demo")).status).toBe(200);
+    expect((await admin.get(`/api/v1/prospects/${prospect.id}`)).body.prospect.open_quotations).toBe(1);
+    const target = await folder("Conversión Abierta");
+    const converted = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {
+      client: { name: "Conversión Abierta", drive_root_id: target.id },
+    });
+    expect(converted.status).toBe(201);
+    const clientId = converted.body.client.id;
+    const carried = (await admin.get(`/api/v1/quotations/${q.id}`)).body.quotation;
+    expect(carried).toMatchObject({ client_id: clientId, client_name: "Conversión Abierta", state: "contract" });
+    const contract = await transition(q.id, "request_contract");
+    expect(contract.status).toBe(200);
+    expect(await names(`${target.id}/Administración`)).toEqual(["Contrato PLD - Conversión Abierta.docx"]);
+    const approved = await transition(q.id, "approve_quote");
+    expect(approved.status).toBe(200);
+    expect(approved.body.quotation.client_id).toBe(clientId);
+    expect(await clientsNamed("Conversión Abierta")).toHaveLength(1);
+    const [project] = await t.app.db.db.select().from(projects).where(eq(projects.id, approved.body.quotation.project_id));
+    expect(project.client_id).toBe(clientId);
+    expect(project.drive_root_id!.startsWith(`${target.id}/Proyectos/`)).toBe(true);
+  });
+
+  it("time cannot be logged on a won prospect: it is the client's", async () => {
+    const product = await buildProduct(t.app.db.db);
+    const prospect = (await admin.post("/api/v1/prospects", { prospect: { name: "Horas Ganadas" } })).body.prospect;
+    const before = await buildActivity(t.app.db.db, adminEmployeeId, { ownerable_type: "Prospect", ownerable_id: prospect.id });
+    const q = await newQuotation(prospect.id, product.id);
+    await toQuote(q.id);
+    expect((await transition(q.id, "approve_quote")).status).toBe(200);
+    const [client] = await clientsNamed("Horas Ganadas");
+    const { activities } = await import("../../server/db/schema");
+    const [moved] = await t.app.db.db.select().from(activities).where(eq(activities.id, before.id));
+    expect(moved).toMatchObject({ ownerable_type: "Client", ownerable_id: client.id });
   });
 });

@@ -187,7 +187,8 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
       (select coalesce(json_agg(id), '[]') from activity_type_catalogs where id ${inList(typeIds)}) as types,
       (select coalesce(json_agg(json_build_array(id, client_id, product_catalog_id, state, project_code)), '[]') from projects where id ${inList(projectIds)}) as projects,
       (select coalesce(json_agg(id), '[]') from clients where id ${inList(clientIds)}) as clients,
-      (select coalesce(json_agg(id), '[]') from prospects where id ${inList(prospectIds)}) as prospects,
+      (select coalesce(json_agg(id), '[]') from prospects where id ${inList(prospectIds)}
+        and not exists (select 1 from clients where clients.prospect_id = prospects.id)) as prospects,
       (select coalesce(json_agg(json_build_array(id, is_selectable)), '[]') from products where id ${inList(productIds)}) as products,
       (select coalesce(json_agg(json_build_array(employee_id, starts_on::text, ends_on::text)), '[]') from frozen_periods
         where employee_id ${employeeList} and starts_on <= ${lastDay}::date and ends_on >= ${firstDay}::date) as frozen,

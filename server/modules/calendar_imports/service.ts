@@ -53,7 +53,11 @@ export interface Resolver {
 export async function loadResolver(db: Tx, userId: number, employeeId: number, keys: string[] = []): Promise<Resolver> {
   const [clientRows, prospectRows, projectRows, productRows, typeRows, settings, memoryRows] = await Promise.all([
     db.select({ id: clients.id, code: clients.client_code, name: clients.name }).from(clients),
-    db.select({ id: prospects.id, name: prospects.name }).from(prospects),
+    // A won prospect is its client now: time goes to the client.
+    db
+      .select({ id: prospects.id, name: prospects.name })
+      .from(prospects)
+      .where(sql`not exists (select 1 from ${clients} where ${clients.prospect_id} = ${prospects.id})`),
     db
       .select({
         id: projects.id,

@@ -141,7 +141,13 @@ export const clientsResource = declareResource({
             ? db
                 .select({ id: prospects.id, name: prospects.name })
                 .from(prospects)
-                .where(search ? searchCondition([prospects.name], search) : undefined)
+                // A won prospect is found as its client.
+                .where(
+                  and(
+                    sql`not exists (select 1 from ${clients} where ${clients.prospect_id} = ${prospects.id})`,
+                    search ? searchCondition([prospects.name], search) : undefined,
+                  ),
+                )
                 .orderBy(asc(prospects.name))
                 .limit(10)
             : Promise.resolve([]),

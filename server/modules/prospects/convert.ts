@@ -2,8 +2,10 @@
  * POST /api/v1/prospects/:id/convert_to_client {client: {drive_root_id | drive_root_url, …client fields}}
  * (SPEC §4 "Prospect to client"). In order:
  *   1. the chosen folder is required ('No se ha seleccionado una carpeta') and must be this drive's;
- *   2. one transaction: the client (was_prospect, next client code, who converted it), its products,
- *      the prospect's activities and quotations pointed at the client, the prospect deleted; inside it,
+ *   2. one transaction, the prospect locked: a prospect already won (an approved quotation made its client)
+ *      is refused; the client (was_prospect, next client code, who converted it), its products, the
+ *      prospect's activities and quotations pointed at the client (open quotations go on from there: their
+ *      next steps use the client and its folder), the prospect deleted; inside it,
  *      last, the drive: the client structure in the chosen folder and the prospect folder's content moved
  *      into it. Any failure rolls the database back and undoes the drive steps (moves go back);
  *   3. after the commit, the emptied prospect folder is removed; if that fails the client stays and the
@@ -72,6 +74,11 @@ export function convertToClientRoute(app: FastifyInstance) {
       const clientId = await withDriveWork(app, request, (work) =>
         withValidation(() =>
           db.transaction(async (tx) => {
+            // The prospect locked: an approval of one of its quotations waits, or has already won it.
+            const [locked] = await tx.select().from(prospects).where(eq(prospects.id, id)).for("update");
+            if (!locked) throw notFound();
+            const [won] = await tx.select({ name: clients.name }).from(clients).where(eq(clients.prospect_id, id));
+            if (won) throw ValidationError.base(pipelineMessages.prospectAlreadyClient(locked.name, won.name));
             const { client_product_catalogs_attributes: products, ...fields } = values;
             if (fields.client_code === undefined || fields.client_code === "0") fields.client_code = await nextClientCode(tx);
             const [client] = await tx

@@ -1,12 +1,26 @@
 import { and, eq, sql } from "drizzle-orm";
 import { PROSPECT_FOLDER_PREFIX } from "../../../src/core/constants";
-import { messages } from "../../../src/core/messages";
+import { messages, pipelineMessages } from "../../../src/core/messages";
+import { FINAL_QUOTATION_STATES } from "../../../src/core/quotationMachine";
 import { prospectSchema, prospectUpdateSchema } from "../../../src/core/schemas/prospect";
-import { activities, prospects, quotations } from "../../db/schema";
+import { activities, clients, prospects, quotations } from "../../db/schema";
+import { ValidationError } from "../../http/errors";
 import { declareResource } from "../../http/resource";
+import { outer } from "../../http/sql";
 import { safeFolderName } from "../../ports/documents";
 import { driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder, undoDriveWorkOnFailure } from "../drive/service";
 import { convertToClientRoute } from "./convert";
+
+/** The client a won prospect became (an approved quotation made it): the prospect is that client now. */
+const wonClientId = sql<
+  number | null
+>`(select ${clients.id} from ${clients} where ${clients.prospect_id} = ${outer(prospects.id)})`;
+const wonClientName = sql<
+  string | null
+>`(select ${clients.name} from ${clients} where ${clients.prospect_id} = ${outer(prospects.id)})`;
+const finalStates = sql.raw(FINAL_QUOTATION_STATES.map((s) => `'${s}'`).join(","));
+/** Its quotations still open (they go over to the client if it is converted). */
+const openQuotations = sql<number>`(select count(*)::int from ${quotations} where ${quotations.prospect_id} = ${outer(prospects.id)} and ${quotations.state} not in (${finalStates}))`;
 
 export const prospectsResource = declareResource({
   name: "prospects",
@@ -17,6 +31,11 @@ export const prospectsResource = declareResource({
   search: [prospects.name],
   sortable: { id: prospects.id, name: prospects.name, created_at: prospects.created_at },
   defaultSort: { column: "name", order: "asc" },
+  computed: {
+    client_id: wonClientId.as("client_id") as never,
+    client_name: wonClientName.as("client_name") as never,
+    open_quotations: openQuotations.as("open_quotations") as never,
+  },
   deleteGuards: [
     // quotations.prospect_id is ON DELETE SET NULL and activities point at prospects polymorphically,
     // so neither is stopped by the database: the rule lives here.
@@ -31,9 +50,14 @@ export const prospectsResource = declareResource({
       return nq + na > 0 ? messages.prospectInUse(nq, na) : null;
     },
   ],
+  present: (record) => ({ ...record, read_only: record.client_id != null }),
   // A failed create or update undoes the folders its hooks made.
   aroundWrite: undoDriveWorkOnFailure,
   async beforeWrite(values, ctx, existing) {
+    // A won prospect is its client now: what would change it is done on the client.
+    if (existing?.client_id) {
+      throw ValidationError.base(pipelineMessages.prospectAlreadyClient(String(existing.name), String(existing.client_name)));
+    }
     // On create the folder given is where the prospect's CV_ folder goes (the drive's root when none);
     // on update it is the prospect's own folder. Either way one of this drive's folders.
     if (touchesFolder(values, existing)) await resolveDriveFolder(ctx.app.documents, values, { allowRoot: !existing });

@@ -8,7 +8,7 @@ import { permittedEvents, quotationStateOptions } from "../../../src/core/quotat
 import { quotationSchema, quotationUpdateSchema } from "../../../src/core/schemas/quotation";
 import { QUOTATION_STATES } from "../../../src/core/states";
 import type { Tx } from "../../db/client";
-import { products, prospects, quotations, users } from "../../db/schema";
+import { clients, products, prospects, quotations, users } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
 import { notFound, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
@@ -26,6 +26,9 @@ const prospectName = sql<
 const productName = sql<
   string | null
 >`(select ${products.name} from ${products} where ${products.id} = ${outer(quotations.product_catalog_id)})`;
+/** Its client: the one it was carried over to or made, else the client its prospect became (won before). */
+const clientName = sql<string | null>`(select ${clients.name} from ${clients} where ${clients.id} = ${outer(quotations.client_id)}
+  or (${outer(quotations.client_id)} is null and ${clients.prospect_id} = ${outer(quotations.prospect_id)}) limit 1)`;
 const stateName = sql`(case ${outer(quotations.state)} ${sql.raw(
   Object.entries(QUOTATION_STATES)
     .map(([id, name]) => `when '${id}' then '${name.replace(/'/g, "''")}'`)
@@ -66,6 +69,7 @@ export const quotationsResource = declareResource({
   computed: {
     prospect_name: prospectName.as("prospect_name") as never,
     product_name: productName.as("product_name") as never,
+    client_name: clientName.as("client_name") as never,
     state_name: stateName.as("state_name") as never,
   },
   present: (record) => ({ ...record, permitted_events: permittedEvents(String(record.state)) }),

@@ -48,6 +48,8 @@ export const resources = {
       ...common,
       ...driveFields,
       name: "Nombre",
+      client_name: "Ya es cliente",
+      open_quotations: "Cotizaciones abiertas",
     },
   },
   client_groups: {
@@ -297,6 +299,7 @@ export const resources = {
       product_name: "Producto",
       state_name: "Estado",
       client_id: "Cliente",
+      client_name: "Cliente",
       project_id: "Proyecto",
       by_product: "Producto",
       by_status: "Estado",

@@ -1,11 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import RequestQuoteIcon from "@mui/icons-material/RequestQuote";
 import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from "@mui/material";
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Link as MuiLink, Typography } from "@mui/material";
 import { useState } from "react";
 import {
   DateField,
   Form,
+  FunctionField,
   HttpError,
   SearchInput,
   SimpleShowLayout,
@@ -33,11 +34,34 @@ const dateTime = { dateStyle: "medium", timeStyle: "short" } as const;
 
 const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />];
 
+type ProspectRecord = {
+  id: number;
+  name?: string;
+  client_id?: number | null;
+  client_name?: string | null;
+  open_quotations?: number;
+};
+
+/** A won prospect's client, as a link (the prospect is that client now). */
+function WonClient({ record }: { record: ProspectRecord }) {
+  if (!record.client_id) return null;
+  return (
+    <MuiLink component={Link} to={screenPath("clients", "show", record.client_id)} onClick={(e) => e.stopPropagation()}>
+      {record.client_name}
+    </MuiLink>
+  );
+}
+
 export function ProspectList() {
   return (
     <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
       <TextField source="id" />
       <TextField source="name" />
+      <FunctionField
+        source="client_name"
+        sortable={false}
+        render={(r: ProspectRecord) => (r.client_id ? <WonClient record={r} /> : "—")}
+      />
       <UrlField
         source="drive_root_url"
         emptyText="—"
@@ -94,7 +118,7 @@ function ConvertActions({ onClose }: { onClose: () => void }) {
  * "Convertir a cliente" (SPEC §4): the client's folder is picked in the drive (required), the prospect's
  * folders move into it, the client is saved and the prospect deleted; then the new client opens.
  */
-function ConvertDialog({ prospect, onClose }: { prospect: { id: number | string; name?: string }; onClose: () => void }) {
+function ConvertDialog({ prospect, onClose }: { prospect: ProspectRecord; onClose: () => void }) {
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
   const redirect = useRedirect();
@@ -126,6 +150,13 @@ function ConvertDialog({ prospect, onClose }: { prospect: { id: number | string;
             Elija la carpeta del cliente en el drive: se crea ahí su estructura y se mueve lo que tenía el prospecto. El prospecto
             se elimina.
           </Typography>
+          {(prospect.open_quotations ?? 0) > 0 && (
+            <Alert severity="info" sx={{ mb: 2 }}>
+              {prospect.open_quotations === 1
+                ? "Su cotización abierta pasa al cliente y sigue desde ahí."
+                : `Sus ${prospect.open_quotations} cotizaciones abiertas pasan al cliente y siguen desde ahí.`}
+            </Alert>
+          )}
           <TextInput source="name" resource="clients" fullWidth />
           <DriveFolderInput label="Carpeta del cliente en el drive" />
         </DialogContent>
@@ -136,10 +167,11 @@ function ConvertDialog({ prospect, onClose }: { prospect: { id: number | string;
 }
 
 function ConvertToClientButton() {
-  const record = useRecordContext<{ id: number; name?: string }>();
+  const record = useRecordContext<ProspectRecord>();
   const { canAccess } = useCanAccess({ resource: "prospects", action: "transition", record });
   const [open, setOpen] = useState(false);
-  if (!record || !canAccess) return null;
+  // A won prospect is a client already: nothing to convert.
+  if (!record || !canAccess || record.client_id) return null;
   return (
     <>
       <Button size="small" startIcon={<SwapHorizIcon />} onClick={() => setOpen(true)}>
@@ -163,6 +195,25 @@ function NewQuotationLink() {
   );
 }
 
+/** A won prospect says so and leads to its client. */
+function WonBanner() {
+  const record = useRecordContext<ProspectRecord>();
+  if (!record?.client_id) return null;
+  return (
+    <Alert
+      severity="success"
+      sx={{ mx: 2, mt: 2 }}
+      action={
+        <Button component={Link} to={screenPath("clients", "show", record.client_id)} size="small">
+          Ver cliente
+        </Button>
+      }
+    >
+      Este prospecto ya es el cliente «{record.client_name}»: sus nuevas cotizaciones suman proyectos a ese cliente.
+    </Alert>
+  );
+}
+
 export function ProspectShow() {
   return (
     <SiaShow
@@ -173,6 +224,7 @@ export function ProspectShow() {
         </>
       }
     >
+      <WonBanner />
       <SimpleShowLayout>
         <TextField source="name" />
         <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" />

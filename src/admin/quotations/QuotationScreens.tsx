@@ -46,6 +46,7 @@ type QuotationRecord = RaRecord & {
   prospect_id?: number | null;
   prospect_name?: string | null;
   client_id?: number | null;
+  client_name?: string | null;
   project_id?: number | null;
   event?: unknown;
   event_url?: string | null;
@@ -246,9 +247,18 @@ function QuotationEvents() {
         <TransitionDialog
           title={open.name}
           subtitle={
-            <Typography variant="body2" sx={{ mb: 1 }}>
-              {stateLabel(record.state)} → {stateLabel(to ?? undefined)}
-            </Typography>
+            <>
+              <Typography variant="body2" sx={{ mb: 1 }}>
+                {stateLabel(record.state)} → {stateLabel(to ?? undefined)}
+              </Typography>
+              {open.id === "approve_quote" && (
+                <Typography variant="body2" sx={{ mb: 1 }} data-testid="approval-client">
+                  {record.client_name
+                    ? `Se agrega un proyecto al cliente «${record.client_name}».`
+                    : `Se da de alta el cliente «${record.prospect_name ?? record.contact_name}» con su proyecto.`}
+                </Typography>
+              )}
+            </>
           }
           validate={(comment) => quotationTransitionSchema.safeParse({ quotation: { event: open.id, audit_comment: comment } })}
           send={async (comment) => {
@@ -257,7 +267,10 @@ function QuotationEvents() {
               { quotation: { event: open.id, audit_comment: comment } },
               record.lock_version as number | undefined,
             )) as QuotationRecord;
-            if (answer.state === "finalizada") return "Alta Cliente: se crearon el cliente y su proyecto";
+            if (answer.state === "finalizada")
+              return record.client_name
+                ? `Alta Cliente: se agregó el proyecto al cliente «${record.client_name}»`
+                : "Alta Cliente: se crearon el cliente y su proyecto";
             return `Cotización en ${stateLabel(answer.state)}`;
           }}
           onClose={() => setOpen(null)}
@@ -285,6 +298,20 @@ export function QuotationShow() {
                 (r.prospect_name ?? "—")
               )
             }
+          />
+          <FunctionField
+            source="client_name"
+            render={(r: QuotationRecord) => {
+              const clientId = r.client_id;
+              if (!r.client_name) return "—";
+              return clientId ? (
+                <MuiLink component={Link} to={screenPath("clients", "show", clientId)}>
+                  {r.client_name}
+                </MuiLink>
+              ) : (
+                r.client_name
+              );
+            }}
           />
           <TextField source="product_name" emptyText="—" />
           <FunctionField
