@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { expectNoEnglish, pickNewFolder, signIn } from "./fixtures";
+import { ACCOUNTS, DEMO_PASSWORD, expectNoEnglish, pickNewFolder, signIn } from "./fixtures";
 
 const suffix = () => Date.now().toString(36);
 
@@ -217,4 +217,104 @@ test("Finanzas reads quotations without changing them; Operador does not see the
   await expect(page).toHaveURL(/\/app\/prospects\/\d+$/);
   await expect(page.locator("#main-content").getByText(/Fecha de creación/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Convertir a cliente" })).toHaveCount(0);
+});
+
+/** A bearer token for setting up records through the API (the screens are walked, not the set-up). */
+async function adminApi(page: Page) {
+  const session = await page.request.post("/api/v1/sessions", {
+    data: { email: ACCOUNTS.admin, password: DEMO_PASSWORD },
+  });
+  const token = (await session.json()).token as string;
+  return async (method: "post" | "get", url: string, data?: unknown) => {
+    const res = await page.request[method](url, { headers: { authorization: `Bearer ${token}` }, data });
+    expect(res.ok(), await res.text()).toBe(true);
+    return res.json();
+  };
+}
+
+test("a won prospect is its client: the next quotation adds a project to it, nothing offers a second client", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const id = suffix();
+  const name = `Aceros del Norte ${id}`;
+  await signIn(page, "admin");
+  const api = await adminApi(page);
+  const prospect = (await api("post", "/api/v1/prospects", { prospect: { name } })).prospect;
+  const product = (await api("get", "/api/v1/products?per_page=1")).products[0];
+  const quotation = async () =>
+    (
+      await api("post", "/api/v1/quotations", {
+        quotation: { contact_name: `Contacto ${id}`, prospect_id: prospect.id, product_catalog_id: product.id },
+      })
+    ).quotation;
+  const first = await quotation();
+  const main = page.locator("#main-content");
+
+  await page.goto(`/app/quotations/${first.id}`);
+  await fireEvent(page, "Aprobar demo", "Demo aprobada", "Cotización en Contrato");
+  await fireEvent(page, "Solicitar contrato", "Contrato enviado", "Cotización en Cotización");
+  await page.getByRole("button", { name: "Aprobar cotización", exact: true }).click();
+  await expect(page.getByTestId("approval-client")).toHaveText(`Se da de alta el cliente «${name}» con su proyecto.`);
+  await page.getByRole("dialog").getByRole("textbox", { name: "Comentario" }).fill("Firmado");
+  await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(page.getByText("Alta Cliente: se crearon el cliente y su proyecto")).toBeVisible();
+
+  // The prospect says it is the client now; it offers no conversion and no edit, only a new quotation.
+  await page.goto(`/app/prospects/${prospect.id}`);
+  await expect(main.getByText(`Este prospecto ya es el cliente «${name}»`)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Convertir a cliente" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Editar" })).toHaveCount(0);
+  await expectNoEnglish(page);
+
+  // A second quotation for it ends in a second project of the same client.
+  const second = await quotation();
+  await page.goto(`/app/quotations/${second.id}`);
+  await expect(main.locator(".ra-field-client_name")).toContainText(name);
+  await fireEvent(page, "Aprobar demo", "Segunda demo", "Cotización en Contrato");
+  await fireEvent(page, "Solicitar contrato", "Segundo contrato", "Cotización en Cotización");
+  await page.getByRole("button", { name: "Aprobar cotización", exact: true }).click();
+  await expect(page.getByTestId("approval-client")).toHaveText(`Se agrega un proyecto al cliente «${name}».`);
+  await page.getByRole("dialog").getByRole("textbox", { name: "Comentario" }).fill("Segundo proyecto");
+  await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(page.getByText(`Alta Cliente: se agregó el proyecto al cliente «${name}»`)).toBeVisible();
+
+  // One client with that name, and its two projects.
+  await page.getByRole("menuitem", { name: "Clientes", exact: true }).click();
+  await page.getByPlaceholder(/Buscar/).fill(name);
+  await expect(page.getByRole("cell", { name, exact: true })).toHaveCount(1);
+  await expect(page.getByText("1–1 de 1")).toBeVisible();
+  const projects = await api("get", `/api/v1/projects?per_page=all&search=${encodeURIComponent(name)}`);
+  expect(projects.projects).toHaveLength(2);
+});
+
+test("converting a prospect warns about its open quotation, which goes on as the client's", async ({ page }) => {
+  test.setTimeout(120_000);
+  const id = suffix();
+  const name = `Papelera Abierta ${id}`;
+  await signIn(page, "admin");
+  const api = await adminApi(page);
+  const prospect = (await api("post", "/api/v1/prospects", { prospect: { name } })).prospect;
+  const product = (await api("get", "/api/v1/products?per_page=1")).products[0];
+  const quotation = (
+    await api("post", "/api/v1/quotations", {
+      quotation: { contact_name: `Contacto ${id}`, prospect_id: prospect.id, product_catalog_id: product.id },
+    })
+  ).quotation;
+
+  await page.goto(`/app/prospects/${prospect.id}`);
+  await page.getByRole("button", { name: "Convertir a cliente" }).click();
+  const dialog = page.getByRole("dialog", { name: "Convertir a cliente" });
+  await expect(dialog.getByText("Su cotización abierta pasa al cliente y sigue desde ahí.")).toBeVisible();
+  await pickNewFolder(page, `Cliente ${name}`);
+  await dialog.getByRole("button", { name: "Convertir" }).click();
+  await expect(page).toHaveURL(/\/app\/clients\/show\/\d+$/);
+
+  await page.goto(`/app/quotations/${quotation.id}`);
+  const main = page.locator("#main-content");
+  await expect(main.locator(".ra-field-client_name")).toContainText(name);
+  await fireEvent(page, "Aprobar demo", "Demo tras la conversión", "Cotización en Contrato");
+  await fireEvent(page, "Solicitar contrato", "Contrato", "Cotización en Cotización");
+  await fireEvent(page, "Aprobar cotización", "Firmado", `Alta Cliente: se agregó el proyecto al cliente «${name}»`);
+  await expect(main.getByRole("link", { name: `Cliente: ${name}` })).toBeVisible();
 });
