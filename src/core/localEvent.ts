@@ -64,6 +64,3 @@ export interface SavedWeek {
   endOfWeek: string;
   events: LocalEvent[];
 }
-
-/** The body of one activity for the batch save: declared with the activity's fields in ./activity. */
-export { localEventToActivity } from "./activity";

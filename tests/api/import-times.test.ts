@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalEvent } from "../../src/core/localEvent";
-import { localEventToActivity } from "../../src/core/localEvent";
+import { localEventToActivity } from "../../src/core/activity";
 import { messages } from "../../src/core/messages";
 import { ACTIVITY_CSV_COLUMNS } from "../../src/core/schemas/activity";
 import { buildTestApp, type TestApp } from "../support/app";

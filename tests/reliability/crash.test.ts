@@ -128,7 +128,7 @@ describe("SIGKILL inside the transaction, then restart and retry", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const events = res.body.import_activities as { isValidate: boolean }[];
       expect(events.every((e) => e.isValidate)).toBe(true);
-      const { localEventToActivity } = await import("../../src/core/localEvent");
+      const { localEventToActivity } = await import("../../src/core/activity");
       return { activities: events.map((e) => localEventToActivity(e as never)) };
     };
     await pausedAt("week_save", async (s) => {

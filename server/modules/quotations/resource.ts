@@ -12,7 +12,7 @@ import { clients, products, prospects, quotations, users } from "../../db/schema
 import { authorize, currentUser } from "../../http/auth";
 import { notFound, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, filter, idOf } from "../../http/resource";
+import { declareResource, filter, idOf, ResourceService } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
 import { type CalendarAccount, CalendarError, toIcs } from "../../ports/calendar";
@@ -136,7 +136,7 @@ export const quotationsResource = declareResource({
         .where(eq(quotations.id, record.id));
     }
   },
-  routes(app) {
+  routes(app, def) {
     app.get(
       "/quotations/quotation_states",
       { schema: doc({ tags: ["quotations"], summary: "Estados de cotización con su nombre" }) },
@@ -179,6 +179,6 @@ export const quotationsResource = declareResource({
           .send(ics);
       },
     );
-    transitionRoute(app);
+    transitionRoute(app, new ResourceService(def));
   },
 });

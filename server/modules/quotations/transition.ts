@@ -104,7 +104,7 @@ async function partyFolder(tx: Tx, work: DriveWork, party: Party) {
   return folder;
 }
 
-export function transitionRoute(app: FastifyInstance) {
+export function transitionRoute(app: FastifyInstance, service: ResourceService) {
   app.post(
     "/quotations/:id/aasm_transition",
     {
@@ -227,7 +227,6 @@ export function transitionRoute(app: FastifyInstance) {
           warning = pipelineMessages.oldFolderNotRemoved;
         }
       }
-      const service = new ResourceService((await import("./resource")).quotationsResource);
       return { quotation: await service.show(service.context(app, request, "show"), id), ...(warning ? { warning } : {}) };
     },
   );

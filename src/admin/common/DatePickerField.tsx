@@ -8,7 +8,7 @@ import { LocalizationProvider } from "@mui/x-date-pickers/LocalizationProvider";
 import { esES } from "@mui/x-date-pickers/locales";
 import { es } from "date-fns/locale";
 import type { ReactNode } from "react";
-import { type SiaDatePickerProps, toDate, toIso } from "./DatePickerInput";
+import { type SiaDatePickerProps, toDate, toIso } from "./dateValues";
 
 const localeText = esES.components.MuiLocalizationProvider.defaultProps.localeText;
 

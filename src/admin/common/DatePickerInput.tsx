@@ -4,38 +4,16 @@
  */
 
 import { TextField } from "@mui/material";
-import { format, isValid, parseISO } from "date-fns";
-import { es } from "date-fns/locale";
-import { lazy, type ReactNode, Suspense } from "react";
+import { lazy, Suspense } from "react";
 import { FieldTitle, type InputProps, useInput, useResourceContext, useTranslate } from "react-admin";
 
-export const toDate = (value: unknown): Date | null => {
-  if (typeof value !== "string" || !value) return null;
-  const date = parseISO(value.slice(0, 10));
-  return isValid(date) ? date : null;
-};
-export const toIso = (date: Date | null): string | null => (date && isValid(date) ? format(date, "yyyy-MM-dd") : null);
+export type { SiaDatePickerProps } from "./dateValues";
+export { formatDate, toDate, toIso } from "./dateValues";
 
-/** An ISO date shown the Mexican way (dd/MM/yyyy), '—' when empty. */
-export const formatDate = (value: unknown) => {
-  const date = toDate(value);
-  return date ? format(date, "dd/MM/yyyy", { locale: es }) : "—";
-};
+import type { SiaDatePickerProps } from "./dateValues";
 
 // The picker library loads with the first date field shown (DatePickerField.tsx).
 const DatePickerField = lazy(() => import("./DatePickerField"));
-
-export interface SiaDatePickerProps {
-  label: ReactNode;
-  value: string | null | undefined;
-  onChange: (value: string | null) => void;
-  error?: boolean;
-  helperText?: ReactNode;
-  disabled?: boolean;
-  fullWidth?: boolean;
-  /** Latest date that can be picked (ISO). */
-  maxDate?: string;
-}
 
 export function SiaDatePicker(props: SiaDatePickerProps) {
   const { label, fullWidth = true, error, helperText } = props;

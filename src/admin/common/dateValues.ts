@@ -1,0 +1,33 @@
+/**
+ * The date pickers' values: the API's ISO dates (`yyyy-MM-dd`) to and from the picker's Date, and the
+ * Mexican display. Apart from the pickers so the lazily loaded picker (DatePickerField.tsx) and the
+ * inputs that load it (DatePickerInput.tsx) import them without importing each other.
+ */
+import { format, isValid, parseISO } from "date-fns";
+import { es } from "date-fns/locale";
+import type { ReactNode } from "react";
+
+export const toDate = (value: unknown): Date | null => {
+  if (typeof value !== "string" || !value) return null;
+  const date = parseISO(value.slice(0, 10));
+  return isValid(date) ? date : null;
+};
+export const toIso = (date: Date | null): string | null => (date && isValid(date) ? format(date, "yyyy-MM-dd") : null);
+
+/** An ISO date shown the Mexican way (dd/MM/yyyy), '—' when empty. */
+export const formatDate = (value: unknown) => {
+  const date = toDate(value);
+  return date ? format(date, "dd/MM/yyyy", { locale: es }) : "—";
+};
+
+export interface SiaDatePickerProps {
+  label: ReactNode;
+  value: string | null | undefined;
+  onChange: (value: string | null) => void;
+  error?: boolean;
+  helperText?: ReactNode;
+  disabled?: boolean;
+  fullWidth?: boolean;
+  /** Latest date that can be picked (ISO). */
+  maxDate?: string;
+}
