@@ -141,9 +141,7 @@ describe("quotation comment history", () => {
     const history = await finance.get(`/api/v1/quotations/${q.id}/audit_logs`);
     expect(history.status).toBe(200);
     const steps = history.body.audit_logs as Array<Record<string, unknown>>;
-    expect(
-      steps.map((s) => [s.field, s.old_value, s.new_value, s.old_value_label, s.new_value_label, s.comment]),
-    ).toEqual([
+    expect(steps.map((s) => [s.field, s.old_value, s.new_value, s.old_value_label, s.new_value_label, s.comment])).toEqual([
       ["state", "demo", "contract", "Demo", "Contrato", "Le gustó la demo"],
       ["state", "contract", "quote", "Contrato", "Cotización", "Pide contrato"],
       ["state", "quote", "finalizada", "Cotización", "Alta Cliente", "Firmado el contrato"],
