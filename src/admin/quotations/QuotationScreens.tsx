@@ -206,8 +206,7 @@ function QuotationHistory() {
               <TableRow>
                 <TableCell>Fecha</TableCell>
                 <TableCell>Usuario</TableCell>
-                <TableCell>De</TableCell>
-                <TableCell>A</TableCell>
+                <TableCell>Cambio de estado</TableCell>
                 <TableCell>Comentario</TableCell>
               </TableRow>
             </TableHead>
@@ -216,8 +215,9 @@ function QuotationHistory() {
                 <TableRow key={row.id}>
                   <TableCell>{formatDateTime(row.created_at)}</TableCell>
                   <TableCell>{row.user_name ?? (row.user_id ? `#${row.user_id}` : "Sistema")}</TableCell>
-                  <TableCell>{row.old_value ? stateLabel(row.old_value) : "—"}</TableCell>
-                  <TableCell>{stateLabel(row.new_value ?? undefined)}</TableCell>
+                  <TableCell>
+                    {row.old_value ? stateLabel(row.old_value) : "—"} → {stateLabel(row.new_value ?? undefined)}
+                  </TableCell>
                   <TableCell>{row.comment ?? "—"}</TableCell>
                 </TableRow>
               ))}
