@@ -112,13 +112,24 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Unique indexes on expressions, whose violation names no plain column: the field and the message the
+ * service's own check answers, so two racing saves get the same 422 as one that came second.
+ */
+const UNIQUE_INDEXES: Record<string, { field: string; message: string }> = {
+  invoices_folio_unique: { field: "folio", message: messages.folioTaken },
+};
+
 /** A database error caused by the request's data, as a 422; undefined when it is a real fault. */
 export function databaseValidationError(error: unknown): ValidationError | undefined {
   const pgError = pgErrorOf(error);
   if (!pgError) return undefined;
   switch (pgError.code) {
-    case "23505":
+    case "23505": {
+      const known = pgError.constraint ? UNIQUE_INDEXES[pgError.constraint] : undefined;
+      if (known) return ValidationError.field(known.field, known.message);
       return ValidationError.field(keyColumn(pgError.detail) ?? "base", messages.alreadyTaken);
+    }
     case "23001":
     case "23503": {
       const referencing = pgError.detail?.match(/referenced from table "([a-z_]+)"/)?.[1];

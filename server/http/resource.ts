@@ -104,6 +104,8 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
   /** Service rules before a write, inside the transaction: returns the values to store. */
   beforeWrite?: (values: Values, ctx: RequestContext, existing: Row | null) => Promise<Values> | Values;
   afterWrite?: (record: Row, ctx: RequestContext, existing: Row | null) => Promise<void> | void;
+  /** Service rules after a delete, inside its transaction (the deleted record as it was read). */
+  afterDelete?: (record: Row, ctx: RequestContext) => Promise<void> | void;
   /** Shapes a record before it is sent (list and show). */
   present?: (record: Row, ctx: RequestContext) => Row;
   /**
@@ -552,6 +554,7 @@ export class ResourceService {
           if (reason) throw ValidationError.base(messages.deleteRefused(reason));
         }
         await tx.delete(this.def.table).where(eq(this.def.table.id, id));
+        if (this.def.afterDelete) await this.def.afterDelete(existing, { ...ctx, db: tx });
       }),
     );
     return this.present(existing, ctx);

@@ -26,6 +26,11 @@ export function permittedInvoiceEvents(state: string, user: RoleHolder | null | 
 
 /** The folio is written only on a resolved invoice (SPEC §4: "Resuelto (folio then editable)"). */
 export const FOLIO_EDITABLE_STATE: InvoiceState = "resuelto";
+/**
+ * Final states (no event leaves them): read-only but for what their state allows (a resolved invoice's
+ * missing folio), never deleted (docs/decisions/028-final-records-read-only.md).
+ */
+export const FINAL_INVOICE_STATES: InvoiceState[] = ["resuelto", "cancelada"];
 /** States whose percentage no longer counts towards the project's 100 %. */
 export const NON_BILLING_INVOICE_STATES: InvoiceState[] = ["cancelada"];
 /**

@@ -217,6 +217,19 @@ export const messages = {
     `La suma de las facturas no puede superar el 100 % del proyecto; queda ${remaining} % por facturar`,
   folioOnlyWhenResolved: "solo se puede capturar cuando la factura está Resuelto",
   invoiceCancelledLocked: "la factura está cancelada y ya no se puede modificar",
+  // final records (issue 19, docs/decisions/028-final-records-read-only.md)
+  quotationFinalLocked: (state: string) =>
+    `La cotización está en «${state}»: es un registro final y ya no se puede modificar ni eliminar`,
+  quotationFinalDelete: (state: string) => `la cotización está en «${state}», un estado final`,
+  invoiceResolvedLocked: "la factura está resuelta: solo cambia con un cambio de estado",
+  invoiceFolioFixed: "la factura resuelta ya tiene folio y no se puede cambiar",
+  invoiceFinalDelete: (state: string) => `la factura está en «${state}», un estado final`,
+  folioTaken: "ya está registrado en otra factura",
+  projectFullyInvoiced: "El proyecto ya está facturado al 100 %: no admite más facturas",
+  notFullyInvoiced: (invoiced: number) =>
+    `Solo se puede marcar «100% facturas ya realizadas» cuando las facturas del proyecto suman 100 %; hoy suman ${invoiced} % (sin contar las canceladas)`,
+  invoiceActionReverted: (invoiced: number) =>
+    `Las facturas del proyecto ya no suman 100 % (hoy ${invoiced} %): queda como parcialmente facturado`,
   warrantyAutoClosed: (days: number) => `Cierre automático: la garantía cumplió ${days} días.`,
 } as const;
 

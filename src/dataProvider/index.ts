@@ -273,8 +273,8 @@ export const customVerbs = {
         body: { project: { message: message || null } },
       },
     ),
-  /** GET projects/:id/audit_logs or invoices/:id/audit_logs. */
-  auditLogs: (resource: "projects" | "invoices", id: Identifier) =>
+  /** GET projects/:id/audit_logs, invoices/:id/audit_logs or quotations/:id/audit_logs. */
+  auditLogs: (resource: "projects" | "invoices" | "quotations", id: Identifier) =>
     apiFetch<{ audit_logs: AuditLog[] }>(`${resource}/${encodeURIComponent(String(id))}/audit_logs`).then((r) => r.audit_logs),
   // Invoices (SPEC §7).
   /** GET invoices/percentage_to_invoice?project_id → missing_percentage. */

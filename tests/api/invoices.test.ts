@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invoices } from "../../server/db/schema";
+import { databaseValidationError } from "../../server/http/errors";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, signInAs } from "../support/factories";
 import { buildInvoice, buildProject } from "../support/project-factories";
@@ -127,32 +128,143 @@ describe("invoices", () => {
       state: "resuelto",
       folio: "A-100",
       date_of_invoice: "2029-03-10",
-      folio_editable: true,
+      folio_editable: false,
+      editable: false,
       permitted_events: [],
     });
-    const edit = await finance.put(`/api/v1/invoices/${inv.id}`, {
-      invoice: { folio: "A-101", audit_comment: "Folio corregido" },
-    });
-    expect(edit.status).toBe(200);
-    expect(edit.body.invoice.folio).toBe("A-101");
     const logs = (await finance.get(`/api/v1/invoices/${inv.id}/audit_logs`)).body.audit_logs as Array<Record<string, unknown>>;
     expect(logs.filter((l) => l.field === "state").map((l) => `${l.old_value}→${l.new_value}`)).toEqual(
       ["enviada→resuelto", "pendiente→enviada"].reverse(),
     );
-    expect(logs.filter((l) => l.field === "folio").map((l) => `${l.old_value}→${l.new_value}`)).toEqual([
-      "null→A-100",
-      "A-100→A-101",
-    ]);
+    expect(logs.filter((l) => l.field === "folio").map((l) => `${l.old_value}→${l.new_value}`)).toEqual(["null→A-100"]);
     expect(logs.every((l) => l.user_name)).toBe(true);
     expect((await admin.delete(`/api/v1/invoices/${inv.id}`)).status).toBe(422);
   });
 
-  it("a cancelled invoice cannot be edited or moved again", async () => {
+  it("a cancelled invoice cannot be edited, moved again or deleted", async () => {
     const p = await buildProject(db());
     const inv = await buildInvoice(db(), p.id);
     await move(finance, inv.id, "cancelar");
     expect((await finance.put(`/api/v1/invoices/${inv.id}`, { invoice: { percentage_value: 5 } })).status).toBe(422);
     expect((await move(finance, inv.id, "enviar")).status).toBe(422);
+    const del = await admin.delete(`/api/v1/invoices/${inv.id}`);
+    expect(del.status).toBe(422);
+    expect(del.body.errors.base).toEqual(["No se puede eliminar: la factura está en «Cancelada», un estado final"]);
+    expect((await finance.get(`/api/v1/invoices/${inv.id}`)).body.invoice.editable).toBe(false);
+  });
+
+  it("a resolved invoice is read-only but for its state: percentage, date, comment and folio are refused", async () => {
+    const p = await buildProject(db());
+    const inv = await buildInvoice(db(), p.id, { percentage_value: 20, date_of_invoice: "2029-04-01" });
+    expect((await move(finance, inv.id, "resolver", { folio: "R-1" })).status).toBe(200);
+    const before = (await finance.get(`/api/v1/invoices/${inv.id}`)).body.invoice;
+    for (const api of [finance, admin]) {
+      const res = await api.put(`/api/v1/invoices/${inv.id}`, {
+        invoice: { percentage_value: 25, date_of_invoice: "2029-05-01", audit_comment: "Cambio", folio: "R-2" },
+      });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual({
+        percentage_value: ["la factura está resuelta: solo cambia con un cambio de estado"],
+        date_of_invoice: ["la factura está resuelta: solo cambia con un cambio de estado"],
+        audit_comment: ["la factura está resuelta: solo cambia con un cambio de estado"],
+        folio: ["la factura resuelta ya tiene folio y no se puede cambiar"],
+      });
+      for (const field of ["percentage_value", "date_of_invoice", "folio"]) {
+        const one = await api.put(`/api/v1/invoices/${inv.id}`, { invoice: { [field]: field === "folio" ? null : 30 } });
+        expect(one.status, field).toBe(422);
+        expect(Object.keys(one.body.errors), field).toEqual([field]);
+      }
+    }
+    // The form sends every field: unchanged values are not changes.
+    const same = await finance.put(`/api/v1/invoices/${inv.id}`, {
+      invoice: {
+        percentage_value: 20,
+        date_of_invoice: before.date_of_invoice,
+        folio: " R-1 ",
+        audit_comment: before.audit_comment,
+      },
+    });
+    expect(same.status).toBe(200);
+    const after = (await finance.get(`/api/v1/invoices/${inv.id}`)).body.invoice;
+    expect(after).toMatchObject({
+      percentage_value: 20,
+      folio: "R-1",
+      date_of_invoice: before.date_of_invoice,
+      state: "resuelto",
+    });
+    const del = await admin.delete(`/api/v1/invoices/${inv.id}`);
+    expect(del.status).toBe(422);
+    expect(del.body.errors.base).toEqual(["No se puede eliminar: la factura está en «Resuelto», un estado final"]);
+    expect((await operator.put(`/api/v1/invoices/${inv.id}`, { invoice: { folio: "X" } })).status).toBe(403);
+  });
+
+  it("a resolved invoice without folio takes one later, once (SPEC §4: folio then editable)", async () => {
+    const p = await buildProject(db());
+    const inv = await buildInvoice(db(), p.id, { percentage_value: 15 });
+    const resolved = await move(finance, inv.id, "resolver");
+    expect(resolved.body.invoice).toMatchObject({ state: "resuelto", folio: null, folio_editable: true, editable: true });
+    const capture = await finance.put(`/api/v1/invoices/${inv.id}`, {
+      invoice: { folio: "L-9", audit_comment: "Llegó el folio" },
+    });
+    expect(capture.status).toBe(200);
+    expect(capture.body.invoice).toMatchObject({
+      folio: "L-9",
+      folio_editable: false,
+      editable: false,
+      audit_comment: "Llegó el folio",
+    });
+    const again = await finance.put(`/api/v1/invoices/${inv.id}`, { invoice: { folio: "L-10" } });
+    expect(again.status).toBe(422);
+    expect(again.body.errors.folio).toEqual(["la factura resuelta ya tiene folio y no se puede cambiar"]);
+  });
+
+  it("folios are unique across invoices, without case or outer spaces", async () => {
+    const p = await buildProject(db());
+    const q = await buildProject(db());
+    const a = await buildInvoice(db(), p.id);
+    const b = await buildInvoice(db(), q.id);
+    const c = await buildInvoice(db(), q.id);
+    expect((await move(finance, a.id, "resolver", { folio: "Serie-A 001" })).status).toBe(200);
+    for (const folio of ["Serie-A 001", "  serie-a 001 ", "SERIE-A 001"]) {
+      const res = await move(admin, b.id, "resolver", { folio });
+      expect(res.status, folio).toBe(422);
+      expect(res.body.errors).toEqual({ folio: ["ya está registrado en otra factura"] });
+    }
+    expect((await finance.get(`/api/v1/invoices/${b.id}`)).body.invoice.state).toBe("pendiente");
+    // Resolved without one, the later capture is checked the same way.
+    expect((await move(finance, b.id, "resolver")).status).toBe(200);
+    const capture = await finance.put(`/api/v1/invoices/${b.id}`, { invoice: { folio: "serie-a 001" } });
+    expect(capture.status).toBe(422);
+    expect(capture.body.errors).toEqual({ folio: ["ya está registrado en otra factura"] });
+    expect((await move(finance, c.id, "resolver", { folio: "Serie-A 002" })).status).toBe(200);
+  });
+
+  it("two parallel resolutions with one folio: one is written, the other gets the same Spanish 422", async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await buildInvoice(db(), (await buildProject(db())).id)).id);
+    const answers = await Promise.all(ids.map((id) => move(finance, id, "resolver", { folio: "PAR-77" })));
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const res of answers.filter((r) => r.status !== 200)) {
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual({ folio: ["ya está registrado en otra factura"] });
+    }
+  });
+
+  it("the unique index's own violation answers the folio message, never a 500", async () => {
+    const p = await buildProject(db());
+    await buildInvoice(db(), p.id, { folio: "IDX-1", state: "resuelto" });
+    const error = await buildInvoice(db(), p.id, { folio: " idx-1", state: "resuelto" }).catch((e: unknown) => e);
+    expect(databaseValidationError(error)?.errors).toEqual({ folio: ["ya está registrado en otra factura"] });
+  });
+
+  it("at 100 % the project takes no new invoice", async () => {
+    const p = await buildProject(db());
+    await buildInvoice(db(), p.id, { percentage_value: 70 });
+    await buildInvoice(db(), p.id, { percentage_value: 30, state: "resuelto" });
+    const res = await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: 1 } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.percentage_value).toEqual(["El proyecto ya está facturado al 100 %: no admite más facturas"]);
+    expect(await missing(p.id)).toBe(0);
   });
 
   it("percentage_to_invoice needs an existing project", async () => {

@@ -6,6 +6,7 @@ import {
   employee_positions,
   estimated_work_hours,
   notifications,
+  project_types,
   projects,
 } from "../../server/db/schema";
 import { buildTestApp, type TestApp } from "../support/app";
@@ -29,6 +30,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.app.db.db;
+/** What every project needs besides its name and client (issue 19): type, product and date. */
+async function projectBasics() {
+  const [type] = await db()
+    .insert(project_types)
+    .values({ name: `Tipo ${Math.random().toString(36).slice(2, 8)}` })
+    .returning();
+  const product = await buildProduct(db());
+  return { project_type_catalog_id: type.id, product_catalog_id: product.id, project_date: "2030-01-02" };
+}
 const transition = (api: ApiClient, id: number, event: string, extra: Record<string, unknown> = {}) =>
   api.post(`/api/v1/projects/${id}/aasm_transition`, { project: { event, audit_comment: `Comentario ${event}`, ...extra } });
 
@@ -43,6 +53,7 @@ describe("projects: create, code, read", () => {
       project: {
         name: "Implementación",
         project_code: code.body.next_project_code,
+        ...(await projectBasics()),
         client_id: client.id,
         product_catalog_id: product.id,
         pm_id: adminEmployeeId,
@@ -78,7 +89,7 @@ describe("projects: create, code, read", () => {
   it("assigns a code when '0' or missing, and state cannot be written by create or update", async () => {
     const client = await buildClient(db());
     const res = await admin.post("/api/v1/projects", {
-      project: { name: "Sin código", client_id: client.id, state: "terminado" },
+      project: { name: "Sin código", client_id: client.id, state: "terminado", ...(await projectBasics()) },
     });
     expect(res.status).toBe(201);
     expect(res.body.project.project_code).toMatch(/^PRY-/);
@@ -93,6 +104,47 @@ describe("projects: create, code, read", () => {
     expect(res.status).toBe(422);
     expect(res.body.errors.name).toEqual(["es obligatorio"]);
     expect(res.body.errors.client_id).toBeDefined();
+  });
+
+  it("type, product and date are required: create and update cannot leave them empty", async () => {
+    const client = await buildClient(db());
+    const basics = await projectBasics();
+    const missing = await admin.post("/api/v1/projects", { project: { name: "Sin datos", client_id: client.id } });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toMatchObject({
+      project_type_catalog_id: ["es obligatorio"],
+      product_catalog_id: ["es obligatorio"],
+      project_date: ["es obligatorio"],
+    });
+    const empty = await admin.post("/api/v1/projects", {
+      project: { name: "Vacíos", client_id: client.id, project_type_catalog_id: "", product_catalog_id: null, project_date: "" },
+    });
+    expect(empty.status).toBe(422);
+    expect(Object.keys(empty.body.errors).sort()).toEqual(["product_catalog_id", "project_date", "project_type_catalog_id"]);
+    const made = await admin.post("/api/v1/projects", { project: { name: "Completo", client_id: client.id, ...basics } });
+    expect(made.status).toBe(201);
+    const id = made.body.project.id;
+    for (const cleared of [
+      { project_type_catalog_id: null },
+      { product_catalog_id: "" },
+      { project_date: null },
+      { project_date: "" },
+      { project_type_catalog_id: "null" },
+    ]) {
+      const res = await admin.put(`/api/v1/projects/${id}`, { project: cleared });
+      expect(res.status, JSON.stringify(cleared)).toBe(422);
+      expect(res.body.errors[Object.keys(cleared)[0]]).toEqual(["es obligatorio"]);
+    }
+    // The ETA extension cannot clear them either.
+    const extend = await admin.post(`/api/v1/projects/${id}/extend_project`, {
+      project: { eta: "2031-01-01", audit_comment: "Más tiempo", project_date: null, project_type_catalog_id: "" },
+    });
+    expect(extend.status).toBe(422);
+    expect(Object.keys(extend.body.errors).sort()).toEqual(["project_date", "project_type_catalog_id"]);
+    // An update that leaves them out keeps them.
+    const rename = await admin.put(`/api/v1/projects/${id}`, { project: { name: "Renombrado" } });
+    expect(rename.status).toBe(200);
+    expect(rename.body.project).toMatchObject({ name: "Renombrado", ...basics });
   });
 
   it("an ETA changed by an edit needs a comment and is audited", async () => {
@@ -283,6 +335,7 @@ describe("projects: ETA, invoicing, notify, delete", () => {
 
   it("invoicing action: finance and admin mark completely / partially invoiced", async () => {
     const p = await buildProject(db());
+    await buildInvoice(db(), p.id, { percentage_value: 100 });
     const full = await finance.post(`/api/v1/projects/${p.id}/completely_invoiced`, {
       project: { audit_comment: "Todo facturado" },
     });
@@ -298,6 +351,84 @@ describe("projects: ETA, invoicing, notify, delete", () => {
       "completely_invoiced",
       "partially_invoiced",
     ]);
+  });
+
+  it("«100% facturas ya realizadas» only when the invoices add up to 100 %, cancelled ones aside", async () => {
+    const p = await buildProject(db());
+    const refused = async (api: ApiClient, invoiced: number) => {
+      const res = await api.post(`/api/v1/projects/${p.id}/completely_invoiced`, { project: { audit_comment: "Listo" } });
+      expect(res.status).toBe(422);
+      expect(res.body.errors.base).toEqual([
+        `Solo se puede marcar «100% facturas ya realizadas» cuando las facturas del proyecto suman 100 %; hoy suman ${invoiced} % (sin contar las canceladas)`,
+      ]);
+    };
+    await refused(admin, 0);
+    await buildInvoice(db(), p.id, { percentage_value: 10 });
+    await refused(finance, 10);
+    await buildInvoice(db(), p.id, { percentage_value: 80, state: "resuelto" });
+    await buildInvoice(db(), p.id, { percentage_value: 10, state: "cancelada" });
+    await refused(admin, 90);
+    expect((await operator.post(`/api/v1/projects/${p.id}/completely_invoiced`)).status).toBe(403);
+    const [row] = await db().select().from(projects).where(eq(projects.id, p.id));
+    expect(row.invoice_action).toBeNull();
+    // Partially invoiced is always accepted.
+    expect((await finance.post(`/api/v1/projects/${p.id}/partially_invoiced`)).status).toBe(200);
+  });
+
+  it("the flag follows the invoices: cancelling, lowering or deleting one takes the project back to partially invoiced", async () => {
+    const p = await buildProject(db());
+    const a = await buildInvoice(db(), p.id, { percentage_value: 60 });
+    const b = await buildInvoice(db(), p.id, { percentage_value: 40 });
+    const mark = () => finance.post(`/api/v1/projects/${p.id}/completely_invoiced`, { project: { audit_comment: "Todo" } });
+    const action = async () => (await admin.get(`/api/v1/projects/${p.id}`)).body.project.invoice_action;
+
+    expect((await mark()).status).toBe(200);
+    // Lowered: 60 + 30 = 90 %.
+    expect(
+      (await finance.put(`/api/v1/invoices/${b.id}`, { invoice: { percentage_value: 30, audit_comment: "Ajuste" } })).status,
+    ).toBe(200);
+    expect(await action()).toBe("partially_invoiced");
+    expect((await finance.put(`/api/v1/invoices/${b.id}`, { invoice: { percentage_value: 40 } })).status).toBe(200);
+    expect(await action()).toBe("partially_invoiced");
+
+    expect((await mark()).status).toBe(200);
+    // Cancelled.
+    const cancel = await finance.post(`/api/v1/invoices/${b.id}/aasm_transition`, {
+      invoice: { event: "cancelar", audit_comment: "Se emitió mal" },
+    });
+    expect(cancel.status).toBe(200);
+    expect(await action()).toBe("partially_invoiced");
+    const logs = (await admin.get(`/api/v1/projects/${p.id}/audit_logs`)).body.audit_logs as Array<Record<string, unknown>>;
+    expect(logs.at(-1)).toMatchObject({
+      field: "invoice_action",
+      old_value: "completely_invoiced",
+      new_value: "partially_invoiced",
+      comment: "Las facturas del proyecto ya no suman 100 % (hoy 60 %): queda como parcialmente facturado",
+    });
+    expect(logs.at(-1)?.user_name).toBeTruthy();
+
+    // Deleted (an administrator deletes a pending invoice).
+    const c = await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value: 40 } });
+    expect(c.status).toBe(201);
+    expect((await mark()).status).toBe(200);
+    expect((await admin.delete(`/api/v1/invoices/${c.body.invoice.id}`)).status).toBe(200);
+    expect(await action()).toBe("partially_invoiced");
+    expect(a.id).toBeTruthy();
+  });
+
+  it("marking 100 % while an invoice is cancelled: the flag never stays on a project below 100 %", async () => {
+    for (let round = 0; round < 4; round++) {
+      const p = await buildProject(db());
+      await buildInvoice(db(), p.id, { percentage_value: 50 });
+      const b = await buildInvoice(db(), p.id, { percentage_value: 50 });
+      await Promise.all([
+        finance.post(`/api/v1/projects/${p.id}/completely_invoiced`, { project: { audit_comment: "Todo" } }),
+        finance.post(`/api/v1/invoices/${b.id}/aasm_transition`, { invoice: { event: "cancelar", audit_comment: "Mal" } }),
+      ]);
+      const project = (await admin.get(`/api/v1/projects/${p.id}`)).body.project;
+      expect(project.invoiced_percentage).toBe(50);
+      expect(project.invoice_action, `round ${round}`).not.toBe("completely_invoiced");
+    }
   });
 
   it("notify_user records a notification for the PM and responsible users; no e-mail yet", async () => {

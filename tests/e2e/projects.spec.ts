@@ -29,6 +29,23 @@ test("an administrator creates a project, finds it in the list and walks it to T
   await page.getByRole("textbox", { name: "Nombre", exact: true }).fill(name);
   await page.getByRole("combobox", { name: "Cliente" }).click();
   await page.getByRole("option").first().click();
+  // Type, product and date are required: marked, and refused per field in Spanish when empty.
+  await expect(page.getByText("Tipo de proyecto *")).toBeVisible();
+  await expect(page.getByText("Producto *")).toBeVisible();
+  await expect(page.getByText("Fecha del proyecto *").first()).toBeVisible();
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("es obligatorio")).toHaveCount(3);
+  await expect(page).toHaveURL(/\/app\/projects\/new$/);
+  await page.getByRole("combobox", { name: "Tipo de proyecto" }).click();
+  await page.getByRole("option").first().click();
+  await page.getByRole("combobox", { name: "Producto" }).click();
+  await page.getByRole("option").first().click();
+  const date = page.getByRole("group", { name: /Fecha del proyecto/ });
+  // (MUI X's Spanish locale names the day section "Dia".)
+  await date.getByRole("spinbutton", { name: "Dia" }).click();
+  await page.keyboard.type("15032030");
+  await expect(date.getByRole("spinbutton", { name: "Dia" })).toHaveText("15");
+  await expect(page.getByText("es obligatorio")).toHaveCount(0);
   await expectNoEnglish(page);
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Elemento guardado")).toBeVisible();
@@ -80,6 +97,17 @@ test("an administrator creates a project, finds it in the list and walks it to T
   await expect(page.getByText("1–1 de 1")).toBeVisible();
   await page.getByRole("cell", { name, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/app/projects/${id}$`));
+  await expect(page.locator(".ra-field-project_date")).toContainText("15/03/2030");
+
+  // The edit form cannot clear the date either.
+  await page.getByRole("link", { name: "Editar" }).click();
+  const editDate = page.getByRole("group", { name: /Fecha del proyecto/ });
+  await editDate.getByRole("spinbutton", { name: "Dia" }).click();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.press("Backspace");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("es obligatorio")).toHaveCount(1);
+  await expect(page).toHaveURL(new RegExp(`/app/projects/update/${id}$`));
 });
 
 test("an operator sees projects read-only: no events, no edit", async ({ page }) => {

@@ -318,3 +318,66 @@ test("converting a prospect warns about its open quotation, which goes on as the
   await fireEvent(page, "Aprobar cotización", "Firmado", `Alta Cliente: se agregó el proyecto al cliente «${name}»`);
   await expect(main.getByRole("link", { name: `Cliente: ${name}` })).toBeVisible();
 });
+
+test("a quotation at Alta Cliente is read-only and keeps each step's comment as its history", async ({ page }) => {
+  test.setTimeout(120_000);
+  const id = suffix();
+  await signIn(page, "admin");
+  const quotationId = await page.evaluate(async (name) => {
+    const post = async (path: string, body: unknown) =>
+      (
+        await fetch(`/api/v1/${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        })
+      ).json();
+    const products = await (await fetch("/api/v1/products?per_page=1")).json();
+    const prospect = (await post("prospects", { prospect: { name } })).prospect;
+    const quotation = (
+      await post("quotations", {
+        quotation: { contact_name: `Contacto ${name}`, prospect_id: prospect.id, product_catalog_id: products.products[0].id },
+      })
+    ).quotation;
+    return quotation.id as number;
+  }, `Papelería Historia ${id}`);
+
+  await page.goto(`/app/quotations/${quotationId}`);
+  const main = page.locator("#main-content");
+  await expect(main.getByText("La cotización aún no cambia de estado")).toBeVisible();
+  await fireEvent(page, "Aprobar demo", "Le gustó la demo", "Cotización en Contrato");
+  await fireEvent(page, "Solicitar contrato", "Pidió el contrato", "Cotización en Cotización");
+  await fireEvent(page, "Aprobar cotización", "Contrato firmado", "Alta Cliente: se crearon el cliente y su proyecto");
+
+  // Every step stays, oldest first: when (DD/MM/AAAA), who, from → to and its comment; the record keeps the last.
+  const history = page.getByRole("table", { name: "Historial de comentarios" });
+  const rows = history.getByRole("row");
+  await expect(rows).toHaveCount(4);
+  for (const [n, from, to, comment] of [
+    [1, "Demo", "Contrato", "Le gustó la demo"],
+    [2, "Contrato", "Cotización", "Pidió el contrato"],
+    [3, "Cotización", "Alta Cliente", "Contrato firmado"],
+  ] as const) {
+    const cells = rows.nth(n).getByRole("cell");
+    await expect(cells.nth(0)).toHaveText(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+    await expect(cells.nth(1)).not.toHaveText("");
+    await expect(cells.nth(2)).toHaveText(`${from} → ${to}`);
+    await expect(cells.nth(3)).toHaveText(comment);
+  }
+  await expect(main.locator(".ra-field-audit_comment")).toContainText("Contrato firmado");
+  await expectNoEnglish(page);
+
+  // Final: no Editar, its edit path leads back with the reason, and the API refuses a delete.
+  await expect(page.getByRole("link", { name: "Editar" })).toHaveCount(0);
+  await page.goto(`/app/quotations/update/${quotationId}`);
+  await expect(
+    page.getByText("La cotización está en «Alta Cliente»: es un registro final y ya no se puede modificar ni eliminar"),
+  ).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/app/quotations/${quotationId}$`));
+  await expect(page.getByRole("button", { name: "Guardar" })).toHaveCount(0);
+  const deleted = await page.evaluate(
+    async (qid) => (await fetch(`/api/v1/quotations/${qid}`, { method: "DELETE" })).status,
+    quotationId,
+  );
+  expect(deleted).toBe(422);
+});

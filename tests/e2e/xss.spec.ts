@@ -15,6 +15,8 @@ interface Target {
   field: string;
   /** Screens that show the field, given the record. */
   screens: (record: Record<string, any>) => string[];
+  /** List filters that pick a record still open to edits (final quotations and invoices are read-only, 028). */
+  filter?: string;
 }
 
 const TARGETS: Target[] = [
@@ -26,11 +28,18 @@ const TARGETS: Target[] = [
     screens: (r) => ["/app/prospects/list", `/app/prospects/${r.id}`],
   },
   { resource: "projects", singular: "project", field: "name", screens: (r) => ["/app/projects/list", `/app/projects/${r.id}`] },
-  { resource: "quotations", singular: "quotation", field: "contact_name", screens: (r) => [`/app/quotations/${r.id}`] },
+  {
+    resource: "quotations",
+    singular: "quotation",
+    field: "contact_name",
+    screens: (r) => [`/app/quotations/${r.id}`],
+    filter: `by_status=${encodeURIComponent('["demo","contract","quote"]')}`,
+  },
   {
     resource: "invoices",
     singular: "invoice",
     field: "audit_comment",
+    filter: `by_state=${encodeURIComponent('["pendiente","enviada"]')}`,
     screens: (r) => [`/app/projects/${r.project_id}/invoices/${r.id}`],
   },
   {
@@ -60,8 +69,8 @@ const TARGETS: Target[] = [
   { resource: "holydays", singular: "holyday", field: "name", screens: () => ["/app/holydays/list"] },
 ];
 
-async function firstRecord(page: Page, resource: string) {
-  const res = await page.request.get(`/api/v1/${resource}?per_page=1`);
+async function firstRecord(page: Page, resource: string, filter = "") {
+  const res = await page.request.get(`/api/v1/${resource}?per_page=1${filter ? `&${filter}` : ""}`);
   expect(res.ok(), `${resource}: ${res.status()}`).toBe(true);
   const body = await res.json();
   const list = Array.isArray(body) ? body : body[resource];
@@ -79,7 +88,7 @@ test("script payloads stored in free-text fields never execute on any screen", a
   await signIn(page, "admin");
 
   for (const target of TARGETS) {
-    const record = await firstRecord(page, target.resource);
+    const record = await firstRecord(page, target.resource, target.filter);
     const text = payload(target.resource);
     // Saved at the version it was read at, as every update must be.
     const res = await page.request.put(`/api/v1/${target.resource}/${record.id}`, {

@@ -83,6 +83,7 @@ const RULES: Record<string, Rule> = {
   ...crud("quotations"),
   "GET /quotations/quotation_states": m("quotations", "list"),
   "GET /quotations/:id/invitation.ics": m("quotations", "show"),
+  "GET /quotations/:id/audit_logs": m("quotations", "show"),
   "POST /quotations/:id/aasm_transition": m("quotations", "transition"),
   ...crud("client_groups"),
   ...crud("users"),

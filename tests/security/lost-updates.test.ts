@@ -11,6 +11,7 @@ import { messages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, call, signInAs } from "../support/factories";
 import { recordFigures } from "../support/figures";
+import { buildInvoice } from "../support/project-factories";
 import { recordsOfEveryResource, together } from "../support/stale-writes";
 
 const PREFIX = "/api/v1";
@@ -155,6 +156,8 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
 
   it("marcar la facturación de un proyecto desde una pantalla vieja → 409 y nada cambia", async () => {
     const url = `${PREFIX}/projects/${ids.projects}`;
+    // «100% facturas ya realizadas» needs the invoices at 100 % (issue 19): the project's 10 % and 90 % more.
+    await buildInvoice(t.app.db.db, ids.projects, { percentage_value: 90 });
     const before = (await admin.get(url)).body.project;
     const mark = (action: string, version: number) =>
       call(

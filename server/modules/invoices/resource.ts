@@ -1,5 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { FOLIO_EDITABLE_STATE, invoiceStateLabel, permittedInvoiceEvents } from "../../../src/core/invoiceMachine";
+import {
+  FINAL_INVOICE_STATES,
+  FOLIO_EDITABLE_STATE,
+  invoiceStateLabel,
+  permittedInvoiceEvents,
+} from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
 import { z } from "../../../src/core/schemas/fields";
 import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../../../src/core/schemas/invoice";
@@ -10,7 +15,15 @@ import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf, ResourceService } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { audit, auditTrail } from "../projects/audit";
-import { checkPercentage, lockProjectFor, missingPercentage, transitionInvoice } from "./service";
+import {
+  checkFolioFree,
+  checkPercentage,
+  lockProjectFor,
+  lockProjectOfInvoice,
+  missingPercentage,
+  reconcileInvoiceAction,
+  transitionInvoice,
+} from "./service";
 
 const projectName = sql<
   string | null
@@ -20,6 +33,27 @@ const projectCode = sql<
 >`(select ${sql.identifier("project_code")} from ${projects} where ${sql.identifier("id")} = ${outer(invoices.project_id)})`;
 
 const AUDITED = ["percentage_value", "folio", "date_of_invoice"] as const;
+
+const blank = (v: unknown) => v === null || v === undefined || (typeof v === "string" && v.trim() === "");
+const same = (a: unknown, b: unknown) => (blank(a) && blank(b)) || String(a).trim() === String(b).trim();
+
+/**
+ * A resolved invoice is read-only but for its state events; the one thing still written is a folio it was
+ * resolved without (SPEC §4 «folio then editable», once), with its comment. Values sent unchanged (a form
+ * sends every field) are not changes. Field → Spanish reason, empty when the write may go on.
+ */
+function resolvedInvoiceErrors(values: Record<string, unknown>, existing: Record<string, unknown>) {
+  const errors: Record<string, string[]> = {};
+  const capturingFolio = blank(existing.folio) && "folio" in values && !blank(values.folio);
+  if ("folio" in values && !same(values.folio, existing.folio) && !capturingFolio) {
+    errors.folio = [messages.invoiceFolioFixed];
+  }
+  for (const field of ["percentage_value", "date_of_invoice", "audit_comment"]) {
+    if (field === "audit_comment" && capturingFolio) continue;
+    if (field in values && !same(values[field], existing[field])) errors[field] = [messages.invoiceResolvedLocked];
+  }
+  return errors;
+}
 
 export const invoicesResource = declareResource({
   name: "invoices",
@@ -47,7 +81,11 @@ export const invoicesResource = declareResource({
     return {
       ...record,
       state_label: invoiceStateLabel(String(record.state)),
-      folio_editable: record.state === FOLIO_EDITABLE_STATE,
+      folio_editable: record.state === FOLIO_EDITABLE_STATE && blank(record.folio),
+      // Pendiente and Enviada are edited; a resolved invoice only to capture a folio it lacks.
+      editable:
+        !(FINAL_INVOICE_STATES as string[]).includes(String(record.state)) ||
+        (record.state === FOLIO_EDITABLE_STATE && blank(record.folio)),
       permitted_events: permittedInvoiceEvents(String(record.state), ctx.user).map((e) => ({
         name: e.name,
         label: e.label,
@@ -57,10 +95,18 @@ export const invoicesResource = declareResource({
   },
   deleteGuards: [
     async (id, db) => {
-      const [row] = await db.select({ state: invoices.state }).from(invoices).where(eq(invoices.id, id));
-      return row?.state === FOLIO_EDITABLE_STATE ? "la factura ya está resuelta" : null;
+      // Locked in the order every invoice write takes (project, then invoice): a delete racing a
+      // resolution waits for it and is judged against the state it left.
+      await lockProjectOfInvoice(db, id);
+      const [row] = await db.select({ state: invoices.state }).from(invoices).where(eq(invoices.id, id)).for("update");
+      return row && (FINAL_INVOICE_STATES as string[]).includes(row.state)
+        ? messages.invoiceFinalDelete(invoiceStateLabel(row.state))
+        : null;
     },
   ],
+  async afterDelete(record, ctx) {
+    await reconcileInvoiceAction(ctx.db, record.project_id as number, ctx.user.id);
+  },
   async beforeWrite(values, ctx, existing) {
     const projectId = (existing?.project_id ?? values.project_id) as number;
     // The project row is the lock every percentage check of that project waits on.
@@ -74,6 +120,10 @@ export const invoicesResource = declareResource({
         .for("update");
       state = current?.state ?? String(existing.state);
       if (state === "cancelada") throw ValidationError.base(messages.invoiceCancelledLocked);
+      if (state === FOLIO_EDITABLE_STATE) {
+        const errors = resolvedInvoiceErrors(values, existing);
+        if (Object.keys(errors).length) throw new ValidationError(errors);
+      }
     }
     if (
       values.folio !== undefined &&
@@ -82,6 +132,9 @@ export const invoicesResource = declareResource({
       state !== FOLIO_EDITABLE_STATE
     ) {
       throw ValidationError.field("folio", messages.folioOnlyWhenResolved);
+    }
+    if (values.folio !== undefined && values.folio !== null && !same(values.folio, existing?.folio)) {
+      await checkFolioFree(ctx.db, values.folio as string, existing?.id);
     }
     if (values.percentage_value !== undefined) {
       await checkPercentage(ctx.db, projectId, values.percentage_value as number, existing?.id);
@@ -99,6 +152,8 @@ export const invoicesResource = declareResource({
       ],
       { userId: ctx.user.id, comment },
     );
+    // A lowered percentage can take the project below 100 %: its «100%» flag follows.
+    if (existing) await reconcileInvoiceAction(ctx.db, saved.project_id as number, ctx.user.id);
   },
   routes(app, def) {
     const service = new ResourceService(def);

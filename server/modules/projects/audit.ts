@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { audit_logs, users } from "../../db/schema";
 
-export type AuditableType = "Project" | "Invoice";
+export type AuditableType = "Project" | "Invoice" | "Quotation";
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 

@@ -4,6 +4,7 @@
  * cannot both apply; the second sees the first's result and is judged against it.
  */
 import { and, eq, ne, sql } from "drizzle-orm";
+import { MAX_INVOICED_PERCENTAGE } from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
 import {
   type MachineEvent,
@@ -19,6 +20,7 @@ import { project_stages, projects } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
 import { staleVersion, withValidation } from "../../http/resource";
 import { businessToday } from "../assignments/service";
+import { invoicedPercentage } from "../invoices/service";
 import { audit } from "./audit";
 
 export const PROJECT_CODE_PREFIX = "PRY-";
@@ -164,7 +166,9 @@ export async function extendProject(db: Db, userId: number, id: number, input: E
 
 /**
  * '100% facturas ya realizadas' → completely_invoiced, otherwise partially_invoiced (SPEC §4). `expected`: the
- * version the dialog was opened on; a project another save has changed since answers 409.
+ * version the dialog was opened on; a project another save has changed since answers 409. Completely
+ * invoiced only when the project's invoices (cancelled ones aside) add up to exactly 100 %
+ * (docs/decisions/028-final-records-read-only.md).
  */
 export async function setInvoiceAction(
   db: Db,
@@ -176,6 +180,11 @@ export async function setInvoiceAction(
 ) {
   await db.transaction(async (tx) => {
     const project = await lockProject(tx, id, expected);
+    // Judged with the project row locked: invoice creates, edits and cancellations wait on the same lock.
+    if (action === "completely_invoiced") {
+      const invoiced = await invoicedPercentage(tx, id);
+      if (invoiced !== MAX_INVOICED_PERCENTAGE) throw ValidationError.base(messages.notFullyInvoiced(invoiced));
+    }
     await tx.update(projects).set({ invoice_action: action }).where(eq(projects.id, id));
     await audit(tx, { type: "Project", id }, [{ field: "invoice_action", old: project.invoice_action, new: action }], {
       userId,

@@ -4,9 +4,10 @@
  */
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { permittedEvents, quotationStateOptions } from "../../../src/core/quotationMachine";
+import { messages } from "../../../src/core/messages";
+import { FINAL_QUOTATION_STATES, permittedEvents, quotationStateOptions } from "../../../src/core/quotationMachine";
 import { quotationSchema, quotationUpdateSchema } from "../../../src/core/schemas/quotation";
-import { QUOTATION_STATES } from "../../../src/core/states";
+import { QUOTATION_STATES, type QuotationState } from "../../../src/core/states";
 import type { Tx } from "../../db/client";
 import { clients, products, prospects, quotations, users } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
@@ -16,6 +17,7 @@ import { declareResource, filter, idOf, ResourceService } from "../../http/resou
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
 import { type CalendarAccount, CalendarError, toIcs } from "../../ports/calendar";
+import { auditTrail } from "../projects/audit";
 import { storeCloudToken } from "../users/service";
 import { type EventInput, eventForStorage, eventTimes, invitationPath } from "./event";
 import { transitionRoute } from "./transition";
@@ -34,6 +36,19 @@ const stateName = sql`(case ${outer(quotations.state)} ${sql.raw(
     .map(([id, name]) => `when '${id}' then '${name.replace(/'/g, "''")}'`)
     .join(" "),
 )} else ${outer(quotations.state)} end)`;
+
+const stateLabel = (state: string) => QUOTATION_STATES[state as QuotationState] ?? state;
+
+/**
+ * The quotation's state, its row locked for the rest of the write: a change racing a transition (the
+ * approval holds the same lock) waits for it and is judged against the state it left.
+ */
+async function lockedState(db: Tx, id: number): Promise<string | null> {
+  const [row] = await db.select({ state: quotations.state }).from(quotations).where(eq(quotations.id, id)).for("update");
+  return row?.state ?? null;
+}
+
+const isFinal = (state: string | null) => state !== null && (FINAL_QUOTATION_STATES as string[]).includes(state);
 
 /** The organizer's calendar account: their stored token (decrypted), and where a refreshed one is kept. */
 function calendarAccount(app: FastifyInstance, db: Tx, organizer: { id: number; token: string | null } | null): CalendarAccount {
@@ -73,8 +88,19 @@ export const quotationsResource = declareResource({
     state_name: stateName.as("state_name") as never,
   },
   present: (record) => ({ ...record, permitted_events: permittedEvents(String(record.state)) }),
+  deleteGuards: [
+    async (id, db) => {
+      const state = await lockedState(db, id);
+      return state && isFinal(state) ? messages.quotationFinalDelete(stateLabel(state)) : null;
+    },
+  ],
   async beforeWrite(values, ctx, existing) {
     delete values.state;
+    // Final states (Alta Cliente, Rechazada, Cancelada) are the record of what happened: read-only.
+    if (existing) {
+      const state = await lockedState(ctx.db, existing.id);
+      if (state && isFinal(state)) throw ValidationError.base(messages.quotationFinalLocked(stateLabel(state)));
+    }
     if (!("event" in values)) return values;
     const calendar = ctx.app.calendar;
     const previousId = (existing?.event_id as string | null) ?? null;
@@ -177,6 +203,24 @@ export const quotationsResource = declareResource({
           .type("text/calendar; charset=utf-8; method=REQUEST")
           .header("content-disposition", `attachment; filename="cotizacion-${row.id}.ics"`)
           .send(ics);
+      },
+    );
+    app.get(
+      "/quotations/:id/audit_logs",
+      { schema: doc({ tags: ["quotations"], summary: "Historial de estados y comentarios de la cotización" }) },
+      async (request) => {
+        authorize(request, "quotations", "show");
+        const id = idOf(request);
+        const [row] = await app.db.db.select({ id: quotations.id }).from(quotations).where(eq(quotations.id, id)).limit(1);
+        if (!row) throw notFound();
+        const trail = await auditTrail(app.db.db, "Quotation", id);
+        return {
+          audit_logs: trail.map((entry) => ({
+            ...entry,
+            old_value_label: entry.field === "state" && entry.old_value ? stateLabel(entry.old_value) : entry.old_value,
+            new_value_label: entry.field === "state" && entry.new_value ? stateLabel(entry.new_value) : entry.new_value,
+          })),
+        };
       },
     );
     transitionRoute(app, new ResourceService(def));

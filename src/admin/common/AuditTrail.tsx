@@ -5,7 +5,15 @@ import type { Identifier } from "react-admin";
 import { useDataProvider, useTranslate } from "react-admin";
 import type { SiaDataProvider } from "../../dataProvider";
 
-const dateTime = new Intl.DateTimeFormat("es-MX", { dateStyle: "short", timeStyle: "short" });
+/** DD/MM/AAAA HH:mm (24 h), as the firm writes dates. */
+const dateTime = new Intl.DateTimeFormat("es-MX", {
+  day: "2-digit",
+  month: "2-digit",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+});
 export const formatDateTime = (value: string | null | undefined) => (value ? dateTime.format(new Date(value)) : "—");
 
 export function AuditTrail({
@@ -13,7 +21,7 @@ export function AuditTrail({
   id,
   valueLabel = (_field, value) => value,
 }: {
-  resource: "projects" | "invoices";
+  resource: "projects" | "invoices" | "quotations";
   id: Identifier;
   valueLabel?: (field: string, value: string | null) => string | null;
 }) {

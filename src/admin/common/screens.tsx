@@ -13,6 +13,7 @@ import {
   type EditProps,
   List,
   type ListProps,
+  type RaRecord,
   SaveButton,
   Show,
   type ShowProps,
@@ -20,6 +21,7 @@ import {
   Toolbar,
   TopToolbar,
   useNotify,
+  useRecordContext,
   useRedirect,
   useResourceContext,
 } from "react-admin";
@@ -151,18 +153,33 @@ export function SiaEdit({
   );
 }
 
-/** A record's detail with its Edit link (shown when the matrix allows it). */
+/** The Edit link, unless the record says it is read-only (a final state, say). */
+function RecordEditLink({ editable }: { editable?: (record: RaRecord) => boolean }) {
+  const record = useRecordContext();
+  if (editable && (!record || !editable(record))) return null;
+  return <EditLink />;
+}
+
+/**
+ * A record's detail with its Edit link (shown when the matrix allows it and, with `editable`, when the
+ * record itself may still change).
+ */
 export function SiaShow({
   children,
   actions,
+  editable,
   ...props
-}: { children: ReactElement | ReactElement[]; actions?: ReactNode } & Omit<ShowProps, "children">) {
+}: {
+  children: ReactElement | ReactElement[];
+  actions?: ReactNode;
+  editable?: (record: RaRecord) => boolean;
+} & Omit<ShowProps, "children">) {
   return (
     <Show
       error={recordError}
       actions={
         <TopToolbar>
-          <EditLink />
+          <RecordEditLink editable={editable} />
           {actions}
         </TopToolbar>
       }

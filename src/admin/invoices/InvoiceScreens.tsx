@@ -8,9 +8,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import AddIcon from "@mui/icons-material/Add";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import EditIcon from "@mui/icons-material/Edit";
-import { Box, Button, Card, CardContent, Chip, TextField as MuiTextField, Stack, Typography } from "@mui/material";
+import { Alert, Box, Button, Card, CardContent, Chip, TextField as MuiTextField, Stack, Typography } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import {
   Create,
   Datagrid,
@@ -38,7 +38,7 @@ import {
   useRefresh,
 } from "react-admin";
 import { Link, Route, Routes, useParams } from "react-router-dom";
-import { INVOICE_PERCENTAGE_DEFAULT, invoiceStateLabel } from "../../core/invoiceMachine";
+import { FINAL_INVOICE_STATES, INVOICE_PERCENTAGE_DEFAULT, invoiceStateLabel } from "../../core/invoiceMachine";
 import { messages } from "../../core/messages";
 import { INVOICE_PATHS } from "../../core/resources";
 import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../../core/schemas/invoice";
@@ -104,9 +104,14 @@ function StateChip({ record }: { record: RaRecord }) {
   return <Chip size="small" label={record.state_label ?? invoiceStateLabel(state)} color={color} />;
 }
 
+/** Invoiced at 100 % (cancelled invoices aside): no new invoice fits. */
+const fullyInvoiced = (missing: number | undefined) => missing !== undefined && missing <= 0;
+
 export function InvoiceList() {
   const projectId = useProjectId();
-  const { canAccess: canCreate } = useCanAccess({ resource: "invoices", action: "create" });
+  const { canAccess } = useCanAccess({ resource: "invoices", action: "create" });
+  const { data: missing } = useMissingPercentage(projectId);
+  const canCreate = canAccess && missing !== undefined && !fullyInvoiced(missing);
   return (
     <>
       <ProjectHeader projectId={projectId} withTotals />
@@ -125,6 +130,11 @@ export function InvoiceList() {
               <Button component={Link} to={invoicesPath(projectId, "new_invoice")} startIcon={<AddIcon />} size="small">
                 Nueva factura
               </Button>
+            )}
+            {canAccess && fullyInvoiced(missing) && (
+              <Typography variant="body2" color="text.secondary" sx={{ alignSelf: "center" }}>
+                Proyecto facturado al 100 %
+              </Typography>
             )}
           </TopToolbar>
         }
@@ -156,7 +166,16 @@ function PercentageHelp({ projectId }: { projectId: string }) {
   );
 }
 
-const COMPUTED = ["project_name", "project_code", "state", "state_label", "folio_editable", "permitted_events", "project_id"];
+const COMPUTED = [
+  "project_name",
+  "project_code",
+  "state",
+  "state_label",
+  "folio_editable",
+  "editable",
+  "permitted_events",
+  "project_id",
+];
 const editTransform = (data: Record<string, unknown>) => {
   const out = { ...data };
   for (const key of COMPUTED) delete out[key];
@@ -170,6 +189,16 @@ export function InvoiceCreate() {
   const refresh = useRefresh();
   const { data: missing, isPending } = useMissingPercentage(projectId);
   if (isPending) return null;
+  if (fullyInvoiced(missing)) {
+    return (
+      <>
+        <ProjectHeader projectId={projectId} />
+        <Alert severity="info" sx={{ mt: 2 }}>
+          {messages.projectFullyInvoiced}
+        </Alert>
+      </>
+    );
+  }
   const initial =
     missing !== undefined && missing > 0 ? Math.min(INVOICE_PERCENTAGE_DEFAULT, missing) : INVOICE_PERCENTAGE_DEFAULT;
   return (
@@ -197,6 +226,8 @@ export function InvoiceCreate() {
   );
 }
 
+const isFinalInvoice = (record: RaRecord | undefined) => FINAL_INVOICE_STATES.includes(record?.state);
+
 function FolioInput() {
   const record = useRecordContext();
   const editable = Boolean(record?.folio_editable);
@@ -204,9 +235,51 @@ function FolioInput() {
     <TextInput
       source="folio"
       disabled={!editable}
-      helperText={editable ? " " : "El folio sólo se puede editar cuando la factura está en Resuelto"}
+      helperText={
+        editable
+          ? "Se captura una sola vez: después ya no se puede cambiar"
+          : record?.state === "resuelto"
+            ? "La factura resuelta ya tiene folio"
+            : "El folio sólo se puede capturar cuando la factura está en Resuelto"
+      }
     />
   );
+}
+
+/** Percentage and date of a resolved invoice stay as they were: it only takes its missing folio. */
+function AmountInputs() {
+  const record = useRecordContext();
+  const locked = isFinalInvoice(record);
+  const help = locked ? "La factura resuelta ya no cambia" : " ";
+  return (
+    <>
+      <NumberInput source="percentage_value" disabled={locked} helperText={help} />
+      <DatePickerInput source="date_of_invoice" disabled={locked} />
+    </>
+  );
+}
+
+/** A final invoice with nothing left to capture has no form: back to its detail, saying why. */
+function ReadOnlyInvoiceGuard({ projectId }: { projectId: string }) {
+  const record = useRecordContext();
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const readOnly = Boolean(record && record.editable === false);
+  useEffect(() => {
+    if (!record || !readOnly) return;
+    notify(record.state === "cancelada" ? messages.invoiceCancelledLocked : messages.invoiceResolvedLocked, {
+      type: "warning",
+    });
+    redirect(invoicesPath(projectId, String(record.id)));
+  }, [readOnly, record, notify, redirect, projectId]);
+  return null;
+}
+
+/** Final invoices are never deleted (the server refuses too). */
+function InvoiceDeleteButton({ projectId }: { projectId: string }) {
+  const record = useRecordContext();
+  if (!record || isFinalInvoice(record)) return null;
+  return <DeleteButton mutationMode="pessimistic" redirect={invoicesPath(projectId)} />;
 }
 
 export function InvoiceEdit() {
@@ -239,14 +312,14 @@ export function InvoiceEdit() {
           toolbar={
             <Toolbar sx={{ justifyContent: "space-between" }}>
               <SaveButton />
-              <DeleteButton mutationMode="pessimistic" redirect={invoicesPath(projectId)} />
+              <InvoiceDeleteButton projectId={projectId} />
             </Toolbar>
           }
         >
+          <ReadOnlyInvoiceGuard projectId={projectId} />
           <StaleVersionNotice state={stale.state} />
           <PercentageHelp projectId={projectId} />
-          <NumberInput source="percentage_value" />
-          <DatePickerInput source="date_of_invoice" />
+          <AmountInputs />
           <FolioInput />
           <TextInput source="audit_comment" multiline fullWidth />
         </SimpleForm>
@@ -318,7 +391,7 @@ function InvoiceEvents() {
 function InvoiceEditLink({ projectId }: { projectId: string }) {
   const record = useRecordContext();
   const { canAccess } = useCanAccess({ resource: "invoices", action: "update", record });
-  if (!record || !canAccess || record.state === "cancelada") return null;
+  if (!record || !canAccess || record.editable === false) return null;
   return (
     <Button component={Link} to={invoicesPath(projectId, `update/${record.id}`)} startIcon={<EditIcon />} size="small">
       Editar

@@ -57,6 +57,8 @@ interface PermittedEvent {
 
 type ProjectRecord = RaRecord & {
   state?: string;
+  invoiced_percentage?: number;
+  invoice_action?: string | null;
   eta?: string | null;
   permitted_events?: PermittedEvent[];
   rape_id?: number | null;
@@ -199,6 +201,9 @@ function InvoicingDialog({ project, onClose }: { project: ProjectRecord; onClose
   const notify = useNotify();
   const refresh = useRefresh();
   const [complete, setComplete] = useState(project.invoice_action === "completely_invoiced");
+  // «100%» only when the invoices add up to 100 % (the server refuses otherwise); unmarking is always offered.
+  const invoiced = Number(project.invoiced_percentage ?? 0);
+  const canComplete = invoiced === 100 || project.invoice_action === "completely_invoiced";
   const [comment, setComment] = useState("");
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -222,11 +227,16 @@ function InvoicingDialog({ project, onClose }: { project: ProjectRecord; onClose
       <DialogContent>
         {error && <Alert severity="error">{error}</Alert>}
         <FormControlLabel
-          control={<Checkbox checked={complete} onChange={(e) => setComplete(e.target.checked)} />}
+          control={<Checkbox checked={complete} disabled={!canComplete} onChange={(e) => setComplete(e.target.checked)} />}
           label={INVOICE_ACTIONS.completely_invoiced}
         />
         <Typography variant="body2" color="text.secondary">
           Sin marcar, el proyecto queda como «{INVOICE_ACTIONS.partially_invoiced}».
+        </Typography>
+        <Typography variant="body2" color={canComplete ? "text.secondary" : "warning.main"} data-testid="invoiced-percentage">
+          {canComplete
+            ? `Las facturas del proyecto suman ${invoiced} %.`
+            : `Las facturas del proyecto suman ${invoiced} %: «${INVOICE_ACTIONS.completely_invoiced}» se puede marcar al llegar a 100 %.`}
         </Typography>
         <TextField
           label="Comentario"

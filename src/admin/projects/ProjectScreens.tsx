@@ -231,7 +231,7 @@ function ProjectInputs({ creating = false }: { creating?: boolean }) {
           perPage={MAX_PER_PAGE}
           sort={{ field: "name", order: "ASC" }}
         >
-          <SelectInput optionText="name" emptyText="Ninguno" fullWidth />
+          <SelectInput optionText="name" isRequired fullWidth />
         </ReferenceInput>
       </Grid>
       <Grid size={{ xs: 12, md: 3 }}>
@@ -241,11 +241,11 @@ function ProjectInputs({ creating = false }: { creating?: boolean }) {
           perPage={MAX_PER_PAGE}
           sort={{ field: "name", order: "ASC" }}
         >
-          <AutocompleteInput optionText="name" fullWidth />
+          <AutocompleteInput optionText="name" isRequired fullWidth />
         </ReferenceInput>
       </Grid>
       <Grid size={{ xs: 12, md: 3 }}>
-        <DatePickerInput source="project_date" />
+        <DatePickerInput source="project_date" isRequired />
       </Grid>
       <Grid size={{ xs: 12, md: 3 }}>
         <DatePickerInput source="eta" />

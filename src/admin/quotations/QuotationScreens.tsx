@@ -7,9 +7,24 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import BusinessIcon from "@mui/icons-material/Business";
 import EventIcon from "@mui/icons-material/Event";
 import ViewKanbanIcon from "@mui/icons-material/ViewKanban";
-import { Alert, Box, Button, Card, CardContent, Chip, Link as MuiLink, Stack, Typography } from "@mui/material";
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Link as MuiLink,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import {
   DateField,
   FunctionField,
@@ -22,10 +37,13 @@ import {
   useCanAccess,
   useDataProvider,
   useGetOne,
+  useNotify,
   useRecordContext,
+  useRedirect,
 } from "react-admin";
 import { Link } from "react-router-dom";
 import { MAX_PER_PAGE } from "../../core/constants";
+import { messages } from "../../core/messages";
 import { FINAL_QUOTATION_STATES, nextState } from "../../core/quotationMachine";
 import { screenPath } from "../../core/resources";
 import { quotationFormSchema, quotationTransitionSchema } from "../../core/schemas/quotation";
@@ -54,6 +72,8 @@ type QuotationRecord = RaRecord & {
 };
 
 const stateLabel = (state?: string) => (state ? (QUOTATION_STATES[state as QuotationState] ?? state) : "—");
+/** Alta Cliente, Rechazada and Cancelada are final: the record of what happened, read-only. */
+const isFinal = (record: RaRecord) => FINAL_QUOTATION_STATES.includes(record.state as QuotationState);
 
 /** The state as a chip: open states coloured, final ones outlined ("Alta Cliente" green). */
 export function QuotationStateChip({ state, label }: { state?: string; label?: string }) {
@@ -131,11 +151,82 @@ const forEditing = (record: QuotationRecord) => {
   return { ...record, with_event: Boolean(event), event };
 };
 
+/** A final quotation has no form: its edit path leads back to its detail, saying why. */
+function FinalQuotationGuard() {
+  const record = useRecordContext<QuotationRecord>();
+  const notify = useNotify();
+  const redirect = useRedirect();
+  const final = Boolean(record && isFinal(record));
+  useEffect(() => {
+    if (!record || !final) return;
+    notify(messages.quotationFinalLocked(stateLabel(record.state)), { type: "warning" });
+    redirect(screenPath("quotations", "show", record.id));
+  }, [final, record, notify, redirect]);
+  return null;
+}
+
 export function QuotationEdit() {
   return (
     <SiaEdit transform={transform} resolver={resolver} queryOptions={{ select: forEditing as never }}>
+      <FinalQuotationGuard />
       <QuotationInputs />
     </SiaEdit>
+  );
+}
+
+/** Each step's comment (GET quotations/:id/audit_logs): who, when, from → to. The record keeps the last. */
+function QuotationHistory() {
+  const record = useRecordContext<QuotationRecord>();
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const id = record?.id;
+  const {
+    data = [],
+    isPending,
+    error,
+  } = useQuery({
+    queryKey: ["quotations", "auditLogs", String(id)],
+    queryFn: () => dataProvider.auditLogs("quotations", id as number),
+    enabled: id !== undefined,
+  });
+  const steps = data.filter((row) => row.field === "state");
+  return (
+    <Card variant="outlined" sx={{ mt: 2 }}>
+      <CardContent>
+        <Typography variant="h6" gutterBottom>
+          Historial de comentarios
+        </Typography>
+        {isPending ? (
+          <Typography variant="body2">Cargando…</Typography>
+        ) : error ? (
+          <Typography color="error">{(error as Error).message}</Typography>
+        ) : steps.length === 0 ? (
+          <Typography variant="body2">La cotización aún no cambia de estado</Typography>
+        ) : (
+          <Table size="small" aria-label="Historial de comentarios">
+            <TableHead>
+              <TableRow>
+                <TableCell>Fecha</TableCell>
+                <TableCell>Usuario</TableCell>
+                <TableCell>Cambio de estado</TableCell>
+                <TableCell>Comentario</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {steps.map((row) => (
+                <TableRow key={row.id}>
+                  <TableCell>{formatDateTime(row.created_at)}</TableCell>
+                  <TableCell>{row.user_name ?? (row.user_id ? `#${row.user_id}` : "Sistema")}</TableCell>
+                  <TableCell>
+                    {row.old_value ? stateLabel(row.old_value) : "—"} → {stateLabel(row.new_value ?? undefined)}
+                  </TableCell>
+                  <TableCell>{row.comment ?? "—"}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
   );
 }
 
@@ -282,7 +373,7 @@ function QuotationEvents() {
 
 export function QuotationShow() {
   return (
-    <SiaShow>
+    <SiaShow editable={(record) => !isFinal(record)}>
       <Box>
         <SimpleShowLayout>
           <TextField source="id" />
@@ -318,11 +409,12 @@ export function QuotationShow() {
             source="state"
             render={(r: QuotationRecord) => <QuotationStateChip state={r.state} label={r.state_name} />}
           />
-          <TextField source="audit_comment" emptyText="—" />
+          <TextField source="audit_comment" label="Último comentario" emptyText="—" />
           <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
         </SimpleShowLayout>
         <CreatedRecords />
         <QuotationEvents />
+        <QuotationHistory />
         <EventPanel />
       </Box>
     </SiaShow>

@@ -20,6 +20,12 @@ const colorTag = () =>
     z.string({ error: messages.invalidColor }).regex(COLOR_TAG_PATTERN, { error: messages.invalidColor }).nullable().optional(),
   );
 
+/**
+ * A date the record cannot be without: '' and null answer «es obligatorio» (an update that omits it
+ * keeps the stored one; one that sends it empty is refused, never a way to clear it).
+ */
+const requiredDate = () => z.preprocess((v) => (v === "" || v === "null" ? null : v), isoDate());
+
 const shape = {
   /** '0', '' or missing: the server assigns GET projects/get_next_project_code's value. */
   project_code: z.preprocess(
@@ -31,14 +37,15 @@ const shape = {
       .regex(/^[A-Za-z0-9_.-]+$/, { error: messages.invalidValue }),
   ),
   name: requiredText(250),
-  project_date: optionalIsoDate(),
+  /** Type, product and date are required (issue 19): a project is typed, sold and dated from the start. */
+  project_date: requiredDate(),
   eta: optionalIsoDate(),
   audit_comment: optionalText(2000),
   drive_root_id: optionalText(300),
   drive_root_url: optionalText(2000),
   client_id: requiredId(),
-  project_type_catalog_id: optionalId(),
-  product_catalog_id: optionalId(),
+  project_type_catalog_id: requiredId(),
+  product_catalog_id: requiredId(),
   rape_id: optionalId(),
   pm_id: optionalId(),
   estimate_hours_needed: flag(),
@@ -66,8 +73,8 @@ export const extendProjectSchema = z.object({
   eta: z.preprocess((v) => (v === "" || v === null || v === "null" ? undefined : v), isoDate()),
   audit_comment: requiredComment(),
   name: requiredText(250).optional(),
-  project_date: optionalIsoDate(),
-  project_type_catalog_id: optionalId(),
+  project_date: requiredDate().optional(),
+  project_type_catalog_id: requiredId().optional(),
 });
 
 export const invoiceActionSchema = z.enum(Object.keys(INVOICE_ACTIONS) as [keyof typeof INVOICE_ACTIONS]);
