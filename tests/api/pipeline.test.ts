@@ -453,7 +453,7 @@ describe("one client per won prospect (issue 19)", () => {
     expect(await names(client.drive_root_id!)).toContain("Cotizaciones");
     expect(await t.app.documents.info(cv)).toBeNull();
     const won = (await admin.get(`/api/v1/prospects/${prospect.id}`)).body.prospect;
-    expect(won).toMatchObject({ client_id: client.id, client_name: "Aceros Ganados", read_only: true, drive_root_id: null });
+    expect(won).toMatchObject({ client_id: client.id, client_name: "Aceros Ganados", drive_root_id: null });
 
     // What would make a second client is refused: conversion, edits; the search finds the client only.
     const convert = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {

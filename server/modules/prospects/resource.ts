@@ -50,7 +50,6 @@ export const prospectsResource = declareResource({
       return nq + na > 0 ? messages.prospectInUse(nq, na) : null;
     },
   ],
-  present: (record) => ({ ...record, read_only: record.client_id != null }),
   // A failed create or update undoes the folders its hooks made.
   aroundWrite: undoDriveWorkOnFailure,
   async beforeWrite(values, ctx, existing) {

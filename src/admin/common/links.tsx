@@ -28,8 +28,6 @@ function ScreenLink({
   const translate = useTranslate();
   const { canAccess } = useCanAccess({ resource, action, record });
   if (!canAccess || (kind !== "create" && !record)) return null;
-  // A record the server keeps as it is (a won prospect…) offers no edit.
-  if (kind === "edit" && record?.read_only === true) return null;
   return (
     <Button component={Link} to={screenPath(resource, kind, record?.id)} onClick={stop} startIcon={icon} size="small">
       {translate(label)}

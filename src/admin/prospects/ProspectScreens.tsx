@@ -217,6 +217,7 @@ function WonBanner() {
 export function ProspectShow() {
   return (
     <SiaShow
+      editable={(record) => !record.client_id}
       actions={
         <>
           <NewQuotationLink />
