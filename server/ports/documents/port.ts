@@ -55,6 +55,18 @@ export interface DocumentsPort extends Integration {
   info(id: string): Promise<DriveItem | null>;
   /** The folder id a URL of this drive points at, or null when the URL is not one of its folders. */
   folderIdFromUrl(url: string): string | null;
+  /**
+   * After the folder `oldId` was renamed or moved and answered `newId`: the id the item that was `id` has
+   * now. The local drive's ids are paths, so the folder and everything inside it change id with it;
+   * Google's ids never change. An id that is neither the folder nor inside it is answered unchanged.
+   */
+  idAfterMove(id: string, oldId: string, newId: string): string;
+  /**
+   * The text every id inside the folder starts with, when this adapter's ids say where an item lies (the
+   * local drive: `<id>/`), so records stored inside a folder are found with one query; null when ids say
+   * nothing about it (Google: nothing to rewrite after a move, and containment is found by listing).
+   */
+  idPrefixInside(folderId: string): string | null;
 }
 
 export const PAGE_SIZE = DRIVE_PAGE_SIZE;
@@ -149,6 +161,13 @@ export class DriveWork {
       this.undos.push(() => this.port.move(moved.id, back));
     }
     return moved;
+  }
+
+  async rename(id: string, name: string) {
+    const before = await this.port.info(id);
+    const renamed = await this.port.rename(id, name);
+    if (before && before.name !== renamed.name) this.undos.push(() => this.port.rename(renamed.id, before.name));
+    return renamed;
   }
 
   async copy(id: string, parentId: string, name?: string) {
