@@ -239,6 +239,23 @@ export const pipelineMessages = {
   projectWithoutClientFolder: "el cliente del proyecto no tiene carpeta en el drive",
 } as const;
 
+// One folder, one record; folders follow their records (decision 027)
+export const folderMessages = {
+  taken: "la carpeta ya pertenece a otro registro",
+  isRoot: "la carpeta raíz del drive no puede ser la carpeta de un registro",
+  ofRecord: (what: string) => `la carpeta ya es la de ${what}`,
+  insideRecord: (what: string) => `la carpeta está dentro de la carpeta de ${what}`,
+  containsRecord: (what: string) => `la carpeta contiene la carpeta de ${what}`,
+  client: (name: string) => `el cliente «${name}»`,
+  prospect: (name: string) => `el prospecto «${name}»`,
+  project: (name: string) => `el proyecto «${name}»`,
+  created: (name: string) => `se creó «${name}»`,
+  renamed: (from: string, to: string) => `se renombró «${from}» a «${to}»`,
+  moved: (name: string, to: string) => `se movió «${name}» a «${to}»`,
+  notOwn: (name: string) => `la carpeta «${name}» no es solo de este registro: no se renombró`,
+  inOrder: "Todo estaba en orden",
+} as const;
+
 // reports (reporting screen and reporting_activities.csv, SPEC §5)
 export const reportMessages = {
   selectItem: {

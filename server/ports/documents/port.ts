@@ -127,12 +127,23 @@ export function safeFolderName(name: string): string {
   return cleaned === "" || cleaned === "." || cleaned === ".." ? "Carpeta" : cleaned;
 }
 
-/** Creates `name` in parentId, or `name (2)`, `name (3)`… when that name is taken. */
+/**
+ * Creates `name` in parentId, or `name (2)`, `name (3)`… when that name is taken (also when another
+ * request takes it between the listing and the creation: the next name is tried).
+ */
 export async function createUniqueFolder(port: DocumentsPort, parentId: string, name: string): Promise<DriveItem> {
   const taken = new Set((await listAll(port, parentId)).map((item) => item.name));
-  let candidate = name;
-  for (let n = 2; taken.has(candidate); n++) candidate = `${name} (${n})`;
-  return port.createFolder(parentId, candidate);
+  let n = 1;
+  for (let attempt = 0; ; attempt++) {
+    let candidate = n === 1 ? name : `${name} (${n})`;
+    while (taken.has(candidate)) candidate = `${name} (${++n})`;
+    try {
+      return await port.createFolder(parentId, candidate);
+    } catch (error) {
+      if (!(error instanceof DocumentsError && error.code === "conflict") || attempt >= 20) throw error;
+      taken.add(candidate);
+    }
+  }
 }
 
 /**
