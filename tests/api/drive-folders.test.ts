@@ -73,8 +73,9 @@ describe("a project's folder is made with it", () => {
   it("two projects created at once for a client without folder make one client folder", async () => {
     const legacy = await buildClient(db(), { name: "Doble Clic" });
     const [a, b] = await Promise.all([
-      admin.post("/api/v1/projects", { project: { name: "Uno", client_id: legacy.id } }),
-      admin.post("/api/v1/projects", { project: { name: "Dos", client_id: legacy.id } }),
+      // (their own codes: what is tested here is the client's folder, not the next code)
+      admin.post("/api/v1/projects", { project: { name: "Uno", client_id: legacy.id, project_code: "DC-1" } }),
+      admin.post("/api/v1/projects", { project: { name: "Dos", client_id: legacy.id, project_code: "DC-2" } }),
     ]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(await names("Doble Clic/Proyectos")).toEqual(
@@ -278,12 +279,14 @@ describe("one folder belongs to one record", () => {
     expect(databaseValidationError(caught)?.errors).toEqual({ drive_root_id: [folderMessages.taken] });
     const shared = await folder(`Carrera ${seq}`);
     const [x, y] = await Promise.all([
-      admin.post("/api/v1/clients", { client: { name: "Carrera X", drive_root_id: shared.id } }),
-      admin.post("/api/v1/clients", { client: { name: "Carrera Y", drive_root_id: shared.id } }),
+      admin.post("/api/v1/clients", { client: { name: "Carrera X", client_code: `CX${seq}`, drive_root_id: shared.id } }),
+      admin.post("/api/v1/clients", { client: { name: "Carrera Y", client_code: `CY${seq}`, drive_root_id: shared.id } }),
     ]);
     expect([x.status, y.status].sort()).toEqual([201, 422]);
     const loser = x.status === 422 ? x : y;
-    expect(loser.body.errors.drive_root_id).toHaveLength(1);
+    expect(loser.body.errors).toEqual({
+      drive_root_id: [expect.stringMatching(/^la carpeta (ya pertenece a otro registro|ya es la de el cliente «Carrera [XY]»)$/)],
+    });
     expect(await names(shared.id)).toEqual(["Administración", "Comercial", "Proyectos", "Soporte Técnico"]);
   });
 
