@@ -352,6 +352,14 @@ describe("«Revisar drive» repairs any drift", () => {
     expect(res.body.project.drive_root_id).toBe(right);
     expect(await names(right)).toEqual([...PROJECT_FOLDERS]);
 
+    // Renamed by hand where ids are paths: the stored id is lost; the folder that keeps its code is adopted.
+    await drive().rename(right, `${project.project_code} Deriva (vieja)`);
+    const adopted = await admin.post(`/api/v1/projects/${project.id}/drive_check`);
+    expect(adopted.body.repaired).toEqual([
+      folderMessages.renamed(`${project.project_code} Deriva (vieja)`, `${project.project_code} Deriva`),
+    ]);
+    expect((await projectRow(project.id)).drive_root_id).toBe(right);
+
     await drive().move(right, "Clientes");
     await db()
       .update(projects)

@@ -21,7 +21,7 @@ import { folderMessages } from "../../../src/core/messages";
 import type { Tx } from "../../db/client";
 import { clients, projects, prospects } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
-import { type DocumentsPort, type DriveItem, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
+import { type DocumentsPort, type DriveItem, type DriveWork, listAll, safeFolderName } from "../../ports/documents";
 
 export type RecordKind = "client" | "prospect" | "project";
 
@@ -298,10 +298,32 @@ export async function placeProjectFolder(
     repairs.push(...placed.repairs);
     await rewriteIdsInside(db, port, stored.id, folder.id);
   } else {
-    const found = await findFolder(port, proyectos.id, name);
-    const owned = found ? (await recordsAt(db, [found.id])).some((r) => !(r.kind === "project" && r.id === project.id)) : true;
-    folder = found && !owned ? found : await work.createFolder(proyectos.id, name, true);
-    if (folder !== found) repairs.push(folderMessages.created(folder.name));
+    // Lost (removed, or renamed where ids are paths): its folder in Proyectos by name, else one that still
+    // starts with its code and is no other record's (renamed by hand), else a new one.
+    const candidates = (await listAll(port, proyectos.id)).filter(
+      (i) => i.kind === "folder" && (i.name === name || i.name.startsWith(`${project.project_code} `)),
+    );
+    const owners = new Set(
+      (
+        await recordsAt(
+          db,
+          candidates.map((c) => c.id),
+        )
+      )
+        .filter((r) => !(r.kind === "project" && r.id === project.id))
+        .map((r) => r.folderId),
+    );
+    const free = candidates.filter((c) => !owners.has(c.id));
+    const found = free.find((c) => c.name === name) ?? free[0];
+    if (found) {
+      const placed = await placeFolder(work, found, proyectos.id, name, "");
+      folder = placed.item;
+      repairs.push(...placed.repairs);
+      await rewriteIdsInside(db, port, found.id, folder.id);
+    } else {
+      folder = await work.createFolder(proyectos.id, name, true);
+      repairs.push(folderMessages.created(folder.name));
+    }
   }
   const numbered = await work.ensureStructure(folder.id, PROJECT_FOLDERS);
   for (const made of numbered.created) repairs.push(folderMessages.created(made.name));
