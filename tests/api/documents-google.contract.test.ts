@@ -290,11 +290,11 @@ describe("google drive through the app (DOCUMENTS_ADAPTER=google): folder picker
     // Containment is found by listing (Drive's ids say nothing about place): `Clientes` holds clients' folders.
     const parent = await admin.post("/api/v1/clients", { client: { name: "Intrusa", drive_root_id: clientes.id } });
     expect(parent.status).toBe(422);
-    expect(parent.body.errors.drive_root_id[0]).toMatch(/^la carpeta contiene la carpeta de el cliente «/);
+    expect(parent.body.errors.drive_root_id[0]).toMatch(/^la carpeta contiene la carpeta del cliente «/);
     const inside = await admin.post("/api/v1/clients", {
       client: { name: "Intrusa", drive_root_id: proyectosOf(b.drive_root_id) },
     });
-    expect(inside.body.errors.drive_root_id).toEqual(["la carpeta está dentro de la carpeta de el cliente «Otro Drive»"]);
+    expect(inside.body.errors.drive_root_id).toEqual(["la carpeta está dentro de la carpeta del cliente «Otro Drive»"]);
 
     // «Revisar drive» puts back a folder renamed behind SIA's back.
     fake.files.get(project.drive_root_id)!.name = "cambiado a mano";

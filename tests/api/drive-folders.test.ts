@@ -231,7 +231,7 @@ describe("one folder belongs to one record", () => {
     expect(taken.body.errors.drive_root_id).toEqual([folderMessages.ofRecord(folderMessages.client("Dueña SA"))]);
     const parent = await admin.post("/api/v1/clients", { client: { name: "Intrusa", drive_root_id: "Clientes" } });
     expect(parent.status).toBe(422);
-    expect(parent.body.errors.drive_root_id[0]).toMatch(/^la carpeta contiene la carpeta de el (cliente|proyecto) «/);
+    expect(parent.body.errors.drive_root_id[0]).toMatch(/^la carpeta contiene la carpeta del (cliente|proyecto) «/);
     const inside = await admin.post("/api/v1/clients", {
       client: { name: "Intrusa", drive_root_id: `${a.drive_root_id}/Comercial` },
     });
@@ -285,7 +285,7 @@ describe("one folder belongs to one record", () => {
     expect([x.status, y.status].sort()).toEqual([201, 422]);
     const loser = x.status === 422 ? x : y;
     expect(loser.body.errors).toEqual({
-      drive_root_id: [expect.stringMatching(/^la carpeta (ya pertenece a otro registro|ya es la de el cliente «Carrera [XY]»)$/)],
+      drive_root_id: [expect.stringMatching(/^la carpeta (ya pertenece a otro registro|ya es la del cliente «Carrera [XY]»)$/)],
     });
     expect(await names(shared.id)).toEqual(["Administración", "Comercial", "Proyectos", "Soporte Técnico"]);
   });
