@@ -410,3 +410,27 @@ describe("«Revisar drive» repairs any drift", () => {
     expect((await finance.post(`/api/v1/clients/${client.id}/drive_check`)).status).toBe(403);
   });
 });
+
+describe("edge cases", () => {
+  it("a long name in a multi-byte alphabet still makes a folder (names are cut to what every drive takes)", async () => {
+    const client = await newClient("Largos SA");
+    const project = await newProject(client.id, "Ñ".repeat(250));
+    expect(Buffer.byteLength(project.drive_root_id.split("/").at(-1) as string)).toBeLessThanOrEqual(240);
+    expect(await names(project.drive_root_id)).toEqual([...PROJECT_FOLDERS]);
+    const renamed = await admin.put(`/api/v1/projects/${project.id}`, { project: { name: "Ü".repeat(250) } });
+    expect(renamed.status).toBe(200);
+  });
+
+  it("a client that picks another folder takes its projects' folders into the new Proyectos", async () => {
+    const client = await newClient("Mudanza SA");
+    const project = await newProject(client.id, "Equipaje");
+    const target = await folder(`Nueva casa ${++seq}`, "Clientes");
+    const res = await admin.put(`/api/v1/clients/${client.id}`, {
+      client: { drive_root_id: target.id, drive_root_url: target.url },
+    });
+    expect(res.status).toBe(200);
+    expect(await names(target.id)).toEqual(["Administración", "Comercial", "Proyectos", "Soporte Técnico"]);
+    expect((await projectRow(project.id)).drive_root_id).toBe(`${target.id}/Proyectos/${project.project_code} Equipaje`);
+    expect(await names(`${client.drive_root_id}/Proyectos`)).toEqual([]);
+  });
+});

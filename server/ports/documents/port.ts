@@ -116,14 +116,20 @@ export async function ensureStructure(
   return { folders, created };
 }
 
-/** A folder name safe on every adapter: no slashes, no control characters, at most 200 characters. */
+/**
+ * A folder name safe on every adapter: no slashes, no control characters, at most 200 characters and
+ * 240 bytes (file systems allow 255 bytes; the rest is room for a « (n)» suffix).
+ */
 export function safeFolderName(name: string): string {
-  const cleaned = name
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we remove
-    .replace(/[\u0000-\u001f\u007f/\\]/g, "-")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, 200);
+  let chars = Array.from(
+    name
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we remove
+      .replace(/[\u0000-\u001f\u007f/\\]/g, "-")
+      .replace(/\s+/g, " ")
+      .trim(),
+  ).slice(0, 200);
+  while (Buffer.byteLength(chars.join("")) > 240) chars = chars.slice(0, -1);
+  const cleaned = chars.join("").trim();
   return cleaned === "" || cleaned === "." || cleaned === ".." ? "Carpeta" : cleaned;
 }
 
