@@ -207,18 +207,24 @@ describe("a record's folder follows the record", () => {
     expect((await projectRow(project.id)).drive_root_id).toBe(project.drive_root_id);
     expect(await drive().info("Clientes/Inmóvil SA")).toMatchObject({ kind: "folder" });
 
-    // A move that fails after the rename is undone too: the folder goes back and gets its name back.
+    // Moved and renamed, then the drive fails (a numbered folder cannot be made): both steps are undone.
     const other = await newClient("Otro Destino");
-    const move = vi.spyOn(drive(), "move").mockRejectedValueOnce(new Error("drive caído"));
+    await drive().delete(`${project.drive_root_id}/09 Cierre`);
+    const real = drive().createFolder.bind(drive());
+    const fail = vi.spyOn(drive(), "createFolder").mockImplementation(async (parent, name) => {
+      if (name === "09 Cierre") throw new Error("drive caído");
+      return real(parent, name);
+    });
     const both = await admin.put(`/api/v1/projects/${project.id}`, { project: { name: "Quieto 2", client_id: other.id } });
-    move.mockRestore();
+    fail.mockRestore();
     expect(both.status).toBe(422);
     expect(await projectRow(project.id)).toMatchObject({
       name: "Quieto",
       client_id: client.id,
       drive_root_id: project.drive_root_id,
     });
-    expect(await drive().info(project.drive_root_id)).toMatchObject({ kind: "folder" });
+    expect(await drive().info(project.drive_root_id)).toMatchObject({ kind: "folder", name: `${project.project_code} Quieto` });
+    expect(await names("Clientes/Otro Destino/Proyectos")).toEqual([]);
   });
 });
 
