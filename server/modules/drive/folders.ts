@@ -245,9 +245,13 @@ export const keepVersion = (table: typeof clients | typeof prospects | typeof pr
 type ClientRow = typeof clients.$inferSelect;
 type ProjectRow = typeof projects.$inferSelect;
 
-/** The client row, locked for the transaction (two projects created at once for a client without folder make one). */
+/**
+ * The client row, locked for the transaction (two projects created at once for a client without folder make
+ * one). NO KEY UPDATE: a project being inserted holds KEY SHARE on its client (the foreign key); FOR UPDATE
+ * would wait for it, and two such inserts would deadlock each other.
+ */
 async function lockClient(db: Tx, id: number): Promise<ClientRow> {
-  const [client] = await db.select().from(clients).where(eq(clients.id, id)).for("update");
+  const [client] = await db.select().from(clients).where(eq(clients.id, id)).for("no key update");
   if (!client) throw notFound();
   return client;
 }
@@ -395,7 +399,7 @@ export async function repairClientFolders(
   }
   const structure = await work.ensureStructure(folder.id, CLIENT_FOLDERS);
   for (const made of structure.created) repairs.push(folderMessages.created(made.name));
-  const rows = await db.select().from(projects).where(eq(projects.client_id, client.id)).orderBy(projects.id).for("update");
+  const rows = await db.select().from(projects).where(eq(projects.client_id, client.id)).orderBy(projects.id).for("no key update");
   for (const project of rows) {
     // Earlier moves may have rewritten this row's folder id: read it again.
     const [fresh] = await db.select().from(projects).where(eq(projects.id, project.id));
@@ -407,7 +411,7 @@ export async function repairClientFolders(
 
 /** «Revisar drive» of a project (the row locked): see placeProjectFolder. */
 export async function repairProjectFolders(db: Tx, work: DriveWork, projectId: number) {
-  const [project] = await db.select().from(projects).where(eq(projects.id, projectId)).for("update");
+  const [project] = await db.select().from(projects).where(eq(projects.id, projectId)).for("no key update");
   if (!project) throw notFound();
   const { folder, repairs } = await placeProjectFolder(db, work, project, { bump: true });
   return { project, folder, repairs };
