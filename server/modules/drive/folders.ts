@@ -399,7 +399,12 @@ export async function repairClientFolders(
   }
   const structure = await work.ensureStructure(folder.id, CLIENT_FOLDERS);
   for (const made of structure.created) repairs.push(folderMessages.created(made.name));
-  const rows = await db.select().from(projects).where(eq(projects.client_id, client.id)).orderBy(projects.id).for("no key update");
+  const rows = await db
+    .select()
+    .from(projects)
+    .where(eq(projects.client_id, client.id))
+    .orderBy(projects.id)
+    .for("no key update");
   for (const project of rows) {
     // Earlier moves may have rewritten this row's folder id: read it again.
     const [fresh] = await db.select().from(projects).where(eq(projects.id, project.id));
