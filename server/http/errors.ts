@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError } from "zod";
-import { messages } from "../../src/core/messages";
+import { folderMessages, messages } from "../../src/core/messages";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -128,7 +128,11 @@ export function databaseValidationError(error: unknown): ValidationError | undef
     case "23505": {
       const known = pgError.constraint ? UNIQUE_INDEXES[pgError.constraint] : undefined;
       if (known) return ValidationError.field(known.field, known.message);
-      return ValidationError.field(keyColumn(pgError.detail) ?? "base", messages.alreadyTaken);
+      const column = keyColumn(pgError.detail);
+      // One folder, one record (the drive_root unique indexes): two saves raced for one folder.
+      if (column === "drive_root_id" || /_drive_root_unique$/.test(pgError.constraint ?? ""))
+        return ValidationError.field("drive_root_id", folderMessages.taken);
+      return ValidationError.field(column ?? "base", messages.alreadyTaken);
     }
     case "23001":
     case "23503": {

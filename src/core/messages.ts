@@ -254,6 +254,23 @@ export const pipelineMessages = {
     `El prospecto «${prospect}» ya es el cliente «${client}»: continúe desde el cliente.`,
 } as const;
 
+// One folder, one record; folders follow their records (decision 027)
+export const folderMessages = {
+  taken: "la carpeta ya pertenece a otro registro",
+  isRoot: "la carpeta raíz del drive no puede ser la carpeta de un registro",
+  ofRecord: (whose: string) => `la carpeta ya es la ${whose}`,
+  insideRecord: (whose: string) => `la carpeta está dentro de la carpeta ${whose}`,
+  containsRecord: (whose: string) => `la carpeta contiene la carpeta ${whose}`,
+  client: (name: string) => `del cliente «${name}»`,
+  prospect: (name: string) => `del prospecto «${name}»`,
+  project: (name: string) => `del proyecto «${name}»`,
+  created: (name: string) => `se creó «${name}»`,
+  renamed: (from: string, to: string) => `se renombró «${from}» a «${to}»`,
+  moved: (name: string, to: string) => `se movió «${name}» a «${to}»`,
+  notOwn: (name: string) => `la carpeta «${name}» no es solo de este registro: no se renombró`,
+  inOrder: "Todo estaba en orden",
+} as const;
+
 // reports (reporting screen and reporting_activities.csv, SPEC §5)
 export const reportMessages = {
   selectItem: {

@@ -607,10 +607,13 @@ export const pipelineVerbs = {
       method: "POST",
       body: { client },
     }),
-  /** POST projects/:id/drive_check: verifies and repairs the project's folders. */
-  checkProjectDrive: (id: Identifier) =>
-    apiFetch<{ message: string; created: string[]; project: { id: number; drive_root_id: string; drive_root_url: string } }>(
-      `projects/${encodeURIComponent(String(id))}/drive_check`,
+  /**
+   * POST projects/:id/drive_check or clients/:id/drive_check («Revisar drive»): verifies the record's folders,
+   * repairs any drift and says what it repaired (`summary`, in Spanish).
+   */
+  checkDrive: (resource: "projects" | "clients", id: Identifier) =>
+    apiFetch<{ message: string; repaired: string[]; summary: string }>(
+      `${resource}/${encodeURIComponent(String(id))}/drive_check`,
       { method: "POST" },
     ),
   // reports: the reporting screen's download (docs/reports.md)

@@ -10,7 +10,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
-import { prospects } from "../../server/db/schema";
+import { projects, prospects } from "../../server/db/schema";
 import { createDocuments, PAGE_SIZE } from "../../server/ports/documents";
 import { GoogleDriveDocuments } from "../../server/ports/documents/google";
 import { pipelineMessages } from "../../src/core/messages";
@@ -251,6 +251,56 @@ describe("google drive through the app (DOCUMENTS_ADAPTER=google): folder picker
       prospect: { name: "Ajena", drive_root_url: "https://drive.google.com/drive/folders/carpetaQueNoEsDelDrive" },
     });
     expect(foreign.status).toBe(422);
+  });
+
+  it("folders follow their records in Drive (ids kept, nothing rewritten); one folder, one record", async () => {
+    const clientes = (await admin.post("/api/v1/drive/folders", { folder: { name: "Clientes" } })).body.folder;
+    const mk = async (name: string) =>
+      (await admin.post("/api/v1/drive/folders", { folder: { name, parent_id: clientes.id } })).body.folder;
+    const a = (
+      await admin.post("/api/v1/clients", { client: { name: "Ñandú Drive", drive_root_id: (await mk("Ñandú Drive")).id } })
+    ).body.client;
+    const b = (
+      await admin.post("/api/v1/clients", { client: { name: "Otro Drive", drive_root_id: (await mk("Otro Drive")).id } })
+    ).body.client;
+    const project = (await admin.post("/api/v1/projects", { project: { name: "Portal", client_id: a.id } })).body.project;
+    const proyectosOf = (clientFolder: string) =>
+      [...fake.files.values()].find((f) => f.parents.includes(clientFolder) && f.name === "Proyectos" && !f.trashed)?.id;
+    expect(fake.files.get(project.drive_root_id)).toMatchObject({
+      name: `${project.project_code} Portal`,
+      parents: [proyectosOf(a.drive_root_id)],
+    });
+    expect(childrenOf(project.drive_root_id)).toHaveLength(9);
+
+    const renamed = await admin.put(`/api/v1/clients/${a.id}`, { client: { name: "Ñandú Renombrado" } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.client.drive_root_id).toBe(a.drive_root_id);
+    expect(fake.files.get(a.drive_root_id)?.name).toBe("Ñandú Renombrado");
+    const [row] = await t.app.db.db.select().from(projects).where(eq(projects.id, project.id));
+    expect(row).toMatchObject({ drive_root_id: project.drive_root_id, lock_version: project.lock_version });
+
+    const moved = await admin.put(`/api/v1/projects/${project.id}`, { project: { client_id: b.id, name: "Portal 2" } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.project.drive_root_id).toBe(project.drive_root_id);
+    expect(fake.files.get(project.drive_root_id)).toMatchObject({
+      name: `${project.project_code} Portal 2`,
+      parents: [proyectosOf(b.drive_root_id)],
+    });
+
+    // Containment is found by listing (Drive's ids say nothing about place): `Clientes` holds clients' folders.
+    const parent = await admin.post("/api/v1/clients", { client: { name: "Intrusa", drive_root_id: clientes.id } });
+    expect(parent.status).toBe(422);
+    expect(parent.body.errors.drive_root_id[0]).toMatch(/^la carpeta contiene la carpeta del cliente «/);
+    const inside = await admin.post("/api/v1/clients", {
+      client: { name: "Intrusa", drive_root_id: proyectosOf(b.drive_root_id) },
+    });
+    expect(inside.body.errors.drive_root_id).toEqual(["la carpeta está dentro de la carpeta del cliente «Otro Drive»"]);
+
+    // «Revisar drive» puts back a folder renamed behind SIA's back.
+    fake.files.get(project.drive_root_id)!.name = "cambiado a mano";
+    const check = await admin.post(`/api/v1/projects/${project.id}/drive_check`);
+    expect(check.body.repaired).toEqual([`se renombró «cambiado a mano» a «${project.project_code} Portal 2»`]);
+    expect(fake.files.get(project.drive_root_id)?.name).toBe(`${project.project_code} Portal 2`);
   });
 
   it("approve_demo and request_contract build the prospect's folders and copy the PLD contract in Drive", async () => {

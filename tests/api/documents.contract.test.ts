@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { LocalDocuments } from "../../server/ports/documents";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { createUniqueFolder, LocalDocuments } from "../../server/ports/documents";
 import { documentsContract } from "../support/documents-contract";
 
 const dirs: string[] = [];
@@ -16,6 +16,16 @@ afterAll(() => {
 });
 
 documentsContract("local", makeLocal);
+
+describe("createUniqueFolder", () => {
+  it("takes the next name when another request took one between its listing and its creation", async () => {
+    const port = await makeLocal();
+    await port.createFolder(port.rootId, "CV_Mismo");
+    // The listing it read was from before the other request's folder existed.
+    vi.spyOn(port, "list").mockResolvedValueOnce({ items: [], nextPageToken: null });
+    expect((await createUniqueFolder(port, port.rootId, "CV_Mismo")).name).toBe("CV_Mismo (2)");
+  });
+});
 
 describe("local documents: ids never leave the drive", () => {
   it("refuses traversal, absolute paths, NUL and symbolic links out of the root", async () => {

@@ -417,7 +417,7 @@ describe("quotations", () => {
     await t.app.documents.delete(`${project.drive_root_id}/09 Cierre`);
     const res = await admin.post(`/api/v1/projects/${project.id}/drive_check`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ message: "Drive Actualizado", created: ["09 Cierre"] });
+    expect(res.body).toMatchObject({ message: "Drive Actualizado", repaired: ["se creó «09 Cierre»"] });
     expect((await operator.post(`/api/v1/projects/${project.id}/drive_check`)).status).toBe(403);
     void prospects;
   });

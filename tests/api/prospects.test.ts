@@ -37,7 +37,8 @@ describe("prospects", () => {
     const shown = await operator.get(`/api/v1/prospects/${withFolder.body.prospect.id}`);
     expect(shown.body.prospect.name).toBe("Con carpeta");
     const updated = await admin.put(`/api/v1/prospects/${withFolder.body.prospect.id}`, { prospect: { name: "Renombrado" } });
-    expect(updated.body.prospect).toMatchObject({ name: "Renombrado", drive_root_id: "Prospectos/CV_Con carpeta" });
+    // Its CV_ folder follows its name (decision 027).
+    expect(updated.body.prospect).toMatchObject({ name: "Renombrado", drive_root_id: "Prospectos/CV_Renombrado" });
   });
 
   it("answers 422 in Spanish for a missing or too long name", async () => {

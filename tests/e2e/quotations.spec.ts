@@ -141,7 +141,7 @@ test("an administrator takes a prospect's quotation from Demo to Alta Cliente: c
 
   // The project's drive check finds its folders complete.
   await page.getByRole("button", { name: "Revisar drive" }).click();
-  await expect(page.getByText("Drive Actualizado", { exact: true })).toBeVisible();
+  await expect(page.getByText("Drive Actualizado: todo estaba en orden.", { exact: true })).toBeVisible();
 
   // In the list: by state and search.
   await page.getByRole("menuitem", { name: "Cotizaciones", exact: true }).click();

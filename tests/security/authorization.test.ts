@@ -133,6 +133,7 @@ const RULES: Record<string, Rule> = {
   "POST /projects/:id/completely_invoiced": m("projects", "invoice"),
   "POST /projects/:id/notify_user": m("projects", "notify"),
   "POST /projects/:id/drive_check": m("projects", "update"),
+  "POST /clients/:id/drive_check": m("clients", "update"),
   ...crud("invoices"),
   "GET /invoices/percentage_to_invoice": m("invoices", "list"),
   "POST /invoices/:id/aasm_transition": m("invoices", "transition"),

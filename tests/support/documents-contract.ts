@@ -57,6 +57,56 @@ export function documentsContract(name: string, makePort: () => Promise<Document
       expect(await port.info(moved.id)).toBeNull();
     });
 
+    it("renames and moves a folder with its content: what is inside answers at the ids the port says", async () => {
+      const port = await makePort();
+      const clientes = await port.createFolder(port.rootId, "Clientes");
+      const otro = await port.createFolder(port.rootId, "Otro cliente");
+      const client = await port.createFolder(clientes.id, "Ñandú");
+      const proyectos = await port.createFolder(client.id, "Proyectos");
+      const project = await port.createFolder(proyectos.id, "PRY-0001 Portal");
+      const file = await port.upload(project.id, "acta.txt", "acta");
+      await port.createFolder(clientes.id, "Tomado");
+
+      // Rename: the folder keeps its place; its content answers at idAfterMove's ids.
+      const renamed = await port.rename(client.id, "Ñandú Café");
+      expect(renamed).toMatchObject({ name: "Ñandú Café", kind: "folder", parentId: clientes.id });
+      expect(port.idAfterMove(client.id, client.id, renamed.id)).toBe(renamed.id);
+      expect(port.idAfterMove(otro.id, client.id, renamed.id)).toBe(otro.id);
+      const projectAfterRename = port.idAfterMove(project.id, client.id, renamed.id);
+      expect(await port.info(projectAfterRename)).toMatchObject({ name: "PRY-0001 Portal", kind: "folder" });
+      const proyectosAfterRename = port.idAfterMove(proyectos.id, client.id, renamed.id);
+      expect((await port.info(projectAfterRename))?.parentId).toBe(proyectosAfterRename);
+      const fileAfterRename = port.idAfterMove(file.id, client.id, renamed.id);
+      expect(await port.info(fileAfterRename)).toMatchObject({ name: "acta.txt", kind: "file", parentId: projectAfterRename });
+      expect(port.folderIdFromUrl(port.getUrl(projectAfterRename))).toBe(projectAfterRename);
+      // Where ids are paths, the prefix finds what is inside; where they are not, there is none.
+      const prefix = port.idPrefixInside(renamed.id);
+      if (prefix !== null) expect(projectAfterRename.startsWith(prefix)).toBe(true);
+      else expect(projectAfterRename).toBe(project.id);
+
+      // Move: the same, one level elsewhere.
+      const moved = await port.move(renamed.id, otro.id);
+      expect(moved).toMatchObject({ name: "Ñandú Café", kind: "folder", parentId: otro.id });
+      const projectAfterMove = port.idAfterMove(projectAfterRename, renamed.id, moved.id);
+      expect(await port.info(projectAfterMove)).toMatchObject({ name: "PRY-0001 Portal", kind: "folder" });
+      expect((await port.list(projectAfterMove)).items.map((i) => i.name)).toEqual(["acta.txt"]);
+      expect((await port.list(otro.id)).items.map((i) => i.name)).toEqual(["Ñandú Café"]);
+      expect((await port.list(clientes.id)).items.map((i) => i.name)).toEqual(["Tomado"]);
+
+      // Conflicts are refused the same way on every adapter, and nothing moves.
+      const tomado = (await port.list(clientes.id)).items[0];
+      await expect(port.rename(tomado.id, "Tomado")).resolves.toMatchObject({ id: tomado.id, name: "Tomado" });
+      const back = await port.createFolder(otro.id, "Tomado");
+      await expect(port.move(tomado.id, otro.id)).rejects.toMatchObject({ code: "conflict" });
+      await expect(port.rename(back.id, "Ñandú Café")).rejects.toMatchObject({ code: "conflict" });
+      await expect(port.move(moved.id, projectAfterMove)).rejects.toMatchObject({ code: "invalid" });
+      await expect(port.rename(moved.id, "a/b")).rejects.toMatchObject({ code: "invalid" });
+      expect((await port.list(otro.id)).items.map((i) => i.name)).toEqual(
+        ["Tomado", "Ñandú Café"].sort((a, b) => a.localeCompare(b, "es")),
+      );
+      expect(await port.info(projectAfterMove)).toMatchObject({ name: "PRY-0001 Portal" });
+    });
+
     it("ensureStructure creates only what is missing", async () => {
       const port = await makePort();
       const root = await port.createFolder(port.rootId, "Estructura");

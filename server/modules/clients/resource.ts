@@ -11,6 +11,8 @@ import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
 import { searchCondition } from "../../http/search";
 import { outer } from "../../http/sql";
+import { safeFolderName } from "../../ports/documents";
+import { assertFolderFree, keepVersion, placeProjectFolder, projectsOfClient, renameOwnFolder } from "../drive/folders";
 import { driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder, undoDriveWorkOnFailure } from "../drive/service";
 
 /** The next numeric client code: one more than the largest numeric code so far. */
@@ -83,15 +85,40 @@ export const clientsResource = declareResource({
     // The client's folder (SPEC §5): required, one of this drive's folders; the URL is checked only
     // when it changes, so records from before the drive (seeded, imported) still save.
     if (touchesFolder(values, existing)) {
-      await resolveDriveFolder(ctx.app.documents, values, { requiredMessage: messages.clientFolderRequired });
+      const folder = await resolveDriveFolder(ctx.app.documents, values, { requiredMessage: messages.clientFolderRequired });
+      // One folder, one record (decision 027): not another's, not inside another's, not holding others'.
+      if (folder) await assertFolderFree(ctx.db, ctx.app.documents, folder, { kind: "client", id: existing?.id });
     }
     return values;
   },
   async afterWrite(record, ctx, existing) {
-    // Its structure (SPEC §9) inside the chosen folder, created last, undone if the write fails.
-    if (!record.drive_root_id || (existing && existing.drive_root_id === record.drive_root_id)) return;
+    const work = driveWorkOf(ctx.app, ctx.request);
     try {
-      await driveWorkOf(ctx.app, ctx.request).ensureStructure(record.drive_root_id as string, CLIENT_FOLDERS);
+      if (record.drive_root_id && (!existing || existing.drive_root_id !== record.drive_root_id)) {
+        // Its structure (SPEC §9) inside the chosen folder, created last, undone if the write fails; the
+        // projects' folders follow it into its Proyectos.
+        await work.ensureStructure(record.drive_root_id as string, CLIENT_FOLDERS);
+        if (existing) {
+          for (const project of await projectsOfClient(ctx.db, record.id)) {
+            await placeProjectFolder(ctx.db, work, project, { bump: true });
+          }
+        }
+      } else if (existing && existing.name !== record.name) {
+        // Renamed: its own folder is renamed after it (decision 027).
+        const folder = await renameOwnFolder(
+          ctx.db,
+          work,
+          { kind: "client", id: record.id },
+          record.drive_root_id as string | null,
+          safeFolderName(String(record.name)),
+        );
+        if (folder) {
+          await ctx.db
+            .update(clients)
+            .set({ drive_root_id: folder.id, drive_root_url: folder.url, ...keepVersion(clients) })
+            .where(eq(clients.id, record.id));
+        }
+      }
     } catch (error) {
       driveFailure(error);
     }

@@ -2,23 +2,23 @@
  * The drive over HTTP.
  *   GET  /api/v1/drive/folders?parent_id=&page_token=   a folder's items, pages of 200 (DRIVE_PAGE_SIZE)
  *   POST /api/v1/drive/folders {parent_id, name}         creates a folder (administrators)
- *   POST /api/v1/projects/:id/drive_check                verifies the project's folders, repairs the missing
+ *   POST /api/v1/projects/:id/drive_check                verifies the project's folder, repairs any drift
+ *   POST /api/v1/clients/:id/drive_check                 the same for a client's folder and its projects'
  *   GET  /drive/folders/<id>, /drive/files/<id>          the local drive, for signed-in users only
  */
 import fs from "node:fs";
-import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { CLIENT_FOLDERS, PROJECT_FOLDERS } from "../../../src/core/constants";
-import { messages, pipelineMessages } from "../../../src/core/messages";
+import { folderMessages, messages, pipelineMessages } from "../../../src/core/messages";
 import { optionalText, requiredText } from "../../../src/core/schemas/fields";
-import { clients, projects } from "../../db/schema";
+import type { Db } from "../../db/client";
 import { authorize, registerAuth } from "../../http/auth";
 import { HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { idOf } from "../../http/resource";
-import { DocumentsError, type DocumentsPort, findFolder, LocalDocuments, safeFolderName } from "../../ports/documents";
+import { idOf, withValidation } from "../../http/resource";
+import { DocumentsError, type DocumentsPort, LocalDocuments, safeFolderName } from "../../ports/documents";
 import { DRIVE_FILES_PATH, DRIVE_FOLDERS_PATH, idSegments } from "../../ports/documents/local";
+import { repairClientFolders, repairProjectFolders } from "./folders";
 import { driveFailure, withDriveWork } from "./service";
 
 const listQuery = z.object({ parent_id: optionalText(2000), page_token: optionalText(100) });
@@ -84,45 +84,63 @@ export async function driveApiRoutes(api: FastifyInstance) {
       return checkProjectDrive(api, request, idOf(request));
     },
   );
+
+  api.post(
+    "/clients/:id/drive_check",
+    { schema: doc({ tags: ["clients"], summary: "Verificar y reparar las carpetas del cliente y de sus proyectos" }) },
+    async (request) => {
+      authorize(request, "clients", "update");
+      return checkClientDrive(api, request, idOf(request));
+    },
+  );
+}
+
+/** The answer of a «Revisar drive»: SPEC's «Drive Actualizado» and what was repaired, in Spanish. */
+export function repairSummary(repairs: string[]) {
+  const detail = repairs.length ? repairs.join("; ") : folderMessages.inOrder.toLowerCase();
+  return { message: pipelineMessages.driveUpdated, repaired: repairs, summary: `${pipelineMessages.driveUpdated}: ${detail}.` };
 }
 
 /**
- * The project's drive check: its folder exists (created in the client's "Proyectos" folder when it
- * does not) and holds the 9 numbered folders of SPEC §9; whatever is missing is created.
+ * The project's drive check: its folder exists (created in its client's "Proyectos" when it does not),
+ * is named `<code> <name>`, lies in its client's "Proyectos" and holds the 9 numbered folders of SPEC §9;
+ * whatever drifted is repaired (decision 027).
  */
 export async function checkProjectDrive(app: FastifyInstance, request: FastifyRequest, projectId: number) {
-  const db = app.db.db;
-  const [project] = await db.select().from(projects).where(eq(projects.id, projectId)).limit(1);
-  if (!project) throw notFound();
-  const port = app.documents;
-  return withDriveWork(app, request, async (work) => {
-    const created: string[] = [];
-    try {
-      let folder = project.drive_root_id ? await port.info(project.drive_root_id) : null;
-      if (folder?.kind !== "folder") {
-        const [client] = await db.select().from(clients).where(eq(clients.id, project.client_id)).limit(1);
-        const clientFolder = client?.drive_root_id ? await port.info(client.drive_root_id) : null;
-        if (!clientFolder) throw ValidationError.field("drive_root_id", pipelineMessages.projectWithoutClientFolder);
-        const { folders, created: made } = await work.ensureStructure(clientFolder.id, CLIENT_FOLDERS);
-        created.push(...made.map((f) => f.name));
-        const name = safeFolderName(`${project.project_code} ${project.name}`);
-        folder = (await findFolder(port, folders.Proyectos.id, name)) ?? (await work.createFolder(folders.Proyectos.id, name));
-        created.push(folder.name);
-      }
-      const { created: made } = await work.ensureStructure(folder.id, PROJECT_FOLDERS);
-      created.push(...made.map((f) => f.name));
-      if (folder.id !== project.drive_root_id || folder.url !== project.drive_root_url) {
-        await db.update(projects).set({ drive_root_id: folder.id, drive_root_url: folder.url }).where(eq(projects.id, projectId));
-      }
-      return {
-        message: pipelineMessages.driveUpdated,
-        created,
-        project: { id: projectId, drive_root_id: folder.id, drive_root_url: folder.url },
-      };
-    } catch (error) {
-      driveFailure(error);
-    }
-  });
+  return withDriveWork(app, request, (work) =>
+    withValidation(() =>
+      (app.db.db as Db).transaction(async (tx) => {
+        try {
+          const { folder, repairs } = await repairProjectFolders(tx, work, projectId);
+          return {
+            ...repairSummary(repairs),
+            project: { id: projectId, drive_root_id: folder.id, drive_root_url: folder.url },
+          };
+        } catch (error) {
+          driveFailure(error);
+        }
+      }),
+    ),
+  );
+}
+
+/** The client's drive check: its folder, its name, its 4 folders and its projects' folders (decision 027). */
+export async function checkClientDrive(app: FastifyInstance, request: FastifyRequest, clientId: number) {
+  return withDriveWork(app, request, (work) =>
+    withValidation(() =>
+      (app.db.db as Db).transaction(async (tx) => {
+        try {
+          const { client, repairs } = await repairClientFolders(tx, work, clientId);
+          return {
+            ...repairSummary(repairs),
+            client: { id: clientId, drive_root_id: client.drive_root_id, drive_root_url: client.drive_root_url },
+          };
+        } catch (error) {
+          driveFailure(error);
+        }
+      }),
+    ),
+  );
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

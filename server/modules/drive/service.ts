@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { messages, pipelineMessages } from "../../../src/core/messages";
-import { ValidationError } from "../../http/errors";
+import { HttpError, ValidationError } from "../../http/errors";
 
 import { DocumentsError, type DocumentsPort, type DriveItem, DriveWork } from "../../ports/documents";
 
@@ -91,7 +91,7 @@ export async function withDriveWork<T>(
 
 /** A failure of the drive itself (not of the request's data) as a Spanish 422. */
 export function driveFailure(error: unknown, message: string = pipelineMessages.driveFailed): never {
-  if (error instanceof ValidationError) throw error;
+  if (error instanceof HttpError) throw error;
   if (error instanceof DocumentsError || error instanceof Error) throw ValidationError.base(message);
   throw error;
 }

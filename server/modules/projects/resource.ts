@@ -35,6 +35,15 @@ import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf, ResourceService } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { unreadCountSql } from "../board/service";
+import { assertFolderFree, placeProjectFolder } from "../drive/folders";
+import {
+  driveFailure,
+  driveWorkOf,
+  resolveDriveFolder,
+  touchesFolder,
+  undoDriveWorkOnFailure,
+  withDriveWork,
+} from "../drive/service";
 import { audit, auditTrail } from "./audit";
 import { extendProject, nextProjectCode, recordCreation, setInvoiceAction, transitionProject } from "./service";
 
@@ -184,11 +193,20 @@ export const projectsResource = declareResource({
       return i + a + h > 0 ? messages.projectInUse(i, a, h) : null;
     },
   ],
+  // A failed create or update undoes the folders its hooks made, renamed or moved.
+  aroundWrite: undoDriveWorkOnFailure,
   async beforeWrite(values, ctx, existing) {
     if (!existing && (values.project_code === undefined || values.project_code === "0")) {
       values.project_code = await nextProjectCode(ctx.db);
     }
     if (existing && values.project_code === "0") delete values.project_code;
+    // A folder given (SPEC §5: a URL of this drive's folders, else 'Favor de verificar la ruta del
+    // proyecto.') becomes the project's folder, and must be its alone (decision 027); it is then put in place.
+    if (touchesFolder(values, existing)) {
+      const folder = await resolveDriveFolder(ctx.app.documents, values);
+      const clientId = (values.client_id ?? existing?.client_id) as number;
+      if (folder) await assertFolderFree(ctx.db, ctx.app.documents, folder, { kind: "project", id: existing?.id, clientId });
+    }
     // An ETA changed by an edit is audited, so it needs its comment like an extension (SPEC §5).
     if (existing && "eta" in values && (values.eta ?? null) !== (existing.eta ?? null)) {
       const comment = requiredComment().safeParse(values.audit_comment);
@@ -198,6 +216,15 @@ export const projectsResource = declareResource({
   },
   async afterWrite(saved, ctx, existing) {
     const user = ctx.user;
+    // Its folder follows it (decision 027): made on create, renamed with its code or name, moved with its client.
+    const follows = ["drive_root_id", "project_code", "name", "client_id"] as const;
+    if (!existing || follows.some((key) => existing[key] !== saved[key])) {
+      try {
+        await placeProjectFolder(ctx.db, driveWorkOf(ctx.app, ctx.request), saved as never, { bump: false });
+      } catch (error) {
+        driveFailure(error);
+      }
+    }
     if (!existing) {
       await recordCreation(ctx.db, saved as never, user.id);
       return;
@@ -316,12 +343,24 @@ export const projectsResource = declareResource({
         const id = idOf(request);
         await service.find(ctx, id);
         const input = service.parseBody(request.body, extendProjectSchema) as z.infer<typeof extendProjectSchema>;
-        await extendProject(
-          app.db.db,
-          ctx.user.id,
-          id,
-          { ...input, eta: input.eta ?? null },
-          expectedVersion(request, request.body, "project"),
+        // A new name renames the project's folder in the same transaction (undone if it fails).
+        await withDriveWork(app, request, (work) =>
+          extendProject(
+            app.db.db,
+            ctx.user.id,
+            id,
+            { ...input, eta: input.eta ?? null },
+            expectedVersion(request, request.body, "project"),
+            async (tx) => {
+              if (input.name === undefined) return;
+              const [row] = await tx.select().from(projects).where(eq(projects.id, id));
+              try {
+                await placeProjectFolder(tx, work, row, { bump: false });
+              } catch (error) {
+                driveFailure(error);
+              }
+            },
+          ),
         );
         return showAfter(request, id);
       },

@@ -145,7 +145,15 @@ export interface ExtendInput {
 }
 
 /** ETA extension (SPEC §7 extend_project): the new ETA must come after the current one. */
-export async function extendProject(db: Db, userId: number, id: number, input: ExtendInput, expected?: number) {
+export async function extendProject(
+  db: Db,
+  userId: number,
+  id: number,
+  input: ExtendInput,
+  expected?: number,
+  /** Runs last in the transaction (the project's folder renamed with it). */
+  after?: (tx: Tx) => Promise<void>,
+) {
   await withValidation(() =>
     db.transaction(async (tx) => {
       const project = await lockProject(tx, id, expected);
@@ -160,6 +168,7 @@ export async function extendProject(db: Db, userId: number, id: number, input: E
         userId,
         comment: input.audit_comment,
       });
+      await after?.(tx);
     }),
   );
 }

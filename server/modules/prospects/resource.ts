@@ -8,6 +8,7 @@ import { ValidationError } from "../../http/errors";
 import { declareResource } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { safeFolderName } from "../../ports/documents";
+import { assertFolderFree, assertParentFree, keepVersion, renameOwnFolder } from "../drive/folders";
 import { driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder, undoDriveWorkOnFailure } from "../drive/service";
 import { convertToClientRoute } from "./convert";
 
@@ -57,25 +58,51 @@ export const prospectsResource = declareResource({
     if (existing?.client_id) {
       throw ValidationError.base(pipelineMessages.prospectAlreadyClient(String(existing.name), String(existing.client_name)));
     }
-    // On create the folder given is where the prospect's CV_ folder goes (the drive's root when none);
-    // on update it is the prospect's own folder. Either way one of this drive's folders.
-    if (touchesFolder(values, existing)) await resolveDriveFolder(ctx.app.documents, values, { allowRoot: !existing });
+    const port = ctx.app.documents;
+    if (!existing) {
+      // On create the folder given is where the prospect's CV_ folder goes (the drive's root when none):
+      // the CV_ folder is made here and is what the row stores, so the parent is never stored, not even
+      // for a moment (two prospects created at once in one folder would collide on the unique index).
+      const parent = (await resolveDriveFolder(port, values, { allowRoot: true })) ?? (await port.info(port.rootId));
+      if (!parent) throw ValidationError.field("drive_root_id", pipelineMessages.folderNotFound);
+      await assertParentFree(ctx.db, port, parent);
+      try {
+        const folder = await driveWorkOf(ctx.app, ctx.request).createFolder(
+          parent.id,
+          safeFolderName(`${PROSPECT_FOLDER_PREFIX}${values.name}`),
+          true,
+        );
+        values.drive_root_id = folder.id;
+        values.drive_root_url = folder.url;
+      } catch (error) {
+        driveFailure(error);
+      }
+      return values;
+    }
+    // On update it is the prospect's own folder: one of this drive's, and its alone (decision 027).
+    if (touchesFolder(values, existing)) {
+      const folder = await resolveDriveFolder(port, values);
+      if (folder) await assertFolderFree(ctx.db, port, folder, { kind: "prospect", id: existing.id });
+    }
     return values;
   },
   async afterWrite(record, ctx, existing) {
-    if (existing) return;
-    const port = ctx.app.documents;
+    if (!existing || existing.name === record.name || existing.drive_root_id !== record.drive_root_id) return;
+    // Renamed: its own CV_ folder is renamed after it.
     try {
-      const parent = (record.drive_root_id as string | null) ?? port.rootId;
-      const folder = await driveWorkOf(ctx.app, ctx.request).createFolder(
-        parent,
+      const folder = await renameOwnFolder(
+        ctx.db,
+        driveWorkOf(ctx.app, ctx.request),
+        { kind: "prospect", id: record.id },
+        record.drive_root_id as string | null,
         safeFolderName(`${PROSPECT_FOLDER_PREFIX}${record.name}`),
-        true,
       );
-      await ctx.db
-        .update(prospects)
-        .set({ drive_root_id: folder.id, drive_root_url: folder.url })
-        .where(eq(prospects.id, record.id));
+      if (folder) {
+        await ctx.db
+          .update(prospects)
+          .set({ drive_root_id: folder.id, drive_root_url: folder.url, ...keepVersion(prospects) })
+          .where(eq(prospects.id, record.id));
+      }
     } catch (error) {
       driveFailure(error);
     }

@@ -235,6 +235,16 @@ export class GoogleDriveDocuments implements DocumentsPort {
     return match && validId(match[1]) ? match[1] : null;
   }
 
+  /** Drive's ids are stable: nothing changes id when a folder is renamed or moved. */
+  idAfterMove(id: string): string {
+    return id;
+  }
+
+  /** Drive's ids say nothing about where an item lies. */
+  idPrefixInside(): null {
+    return null;
+  }
+
   /** The root folder answers to the service account (token, permission, shared drive). */
   async check(): Promise<void> {
     try {

@@ -162,6 +162,16 @@ export class LocalDocuments implements DocumentsPort {
     return idSegments(id) ? id : null;
   }
 
+  idAfterMove(id: string, oldId: string, newId: string): string {
+    if (id === oldId) return newId;
+    const prefix = this.idPrefixInside(oldId);
+    return id.startsWith(prefix) ? this.child(newId, id.slice(prefix.length)) : id;
+  }
+
+  idPrefixInside(folderId: string): string {
+    return folderId === "" ? "" : `${folderId}/`;
+  }
+
   /** The drive's folder exists (created when missing) and can be written. */
   async check(): Promise<void> {
     try {

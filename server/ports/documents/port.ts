@@ -55,6 +55,18 @@ export interface DocumentsPort extends Integration {
   info(id: string): Promise<DriveItem | null>;
   /** The folder id a URL of this drive points at, or null when the URL is not one of its folders. */
   folderIdFromUrl(url: string): string | null;
+  /**
+   * After the folder `oldId` was renamed or moved and answered `newId`: the id the item that was `id` has
+   * now. The local drive's ids are paths, so the folder and everything inside it change id with it;
+   * Google's ids never change. An id that is neither the folder nor inside it is answered unchanged.
+   */
+  idAfterMove(id: string, oldId: string, newId: string): string;
+  /**
+   * The text every id inside the folder starts with, when this adapter's ids say where an item lies (the
+   * local drive: `<id>/`), so records stored inside a folder are found with one query; null when ids say
+   * nothing about it (Google: nothing to rewrite after a move, and containment is found by listing).
+   */
+  idPrefixInside(folderId: string): string | null;
 }
 
 export const PAGE_SIZE = DRIVE_PAGE_SIZE;
@@ -104,23 +116,40 @@ export async function ensureStructure(
   return { folders, created };
 }
 
-/** A folder name safe on every adapter: no slashes, no control characters, at most 200 characters. */
+/**
+ * A folder name safe on every adapter: no slashes, no control characters, at most 200 characters and
+ * 240 bytes (file systems allow 255 bytes; the rest is room for a « (n)» suffix).
+ */
 export function safeFolderName(name: string): string {
-  const cleaned = name
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we remove
-    .replace(/[\u0000-\u001f\u007f/\\]/g, "-")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, 200);
+  let chars = Array.from(
+    name
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we remove
+      .replace(/[\u0000-\u001f\u007f/\\]/g, "-")
+      .replace(/\s+/g, " ")
+      .trim(),
+  ).slice(0, 200);
+  while (Buffer.byteLength(chars.join("")) > 240) chars = chars.slice(0, -1);
+  const cleaned = chars.join("").trim();
   return cleaned === "" || cleaned === "." || cleaned === ".." ? "Carpeta" : cleaned;
 }
 
-/** Creates `name` in parentId, or `name (2)`, `name (3)`… when that name is taken. */
+/**
+ * Creates `name` in parentId, or `name (2)`, `name (3)`… when that name is taken (also when another
+ * request takes it between the listing and the creation: the next name is tried).
+ */
 export async function createUniqueFolder(port: DocumentsPort, parentId: string, name: string): Promise<DriveItem> {
   const taken = new Set((await listAll(port, parentId)).map((item) => item.name));
-  let candidate = name;
-  for (let n = 2; taken.has(candidate); n++) candidate = `${name} (${n})`;
-  return port.createFolder(parentId, candidate);
+  let n = 1;
+  for (let attempt = 0; ; attempt++) {
+    let candidate = n === 1 ? name : `${name} (${n})`;
+    while (taken.has(candidate)) candidate = `${name} (${++n})`;
+    try {
+      return await port.createFolder(parentId, candidate);
+    } catch (error) {
+      if (!(error instanceof DocumentsError && error.code === "conflict") || attempt >= 20) throw error;
+      taken.add(candidate);
+    }
+  }
 }
 
 /**
@@ -149,6 +178,13 @@ export class DriveWork {
       this.undos.push(() => this.port.move(moved.id, back));
     }
     return moved;
+  }
+
+  async rename(id: string, name: string) {
+    const before = await this.port.info(id);
+    const renamed = await this.port.rename(id, name);
+    if (before && before.name !== renamed.name) this.undos.push(() => this.port.rename(renamed.id, before.name));
+    return renamed;
   }
 
   async copy(id: string, parentId: string, name?: string) {

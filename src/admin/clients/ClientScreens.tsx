@@ -15,6 +15,7 @@ import {
 } from "react-admin";
 import { messages } from "../../core/messages";
 import { clientFormSchema } from "../../core/schemas/client";
+import { DriveCheckButton } from "../common/DriveCheckButton";
 import { withNested } from "../common/nested";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { ClientSupportPanel } from "../dashboards/panels";
@@ -76,7 +77,7 @@ export function ClientEdit() {
 
 export function ClientShow() {
   return (
-    <SiaShow>
+    <SiaShow actions={<DriveCheckButton resource="clients" />}>
       <SimpleShowLayout>
         <TextField source="client_code" />
         <TextField source="name" />

@@ -43,12 +43,13 @@ import { BoardPanel } from "../board/BoardPanel";
 import { AuditTrail } from "../common/AuditTrail";
 import { CsvDownloadButton } from "../common/CsvDownloadButton";
 import { DatePickerInput, formatDate } from "../common/DatePickerInput";
+import { DriveCheckButton } from "../common/DriveCheckButton";
+import { DriveFolderInput } from "../common/DriveFolderInput";
 import { CreateLink, EditLink, showRowClick } from "../common/links";
 import { recordError } from "../common/RecordError";
 import { SiaPagination } from "../common/SiaPagination";
 import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
 import { ProjectHoursPanel } from "../dashboards/panels";
-import { DriveCheckButton } from "./DriveCheckButton";
 import { EstimatedHoursPanel, ProjectActionsBar, ProjectCommentBox, StageHistory, stateValueLabel } from "./ProjectPanels";
 
 const createResolver = zodResolver(projectSchema as never);
@@ -276,7 +277,7 @@ function ProjectInputs({ creating = false }: { creating?: boolean }) {
         <TextInput source="color_tag" placeholder="#1E88E5" helperText="Formato #RRGGBB" fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 9 }}>
-        <TextInput source="drive_root_url" fullWidth />
+        <DriveFolderInput helperText="Si no elige una, se crea en Proyectos de su cliente; la carpeta sigue al proyecto (nombre y cliente)." />
       </Grid>
       <Grid size={12}>
         <BooleanInput source="estimate_hours_needed" />
@@ -434,7 +435,7 @@ export function ProjectShow() {
         <TopToolbar>
           <InvoicesLink />
           <EditLink />
-          <DriveCheckButton />
+          <DriveCheckButton resource="projects" />
         </TopToolbar>
       }
     >

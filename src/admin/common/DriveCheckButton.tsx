@@ -1,23 +1,27 @@
-/** "Revisar drive" (SPEC §2 project detail): verifies the project's folder and its 9 numbered folders, repairing what is missing. */
+/**
+ * «Revisar drive» (SPEC §2 project detail; the client detail too, decision 027): verifies the record's
+ * folders and repairs any drift (missing, renamed, moved, incomplete), then says what it repaired.
+ * Shown to who may update the record (administrators), as the server requires.
+ */
 import FactCheckIcon from "@mui/icons-material/FactCheck";
 import { Button } from "@mui/material";
 import { useState } from "react";
 import { useCanAccess, useDataProvider, useNotify, useRecordContext, useRefresh } from "react-admin";
 import type { SiaDataProvider } from "../../dataProvider";
 
-export function DriveCheckButton() {
-  const project = useRecordContext();
+export function DriveCheckButton({ resource }: { resource: "projects" | "clients" }) {
+  const record = useRecordContext();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
-  const { canAccess } = useCanAccess({ resource: "projects", action: "update", record: project });
+  const { canAccess } = useCanAccess({ resource, action: "update", record });
   const [busy, setBusy] = useState(false);
-  if (!project || !canAccess) return null;
+  if (!record || !canAccess) return null;
   const check = async () => {
     setBusy(true);
     try {
-      const { message, created } = await dataProvider.checkProjectDrive(project.id);
-      notify(created.length ? `${message}: se crearon ${created.join(", ")}` : message, { type: "success" });
+      const { summary } = await dataProvider.checkDrive(resource, record.id);
+      notify(summary, { type: "success", multiLine: true });
       refresh();
     } catch (error) {
       notify((error as Error).message, { type: "error" });
