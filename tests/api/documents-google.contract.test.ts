@@ -18,6 +18,7 @@ import { buildTestApp, type TestApp } from "../support/app";
 import { documentsContract } from "../support/documents-contract";
 import { type ApiClient, buildProduct, signInAs } from "../support/factories";
 import { FakeGoogle, FOLDER_MIME } from "../support/fake-google";
+import { projectBasics } from "../support/project-factories";
 
 let fake: FakeGoogle;
 let dir: string;
@@ -204,6 +205,7 @@ describe("google drive through the app (DOCUMENTS_ADAPTER=google): folder picker
   let admin: ApiClient;
   let root: string;
 
+  let projectRequired: Awaited<ReturnType<typeof projectBasics>>;
   beforeAll(async () => {
     const own = await new GoogleDriveDocuments({ rootId: fake.rootId, key: keyFile, rootUrl: fake.url }).createFolder(
       fake.rootId,
@@ -217,6 +219,7 @@ describe("google drive through the app (DOCUMENTS_ADAPTER=google): folder picker
       GOOGLE_API_ROOT_URL: fake.url,
     });
     admin = (await signInAs(t.app, "admin")).api;
+    projectRequired = await projectBasics(t.app.db.db);
   });
   afterAll(async () => {
     await t?.close();
@@ -263,7 +266,8 @@ describe("google drive through the app (DOCUMENTS_ADAPTER=google): folder picker
     const b = (
       await admin.post("/api/v1/clients", { client: { name: "Otro Drive", drive_root_id: (await mk("Otro Drive")).id } })
     ).body.client;
-    const project = (await admin.post("/api/v1/projects", { project: { name: "Portal", client_id: a.id } })).body.project;
+    const project = (await admin.post("/api/v1/projects", { project: { ...projectRequired, name: "Portal", client_id: a.id } }))
+      .body.project;
     const proyectosOf = (clientFolder: string) =>
       [...fake.files.values()].find((f) => f.parents.includes(clientFolder) && f.name === "Proyectos" && !f.trashed)?.id;
     expect(fake.files.get(project.drive_root_id)).toMatchObject({

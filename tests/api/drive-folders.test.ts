@@ -12,14 +12,17 @@ import { PROJECT_FOLDERS } from "../../src/core/constants";
 import { folderMessages, messages, pipelineMessages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, buildClient, signInAs } from "../support/factories";
+import { projectBasics } from "../support/project-factories";
 
 let t: TestApp;
 let admin: ApiClient;
 let operator: ApiClient;
 let finance: ApiClient;
+let projectRequired: Awaited<ReturnType<typeof projectBasics>>;
 
 beforeAll(async () => {
   t = await buildTestApp();
+  projectRequired = await projectBasics(t.app.db.db);
   admin = (await signInAs(t.app, "admin")).api;
   operator = (await signInAs(t.app, "operator")).api;
   finance = (await signInAs(t.app, "finance")).api;
@@ -44,7 +47,7 @@ const newClient = async (name: string) => {
   return res.body.client as { id: number; name: string; drive_root_id: string; lock_version: number };
 };
 const newProject = async (client_id: number, name: string, extra: Record<string, unknown> = {}) => {
-  const res = await admin.post("/api/v1/projects", { project: { name, client_id, ...extra } });
+  const res = await admin.post("/api/v1/projects", { project: { ...projectRequired, name, client_id, ...extra } });
   expect(res.status).toBe(201);
   return res.body.project as { id: number; project_code: string; drive_root_id: string; drive_root_url: string };
 };
@@ -74,8 +77,12 @@ describe("a project's folder is made with it", () => {
     const legacy = await buildClient(db(), { name: "Doble Clic" });
     const [a, b] = await Promise.all([
       // (their own codes: what is tested here is the client's folder, not the next code)
-      admin.post("/api/v1/projects", { project: { name: "Uno", client_id: legacy.id, project_code: "DC-1" } }),
-      admin.post("/api/v1/projects", { project: { name: "Dos", client_id: legacy.id, project_code: "DC-2" } }),
+      admin.post("/api/v1/projects", {
+        project: { ...projectRequired, name: "Uno", client_id: legacy.id, project_code: "DC-1" },
+      }),
+      admin.post("/api/v1/projects", {
+        project: { ...projectRequired, name: "Dos", client_id: legacy.id, project_code: "DC-2" },
+      }),
     ]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(await names("Doble Clic/Proyectos")).toEqual(
@@ -92,7 +99,7 @@ describe("a project's folder is made with it", () => {
       if (name === "05 Plan de Trabajo") throw new Error("drive caído");
       return real(parent, name);
     });
-    const res = await admin.post("/api/v1/projects", { project: { name: "No queda", client_id: client.id } });
+    const res = await admin.post("/api/v1/projects", { project: { ...projectRequired, name: "No queda", client_id: client.id } });
     fail.mockRestore();
     expect(res.status).toBe(422);
     expect(res.body.errors.base).toEqual([pipelineMessages.driveFailed]);
@@ -252,7 +259,7 @@ describe("one folder belongs to one record", () => {
     // Across tables: a project or a prospect cannot take a client's or a project's folder.
     const other = await newClient("Ajena SA");
     const projectTaken = await admin.post("/api/v1/projects", {
-      project: { name: "Pirata", client_id: other.id, drive_root_id: project.drive_root_id },
+      project: { ...projectRequired, name: "Pirata", client_id: other.id, drive_root_id: project.drive_root_id },
     });
     expect(projectTaken.body.errors.drive_root_id).toEqual([
       folderMessages.ofRecord(folderMessages.project(`${project.project_code} Suyo`)),
@@ -316,7 +323,7 @@ describe("a project's drive folder URL is checked (SPEC §5)", () => {
   it("refuses a URL outside this drive's folders on create and update; a folder of the drive is put in place", async () => {
     const client = await newClient("Rutas SA");
     const outside = await admin.post("/api/v1/projects", {
-      project: { name: "Fuera", client_id: client.id, drive_root_url: "https://example.com/carpeta" },
+      project: { ...projectRequired, name: "Fuera", client_id: client.id, drive_root_url: "https://example.com/carpeta" },
     });
     expect(outside.status).toBe(422);
     expect(outside.body.errors.drive_root_url).toEqual([messages.driveUrlInvalid]);
@@ -327,7 +334,7 @@ describe("a project's drive folder URL is checked (SPEC §5)", () => {
     const loose = await folder(`Suelta ${++seq}`);
     await drive().upload(loose.id, "previo.txt", "x");
     const adopted = await admin.post("/api/v1/projects", {
-      project: { name: "Adoptado", client_id: client.id, drive_root_url: loose.url },
+      project: { ...projectRequired, name: "Adoptado", client_id: client.id, drive_root_url: loose.url },
     });
     expect(adopted.status).toBe(201);
     const path = `Clientes/Rutas SA/Proyectos/${adopted.body.project.project_code} Adoptado`;

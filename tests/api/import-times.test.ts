@@ -4,8 +4,8 @@
  * from the activity schema's own time rules (activityTimeIssues), so import and save agree.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalEvent } from "../../src/core/localEvent";
 import { localEventToActivity } from "../../src/core/activity";
+import type { LocalEvent } from "../../src/core/localEvent";
 import { messages } from "../../src/core/messages";
 import { ACTIVITY_CSV_COLUMNS } from "../../src/core/schemas/activity";
 import { buildTestApp, type TestApp } from "../support/app";

@@ -6,12 +6,11 @@ import {
   employee_positions,
   estimated_work_hours,
   notifications,
-  project_types,
   projects,
 } from "../../server/db/schema";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, buildClient, buildProduct, buildUser, signInAs } from "../support/factories";
-import { buildInvoice, buildProject } from "../support/project-factories";
+import { projectBasics as buildBasics, buildInvoice, buildProject } from "../support/project-factories";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -30,15 +29,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.app.db.db;
-/** What every project needs besides its name and client (issue 19): type, product and date. */
-async function projectBasics() {
-  const [type] = await db()
-    .insert(project_types)
-    .values({ name: `Tipo ${Math.random().toString(36).slice(2, 8)}` })
-    .returning();
-  const product = await buildProduct(db());
-  return { project_type_catalog_id: type.id, product_catalog_id: product.id, project_date: "2030-01-02" };
-}
+const projectBasics = () => buildBasics(db());
 const transition = (api: ApiClient, id: number, event: string, extra: Record<string, unknown> = {}) =>
   api.post(`/api/v1/projects/${id}/aasm_transition`, { project: { event, audit_comment: `Comentario ${event}`, ...extra } });
 

@@ -24,6 +24,7 @@ import { doc } from "../../http/openapi";
 import { idOf, ResourceService, withValidation } from "../../http/resource";
 import type { DocumentsPort } from "../../ports/documents";
 import { clientsResource, nextClientCode } from "../clients/resource";
+import { assertFolderFree } from "../drive/folders";
 import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
 
 /** Is `id` the folder `ancestorId` or inside it? */
@@ -64,6 +65,8 @@ export function convertToClientRoute(app: FastifyInstance) {
       const port = app.documents;
       const target = await resolveDriveFolder(port, values, { requiredMessage: pipelineMessages.folderNotSelected });
       if (!target) throw ValidationError.field("drive_root_id", pipelineMessages.folderNotSelected);
+      // One folder, one record (decision 027): not another record's folder, nor one holding or inside one.
+      await assertFolderFree(db, port, target, { kind: "client" }, { ignore: [{ kind: "prospect", id }] });
       const oldFolder = prospect.drive_root_id ? await port.info(prospect.drive_root_id) : null;
       const moveOld = oldFolder?.kind === "folder" && oldFolder.id !== target.id;
       if (moveOld && oldFolder && (await isWithin(port, target.id, oldFolder.id))) {

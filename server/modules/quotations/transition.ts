@@ -44,6 +44,7 @@ import { TEMPLATES_DIR } from "../../paths";
 import { type DocumentsPort, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
 import { businessToday } from "../assignments/service";
 import { nextClientCode } from "../clients/resource";
+import { assertFolderFree } from "../drive/folders";
 import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
 import { nextProjectCode } from "../projects/service";
 
@@ -327,6 +328,12 @@ async function approveQuote(
         ? await port.info(params.pickedFolder)
         : await work.createFolder(port.rootId, safeFolderName(client.name), true);
       if (!clientFolder) throw ValidationError.field("drive_root_id", pipelineMessages.folderNotFound);
+      // A picked folder is the client's alone (decision 027); the prospect's own is about to be emptied.
+      if (params.pickedFolder) {
+        await assertFolderFree(tx, port, clientFolder, { kind: "client", id: client.id }, {
+          ignore: prospect ? [{ kind: "prospect", id: prospect.id }] : [],
+        });
+      }
       await tx
         .update(clients)
         .set({ drive_root_id: clientFolder.id, drive_root_url: clientFolder.url })
