@@ -543,3 +543,43 @@ describe("one client per won prospect (issue 19)", () => {
     expect(moved).toMatchObject({ ownerable_type: "Client", ownerable_id: client.id });
   });
 });
+
+describe("a won or converted client's folder is its own (issue 19, decision 027)", () => {
+  it("conversion and approval refuse another client's folder or a parent of client folders", async () => {
+    const taken = await folder("Carpeta Ocupada");
+    const owner = await admin.post("/api/v1/clients", { client: { name: "Dueño de carpeta", drive_root_id: taken.id } });
+    expect(owner.status).toBe(201);
+    const prospect = (await admin.post("/api/v1/prospects", { prospect: { name: "Busca Carpeta" } })).body.prospect;
+    const onTaken = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {
+      client: { name: "Busca Carpeta", drive_root_id: taken.id },
+    });
+    expect(onTaken.status).toBe(422);
+    expect(onTaken.body.errors.drive_root_id[0]).toMatch(/^la carpeta ya es la del cliente «Dueño de carpeta»/);
+    const parent = await folder("Todos los clientes");
+    const inside = await folder("Cliente Adentro", parent.id);
+    expect((await admin.post("/api/v1/clients", { client: { name: "Cliente Adentro", drive_root_id: inside.id } })).status).toBe(
+      201,
+    );
+    const onParent = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {
+      client: { name: "Busca Carpeta", drive_root_id: parent.id },
+    });
+    expect(onParent.status).toBe(422);
+    expect(onParent.body.errors.drive_root_id[0]).toMatch(/^la carpeta contiene la carpeta del cliente «Cliente Adentro»/);
+    expect((await admin.get(`/api/v1/prospects/${prospect.id}`)).status).toBe(200);
+
+    const product = await buildProduct(t.app.db.db);
+    const q = (
+      await admin.post("/api/v1/quotations", {
+        quotation: { contact_name: "C", prospect_id: prospect.id, product_catalog_id: product.id },
+      })
+    ).body.quotation;
+    const step = (event: string, extra = {}) =>
+      admin.post(`/api/v1/quotations/${q.id}/aasm_transition`, { quotation: { event, audit_comment: "x" }, ...extra });
+    await step("approve_demo");
+    await step("request_contract");
+    const approval = await step("approve_quote", { client_hash: { drive_root_id: taken.id } });
+    expect(approval.status).toBe(422);
+    expect(approval.body.errors.drive_root_id[0]).toMatch(/^la carpeta ya es la del cliente «Dueño de carpeta»/);
+    expect((await admin.get(`/api/v1/quotations/${q.id}`)).body.quotation.state).toBe("quote");
+  });
+});
