@@ -251,6 +251,7 @@ export const reportMessages = {
   selectKind: "Por favor seleccione el tipo de reporte",
   selectDates: "Por favor seleccione las fechas de inicio y fin.",
   startAfterEnd: "La fecha de inicio no puede ser posterior a la fecha de fin.",
+  endAfterToday: "La fecha de fin no puede ser posterior a hoy.",
   downloadFailed: "No se pudo descargar el reporte",
 } as const;
 

@@ -6,10 +6,10 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import Papa from "papaparse";
-import { localToday, previousWeekOf } from "../../src/core/week";
+import { businessToday, previousWeekOf } from "../../src/core/week";
 import { expectNoEnglish, signIn } from "./fixtures";
 
-const WEEK = previousWeekOf(localToday());
+const WEEK = previousWeekOf(businessToday());
 const FIRM = "Tláloc Sistemas y Consultoría";
 const HEADER = [
   "Empleado",

@@ -22,6 +22,7 @@ import { pipelineMessages } from "../../../src/core/messages";
 import { nextState } from "../../../src/core/quotationMachine";
 import { quotationTransitionSchema } from "../../../src/core/schemas/quotation";
 import { QUOTATION_STATES, type QuotationState } from "../../../src/core/states";
+import { businessToday } from "../../../src/core/week";
 import type { Db, Tx } from "../../db/client";
 import {
   audit_logs,
@@ -250,7 +251,7 @@ async function approveQuote(
       client_id: client.id,
       project_type_catalog_id: QUOTATION_PROJECT_TYPE_ID,
       product_catalog_id: quotation.product_catalog_id,
-      project_date: projectHash.project_date ?? new Date().toISOString().slice(0, 10),
+      project_date: projectHash.project_date ?? businessToday(),
       eta: projectHash.eta ?? null,
       rape_id: projectHash.rape_id ?? null,
       pm_id: projectHash.pm_id ?? null,

@@ -42,6 +42,7 @@ import { projectStateLabel } from "../../core/projectMachine";
 import { estimatedWorkHourSchema } from "../../core/schemas/estimated_work_hour";
 import { extendProjectSchema, projectTransitionSchema } from "../../core/schemas/project";
 import { INVOICE_ACTIONS } from "../../core/states";
+import { businessToday } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
 import { formatDateTime } from "../common/AuditTrail";
 import { formatDate, SiaDatePicker } from "../common/DatePickerInput";
@@ -93,7 +94,7 @@ function ProjectTransitionDialog({
 }) {
   const dataProvider = useDataProvider<SiaDataProvider>();
   const { data: employees = [] } = useActiveEmployees();
-  const [date, setDate] = useState<string | null>(new Date().toISOString().slice(0, 10));
+  const [date, setDate] = useState<string | null>(businessToday());
   const [responsible, setResponsible] = useState<number | null>(project.rape_id ?? null);
   const [eta, setEta] = useState<string | null>(project.eta ?? null);
   const input = (comment: string) => ({ event: event.name, audit_comment: comment, date, responsible_id: responsible, eta });
