@@ -32,11 +32,13 @@ export function ClientList() {
           <ReferenceInput
             key="group"
             source="by_client_group"
+            label="Grupo de clientes"
             reference="client_groups"
             perPage={1000}
             sort={{ field: "name", order: "ASC" }}
+            alwaysOn
           >
-            <SelectInput optionText="name" label="Grupo de clientes" />
+            <SelectInput optionText="name" label="Grupo de clientes" emptyText="sia.filters.all" />
           </ReferenceInput>,
         ]
       : []),
