@@ -4,6 +4,7 @@
  */
 import { HttpError } from "react-admin";
 import { messages } from "../core/messages";
+import { SESSION_STAMP_HEADER } from "../core/session";
 import { emit } from "./events";
 
 export const API_ROOT = "/api/v1";
@@ -71,6 +72,8 @@ export async function apiFetch<T = unknown>(path: string, options: ApiOptions = 
     // SPEC §8 "status -1": the server could not be reached.
     throw new HttpError(messages.unexpected, -1, {});
   }
+  const stamp = response.headers.get(SESSION_STAMP_HEADER);
+  if (stamp) emit("sia:session-stamp", { stamp });
   if (response.ok) {
     if (options.raw) return response as T;
     return (response.status === 204 ? {} : await response.json()) as T;
