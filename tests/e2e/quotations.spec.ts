@@ -181,7 +181,7 @@ test("an administrator converts a prospect to a client through the folder picker
   const main = page.locator("#main-content");
   await expect(main.getByText(name, { exact: true }).first()).toBeVisible();
   await expect(main.locator(".ra-field-was_prospect").getByLabel("Sí")).toBeVisible();
-  await expect(main.locator(".ra-field-drive_root_url").getByRole("link")).toContainText(encodeURIComponent(`Cliente ${name}`));
+  await expect(main.locator(".ra-field-drive_root_url").getByRole("link")).toContainText(`Cliente ${name}`);
 
   // The prospect is gone.
   await page.goto(`/app/prospects/${prospectId}`);

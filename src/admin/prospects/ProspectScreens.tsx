@@ -11,7 +11,6 @@ import {
   SimpleShowLayout,
   TextField,
   TextInput,
-  UrlField,
   useCanAccess,
   useDataProvider,
   useNotify,
@@ -25,6 +24,7 @@ import { screenPath } from "../../core/resources";
 import { prospectConversionSchema, prospectSchema } from "../../core/schemas/prospect";
 import type { SiaDataProvider } from "../../dataProvider";
 import { DriveFolderInput } from "../common/DriveFolderInput";
+import { DriveFolderField } from "../common/DriveFolderLink";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const resolver = zodResolver(prospectSchema as never);
@@ -38,14 +38,7 @@ export function ProspectList() {
     <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
       <TextField source="id" />
       <TextField source="name" />
-      <UrlField
-        source="drive_root_url"
-        emptyText="—"
-        target="_blank"
-        rel="noopener noreferrer"
-        onClick={(e) => e.stopPropagation()}
-        sortable={false}
-      />
+      <DriveFolderField source="drive_root_url" sortable={false} />
       <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
     </SiaList>
   );
@@ -175,7 +168,7 @@ export function ProspectShow() {
     >
       <SimpleShowLayout>
         <TextField source="name" />
-        <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" />
+        <DriveFolderField source="drive_root_url" />
         <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
       </SimpleShowLayout>
     </SiaShow>
