@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { expectNoEnglish, signIn } from "./fixtures";
+import { expectNoEnglish, fillDate, signIn } from "./fixtures";
 
 async function pick(page: Page, label: string, option: string) {
   const input = page.getByRole("combobox", { name: label, exact: true });
@@ -48,6 +48,8 @@ test("a licence: defaults, the Siglo CD key, save, edit, script download and the
   await page.getByRole("option", { name: "Usuarios nominales" }).click();
   await page.getByLabel("Emisión").check();
   await page.getByLabel("Conciliación").check();
+  // The validity is the app's DD/MM/AAAA picker, typed with the keyboard.
+  await fillDate(page, "Vigencia", "2030-06-30");
   await expectNoEnglish(page);
   await page.getByRole("button", { name: "Guardar" }).click();
 
@@ -68,6 +70,7 @@ test("a licence: defaults, the Siglo CD key, save, edit, script download and the
     has_mesa_electronica_license_key: true,
     modules: ["Emission", "Conciliation"],
   });
+  expect(String(saved.license_valid_until)).toMatch(/^2030-06-30/);
 
   // The SQL script downloads as a .sql file.
   const download = page.waitForEvent("download");
