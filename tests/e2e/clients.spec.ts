@@ -80,7 +80,7 @@ test("a server-side error is shown per field in Spanish", async ({ page }) => {
   await page.getByRole("textbox", { name: "Código" }).fill(created.client_code);
   await pickNewFolder(page, `Otra carpeta ${Date.now().toString(36)}`);
   await page.getByRole("button", { name: "Guardar" }).click();
-  await expect(page.getByText("Error en los parametros client_code: ya está en uso")).toBeVisible();
+  await expect(page.getByText("Error en los parametros Código: ya está en uso")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/clients\/new$/);
 });
 
