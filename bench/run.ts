@@ -28,7 +28,7 @@ import { loadConfig } from "../server/config";
 import { type Database, openPglite, openPostgres } from "../server/db/client";
 import { reportQuery } from "../server/modules/reports/report";
 import { CALENDAR } from "../src/core/constants";
-import { localToday, mondayOf } from "../src/core/week";
+import { businessToday, mondayOf } from "../src/core/week";
 import { BENCH_EMAIL, BENCH_PASSWORD, benchDatabaseUrl, ensureGenerated, parseArgs, sizes } from "./generate";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -540,7 +540,7 @@ async function measureView(url: string, token: string) {
   );
   // The week the page opens on: the current one (Monday first, Mexico City). Its generated activities of
   // the bench employee make way for the 150 events, which are removed at the end.
-  const m = { ...(meta[0] as { employee: number; user_id: number }), monday: mondayOf(localToday()) };
+  const m = { ...(meta[0] as { employee: number; user_id: number }), monday: mondayOf(businessToday()) };
   const range = [`${m.monday}T00:00:00Z`, new Date(Date.parse(`${m.monday}T00:00:00Z`) + 7 * 86_400_000).toISOString()];
   await pool.query("delete from activities where employee_id = $1 and begins_at >= $2 and begins_at < $3", [
     m.employee,

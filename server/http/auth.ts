@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { messages } from "../../src/core/messages";
 import { type Action, type Grant, grantFor } from "../../src/core/permissions";
-import { SESSION_COOKIE, type SessionUser } from "../../src/core/session";
+import { SESSION_COOKIE, SESSION_STAMP_HEADER, type SessionUser, sessionStamp } from "../../src/core/session";
 import { userForToken } from "../modules/sessions/service";
 import { forbidden, HttpError, unauthorized } from "./errors";
 
@@ -34,14 +34,16 @@ const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function registerAuth(app: FastifyInstance) {
   app.decorateRequest("user", null);
   app.decorateRequest("sessionId", null);
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     if (UNSAFE.has(request.method)) checkOrigin(app, request);
     const token = tokenOf(request);
     if (token) {
+      // Read on every request: a role or can_chat changed by an administrator applies to the next one.
       const found = await userForToken(app.db.db, token, app.config);
       if (found) {
         request.user = found.user;
         request.sessionId = found.sessionId;
+        reply.header(SESSION_STAMP_HEADER, sessionStamp(found.user));
       }
     }
     if (!request.user && !request.routeOptions.config?.public) throw unauthorized();

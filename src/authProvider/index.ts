@@ -7,8 +7,10 @@ import type { AuthProvider } from "react-admin";
 import { messages } from "../core/messages";
 import { type Action, canAccess as matrixAllows } from "../core/permissions";
 import { apiResourceOf, PAGE_PATHS } from "../core/resources";
-import type { SessionUser } from "../core/session";
+import { type SessionUser, sessionStamp } from "../core/session";
+import { listen } from "../dataProvider/events";
 import { apiFetch } from "../dataProvider/http";
+import { queryClient } from "../queryClient";
 
 const STORAGE_KEY = "apiUser";
 export const SIGN_IN_NOTICE_KEY = "sia:signInNotice";
@@ -51,6 +53,20 @@ function fetchCurrent(): Promise<SessionUser | null> {
       asking = null;
     });
   return asking;
+}
+
+/**
+ * An answer says the user changed since we kept them (an administrator changed their roles or can_chat):
+ * read the session again, and let react-admin ask its permission questions anew (menus, buttons, board).
+ */
+if (typeof window !== "undefined") {
+  listen("sia:session-stamp", ({ stamp }) => {
+    const kept = read();
+    if (!kept || asking || sessionStamp(kept) === stamp) return;
+    void fetchCurrent().then((user) => {
+      if (user) void queryClient.invalidateQueries({ queryKey: ["auth"] });
+    });
+  });
 }
 
 /** react-admin action names → the matrix's. */

@@ -2,6 +2,9 @@
  * The product's own Spanish texts (SPEC §8 wording, with the original's obvious typos corrected).
  * Server errors and browser toasts both read from here, so a message exists once.
  */
+/** 'YYYY-MM-DD' (or an ISO instant) → 'DD/MM/YYYY': a date shown to a person is never written the ISO way. */
+export const dmy = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
+
 export const messages = {
   unexpected: "Hubo un error inesperado. Favor de contactar al administrador del sistema",
   databaseUnavailable: "La base de datos no está disponible; intente de nuevo en unos momentos.",
@@ -206,7 +209,7 @@ export const messages = {
   // projects
   commentRequired: "Por favor, agregue un comentario",
   invalidTransition: (event: string, state: string) => `El evento «${event}» no está permitido en el estado «${state}»`,
-  etaMustBeLater: (current: string) => `debe ser posterior a la fecha estimada actual (${current})`,
+  etaMustBeLater: (current: string) => `debe ser posterior a la fecha estimada actual (${dmy(current)})`,
   projectInUse: (invoices: number, activities: number, hours: number) =>
     `el proyecto tiene ${invoices} facturas, ${activities} actividades y ${hours} horas estimadas registradas`,
   stateNotEditable: "solo cambia con los eventos del proyecto",
@@ -283,13 +286,12 @@ export const reportMessages = {
   selectKind: "Por favor seleccione el tipo de reporte",
   selectDates: "Por favor seleccione las fechas de inicio y fin.",
   startAfterEnd: "La fecha de inicio no puede ser posterior a la fecha de fin.",
+  endAfterToday: "La fecha de fin no puede ser posterior a hoy.",
   downloadFailed: "No se pudo descargar el reporte",
 } as const;
 
 // --- scheduled e-mail and jobs (issue 7) ---
 const WEEKDAY_NAMES = ["domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"];
-/** 'YYYY-MM-DD' → 'DD/MM/YYYY'. */
-const dmy = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
 const hoursText = (h: number) => `${Number.isInteger(h) ? h : h.toFixed(2)} h`;
 
 export const jobMessages = {
@@ -410,7 +412,7 @@ export const importMessages = {
   csvMissingColumns: (columns: string) => `Faltan columnas en el encabezado: ${columns}`,
   csvNoRows: "El archivo no tiene actividades",
   csvBadDate: (value: string) => `fecha «${value}»: no es una fecha válida (AAAA-MM-DD o DD/MM/AAAA)`,
-  csvOutsideWeek: (monday: string, sunday: string) => `la fecha está fuera de la semana del ${monday} al ${sunday}`,
+  csvOutsideWeek: (monday: string, sunday: string) => `la fecha está fuera de la semana del ${dmy(monday)} al ${dmy(sunday)}`,
   csvBadTime: (field: string, value: string) =>
     `${field} «${value}»: no es una hora válida (de 00:00 a 24:00, HH:MM o como 9:00 a. m.)`,
   csvEndBeforeStart: "la hora de fin debe ser posterior a la de inicio",

@@ -101,7 +101,14 @@ export const permissionMatrix = {
     list: { admin: "all", finance: "all", operator: "own" },
     show: { admin: "all", finance: "all", operator: "own" },
   },
-  estimated_work_hours: financeReads(),
+  // A project's estimated hours: administrators work them, Finanzas reads them all, and an Operador reads
+  // those of the projects they lead — their employee is its PM or responsible person (`own`, leadsProject;
+  // docs/decisions/029-project-leaders.md). Billing and state changes stay with their rows above.
+  estimated_work_hours: {
+    ...financeReads(),
+    list: { admin: "all", finance: "all", operator: "own" },
+    show: { admin: "all", finance: "all", operator: "own" },
+  },
   holydays: { ...catalogue(), import: admin },
   workspaces: financeReads(),
   assignments: { ...adminOnly(), list: everyoneOwn, show: everyoneOwn },
@@ -170,3 +177,27 @@ export function canAccess(params: { user: RoleHolder | null | undefined; resourc
 }
 
 export const isAdmin = (user: RoleHolder | null | undefined) => Boolean(user?.administrator_role);
+
+/**
+ * A project leader: the user's employee is the project's PM or its responsible person (SPEC §6). What a
+ * leader may see beyond their role is the `own` grant of the rows that say so (decision 029); the server's
+ * own-records scopes apply the same rule in SQL.
+ */
+export function leadsProject(
+  user: (RoleHolder & { employee?: { id: number } | null }) | null | undefined,
+  project: { pm_id?: number | null; rape_id?: number | null } | null | undefined,
+): boolean {
+  const employeeId = user?.employee?.id;
+  return Boolean(employeeId && project && (project.pm_id === employeeId || project.rape_id === employeeId));
+}
+
+/** Whether the user may do an action on what belongs to a project: an `all` grant, or `own` and leading it. */
+export function canOnProject(
+  user: (RoleHolder & { employee?: { id: number } | null }) | null | undefined,
+  resource: PermissionResource,
+  action: Action,
+  project: { pm_id?: number | null; rape_id?: number | null } | null | undefined,
+): boolean {
+  const grant = grantFor(user, resource, action);
+  return grant === "all" || (grant === "own" && leadsProject(user, project));
+}

@@ -140,8 +140,12 @@ export function wallClockIn(instant: Date, zone: string): { date: string; minute
 export const wallClock = (instant: Date) => wallClockIn(instant, BUSINESS_TIME_ZONE);
 /** Local date of an instant. */
 export const localDate = (instant: Date) => wallClock(instant).date;
-/** Today's local date. */
-export const localToday = (now: Date = new Date()) => localDate(now);
+/**
+ * Today's date (YYYY-MM-DD) in the firm's time zone: the one "today" of SIA, in the browser and on the
+ * server alike. Never `new Date().toISOString().slice(0, 10)`: that is the UTC date, tomorrow after
+ * 18:00 in Mexico City.
+ */
+export const businessToday = (now: Date = new Date()) => localDate(now);
 
 /** Offset of a zone from UTC at an instant, in minutes (−360 for UTC−6). */
 function offsetMinutes(instant: number, zone: string): number {

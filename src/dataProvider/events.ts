@@ -4,6 +4,8 @@
  */
 export interface ApiEvents {
   "sia:field-errors": { messages: string[] };
+  /** The stamp of the signed-in user an answer carried (src/core/session.ts, SESSION_STAMP_HEADER). */
+  "sia:session-stamp": { stamp: string };
 }
 
 export function emit<K extends keyof ApiEvents>(name: K, detail: ApiEvents[K]) {

@@ -4,7 +4,9 @@
  */
 import { HttpError } from "react-admin";
 import { messages } from "../core/messages";
+import { SESSION_STAMP_HEADER } from "../core/session";
 import { emit } from "./events";
+import { fieldLabel, resourceOfPath } from "./fieldLabels";
 
 export const API_ROOT = "/api/v1";
 
@@ -31,8 +33,11 @@ export function toQueryString(query: Query = {}): string {
   return text ? `?${text}` : "";
 }
 
-/** 422 body → what react-admin's forms show inline ({field: first message}) and the toasts. */
-export function validationFromBody(body: unknown) {
+/**
+ * 422 body → what react-admin's forms show inline ({field: first message}) and the toasts, which name
+ * each field in Spanish (the label of `resource`'s form when the call's resource is known).
+ */
+export function validationFromBody(body: unknown, resource?: string) {
   const errors = ((body as { errors?: Record<string, unknown> })?.errors ?? {}) as Record<string, unknown>;
   const inline: Record<string, string> = {};
   const fieldToasts: string[] = [];
@@ -44,7 +49,7 @@ export function validationFromBody(body: unknown) {
       continue;
     }
     inline[field.split(".")[0]] = first;
-    fieldToasts.push(`${messages.paramError(field)}: ${first}`);
+    fieldToasts.push(`${messages.paramError(fieldLabel(field, resource))}: ${first}`);
   }
   return { inline, fieldToasts, base };
 }
@@ -71,6 +76,8 @@ export async function apiFetch<T = unknown>(path: string, options: ApiOptions = 
     // SPEC §8 "status -1": the server could not be reached.
     throw new HttpError(messages.unexpected, -1, {});
   }
+  const stamp = response.headers.get(SESSION_STAMP_HEADER);
+  if (stamp) emit("sia:session-stamp", { stamp });
   if (response.ok) {
     if (options.raw) return response as T;
     return (response.status === 204 ? {} : await response.json()) as T;
@@ -81,11 +88,11 @@ export async function apiFetch<T = unknown>(path: string, options: ApiOptions = 
   } catch {
     payload = {};
   }
-  throw errorFor(response.status, payload);
+  throw errorFor(response.status, payload, resourceOfPath(path));
 }
 
 /** A failed call as an HttpError; record screens send a 404 to the /404 page (src/admin/common/RecordError.tsx). */
-export function errorFor(status: number, payload: unknown) {
+export function errorFor(status: number, payload: unknown, resource?: string) {
   const error = (payload as { error?: string })?.error;
   switch (status) {
     case 401:
@@ -95,7 +102,7 @@ export function errorFor(status: number, payload: unknown) {
     case 404:
       return new HttpError(error ?? messages.notFound, 404, payload);
     case 422: {
-      const { inline, fieldToasts, base } = validationFromBody(payload);
+      const { inline, fieldToasts, base } = validationFromBody(payload, resource);
       if (fieldToasts.length) emit("sia:field-errors", { messages: fieldToasts });
       const message = base[0] ?? fieldToasts[0] ?? messages.invalidValue;
       // body.errors holds only field errors, so forms show them inline; base errors travel as the message.

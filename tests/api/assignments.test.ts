@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assignments, client_product_catalogs, employees } from "../../server/db/schema";
-import { businessToday } from "../../server/modules/assignments/service";
+import { businessToday } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, buildClient, buildProduct, signInAs } from "../support/factories";
 

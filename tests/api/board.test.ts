@@ -11,6 +11,7 @@ import { emailUnseenMentions } from "../../server/jobs/mentionEmail";
 import { streamTiming } from "../../server/modules/board/stream";
 import { boardMessages } from "../../src/core/messages";
 import { handleOf } from "../../src/core/schemas/board";
+import { SESSION_STAMP_HEADER, sessionStamp } from "../../src/core/session";
 import { buildSiblingApp, buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, buildClient, buildProduct, buildUser, signIn } from "../support/factories";
 import { buildProject } from "../support/project-factories";
@@ -102,6 +103,43 @@ describe("tablero: reglas de escritura", () => {
     expect((await post(admin, "Hola")).status).toBe(403);
   });
 
+  it("can_chat cambiado por un administrador rige desde la siguiente petición de la misma sesión", async () => {
+    const member = await person("operator", false);
+    await db()
+      .insert(assignments)
+      .values({
+        employee_id: member.employee!.id,
+        client_id: (await buildClient(db())).id,
+        product_catalog_id: (await buildProduct(db())).id,
+        start_on: "2026-01-01",
+        end_on: "2026-12-31",
+      });
+    const otherProject = await buildProject(db(), { pm_id: member.employee!.id });
+    const before = await member.api.get("/api/v1/sessions/current");
+    expect(before.body.user.can_chat).toBe(false);
+    expect((await post(member, "Antes", otherProject.id)).status).toBe(403);
+    const stampBefore = before.headers[SESSION_STAMP_HEADER];
+    expect(stampBefore).toBe(sessionStamp(before.body.user));
+
+    const granted = await admin.api.put(`/api/v1/users/${member.user.id}`, { user: { can_chat: true } });
+    expect(granted.status).toBe(200);
+    // Same session, no new sign-in: the next request writes, and its answer carries the new stamp the
+    // browser compares with the user it keeps (then it reads sessions/current again).
+    const sent = await post(member, "Ya puedo escribir", otherProject.id);
+    expect(sent.status).toBe(201);
+    const after = await member.api.get("/api/v1/sessions/current");
+    expect(after.body.user.can_chat).toBe(true);
+    expect(sent.headers[SESSION_STAMP_HEADER]).toBe(sessionStamp(after.body.user));
+    expect(sent.headers[SESSION_STAMP_HEADER]).not.toBe(stampBefore);
+
+    const revoked = await admin.api.put(`/api/v1/users/${member.user.id}`, { user: { can_chat: false } });
+    expect(revoked.status).toBe(200);
+    const refused = await post(member, "Ya no", otherProject.id);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe(boardMessages.cannotChat);
+    expect(refused.headers[SESSION_STAMP_HEADER]).toBe(stampBefore);
+  });
+
   it("quien no es del proyecto no lee ni escribe; un proyecto que no existe es 404", async () => {
     expect((await outsider.api.get(url())).status).toBe(403);
     expect((await post(outsider, "Me cuelo")).status).toBe(403);
@@ -110,6 +148,11 @@ describe("tablero: reglas de escritura", () => {
     expect((await pm.api.get(url("", 987654))).status).toBe(404);
     // The outsider's own project is theirs.
     expect((await post(outsider, "Mi proyecto", otherProjectId)).status).toBe(201);
+    // The project tells each user whether they read its board, so its page never asks to be refused.
+    expect((await outsider.api.get(`/api/v1/projects/${projectId}`)).body.project.board_member).toBe(false);
+    expect((await outsider.api.get(`/api/v1/projects/${otherProjectId}`)).body.project.board_member).toBe(true);
+    expect((await mute.api.get(`/api/v1/projects/${projectId}`)).body.project.board_member).toBe(true);
+    expect((await admin.api.get(`/api/v1/projects/${projectId}`)).body.project.board_member).toBe(true);
   });
 
   it("los miembros son PM, responsable, asignados y autores, con su identificador para mencionar", async () => {

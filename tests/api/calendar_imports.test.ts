@@ -516,7 +516,7 @@ describe("PUT activities/import_activities_csv", () => {
     expect(res.status).toBe(422);
     expect(res.body.errors.base).toEqual([
       "Línea 3: fecha «2031-02-30»: no es una fecha válida (AAAA-MM-DD o DD/MM/AAAA)",
-      "Línea 5: la fecha está fuera de la semana del 2031-03-17 al 2031-03-23",
+      "Línea 5: la fecha está fuera de la semana del 17/03/2031 al 23/03/2031",
       "Línea 6: la hora de fin debe ser posterior a la de inicio; tipo «XX»: debe ser P, S, PC, AS, RH o V",
     ]);
     const columns = await importCsv(operator, CSV_WEEK, "fecha,descripcion\n2031-03-17,x");

@@ -192,6 +192,9 @@ describe("clients", () => {
     await buildClient(t.app.db.db, { name: "En grupo", client_group_id: group.id });
     const res = await admin.get(`/api/v1/clients?by_client_group=${encodeURIComponent(JSON.stringify([group.id]))}`);
     expect(res.body.clients.map((c: { name: string }) => c.name)).toEqual(["En grupo"]);
+    // The list screen's group filter sends one id, not an array.
+    const single = await admin.get(`/api/v1/clients?by_client_group=${group.id}`);
+    expect(single.body.clients.map((c: { name: string }) => c.name)).toEqual(["En grupo"]);
   });
 
   it("searches clients and prospects together", async () => {
@@ -225,6 +228,8 @@ describe("clients", () => {
       expect((await api.put(`/api/v1/clients/${client.id}`, { client: { name: "x" } })).status).toBe(403);
       expect((await api.delete(`/api/v1/clients/${client.id}`)).status).toBe(403);
       expect((await api.get("/api/v1/clients/next_client_code")).status).toBe(403);
+      // The CSV is an administrator's export (matrix `clients` × export): the list hides its button from them.
+      expect((await api.get("/api/v1/clients.csv")).status).toBe(403);
     }
   });
 

@@ -129,7 +129,7 @@ describe("estimated_work_hours", () => {
     expect((await admin.get("/api/v1/estimated_work_hours?by_column[column]=project_id")).status).toBe(422);
   });
 
-  it("lets Finanzas read, Operador nothing, only Administrador write", async () => {
+  it("lets Finanzas read, an Operador only what they lead, only Administrador write", async () => {
     const p = await project();
     const position = await buildPosition(db());
     const created = await admin.post("/api/v1/estimated_work_hours", {
@@ -142,8 +142,58 @@ describe("estimated_work_hours", () => {
       (await finance.put(`/api/v1/estimated_work_hours/${id}`, { estimated_work_hour: { estimated_hours: 1 } })).status,
     ).toBe(403);
     expect((await finance.delete(`/api/v1/estimated_work_hours/${id}`)).status).toBe(403);
-    expect((await operator.get(`/api/v1/estimated_work_hours?project_id=${p.id}`)).status).toBe(403);
-    expect((await operator.get(`/api/v1/estimated_work_hours/${id}`)).status).toBe(403);
+    // A project the Operador does not lead: its rows do not exist for them (no 403 to tell them apart).
+    const notLed = await operator.get(`/api/v1/estimated_work_hours?project_id=${p.id}`);
+    expect(notLed.status).toBe(200);
+    expect(notLed.body.estimated_work_hours).toEqual([]);
+    expect((await operator.get(`/api/v1/estimated_work_hours/${id}`)).status).toBe(404);
     expect((await admin.delete(`/api/v1/estimated_work_hours/${id}`)).status).toBe(200);
+  });
+
+  it("a project leader (PM or responsible) reads their project's estimated hours and changes nothing", async () => {
+    const leader = await signInAs(t.app, "operator");
+    const leaderEmployee = leader.employee!.id;
+    const asPm = await buildProject(db(), (await buildClient(db())).id, { pm_id: leaderEmployee });
+    const asResponsible = await buildProject(db(), (await buildClient(db())).id, { rape_id: leaderEmployee });
+    const other = await project();
+    const position = await buildPosition(db());
+    const rowOf = async (projectId: number) =>
+      (
+        await admin.post("/api/v1/estimated_work_hours", {
+          estimated_work_hour: { project_id: projectId, employee_position_id: position.id, estimated_hours: 8 },
+        })
+      ).body.estimated_work_hour.id as number;
+    const [pmRow, responsibleRow, otherRow] = [await rowOf(asPm.id), await rowOf(asResponsible.id), await rowOf(other.id)];
+
+    for (const [projectId, rowId] of [
+      [asPm.id, pmRow],
+      [asResponsible.id, responsibleRow],
+    ]) {
+      const list = await leader.api.get(`/api/v1/estimated_work_hours?project_id=${projectId}`);
+      expect(list.status).toBe(200);
+      expect(list.body.estimated_work_hours.map((r: { id: number }) => r.id)).toEqual([rowId]);
+      expect((await leader.api.get(`/api/v1/estimated_work_hours/${rowId}`)).status).toBe(200);
+    }
+    // Without a project filter: only the projects they lead.
+    const all = await leader.api.get("/api/v1/estimated_work_hours?per_page=all");
+    expect(all.body.estimated_work_hours.map((r: { id: number }) => r.id).sort()).toEqual([pmRow, responsibleRow].sort());
+    expect((await leader.api.get(`/api/v1/estimated_work_hours/${otherRow}`)).status).toBe(404);
+    // Reading is all a leader gets: writing stays with administrators.
+    expect(
+      (
+        await leader.api.post("/api/v1/estimated_work_hours", {
+          estimated_work_hour: { project_id: asPm.id, employee_position_id: (await buildPosition(db())).id, estimated_hours: 1 },
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await leader.api.put(`/api/v1/estimated_work_hours/${pmRow}`, { estimated_work_hour: { estimated_hours: 1 } })).status,
+    ).toBe(403);
+    expect((await leader.api.delete(`/api/v1/estimated_work_hours/${pmRow}`)).status).toBe(403);
+    // The rest of a led project stays with its rows of the matrix: no invoices, no state changes.
+    expect((await leader.api.get(`/api/v1/invoices?project_id=${asPm.id}`)).status).toBe(403);
+    expect((await leader.api.post(`/api/v1/projects/${asPm.id}/aasm_transition`, {})).status).toBe(403);
+    expect((await leader.api.get(`/api/v1/projects/${asPm.id}/project_stages`)).status).toBe(200);
+    expect((await leader.api.get(`/api/v1/projects/${asPm.id}/messages`)).status).toBe(200);
   });
 });

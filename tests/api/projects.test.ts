@@ -310,7 +310,7 @@ describe("projects: ETA, invoicing, notify, delete", () => {
       project: { eta: "2029-12-01", audit_comment: "x" },
     });
     expect(earlier.status).toBe(422);
-    expect(earlier.body.errors.eta[0]).toContain("2030-01-01");
+    expect(earlier.body.errors.eta).toEqual(["debe ser posterior a la fecha estimada actual (01/01/2030)"]);
     const noEta = await admin.post(`/api/v1/projects/${p.id}/extend_project`, { project: { audit_comment: "x" } });
     expect(noEta.status).toBe(422);
     const ok = await admin.post(`/api/v1/projects/${p.id}/extend_project`, {

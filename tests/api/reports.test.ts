@@ -16,7 +16,7 @@ import { csvCell, csvStream, formatCell, toCsv } from "../../server/http/csv";
 import { reportCsvStream, reportLines } from "../../server/modules/reports/report";
 import { reportMessages } from "../../src/core/messages";
 import { reportFilterSchema } from "../../src/core/schemas/report";
-import { zonedTime } from "../../src/core/week";
+import { addDays, businessToday, zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildEmployee } from "../support/catalog-factories";
 import { type ApiClient, buildClient, buildClientGroup, buildProduct, buildWorkspace, signInAs } from "../support/factories";
@@ -24,7 +24,7 @@ import { type ApiClient, buildClient, buildClientGroup, buildProduct, buildWorks
 const HEADER =
   "Empleado,Cliente / Prospecto,Código de proyecto,Proyecto,Producto,Tipo de acción,Tipo de actividad,Ticket,Fecha,Inicio,Fin,Horas,Descripción";
 const FORMULAS = ["=1+1", "+SUMA(A1)", "-2+3", "@cmd", "\tTabulador", "\rRetorno"];
-const WEEK = { start_date: "2031-03-03", end_date: "2031-03-09" };
+const WEEK = { start_date: "2025-03-03", end_date: "2025-03-09" };
 
 let t: TestApp;
 let admin: ApiClient;
@@ -96,23 +96,23 @@ beforeAll(async () => {
     .values({ project_code: "REP-1", name: "Implementación Año", client_id: inGroup.id, product_catalog_id: product.id })
     .returning();
   // Mine: on the group's project (client through the project), 1.5 h; and one the week after (out of range).
-  await activity(me.id, "2031-03-03", "09:00", "10:30", {
+  await activity(me.id, "2025-03-03", "09:00", "10:30", {
     action_type: "project",
     project_id: project.id,
     product_catalog_id: product.id,
     description: "Diseño de la migración — año fiscal",
     ticket_id: "T-77",
   });
-  await activity(me.id, "2031-03-10", "09:00", "10:00", { description: "Fuera del rango" });
+  await activity(me.id, "2025-03-10", "09:00", "10:00", { description: "Fuera del rango" });
   // The colleague's, on the client that can be excluded, with formula-like descriptions.
   for (const [i, text] of FORMULAS.entries()) {
-    await activity(colleague.id, "2031-03-04", `0${i + 1}:00`, `0${i + 1}:30`, {
+    await activity(colleague.id, "2025-03-04", `0${i + 1}:00`, `0${i + 1}:30`, {
       ownerable_type: "Client",
       ownerable_id: excludedClient.id,
       description: text,
     });
   }
-  await activity(outsider.id, "2031-03-05", "12:00", "13:15", {
+  await activity(outsider.id, "2025-03-05", "12:00", "13:15", {
     ownerable_type: "Client",
     ownerable_id: elsewhere.id,
     description: "Ajeno al grupo",
@@ -125,7 +125,7 @@ describe("reporting_activities.csv", () => {
     const res = await report(admin, { current_filter: "project", project_id: project.id });
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/text\/csv; charset=utf-8/);
-    expect(res.headers["content-disposition"]).toBe('attachment; filename="reporte_actividades_2031-03-03_2031-03-09.csv"');
+    expect(res.headers["content-disposition"]).toBe('attachment; filename="reporte_actividades_2025-03-03_2025-03-09.csv"');
     expect(res.text.startsWith(`\uFEFF${HEADER}\r\n`)).toBe(true);
     expect(parse(res.text).slice(1)).toEqual([
       [
@@ -137,7 +137,7 @@ describe("reporting_activities.csv", () => {
         "Proyecto",
         "",
         "T-77",
-        "2031-03-03",
+        "2025-03-03",
         "09:00",
         "10:30",
         "1.50",
@@ -151,7 +151,7 @@ describe("reporting_activities.csv", () => {
     expect(descriptions(client.text)).toEqual(FORMULAS.map((f) => `'${f}`));
     const employee = await report(admin, { current_filter: "employee", employee_id: outsider.id });
     expect(descriptions(employee.text)).toEqual(["Ajeno al grupo"]);
-    expect(parse(employee.text)[1].slice(8, 12)).toEqual(["2031-03-05", "12:00", "13:15", "1.25"]);
+    expect(parse(employee.text)[1].slice(8, 12)).toEqual(["2025-03-05", "12:00", "13:15", "1.25"]);
   });
 
   it("a client group, with excluded clients; a workspace, with excluded employees", async () => {
@@ -187,18 +187,29 @@ describe("reporting_activities.csv", () => {
     expect(noItem.body.errors.id).toEqual(["Por favor seleccione un cliente antes de descargar"]);
     const group_ = await report(admin, { current_filter: "client_group", client_id: 5 });
     expect(group_.body.errors.id).toEqual(["Por favor seleccione un Grupo de cliente antes de descargar"]);
-    const noDates = await admin.get(query({ current_filter: "project", project_id: project.id, start_date: "2031-03-03" }));
+    const noDates = await admin.get(query({ current_filter: "project", project_id: project.id, start_date: "2025-03-03" }));
     expect(noDates.status).toBe(422);
     expect(noDates.body.errors.end_date).toEqual(["Por favor seleccione las fechas de inicio y fin."]);
     const badDate = await admin.get(
-      query({ current_filter: "project", project_id: project.id, start_date: "2031-02-30", end_date: "2031-03-01" }),
+      query({ current_filter: "project", project_id: project.id, start_date: "2025-02-30", end_date: "2025-03-01" }),
     );
     expect(badDate.body.errors.start_date).toEqual(["Por favor seleccione las fechas de inicio y fin."]);
     const reversed = await admin.get(
-      query({ current_filter: "project", project_id: project.id, start_date: "2031-03-09", end_date: "2031-03-03" }),
+      query({ current_filter: "project", project_id: project.id, start_date: "2025-03-09", end_date: "2025-03-03" }),
     );
     expect(reversed.status).toBe(422);
     expect(reversed.body.errors.start_date).toEqual(["La fecha de inicio no puede ser posterior a la fecha de fin."]);
+    // Nothing after today (Mexico City): the screen's pickers stop there, and the route refuses it alike.
+    const today = businessToday();
+    const tomorrow = await admin.get(
+      query({ current_filter: "project", project_id: project.id, start_date: "2025-03-03", end_date: addDays(today, 1) }),
+    );
+    expect(tomorrow.status).toBe(422);
+    expect(tomorrow.body.errors.end_date).toEqual(["La fecha de fin no puede ser posterior a hoy."]);
+    const untilToday = await admin.get(
+      query({ current_filter: "project", project_id: project.id, start_date: "2025-03-03", end_date: today }),
+    );
+    expect(untilToday.status).toBe(200);
     const kind = await report(admin, { current_filter: "planeta", project_id: 1 });
     expect(kind.status).toBe(422);
     expect(kind.body.errors.current_filter).toEqual([reportMessages.selectKind]);
@@ -237,7 +248,7 @@ describe("every CSV route: streamed, BOM, formulas neutralised", () => {
     const db = t.app.db.db;
     await db.insert(projects).values({ project_code: "REP-2", name: "@Proyecto peligroso", client_id: elsewhere.id });
     await buildClient(db, { name: "-Cliente con guion" });
-    const range = "by_begins_at[start_date]=2031-03-03&by_begins_at[end_date]=2031-03-09";
+    const range = "by_begins_at[start_date]=2025-03-03&by_begins_at[end_date]=2025-03-09";
     const all = await admin.get(`/api/v1/activities.csv?${range}&by_employee=todos`);
     expect(lines(all.text)[0]).toBe(HEADER);
     expect(descriptions(all.text)).toEqual(expect.arrayContaining(FORMULAS.map((f) => `'${f}`)));
@@ -347,7 +358,7 @@ describe("the writer streams", () => {
 describe("selectBatches (drizzle's internal row mapping, pinned)", () => {
   it("gives exactly the rows `await select` gives: timestamps as Date, dates as strings, computed columns", async () => {
     const db = t.app.db.db;
-    await db.update(projects).set({ project_date: "2031-02-28" }).where(sql`${projects.id} = ${project.id}`);
+    await db.update(projects).set({ project_date: "2025-02-28" }).where(sql`${projects.id} = ${project.id}`);
     const select = () =>
       db
         .select({
@@ -366,7 +377,7 @@ describe("selectBatches (drizzle's internal row mapping, pinned)", () => {
     expect(batches.flat()).toEqual(expected);
     expect(batches.length).toBe(Math.ceil(expected.length / 3));
     expect(expected[0].begins_at).toBeInstanceOf(Date);
-    expect(expected.find((r) => r.project_date)?.project_date).toBe("2031-02-28");
+    expect(expected.find((r) => r.project_date)?.project_date).toBe("2025-02-28");
     const projectRows = () => db.select().from(projects).orderBy(projects.id);
     const all: unknown[] = [];
     for await (const batch of selectBatches(t.app.db, projectRows(), 2)) all.push(...batch);
@@ -382,7 +393,7 @@ describe("LibreOffice opens every CSV", () => {
     "every CSV route converted headless (es-MX): accents intact, =1+1 stays text, hours and dates are numbers (skipped without /usr/bin/soffice)",
     async () => {
       const res = await report(admin, { current_filter: "client_group", client_group_id: group.id });
-      const range = "by_begins_at[start_date]=2031-03-03&by_begins_at[end_date]=2031-03-09";
+      const range = "by_begins_at[start_date]=2025-03-03&by_begins_at[end_date]=2025-03-09";
       // Every other CSV route, with an accented text each must keep.
       const others: Record<string, { body: string; accent: string }> = {
         actividades: { body: (await admin.get(`/api/v1/activities.csv?${range}&by_employee=todos`)).text, accent: "Zoé Ñúñez" },
@@ -431,7 +442,7 @@ describe("LibreOffice opens every CSV", () => {
         expect(xml).not.toContain("table:formula");
         expect(xml).toMatch(/office:value-type="string"[^>]*>\s*<text:p>&apos;=1\+1<\/text:p>/);
         expect(xml).toMatch(/office:value-type="float" office:value="1.5"/);
-        expect(xml).toMatch(/office:value-type="date" office:date-value="2031-03-03"/);
+        expect(xml).toMatch(/office:value-type="date" office:date-value="2025-03-03"/);
         for (const [name, { accent }] of Object.entries(others)) {
           const converted = fs.readFileSync(path.join(dir, `${name}.fods`), "utf8");
           expect(converted, name).toContain(`<text:p>${accent}</text:p>`);

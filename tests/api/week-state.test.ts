@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { frozen_periods } from "../../server/db/schema";
 import { messages } from "../../src/core/messages";
-import { addDays, localToday, mondayOf } from "../../src/core/week";
+import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, signInAs } from "../support/factories";
 
@@ -13,7 +13,7 @@ let finance: ApiClient;
 let me: { id: number };
 let otherEmployee: { id: number };
 
-const THIS_MONDAY = mondayOf(localToday());
+const THIS_MONDAY = mondayOf(businessToday());
 const NEXT_MONDAY = addDays(THIS_MONDAY, 7);
 const state = (api: ApiClient, weekStart: string, employee?: number) =>
   api.get(`/api/v1/activities/week_state?week_start=${weekStart}${employee ? `&by_employee=${employee}` : ""}`);

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { expectNoEnglish, signIn } from "./fixtures";
+import { expectNoEnglish, fillDate, signIn } from "./fixtures";
 
 async function pick(page: Page, label: string, option: string) {
   const input = page.getByRole("combobox", { name: label, exact: true });
@@ -48,6 +48,8 @@ test("a licence: defaults, the Siglo CD key, save, edit, script download and the
   await page.getByRole("option", { name: "Usuarios nominales" }).click();
   await page.getByLabel("Emisión").check();
   await page.getByLabel("Conciliación").check();
+  // The validity is the app's DD/MM/AAAA picker, typed with the keyboard.
+  await fillDate(page, "Vigencia", "2030-06-30");
   await expectNoEnglish(page);
   await page.getByRole("button", { name: "Guardar" }).click();
 
@@ -68,6 +70,7 @@ test("a licence: defaults, the Siglo CD key, save, edit, script download and the
     has_mesa_electronica_license_key: true,
     modules: ["Emission", "Conciliation"],
   });
+  expect(String(saved.license_valid_until)).toMatch(/^2030-06-30/);
 
   // The SQL script downloads as a .sql file.
   const download = page.waitForEvent("download");
@@ -87,19 +90,40 @@ test("a licence: defaults, the Siglo CD key, save, edit, script download and the
   const edited = await page.evaluate(async (id) => (await (await fetch(`/api/v1/app_licenses/${id}`)).json()).app_license, id);
   expect(edited).toMatchObject({ product_name: "SICAJAS", has_mesa_electronica_license_key: false });
 
-  // The list finds it by search and by the type and status filters.
+  // The list finds it by search and by the client, product, type and status filters, each reached through
+  // «Agregar filtro» on the screen.
   await page.getByRole("menuitem", { name: "Licencias", exact: true }).click();
   await page.getByPlaceholder("Buscar por entidad o RFC").fill(entity);
   await expect(page.getByRole("cell", { name: entity })).toBeVisible();
   await expect(page.getByText("1–1 de 1")).toBeVisible();
-  await page.goto(`/app/app_licenses?filter=${encodeURIComponent(JSON.stringify({ q: entity, by_license_type: "rent" }))}`);
+  const addFilter = async (name: string) => {
+    await page.getByRole("button", { name: "Agregar filtro" }).click();
+    await page.getByRole("menuitemcheckbox", { name, exact: true }).click();
+  };
+  const choose = async (label: RegExp, option: string) => {
+    await page.getByRole("combobox", { name: label }).click();
+    await page.getByRole("option", { name: option, exact: true }).click();
+  };
+  await addFilter("Tipo de licencia");
+  await choose(/^Tipo de licencia/, "Renta");
   await expect(page.getByText("No se encontraron")).toBeVisible();
-  await page.goto(
-    `/app/app_licenses?filter=${encodeURIComponent(JSON.stringify({ q: entity, by_license_type: "named_users", by_status: "active" }))}`,
-  );
+  await choose(/^Tipo de licencia/, "Usuarios nominales");
   await expect(page.getByRole("cell", { name: entity })).toBeVisible();
-  await expect(page.getByRole("combobox", { name: /^Tipo de licencia/ })).toContainText("Usuarios nominales");
-  await expect(page.getByRole("combobox", { name: /^Estado/ })).toContainText("Activa");
+  await addFilter("Estado");
+  await choose(/^Estado/, "Inactiva");
+  await expect(page.getByText("No se encontraron")).toBeVisible();
+  await choose(/^Estado/, "Activa");
+  await expect(page.getByRole("cell", { name: entity })).toBeVisible();
+  await addFilter("Producto");
+  await choose(/^Producto/, "Siglo CD");
+  await expect(page.getByText("No se encontraron")).toBeVisible();
+  await choose(/^Producto/, "SICAJAS");
+  await expect(page.getByRole("cell", { name: entity })).toBeVisible();
+  await addFilter("Cliente");
+  await pick(page, "Cliente", client);
+  await expect(page.getByRole("cell", { name: entity })).toBeVisible();
+  await expect(page.getByText("1–1 de 1")).toBeVisible();
+  expect(new URL(page.url()).searchParams.get("filter")).toContain('"by_license_type":"named_users"');
   await expectNoEnglish(page);
 });
 

@@ -1,5 +1,9 @@
-import { expect, test } from "@playwright/test";
-import { expectNoEnglish, signIn } from "./fixtures";
+import { expect, type Page, test } from "@playwright/test";
+import { expectNoEnglish, fillDate, signIn } from "./fixtures";
+
+/** A picker's day section: disabled with the whole field. */
+const dayOf = (page: Page, label: string) =>
+  page.getByRole("group", { name: label, exact: true }).getByRole("spinbutton", { name: "Dia" });
 
 type Client = { id: number; name: string; client_product_catalogs: { product_catalog_name: string }[] };
 
@@ -33,8 +37,8 @@ test("an administrator creates an assignment: only the client's products, then f
   expect(products.length).toBeGreaterThan(own.length);
   await page.getByRole("option", { name: own[0], exact: true }).click();
 
-  await page.getByLabel("Fecha de inicio").fill("2031-03-10");
-  await page.getByLabel("Fecha de fin").fill("2031-03-20");
+  await fillDate(page, "Fecha de inicio", "2031-03-10");
+  await fillDate(page, "Fecha de fin", "2031-03-20");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Elemento guardado")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/assignments\/show\/\d+$/);
@@ -42,8 +46,8 @@ test("an administrator creates an assignment: only the client's products, then f
   await expectNoEnglish(page);
 
   await page.getByRole("menuitem", { name: "Asignaciones", exact: true }).click();
-  await page.getByLabel("Desde").fill("2031-03-01");
-  await page.getByLabel("Hasta").fill("2031-03-31");
+  await fillDate(page, "Desde", "2031-03-01");
+  await fillDate(page, "Hasta", "2031-03-31");
   const row = page.getByRole("row", { name: /Gabriela Cruz Mendoza/ });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(client.name);
@@ -59,10 +63,10 @@ test("on edit a start date already reached is locked and left out of the payload
   expect(current).toBeTruthy();
 
   await page.goto(`/app/assignments/update/${current.id}`);
-  await expect(page.getByLabel("Fecha de inicio")).toBeDisabled();
-  await expect(page.getByLabel("Fecha de fin")).toBeEnabled();
+  await expect(dayOf(page, "Fecha de inicio")).toBeDisabled();
+  await expect(dayOf(page, "Fecha de fin")).toBeEnabled();
   await expect(page.getByText("La fecha de inicio ya se alcanzó y no puede cambiarse")).toBeVisible();
-  await page.getByLabel("Fecha de fin").fill("2032-12-31");
+  await fillDate(page, "Fecha de fin", "2032-12-31");
   const request = page.waitForRequest((r) => r.method() === "PUT" && r.url().includes(`/api/v1/assignments/${current.id}`));
   await page.getByRole("button", { name: "Guardar" }).click();
   const body = (await request).postDataJSON();
@@ -74,6 +78,6 @@ test("on edit a start date already reached is locked and left out of the payload
   // A finished assignment: both dates locked.
   const past = all.find((a: { end_on: string }) => a.end_on < today);
   await page.goto(`/app/assignments/update/${past.id}`);
-  await expect(page.getByLabel("Fecha de inicio")).toBeDisabled();
-  await expect(page.getByLabel("Fecha de fin")).toBeDisabled();
+  await expect(dayOf(page, "Fecha de inicio")).toBeDisabled();
+  await expect(dayOf(page, "Fecha de fin")).toBeDisabled();
 });

@@ -5,12 +5,12 @@
  * message in the dialog, and the server keeps answering.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { addDays, localToday, mondayOf } from "../../src/core/week";
+import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { signIn } from "./fixtures";
 
 const compact = (date: string) => date.replaceAll("-", "");
 
-const tuesday = addDays(mondayOf(localToday()), 1);
+const tuesday = addDays(mondayOf(businessToday()), 1);
 
 /** The operator's week with the .ics import dialog open. */
 async function openImportDialog(page: Page) {

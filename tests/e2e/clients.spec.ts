@@ -80,14 +80,44 @@ test("a server-side error is shown per field in Spanish", async ({ page }) => {
   await page.getByRole("textbox", { name: "Código" }).fill(created.client_code);
   await pickNewFolder(page, `Otra carpeta ${Date.now().toString(36)}`);
   await page.getByRole("button", { name: "Guardar" }).click();
-  await expect(page.getByText("Error en los parametros client_code: ya está en uso")).toBeVisible();
+  await expect(page.getByText("Error en los parametros Código: ya está en uso")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/clients\/new$/);
 });
 
-test("Operador reads clients but has no create button", async ({ page }) => {
+test("Operador reads clients but has neither the create nor the CSV button", async ({ page }) => {
   await signIn(page, "operator");
   await page.getByRole("menuitem", { name: "Clientes", exact: true }).click();
   await expect(page).toHaveURL(/\/app\/clients$/);
+  await expect(page.getByRole("row").nth(1)).toBeVisible();
   await expect(page.getByRole("link", { name: "Crear" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Exportar CSV" })).toHaveCount(0);
+  // Nor the group filter: client groups are the administrators' section.
+  await expect(page.getByRole("combobox", { name: "Grupo de clientes" })).toHaveCount(0);
+  await expectNoEnglish(page);
+});
+
+test("an administrator filters the client list by group on screen and exports it", async ({ page }) => {
+  await signIn(page, "admin");
+  const { group, members } = await page.evaluate(async () => {
+    const groups = (await (await fetch("/api/v1/client_groups?per_page=all")).json()).client_groups as {
+      id: number;
+      name: string;
+    }[];
+    for (const g of groups) {
+      const clients = (await (await fetch(`/api/v1/clients?per_page=all&by_client_group=${g.id}`)).json()).clients as {
+        name: string;
+      }[];
+      if (clients.length > 0) return { group: g.name, members: clients.map((c) => c.name) };
+    }
+    throw new Error("no group with clients in the demo data");
+  });
+  await page.getByRole("menuitem", { name: "Clientes", exact: true }).click();
+  await page.getByRole("combobox", { name: "Grupo de clientes" }).click();
+  await page.getByRole("option", { name: group, exact: true }).click();
+  await expect(page.getByText(`1–${Math.min(10, members.length)} de ${members.length}`)).toBeVisible();
+  for (const name of members.slice(0, 10)) await expect(page.getByRole("cell", { name, exact: true })).toBeVisible();
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Exportar CSV" }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.csv$/);
   await expectNoEnglish(page);
 });

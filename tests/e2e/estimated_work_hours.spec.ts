@@ -26,4 +26,13 @@ test("an administrator adds estimated hours by position on a project and sees th
   const row = panel.getByRole("row").filter({ hasText: position });
   await expect(row).toContainText("42");
   await expectNoEnglish(page);
+
+  // The same position again: the server refuses it, and the toast names the field as the form does
+  // («Puesto»), never its column (employee_position_id).
+  await page.getByRole("combobox", { name: "Puesto" }).click();
+  await page.getByRole("option", { name: position, exact: true }).click();
+  await page.getByRole("spinbutton", { name: "Horas" }).fill("5");
+  await page.getByRole("button", { name: "Agregar" }).click();
+  await expect(page.getByText("Error en los parametros Puesto: ya tiene horas estimadas en este proyecto").first()).toBeVisible();
+  await expect(page.getByText(/employee_position_id/)).toHaveCount(0);
 });

@@ -69,3 +69,24 @@ export async function pickNewFolder(page: Page, name: string) {
   await dialog.getByRole("button", { name: "Seleccionar esta carpeta" }).click();
   await expect(page.getByTestId("drive-folder-url")).toContainText(name);
 }
+
+/**
+ * Types a date (YYYY-MM-DD, or YYYY-MM-DDTHH:mm) into one of the app's MUI X pickers, with the keyboard as a
+ * person would: the field is a group of sections (día, mes, año, hora, minutos) that take digits in turn.
+ */
+export async function fillDate(page: Page, label: string, value: string) {
+  const field = page.getByRole("group", { name: label, exact: true });
+  const [date, time] = value.split("T");
+  const [year, month, day] = date.split("-");
+  // (MUI X's Spanish locale names the day section "Dia".)
+  await field.getByRole("spinbutton", { name: "Dia" }).click();
+  await page.keyboard.type(`${day}${month}${year}${time ? time.replace(":", "") : ""}`);
+  await expect(field.getByRole("spinbutton", { name: "Año" })).toHaveText(year);
+}
+
+/** The DD/MM/AAAA (and HH:mm) a picker shows, read from its sections. */
+export async function pickedDate(page: Page, label: string) {
+  const sections = await page.getByRole("group", { name: label, exact: true }).getByRole("spinbutton").allInnerTexts();
+  const [day, month, year, ...time] = sections.map((s) => s.trim());
+  return `${day}/${month}/${year}${time.length ? ` ${time.join(":")}` : ""}`;
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { expectNoEnglish, signIn } from "./fixtures";
+import { expectNoEnglish, fillDate, signIn } from "./fixtures";
 
 function csvFile(name: string, text: string) {
   const path = join(mkdtempSync(join(tmpdir(), "sia-holydays-")), name);
@@ -24,7 +24,7 @@ test("an administrator creates a holiday, finds it with its long date and delete
 
   await page.getByRole("link", { name: "Crear" }).click();
   await expect(page).toHaveURL(/\/app\/holydays\/new$/);
-  await page.getByLabel("Fecha").fill("2031-03-15");
+  await fillDate(page, "Fecha", "2031-03-15");
   await page.getByLabel("Descripción").fill(name);
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page).toHaveURL(/\/app\/holydays(\?.*)?$/);

@@ -6,10 +6,10 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import Papa from "papaparse";
-import { localToday, previousWeekOf } from "../../src/core/week";
+import { businessToday, previousWeekOf } from "../../src/core/week";
 import { expectNoEnglish, signIn } from "./fixtures";
 
-const WEEK = previousWeekOf(localToday());
+const WEEK = previousWeekOf(businessToday());
 const FIRM = "Tláloc Sistemas y Consultoría";
 const HEADER = [
   "Empleado",
@@ -89,6 +89,12 @@ test("the validation messages of SPEC §5 appear", async ({ page }) => {
   await page.keyboard.press("Backspace");
   await page.getByRole("button", { name: "Descargar CSV" }).click();
   await expect(page.getByText("Por favor seleccione las fechas de inicio y fin.")).toBeVisible();
+  // An end date typed past today: the picker does not stop the keyboard, the shared schema does (and the route).
+  await end.getByRole("spinbutton", { name: "Dia" }).click();
+  await page.keyboard.type("31122099");
+  await expect(end.getByRole("spinbutton", { name: "Año" })).toHaveText("2099");
+  await page.getByRole("button", { name: "Descargar CSV" }).click();
+  await expect(page.getByText("La fecha de fin no puede ser posterior a hoy.")).toBeVisible();
 });
 
 test("an Operador reports only on themselves", async ({ page }) => {

@@ -4,7 +4,7 @@
  * right on the calendar, at their times. Works weeks ahead of today (no demo activities there).
  */
 import { expect, test } from "@playwright/test";
-import { addDays, localToday, mondayOf } from "../../src/core/week";
+import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
@@ -13,7 +13,7 @@ const WEEKS_AHEAD = 7;
 const dmy = (date: string) => date.split("-").reverse().join("/");
 
 test("an Excel-in-Spanish CSV (Windows-1252, ';') imports with its accents intact", async ({ page }) => {
-  const monday = addDays(mondayOf(localToday()), 7 * WEEKS_AHEAD);
+  const monday = addDays(mondayOf(businessToday()), 7 * WEEKS_AHEAD);
   const rows = [
     "fecha;hora_inicio;hora_fin;tipo;cliente_o_prospecto;codigo_proyecto;producto;tipo_actividad;ticket;descripcion",
     `${dmy(monday)};9:00 a. m.;10:30 a. m.;RH;;;;;;Reunión de capacitación`,

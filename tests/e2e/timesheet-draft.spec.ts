@@ -7,13 +7,13 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../src/core/messages";
-import { addDays, localToday, mondayOf, zonedTime } from "../../src/core/week";
+import { addDays, businessToday, mondayOf, zonedTime } from "../../src/core/week";
 import { drag, scrollCalendarTo, slot } from "./calendar";
 import { signIn, signOut } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
 
-const THIS_MONDAY = mondayOf(localToday());
+const THIS_MONDAY = mondayOf(businessToday());
 const OTHER = "Luis Fernando Martínez Ochoa";
 const ANOTHER = "Mariana López Villaseñor";
 

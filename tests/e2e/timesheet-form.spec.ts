@@ -5,7 +5,7 @@
  * and says why under the field, and a closed week's activity opens read-only with its reason.
  */
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
-import { addDays, localToday, mondayOf } from "../../src/core/week";
+import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { scrollCalendarTo, slot } from "./calendar";
 import { ACCOUNTS, DEMO_PASSWORD, signIn } from "./fixtures";
 
@@ -13,7 +13,7 @@ test.use({ viewport: { width: 1400, height: 1300 } });
 
 /** A week of its own, far ahead: the other timesheet walks use next week and weeks 3–21 ahead. */
 const WEEKS_AHEAD = 23;
-const NEXT_MONDAY = addDays(mondayOf(localToday()), 7 * WEEKS_AHEAD);
+const NEXT_MONDAY = addDays(mondayOf(businessToday()), 7 * WEEKS_AHEAD);
 const ACTION_TYPE = /^Tipo (Proyecto|Soporte|Preventa|Actividad interna|Recursos humanos|Vacaciones)$/;
 
 async function showNextWeek(page: Page) {

@@ -8,13 +8,13 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { messages } from "../../src/core/messages";
-import { addDays, localToday, mondayOf } from "../../src/core/week";
+import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { copyIconOf, drag, grip, scrollCalendarTo, slot } from "./calendar";
 import { signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
 
-const THIS_MONDAY = mondayOf(localToday());
+const THIS_MONDAY = mondayOf(businessToday());
 const compact = (date: string) => date.replaceAll("-", "");
 
 /** The .ics fixture with its placeholders ({{MON}} … {{FRI}}) set to the days of the week starting `monday`. */

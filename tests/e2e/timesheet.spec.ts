@@ -4,13 +4,13 @@
  * week, and an admin looking at another employee's frozen week. Works in next week (no demo activities).
  */
 import { expect, type Page, test } from "@playwright/test";
-import { addDays, localToday, mondayOf } from "../../src/core/week";
+import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { drag, grip, scrollCalendarTo, slot } from "./calendar";
 import { ACCOUNTS, DEMO_PASSWORD, signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
 
-const NEXT_MONDAY = addDays(mondayOf(localToday()), 7);
+const NEXT_MONDAY = addDays(mondayOf(businessToday()), 7);
 const TUESDAY = addDays(NEXT_MONDAY, 1);
 const WEDNESDAY = addDays(NEXT_MONDAY, 2);
 

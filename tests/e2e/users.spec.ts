@@ -44,7 +44,7 @@ test("an administrator filters users by role, creates one and lands on the user 
   await page.getByLabel("Contraseña", { exact: true }).fill("secreta-123");
   await page.getByLabel("Confirmar contraseña").fill("secreta-123");
   await page.getByRole("button", { name: "Guardar" }).click();
-  await expect(page.getByText("Error en los parametros email: ya está en uso")).toBeVisible();
+  await expect(page.getByText("Error en los parametros Correo electrónico: ya está en uso")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/users\/new_user$/);
 });
 

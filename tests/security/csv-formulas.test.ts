@@ -26,7 +26,7 @@ const DANGEROUS = [
   "Líneas\r\n=1+1\n@x",
   "'=ya escapada;'@dos",
 ];
-const WEEK = "2031-03-03";
+const WEEK = "2025-03-03";
 let t: TestApp;
 let admin: ApiClient;
 let operator: ApiClient;
@@ -78,13 +78,13 @@ afterAll(() => t?.close());
 
 describe("CSV downloads: no formula after a ',' or a ';'", () => {
   it("every CSV download, read with ',' and with ';', has no cell starting a formula", async () => {
-    const range = `by_begins_at[start_date]=${WEEK}&by_begins_at[end_date]=2031-03-09`;
+    const range = `by_begins_at[start_date]=${WEEK}&by_begins_at[end_date]=2025-03-09`;
     const downloads: Record<string, string> = {
       "activities.csv": (await admin.get(`/api/v1/activities.csv?${range}&by_employee=todos`)).text,
       "download_personal_report.csv": (await operator.get(`/api/v1/activities/download_personal_report.csv?${range}`)).text,
       "reporting_activities.csv": (
         await admin.get(
-          `/api/v1/activities/reporting_activities.csv?start_date=${WEEK}&end_date=2031-03-09&current_filter=client&client_id=${clientId}`,
+          `/api/v1/activities/reporting_activities.csv?start_date=${WEEK}&end_date=2025-03-09&current_filter=client&client_id=${clientId}`,
         )
       ).text,
       "projects.csv": (await admin.get("/api/v1/projects.csv?per_page=all")).text,
@@ -109,7 +109,7 @@ describe("a file SIA wrote, imported again", () => {
   it("gives back the very descriptions", async () => {
     const columns: CsvColumn<Record<string, string>>[] = ACTIVITY_CSV_COLUMNS.map((c) => ({ header: c, value: (r) => r[c] }));
     const rows = DANGEROUS.map((description, i) => ({
-      fecha: "2031-03-04",
+      fecha: "2025-03-04",
       hora_inicio: `${10 + i}:00`,
       hora_fin: `${10 + i}:30`,
       tipo: "RH",

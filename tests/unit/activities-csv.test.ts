@@ -91,7 +91,7 @@ describe("parseActivitiesCsv: Excel in Spanish", () => {
       "Línea 7: hora_inicio «13:00 p. m.»: no es una hora válida (de 00:00 a 24:00, HH:MM o como 9:00 a. m.); " +
         "hora_fin «9:00:30»: no es una hora válida (de 00:00 a 24:00, HH:MM o como 9:00 a. m.)",
       "Línea 9: tiene 11 celdas y el encabezado 10; revise el separador y las comillas",
-      "Línea 10: la fecha está fuera de la semana del 2031-03-17 al 2031-03-23",
+      "Línea 10: la fecha está fuera de la semana del 17/03/2031 al 23/03/2031",
     ]);
   });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "../../src/core/messages";
 import { baseDataProvider, listQuery } from "../../src/dataProvider";
+import { fieldLabel, resourceOfPath } from "../../src/dataProvider/fieldLabels";
 import { errorFor, toQueryString, validationFromBody } from "../../src/dataProvider/http";
 
 describe("dataProvider conventions", () => {
@@ -30,7 +31,7 @@ describe("dataProvider conventions", () => {
     };
     expect(validationFromBody(body)).toEqual({
       inline: { name: "es obligatorio", client_code: "ya está en uso" },
-      fieldToasts: ["Error en los parametros name: es obligatorio", "Error en los parametros client_code: ya está en uso"],
+      fieldToasts: ["Error en los parametros Nombre: es obligatorio", "Error en los parametros Código: ya está en uso"],
       base: ["No se puede eliminar: x"],
     });
     const error = errorFor(422, body);
@@ -79,5 +80,21 @@ describe("dataProvider conventions", () => {
       expect(failure.message).toBe(messages.staleVersion);
       expect(failure.body.client).toEqual({ id: 7, name: "Del otro", lock_version: 5 });
     });
+  });
+
+  it("names each field of a 422 in Spanish, by the call's resource when known, never by its column", () => {
+    expect(fieldLabel("employee_position_id", "estimated_work_hours")).toBe("Puesto");
+    expect(fieldLabel("date_of_invoice", "invoices")).toBe("Fecha de facturación");
+    expect(fieldLabel("event.starts_at", "quotations")).toBe("Fecha y hora del evento");
+    expect(fieldLabel("client_product_catalogs_attributes.0.annual_support_hours", "clients")).toMatch(/^[A-ZÁÉÍÓÚ]/);
+    expect(fieldLabel("invalid_transition")).toBe("Cambio de estado");
+    expect(fieldLabel("some_unknown_key")).toBe("some unknown key");
+    const { fieldToasts } = validationFromBody(
+      { errors: { employee_position_id: ["Rellene todos los campos"] } },
+      "estimated_work_hours",
+    );
+    expect(fieldToasts).toEqual(["Error en los parametros Puesto: Rellene todos los campos"]);
+    expect(resourceOfPath("estimated_work_hours/3")).toBe("estimated_work_hours");
+    expect(resourceOfPath("projects.csv")).toBe("projects");
   });
 });

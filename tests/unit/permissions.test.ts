@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canAccess, grantFor } from "../../src/core/permissions";
+import { canAccess, canOnProject, grantFor, leadsProject } from "../../src/core/permissions";
 
 const admin = { administrator_role: true };
 const operator = { operator_role: true };
@@ -54,6 +54,11 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["notifications", "list", "all", "all", "all"],
   ["notifications", "update", "own", "own", "own"],
   ["notifications", "create", "all", null, null],
+  // a project leader (decision 029): an Operador reads the estimated hours of the projects they lead
+  ["estimated_work_hours", "list", "all", "own", "all"],
+  ["estimated_work_hours", "show", "all", "own", "all"],
+  ["estimated_work_hours", "create", "all", null, null],
+  ["estimated_work_hours", "delete", "all", null, null],
 ];
 
 describe("permission matrix", () => {
@@ -69,5 +74,18 @@ describe("permission matrix", () => {
     expect(canAccess({ user: null, resource: "clients", action: "list" })).toBe(false);
     expect(canAccess({ user: {}, resource: "clients", action: "list" })).toBe(false);
     expect(canAccess({ user: admin, resource: "no_such_thing", action: "list" })).toBe(false);
+  });
+
+  it("a project leader is the project's PM or responsible person, through their employee", () => {
+    const leader = { operator_role: true, employee: { id: 7 } };
+    expect(leadsProject(leader, { pm_id: 7, rape_id: 3 })).toBe(true);
+    expect(leadsProject(leader, { pm_id: null, rape_id: 7 })).toBe(true);
+    expect(leadsProject(leader, { pm_id: 3, rape_id: 4 })).toBe(false);
+    expect(leadsProject({ operator_role: true, employee: null }, { pm_id: null, rape_id: null })).toBe(false);
+    expect(canOnProject(leader, "estimated_work_hours", "list", { pm_id: 7 })).toBe(true);
+    expect(canOnProject(leader, "estimated_work_hours", "list", { pm_id: 3 })).toBe(false);
+    expect(canOnProject(leader, "estimated_work_hours", "create", { pm_id: 7 })).toBe(false);
+    expect(canOnProject(leader, "invoices", "list", { pm_id: 7 })).toBe(false);
+    expect(canOnProject({ finance_role: true }, "estimated_work_hours", "list", { pm_id: 3 })).toBe(true);
   });
 });

@@ -15,12 +15,12 @@ import {
 } from "../../../src/core/schemas/activity";
 import {
   addDays,
+  businessToday,
   endOfDay,
   isDateInRange,
   isInstantInRange,
   localDate,
   localDateOf,
-  localToday,
   monthOf,
   previousWeekOf,
   startOfDay,
@@ -366,7 +366,7 @@ function registerActivityRoutes(app: FastifyInstance) {
         typeof value === "string" ? value : typeof value === "number" ? String(value) : "\u0000";
       const weekStart = params.week_start ? localDateOf(textOf(params.week_start)) : null;
       if (params.week_start && !weekStart) throw ValidationError.field("week_start", messages.dateOutOfRange);
-      const targetDay = weekStart ?? rangeStartDate(params) ?? localToday();
+      const targetDay = weekStart ?? rangeStartDate(params) ?? businessToday();
       const target = weekOf(targetDay);
       if (!isDateInRange(target.starts_on) || !isDateInRange(target.ends_on)) {
         throw ValidationError.field("week_start", messages.dateOutOfRange);

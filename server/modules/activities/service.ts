@@ -13,7 +13,7 @@ import { projectStateLabel } from "../../../src/core/projectMachine";
 import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
 import type { SessionUser } from "../../../src/core/session";
 import { ARCHIVED_PROJECT_STATES } from "../../../src/core/states";
-import { addDays, localDate, localDateOf, localToday } from "../../../src/core/week";
+import { addDays, businessToday, localDate, localDateOf } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { activities, app_settings, employees, frozen_periods } from "../../db/schema";
 import { forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
@@ -66,7 +66,8 @@ export function employeeFor(user: SessionUser, requested: unknown): number {
  * Whether this caller may close the week starting on `weekStart` now: an admin always; anyone else only a
  * week that has begun (closing an empty future week would leave it closed before it could be logged).
  */
-export const mayCloseWeek = (user: SessionUser, weekStart: string, today = localToday()) => isAdmin(user) || weekStart <= today;
+export const mayCloseWeek = (user: SessionUser, weekStart: string, today = businessToday()) =>
+  isAdmin(user) || weekStart <= today;
 
 /** Local date (Mexico City) an activity belongs to, as SQL. */
 export const localDaySql = (column: unknown) => sql`((${column} at time zone 'America/Mexico_City')::date)`;

@@ -1,23 +1,13 @@
 /** Rules of assignments (SPEC §2 assignment form, §5): enforced here, not only by the form. */
 import { eq } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
+import { businessToday } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { client_product_catalogs, employees } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import type { RequestContext } from "../../http/resource";
 
 type Values = Record<string, unknown>;
-export const BUSINESS_TIME_ZONE = "America/Mexico_City";
-
-/** Today's date (YYYY-MM-DD) in the firm's time zone. */
-export function businessToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone: BUSINESS_TIME_ZONE,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(now);
-}
 
 async function checkEmployee(db: Tx, employeeId: number) {
   const [employee] = await db

@@ -16,7 +16,7 @@ import {
   TEAM_DASHBOARD_MAX_WEEKS,
   teamDashboardQuery,
 } from "../../../src/core/schemas/dashboard";
-import { addDays, localToday, mondayOf, parseIsoDate, sundayOf } from "../../../src/core/week";
+import { addDays, businessToday, mondayOf, parseIsoDate, sundayOf } from "../../../src/core/week";
 import { authorize, currentUser } from "../../http/auth";
 import { forbidden, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
@@ -61,7 +61,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
           ? ValidationError.field("employee_id", messages.selectEmployee)
           : ValidationError.base(messages.noEmployee);
       }
-      const week = await employeeWeek(api.db, employeeId, query.week ?? localToday());
+      const week = await employeeWeek(api.db, employeeId, query.week ?? businessToday());
       if (!week) throw notFound();
       return { dashboard: week };
     },
@@ -85,7 +85,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
     async (request) => {
       authorize(request, "dashboards", "list");
       const query = parse(teamDashboardQuery, request);
-      const today = localToday();
+      const today = businessToday();
       const to = query.to ?? sundayOf(today);
       const from = query.from ?? addDays(mondayOf(to), -7 * (TEAM_DASHBOARD_DEFAULT_WEEKS - 1));
       if (from > to) throw ValidationError.field("from", dashboardMessages.rangeOrder);
@@ -125,7 +125,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
     async (request) => {
       authorize(request, "clients", "show");
       const query = parse(clientDashboardQuery, request);
-      const year = query.year ?? Number(localToday().slice(0, 4));
+      const year = query.year ?? Number(businessToday().slice(0, 4));
       const dashboard = await clientSupport(api.db, idOf(request), year);
       if (!dashboard) throw notFound();
       return { dashboard };

@@ -1,9 +1,10 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { estimatedWorkHourSchema, estimatedWorkHourUpdateSchema } from "../../../src/core/schemas/estimated_work_hour";
-import { employee_positions, estimated_work_hours } from "../../db/schema";
+import { employee_positions, estimated_work_hours, projects } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import { declareResource, filter } from "../../http/resource";
+import { outer } from "../../http/sql";
 
 const positionName = sql<
   string | null
@@ -23,6 +24,11 @@ export const estimatedWorkHoursResource = declareResource({
   },
   defaultSort: { column: "id", order: "asc" },
   filters: { project_id: filter.idEquals(estimated_work_hours.project_id) },
+  // An Operador reads the estimated hours of the projects they lead (PM or responsible; decision 029).
+  own: (user) =>
+    user.employee
+      ? sql`${outer(estimated_work_hours.project_id)} in (select ${outer(projects.id)} from ${projects} where ${outer(projects.pm_id)} = ${user.employee.id} or ${outer(projects.rape_id)} = ${user.employee.id})`
+      : sql`false`,
   computed: { employee_position_name: positionName.as("employee_position_name") as never },
   async beforeWrite(values, ctx, existing) {
     // One row per (project, position): say so on the position field rather than a bare constraint name.

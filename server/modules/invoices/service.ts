@@ -16,11 +16,11 @@ import {
 } from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
+import { businessToday } from "../../../src/core/week";
 import type { Db, Tx } from "../../db/client";
 import { invoices, projects } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
 import { staleVersion, withValidation } from "../../http/resource";
-import { businessToday } from "../assignments/service";
 import { audit } from "../projects/audit";
 
 const cents = (n: number) => Math.round(n * 100);

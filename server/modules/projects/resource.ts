@@ -34,7 +34,7 @@ import { forbidden, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf, ResourceService } from "../../http/resource";
 import { outer } from "../../http/sql";
-import { unreadCountSql } from "../board/service";
+import { memberSql, unreadCountSql } from "../board/service";
 import { assertFolderFree, placeProjectFolder } from "../drive/folders";
 import {
   driveFailure,
@@ -164,6 +164,10 @@ export const projectsResource = declareResource({
     invoiced_percentage: invoicedPercentage.as("invoiced_percentage") as never,
     // Board messages the signed-in user has not read (issue 9): 0 outside the projects they are on.
     unread_messages: (ctx) => unreadCountSql(ctx.user.id, outer(projects.id)).as("unread_messages"),
+    // Whether the signed-in user reads the project's board (administrators, members): the page asks for the
+    // board only then, instead of asking and being refused (decision 029).
+    board_member: (ctx) =>
+      (ctx.user.administrator_role ? sql<boolean>`true` : memberSql(ctx.user.id, outer(projects.id))).as("board_member"),
   },
   present(record, ctx) {
     const presented: typeof record & Record<string, unknown> = {

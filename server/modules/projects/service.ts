@@ -15,11 +15,11 @@ import {
 } from "../../../src/core/projectMachine";
 import type { SessionUser } from "../../../src/core/session";
 import type { ProjectState } from "../../../src/core/states";
+import { businessToday } from "../../../src/core/week";
 import type { Db, Tx } from "../../db/client";
 import { project_stages, projects } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
 import { staleVersion, withValidation } from "../../http/resource";
-import { businessToday } from "../assignments/service";
 import { invoicedPercentage } from "../invoices/service";
 import { audit } from "./audit";
 

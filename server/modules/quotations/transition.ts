@@ -23,6 +23,7 @@ import { pipelineMessages } from "../../../src/core/messages";
 import { nextState } from "../../../src/core/quotationMachine";
 import { quotationTransitionSchema } from "../../../src/core/schemas/quotation";
 import { QUOTATION_STATES, type QuotationState } from "../../../src/core/states";
+import { businessToday } from "../../../src/core/week";
 import type { Db, Tx } from "../../db/client";
 import {
   activities,
@@ -38,11 +39,10 @@ import {
 import { authorize, currentUser } from "../../http/auth";
 import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { expectedVersion, idOf, ResourceService, staleVersion, withValidation } from "../../http/resource";
+import { expectedVersion, idOf, type ResourceService, staleVersion, withValidation } from "../../http/resource";
 import { testPause } from "../../http/testPause";
 import { TEMPLATES_DIR } from "../../paths";
 import { type DocumentsPort, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
-import { businessToday } from "../assignments/service";
 import { nextClientCode } from "../clients/resource";
 import { assertFolderFree } from "../drive/folders";
 import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
@@ -330,9 +330,15 @@ async function approveQuote(
       if (!clientFolder) throw ValidationError.field("drive_root_id", pipelineMessages.folderNotFound);
       // A picked folder is the client's alone (decision 027); the prospect's own is about to be emptied.
       if (params.pickedFolder) {
-        await assertFolderFree(tx, port, clientFolder, { kind: "client", id: client.id }, {
-          ignore: prospect ? [{ kind: "prospect", id: prospect.id }] : [],
-        });
+        await assertFolderFree(
+          tx,
+          port,
+          clientFolder,
+          { kind: "client", id: client.id },
+          {
+            ignore: prospect ? [{ kind: "prospect", id: prospect.id }] : [],
+          },
+        );
       }
       await tx
         .update(clients)

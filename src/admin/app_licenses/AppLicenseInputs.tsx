@@ -4,7 +4,6 @@ import {
   AutocompleteInput,
   BooleanInput,
   CheckboxGroupInput,
-  DateInput,
   NumberInput,
   ReferenceInput,
   SelectInput,
@@ -13,6 +12,7 @@ import {
 } from "react-admin";
 import { useFormContext, useWatch } from "react-hook-form";
 import { MESA_ELECTRONICA_PRODUCT_NAME } from "../../core/constants";
+import { DatePickerInput } from "../common/DatePickerInput";
 import { environmentChoices, licenseModuleChoices, licenseTypeChoices } from "./licenseChoices";
 
 /** SPEC §5: the mesa electrónica key exists only for Siglo CD; on any other product it is unticked and hidden. */
@@ -60,7 +60,7 @@ export function AppLicenseInputs() {
         <NumberInput source="num_licenses" min={1} step={1} fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 3 }}>
-        <DateInput source="license_valid_until" fullWidth />
+        <DatePickerInput source="license_valid_until" fullWidth />
       </Grid>
       <Grid size={12}>
         <CheckboxGroupInput source="modules" choices={licenseModuleChoices} />

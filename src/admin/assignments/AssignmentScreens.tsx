@@ -4,7 +4,6 @@ import { useEffect, useMemo, useRef } from "react";
 import {
   AutocompleteInput,
   DateField,
-  DateInput,
   NumberField,
   ReferenceInput,
   SelectInput,
@@ -18,6 +17,7 @@ import { useFormContext, useWatch } from "react-hook-form";
 import { CLIENT_NOT_CONFIGURED_THROTTLE_MS, MAX_PER_PAGE } from "../../core/constants";
 import { messages } from "../../core/messages";
 import { assignmentSchema, assignmentUpdateSchema, dateReached } from "../../core/schemas/assignment";
+import { DatePickerInput } from "../common/DatePickerInput";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { assignmentErrorText, type ClientWithProducts, hasProducts, productChoicesOf, throttled } from "./assignmentRules";
 
@@ -36,8 +36,8 @@ const filters = [
   >
     <AutocompleteInput optionText="name" label="Empleado" sx={{ minWidth: 280 }} />
   </ReferenceInput>,
-  <DateInput key="from" source="from" label="Desde" alwaysOn />,
-  <DateInput key="to" source="to" label="Hasta" alwaysOn />,
+  <DatePickerInput key="from" source="from" label="Desde" alwaysOn fullWidth={false} />,
+  <DatePickerInput key="to" source="to" label="Hasta" alwaysOn fullWidth={false} />,
 ];
 
 /** The assignment's columns, shown alike in the list and on its detail (SPEC §3 displayed fields). */
@@ -134,7 +134,7 @@ function AssignmentInputs({ editing = false }: { editing?: boolean }) {
       </Grid>
       <ClientAndProduct />
       <Grid size={{ xs: 12, md: 6 }}>
-        <DateInput
+        <DatePickerInput
           source="start_on"
           disabled={startLocked}
           helperText={startLocked ? "La fecha de inicio ya se alcanzó y no puede cambiarse" : undefined}
@@ -142,7 +142,7 @@ function AssignmentInputs({ editing = false }: { editing?: boolean }) {
         />
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
-        <DateInput
+        <DatePickerInput
           source="end_on"
           disabled={endLocked}
           helperText={endLocked ? "La fecha de fin ya se alcanzó y no puede cambiarse" : undefined}

@@ -53,6 +53,8 @@ export function BoardPanel() {
   const { permissions: me } = usePermissions<SessionUser | null>();
   const translate = useTranslate();
   const projectId = Number(project?.id);
+  // The project says whether the user reads its board (board_member): nothing is asked that would be refused.
+  const outsider = project?.board_member === false;
   const [messages, setMessages] = useState<BoardMessage[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [members, setMembers] = useState<BoardMember[]>([]);
@@ -81,6 +83,11 @@ export function BoardPanel() {
 
   useEffect(() => {
     if (!projectId) return;
+    setDenied(outsider);
+    if (outsider) {
+      setLoaded(true);
+      return;
+    }
     let alive = true;
     Promise.all([boardApi.history(projectId), boardApi.members(projectId)])
       .then(([page, people]) => {
@@ -97,7 +104,7 @@ export function BoardPanel() {
     return () => {
       alive = false;
     };
-  }, [projectId]);
+  }, [projectId, outsider]);
 
   useEffect(() => {
     if (loaded) markRead(messages);

@@ -10,12 +10,12 @@ import {
   SelectInput,
   SimpleShowLayout,
   TextField,
-  UrlField,
   useCanAccess,
 } from "react-admin";
 import { messages } from "../../core/messages";
 import { clientFormSchema } from "../../core/schemas/client";
 import { DriveCheckButton } from "../common/DriveCheckButton";
+import { DriveFolderField } from "../common/DriveFolderLink";
 import { withNested } from "../common/nested";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { ClientSupportPanel } from "../dashboards/panels";
@@ -33,11 +33,13 @@ export function ClientList() {
           <ReferenceInput
             key="group"
             source="by_client_group"
+            label="Grupo de clientes"
             reference="client_groups"
             perPage={1000}
             sort={{ field: "name", order: "ASC" }}
+            alwaysOn
           >
-            <SelectInput optionText="name" label="Grupo de clientes" />
+            <SelectInput optionText="name" label="Grupo de clientes" emptyText="sia.filters.all" />
           </ReferenceInput>,
         ]
       : []),
@@ -87,7 +89,7 @@ export function ClientShow() {
         <TextField source="client_group_name" label="Grupo de clientes" emptyText="Ninguno" />
         <BooleanField source="is_production_ready" />
         <BooleanField source="was_prospect" />
-        <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" />
+        <DriveFolderField source="drive_root_url" />
         <ArrayField source="client_product_catalogs">
           <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>Sin productos configurados</span>}>
             <TextField source="product_catalog_name" label="Producto" />

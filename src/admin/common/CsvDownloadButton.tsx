@@ -2,7 +2,7 @@
 import DownloadIcon from "@mui/icons-material/Download";
 import { Button, CircularProgress } from "@mui/material";
 import { useState } from "react";
-import { useListContext, useNotify, useResourceContext } from "react-admin";
+import { useCanAccess, useListContext, useNotify, useResourceContext } from "react-admin";
 import { listQuery } from "../../dataProvider";
 import { apiFetch } from "../../dataProvider/http";
 import { saveBlob } from "../../dataProvider/saveBlob";
@@ -25,6 +25,9 @@ export function CsvDownloadButton({ label = "ra.action.export" }: { label?: stri
   const { filterValues, sort } = useListContext();
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
+  // Offered only to whom the matrix grants the export (the server answers 403 to the others).
+  const { canAccess } = useCanAccess({ resource, action: "export" });
+  if (!canAccess) return null;
   return (
     <Button
       size="small"

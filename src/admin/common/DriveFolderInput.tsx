@@ -29,6 +29,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useDataProvider, useInput } from "react-admin";
 import { useFormContext, useWatch } from "react-hook-form";
 import type { DriveItem, SiaDataProvider } from "../../dataProvider";
+import { DriveFolderLink } from "./DriveFolderLink";
 
 interface Listing {
   folder: DriveItem;
@@ -52,9 +53,7 @@ export function DriveFolderInput({ label = "Carpeta en el drive", helperText }: 
       <Stack direction="row" spacing={1} alignItems="center" sx={{ minHeight: 40 }}>
         <FolderIcon color={url ? "primary" : "disabled"} />
         {url ? (
-          <Link href={url} target="_blank" rel="noopener noreferrer" data-testid="drive-folder-url">
-            {decodeURIComponent(url.split("/drive/folders/")[1] ?? url)}
-          </Link>
+          <DriveFolderLink url={url} testId="drive-folder-url" />
         ) : (
           <Typography color="text.secondary">Ninguna carpeta seleccionada</Typography>
         )}

@@ -1,7 +1,7 @@
 /**
- * The date pickers' values: the API's ISO dates (`yyyy-MM-dd`) to and from the picker's Date, and the
- * Mexican display. Apart from the pickers so the lazily loaded picker (DatePickerField.tsx) and the
- * inputs that load it (DatePickerInput.tsx) import them without importing each other.
+ * The date pickers' values: the API's ISO dates (`yyyy-MM-dd`) to and from the picker's Date, the Mexican
+ * display, and the pickers' props. Apart from the pickers so the lazily loaded picker (DatePickerField.tsx)
+ * and the inputs that load it (DatePickerInput.tsx) import them without importing each other.
  */
 import { format, isValid, parseISO } from "date-fns";
 import { es } from "date-fns/locale";
@@ -31,3 +31,6 @@ export interface SiaDatePickerProps {
   /** Latest date that can be picked (ISO). */
   maxDate?: string;
 }
+
+/** An ISO instant (`2026-12-01T16:00:00.000Z`) picked as date and time. */
+export type SiaDateTimePickerProps = Omit<SiaDatePickerProps, "maxDate">;

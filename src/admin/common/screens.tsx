@@ -3,7 +3,7 @@
  * inputs, fields): lists of 10 with the pager window and the spec's paths, forms that save and go to the
  * record's detail with a Spanish toast, edit toolbars, and detail screens that send a missing record to /404.
  */
-import type { ReactElement, ReactNode } from "react";
+import { Children, isValidElement, type ReactElement, type ReactNode } from "react";
 import {
   Create,
   type CreateProps,
@@ -11,6 +11,7 @@ import {
   DeleteButton,
   Edit,
   type EditProps,
+  FilterButton,
   List,
   type ListProps,
   type RaRecord,
@@ -56,7 +57,16 @@ interface SiaListProps extends Omit<ListProps, "children" | "actions"> {
   rowClick?: false | typeof showRowClick;
 }
 
-/** A list of 10 rows with the pager window, the Create link, and rows that open the record's detail. */
+/** Whether some filter is not `alwaysOn`: those are reached through the «Agregar filtro» button. */
+const hasTogglableFilters = (filters: ListProps["filters"]) =>
+  Children.toArray(Array.isArray(filters) ? filters : isValidElement(filters) ? [filters] : []).some(
+    (filter) => isValidElement(filter) && !(filter.props as { alwaysOn?: boolean }).alwaysOn,
+  );
+
+/**
+ * A list of 10 rows with the pager window, the filter button (when some filter is not always shown), the
+ * Create link and the CSV (each shown when the matrix grants it), and rows that open the record's detail.
+ */
 export function SiaList({ children, csv, actions, rowClick = showRowClick, ...props }: SiaListProps) {
   return (
     <List
@@ -64,6 +74,7 @@ export function SiaList({ children, csv, actions, rowClick = showRowClick, ...pr
       pagination={<SiaPagination />}
       actions={
         <TopToolbar>
+          {hasTogglableFilters(props.filters) && <FilterButton />}
           <CreateLink />
           {csv && <CsvDownloadButton />}
           {actions}

@@ -6,7 +6,7 @@ import { BarChart } from "@mui/x-charts/BarChart";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { type Identifier, useDataProvider, useTranslate } from "react-admin";
-import { localToday } from "../../core/week";
+import { businessToday } from "../../core/week";
 import type { ClientDashboard, SiaDataProvider } from "../../dataProvider";
 import { DashboardCard, EmptyState, formatHours, hoursFormatter, Loaded, useChartLocale } from "./chartKit";
 
@@ -83,7 +83,7 @@ function SupportCharts({ data }: { data: ClientDashboard }) {
 export default function ClientSupportPanel({ clientId }: { clientId: Identifier }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
-  const thisYear = Number(localToday().slice(0, 4));
+  const thisYear = Number(businessToday().slice(0, 4));
   const [year, setYear] = useState(thisYear);
   const query = useQuery({
     queryKey: ["dashboards", "client", String(clientId), year],

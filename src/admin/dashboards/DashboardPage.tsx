@@ -11,7 +11,7 @@ import { type Identifier, Loading, Title, useDataProvider, useGetList, usePermis
 import { MAX_PER_PAGE } from "../../core/constants";
 import { canAccess } from "../../core/permissions";
 import type { SessionUser } from "../../core/session";
-import { addDays, localToday, mondayOf, sundayOf, weekOf } from "../../core/week";
+import { addDays, businessToday, mondayOf, sundayOf, weekOf } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
 import { DashboardCard, EmptyState, fullDate, Loaded } from "./chartKit";
 import { TeamCharts } from "./TeamCharts";
@@ -48,7 +48,7 @@ function WeekSection({ user }: { user: SessionUser }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const isAdmin = canAccess({ user, resource: "dashboards", action: "list" });
-  const [day, setDay] = useState(localToday);
+  const [day, setDay] = useState(businessToday);
   const [employeeId, setEmployeeId] = useState<Identifier | "">(user.employee?.id ?? "");
   const week = weekOf(day);
   const query = useQuery({
@@ -77,7 +77,7 @@ function WeekSection({ user }: { user: SessionUser }) {
           <ChevronRightIcon />
         </IconButton>
       </Tooltip>
-      <Button size="small" onClick={() => setDay(localToday())} disabled={week.starts_on === mondayOf(localToday())}>
+      <Button size="small" onClick={() => setDay(businessToday())} disabled={week.starts_on === mondayOf(businessToday())}>
         {translate("sia.dashboards.week.current")}
       </Button>
     </Stack>
@@ -97,7 +97,7 @@ function TeamSection() {
   const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const [weeks, setWeeks] = useState<number>(8);
-  const to = sundayOf(localToday());
+  const to = sundayOf(businessToday());
   const from = addDays(mondayOf(to), -7 * (weeks - 1));
   const query = useQuery({
     queryKey: ["dashboards", "team", from, to],

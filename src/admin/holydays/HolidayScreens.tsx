@@ -2,8 +2,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { Button } from "@mui/material";
 import { useState } from "react";
-import { DateField, DateInput, DeleteButton, SearchInput, TextField, TextInput, useCanAccess } from "react-admin";
+import { DateField, DeleteButton, SearchInput, TextField, TextInput, useCanAccess } from "react-admin";
 import { holydaySchema } from "../../core/schemas/holyday";
+import { DatePickerInput } from "../common/DatePickerInput";
 import { SiaCreate, SiaList } from "../common/screens";
 import { HolidayImportDialog } from "./HolidayImportDialog";
 
@@ -45,7 +46,7 @@ export function HolidayList() {
 export function HolidayCreate() {
   return (
     <SiaCreate resolver={resolver} then="list">
-      <DateInput source="date" />
+      <DatePickerInput source="date" fullWidth={false} />
       <TextInput source="name" fullWidth />
     </SiaCreate>
   );

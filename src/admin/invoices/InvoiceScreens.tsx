@@ -42,6 +42,7 @@ import { FINAL_INVOICE_STATES, INVOICE_PERCENTAGE_DEFAULT, invoiceStateLabel } f
 import { messages } from "../../core/messages";
 import { INVOICE_PATHS } from "../../core/resources";
 import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../../core/schemas/invoice";
+import { businessToday } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
 import { AuditTrail } from "../common/AuditTrail";
 import { DatePickerInput, formatDate, SiaDatePicker } from "../common/DatePickerInput";
@@ -337,7 +338,7 @@ interface InvoiceEvent {
 /** State change of an invoice: comment (required), date and, when resolving, an optional folio. */
 function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecord; event: InvoiceEvent; onClose: () => void }) {
   const dataProvider = useDataProvider<SiaDataProvider>();
-  const [date, setDate] = useState<string | null>(new Date().toISOString().slice(0, 10));
+  const [date, setDate] = useState<string | null>(businessToday());
   const [folio, setFolio] = useState("");
   const withFolio = event.to === "resuelto";
   const input = (comment: string) => ({

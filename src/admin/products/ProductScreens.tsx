@@ -13,6 +13,7 @@ import {
   useRecordContext,
 } from "react-admin";
 import { productSchema } from "../../core/schemas/product";
+import { driveFolderLabel } from "../common/DriveFolderLink";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { safeHref } from "./safeHref";
 
@@ -115,7 +116,7 @@ function SafeLinkField({ source }: { source: string; label?: string }) {
   if (!href) return <Typography variant="body2">{typeof value === "string" && value ? value : "—"}</Typography>;
   return (
     <Link href={href} target="_blank" rel="noopener noreferrer" variant="body2">
-      {href}
+      {driveFolderLabel(href)}
     </Link>
   );
 }

@@ -34,14 +34,18 @@ import {
   useDelete,
   useGetList,
   useNotify,
+  usePermissions,
   useRecordContext,
   useRefresh,
 } from "react-admin";
 import { MAX_PER_PAGE } from "../../core/constants";
+import { canOnProject } from "../../core/permissions";
 import { projectStateLabel } from "../../core/projectMachine";
 import { estimatedWorkHourSchema } from "../../core/schemas/estimated_work_hour";
 import { extendProjectSchema, projectTransitionSchema } from "../../core/schemas/project";
+import type { SessionUser } from "../../core/session";
 import { INVOICE_ACTIONS } from "../../core/states";
+import { businessToday } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
 import { formatDateTime } from "../common/AuditTrail";
 import { formatDate, SiaDatePicker } from "../common/DatePickerInput";
@@ -95,7 +99,7 @@ function ProjectTransitionDialog({
 }) {
   const dataProvider = useDataProvider<SiaDataProvider>();
   const { data: employees = [] } = useActiveEmployees();
-  const [date, setDate] = useState<string | null>(new Date().toISOString().slice(0, 10));
+  const [date, setDate] = useState<string | null>(businessToday());
   const [responsible, setResponsible] = useState<number | null>(project.rape_id ?? null);
   const [eta, setEta] = useState<string | null>(project.eta ?? null);
   const input = (comment: string) => ({ event: event.name, audit_comment: comment, date, responsible_id: responsible, eta });
@@ -434,14 +438,19 @@ export function StageHistory() {
   );
 }
 
-/** Estimated hours per employee position (estimated_work_hours of the project). */
+/**
+ * Estimated hours per employee position (estimated_work_hours of the project): shown to whoever reads them
+ * all, and to an Operador on the projects they lead (decision 029). Nothing is asked before the grant is
+ * known: a check still pending is not a yes (no request the server would refuse).
+ */
 export function EstimatedHoursPanel() {
   const staleText = useStaleRetry();
-  const project = useRecordContext();
+  const project = useRecordContext<ProjectRecord & { pm_id?: number | null }>();
   const notify = useNotify();
-  const { canAccess: canList } = useCanAccess({ resource: "estimated_work_hours", action: "list" });
-  const { canAccess: canCreate } = useCanAccess({ resource: "estimated_work_hours", action: "create" });
-  const { canAccess: canDelete } = useCanAccess({ resource: "estimated_work_hours", action: "delete" });
+  const { permissions: me } = usePermissions<SessionUser | null>();
+  const canList = canOnProject(me, "estimated_work_hours", "list", project);
+  const { canAccess: canCreate = false } = useCanAccess({ resource: "estimated_work_hours", action: "create" });
+  const { canAccess: canDelete = false } = useCanAccess({ resource: "estimated_work_hours", action: "delete" });
   const { data: rows = [], refetch } = useGetList<{ id: number; estimated_hours: number; employee_position_name: string | null }>(
     "estimated_work_hours",
     { pagination: { page: 1, perPage: MAX_PER_PAGE }, sort: { field: "id", order: "ASC" }, filter: { project_id: project?.id } },

@@ -24,7 +24,6 @@ import {
   TextInput,
   Toolbar,
   TopToolbar,
-  UrlField,
   useCanAccess,
   useDataProvider,
   useNotify,
@@ -45,6 +44,7 @@ import { CsvDownloadButton } from "../common/CsvDownloadButton";
 import { DatePickerInput, formatDate } from "../common/DatePickerInput";
 import { DriveCheckButton } from "../common/DriveCheckButton";
 import { DriveFolderInput } from "../common/DriveFolderInput";
+import { DriveFolderField } from "../common/DriveFolderLink";
 import { CreateLink, EditLink, showRowClick } from "../common/links";
 import { recordError } from "../common/RecordError";
 import { SiaPagination } from "../common/SiaPagination";
@@ -413,7 +413,7 @@ function ProjectDetails() {
           }
         />
         <BooleanField source="estimate_hours_needed" />
-        <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" />
+        <DriveFolderField source="drive_root_url" />
         <TextField source="audit_comment" emptyText="—" />
       </SimpleShowLayout>
       <ProjectActionsBar />

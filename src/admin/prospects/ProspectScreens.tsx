@@ -12,7 +12,6 @@ import {
   SimpleShowLayout,
   TextField,
   TextInput,
-  UrlField,
   useCanAccess,
   useDataProvider,
   useNotify,
@@ -26,6 +25,7 @@ import { screenPath } from "../../core/resources";
 import { prospectConversionSchema, prospectSchema } from "../../core/schemas/prospect";
 import type { SiaDataProvider } from "../../dataProvider";
 import { DriveFolderInput } from "../common/DriveFolderInput";
+import { DriveFolderField } from "../common/DriveFolderLink";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const resolver = zodResolver(prospectSchema as never);
@@ -62,14 +62,7 @@ export function ProspectList() {
         sortable={false}
         render={(r: ProspectRecord) => (r.client_id ? <WonClient record={r} /> : "—")}
       />
-      <UrlField
-        source="drive_root_url"
-        emptyText="—"
-        target="_blank"
-        rel="noopener noreferrer"
-        onClick={(e) => e.stopPropagation()}
-        sortable={false}
-      />
+      <DriveFolderField source="drive_root_url" sortable={false} />
       <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
     </SiaList>
   );
@@ -228,7 +221,7 @@ export function ProspectShow() {
       <WonBanner />
       <SimpleShowLayout>
         <TextField source="name" />
-        <UrlField source="drive_root_url" emptyText="—" target="_blank" rel="noopener noreferrer" />
+        <DriveFolderField source="drive_root_url" />
         <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
       </SimpleShowLayout>
     </SiaShow>

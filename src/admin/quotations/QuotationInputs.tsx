@@ -3,23 +3,11 @@
  * (date and time, QUOTATION_EVENT_DEFAULT_MINUTES long unless changed, invited e-mails).
  */
 import { Grid } from "@mui/material";
-import { format, isValid, parseISO } from "date-fns";
 import { useEffect } from "react";
 import { AutocompleteInput, BooleanInput, NumberInput, ReferenceInput, TextArrayInput, TextInput } from "react-admin";
 import { useFormContext, useWatch } from "react-hook-form";
 import { QUOTATION_EVENT_DEFAULT_MINUTES } from "../../core/constants";
-
-/** ISO instant ⇄ the browser's local `yyyy-MM-ddTHH:mm` (what a datetime-local input holds). */
-export const isoToLocalInput = (value: unknown) => {
-  if (typeof value !== "string" || !value) return "";
-  const date = parseISO(value);
-  return isValid(date) ? format(date, "yyyy-MM-dd'T'HH:mm") : "";
-};
-export const localInputToIso = (value: string) => {
-  if (!value) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toISOString();
-};
+import { DateTimePickerInput } from "../common/DatePickerInput";
 
 /** A stored event (the calendar's shape) as the form edits it (quotationEventSchema's shape and order). */
 export function eventForForm(event: unknown) {
@@ -64,14 +52,7 @@ function EventInputs() {
   return (
     <>
       <Grid size={{ xs: 12, md: 4 }}>
-        <TextInput
-          source="event.starts_at"
-          type="datetime-local"
-          format={isoToLocalInput}
-          parse={localInputToIso}
-          slotProps={{ inputLabel: { shrink: true } }}
-          fullWidth
-        />
+        <DateTimePickerInput source="event.starts_at" fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 2 }}>
         <NumberInput source="event.duration_minutes" min={5} step={5} fullWidth />

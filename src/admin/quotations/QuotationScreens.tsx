@@ -275,8 +275,16 @@ function CreatedRecords() {
   const { canAccess: canSeeProjects } = useCanAccess({ resource: "projects", action: "show" });
   const clientId = record?.client_id ?? undefined;
   const projectId = record?.project_id ?? undefined;
-  const { data: client } = useGetOne("clients", { id: clientId as number }, { enabled: Boolean(clientId) && canSeeClients });
-  const { data: project } = useGetOne("projects", { id: projectId as number }, { enabled: Boolean(projectId) && canSeeProjects });
+  const { data: client } = useGetOne(
+    "clients",
+    { id: clientId as number },
+    { enabled: Boolean(clientId) && canSeeClients === true },
+  );
+  const { data: project } = useGetOne(
+    "projects",
+    { id: projectId as number },
+    { enabled: Boolean(projectId) && canSeeProjects === true },
+  );
   if (!record || (!clientId && !projectId)) return null;
   return (
     <Alert severity="success" sx={{ mt: 2 }} icon={false}>

@@ -37,7 +37,7 @@ import {
   reportSearchParams,
 } from "../../core/schemas/report";
 import type { SessionUser } from "../../core/session";
-import { localToday, previousWeekOf } from "../../core/week";
+import { businessToday, previousWeekOf } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
 import { validationFromBody } from "../../dataProvider/http";
 import { saveBlob } from "../../dataProvider/saveBlob";
@@ -85,7 +85,7 @@ export default function ReportingPage() {
       reportsAll ? REPORT_KINDS.filter((k) => grantFor(me, KIND_RESOURCE[k], "list") === "all") : (["employee"] as ReportKind[]),
     [reportsAll, me],
   );
-  const today = localToday();
+  const today = businessToday();
   const week = previousWeekOf(today);
 
   const [kind, setKind] = useState<ReportKind>("project");

@@ -1,4 +1,5 @@
 import { messages } from "../messages";
+import { businessToday } from "../week";
 import { isoDate, requiredId, z } from "./fields";
 
 const fields = {
@@ -23,15 +24,6 @@ export function durationDays(startOn: string, endOn: string): number {
   return Math.round((Date.parse(`${endOn}T00:00:00Z`) - Date.parse(`${startOn}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
-/** Today (YYYY-MM-DD) in the firm's time zone: a start or end date on or before it is already reached. */
-export const BUSINESS_TIME_ZONE = "America/Mexico_City";
-export function businessToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone: BUSINESS_TIME_ZONE,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(now);
-}
+/** A start or end date on or before today (in the firm's time zone) is already reached. */
 export const dateReached = (date: string | null | undefined, today = businessToday()) =>
   Boolean(date) && String(date).slice(0, 10) <= today;

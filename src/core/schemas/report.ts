@@ -1,4 +1,5 @@
 import { reportMessages } from "../messages";
+import { businessToday } from "../week";
 import { isValidIsoDate, z } from "./fields";
 
 /**
@@ -42,7 +43,7 @@ const idList = z.preprocess((v) => {
 
 /**
  * Form and route alike: { current_filter, id, start_date, end_date, excluded_ids }. The messages of
- * SPEC §5: the item of the chosen kind, both dates, start not after end.
+ * SPEC §5: the item of the chosen kind, both dates, start not after end, end not after today.
  */
 export const reportFilterSchema = z
   .object({
@@ -63,6 +64,9 @@ export const reportFilterSchema = z
       });
     } else if (start > end) {
       ctx.addIssue({ code: "custom", path: ["start_date"], message: reportMessages.startAfterEnd });
+    } else if (end > businessToday()) {
+      // The screen's pickers stop at today (Mexico City); a typed or crafted later date is refused alike.
+      ctx.addIssue({ code: "custom", path: ["end_date"], message: reportMessages.endAfterToday });
     }
   })
   .transform(

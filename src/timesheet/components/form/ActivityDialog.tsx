@@ -28,6 +28,7 @@ import { FormProvider, useForm, useWatch } from "react-hook-form";
 import type { Activity } from "../../../core/activity";
 import { messages } from "../../../core/messages";
 import { activitySchema } from "../../../core/schemas/activity";
+import { fieldLabel } from "../../../dataProvider/fieldLabels";
 import { ActivityForm } from "./ActivityForm";
 import { Glossary } from "./Glossary";
 import { activityFieldLabel } from "./labels";
@@ -164,7 +165,7 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
     for (const [field, raw] of Object.entries(fields)) {
       const text = Array.isArray(raw) ? raw.map(String).join("; ") : String(raw);
       const first = Array.isArray(raw) ? String(raw[0] ?? "") : text;
-      fieldToasts.add(`${messages.paramError(field)}: ${first}`);
+      fieldToasts.add(`${messages.paramError(fieldLabel(field, "activities"))}: ${first}`);
       const name = SHOWN_UNDER_FIELD[field.split(".")[0]];
       if (field === "base") top.push(text);
       else if (name) setError(name, { type: "server", message: text });

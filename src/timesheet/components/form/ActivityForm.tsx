@@ -5,6 +5,7 @@
 import { MenuItem, Stack, TextField } from "@mui/material";
 import { useTranslate } from "react-admin";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
+import { SiaDatePicker } from "../../../admin/common/DatePickerInput";
 import type { Activity } from "../../../core/activity";
 import { ACTION_LABELS, ACTION_TYPES, VACATION_DESCRIPTION } from "../../../core/constants";
 import { hhmm, localDate, zonedTime } from "../../../core/week";
@@ -70,14 +71,12 @@ export function ActivityForm(props: {
         </TextField>
       )}
       <Stack direction="row" spacing={1}>
-        <TextField
-          type="date"
-          size="small"
+        <SiaDatePicker
           label={label("day")}
           value={day}
           disabled={disabled}
-          onChange={(e) => setTimes(e.target.value, startText, endText)}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={(date) => date && setTimes(date, startText, endText)}
+          fullWidth={false}
         />
         <TextField
           type="time"

@@ -1,5 +1,6 @@
 /** Spanish labels of an activity's fields, from react-admin's catalogue (resources.activities.fields). */
 import { resources } from "../../../admin/i18n/es";
+import { fieldLabel } from "../../../dataProvider/fieldLabels";
 
 const FIELDS: Record<string, string> = resources.activities.fields;
 
@@ -9,7 +10,7 @@ const FIELDS: Record<string, string> = resources.activities.fields;
  */
 export function activityFieldLabel(field: string): string | null {
   if (field === "base") return null;
-  return FIELDS[field] ?? field;
+  return FIELDS[field] ?? fieldLabel(field, "activities");
 }
 
 /** Translation key of a field label, for components that use react-admin's translate. */
