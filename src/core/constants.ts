@@ -32,6 +32,8 @@ export const PROJECT_FOLDERS = [
   "08 Validación del Cliente",
   "09 Cierre",
 ] as const;
+/** SIA's own folder at the drive's root: the documents templates (the PLD contract); never a record's. */
+export const TEMPLATES_FOLDER = "Plantillas";
 export const CLIENT_FOLDERS = ["Administración", "Comercial", "Proyectos", "Soporte Técnico"] as const;
 export const PROSPECT_FOLDER_PREFIX = "CV_";
 

@@ -248,7 +248,6 @@ export const pipelineMessages = {
   folderNotFound: "la carpeta no existe en el drive",
   invalidAttendees: "Verifique que los correos ingresados estén correctos.",
   commentRequired: "Por favor, agregue un comentario",
-  invalidTransition: (event: string, state: string) => `El evento ${event} no está permitido en el estado ${state}`,
   quotationWithoutProspect: "la cotización no tiene prospecto",
   projectTypeMissing: (id: number) => `No existe el tipo de proyecto ${id} (cotización)`,
   folderInsideProspect: "la carpeta del cliente no puede estar dentro de la carpeta del prospecto",
@@ -261,6 +260,7 @@ export const pipelineMessages = {
 export const folderMessages = {
   taken: "la carpeta ya pertenece a otro registro",
   isRoot: "la carpeta raíz del drive no puede ser la carpeta de un registro",
+  reserved: (name: string) => `la carpeta «${name}» es del SIA (plantillas de documentos): elija o cree otra`,
   ofRecord: (whose: string) => `la carpeta ya es la ${whose}`,
   insideRecord: (whose: string) => `la carpeta está dentro de la carpeta ${whose}`,
   containsRecord: (whose: string) => `la carpeta contiene la carpeta ${whose}`,

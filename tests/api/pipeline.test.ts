@@ -327,7 +327,7 @@ describe("quotations", () => {
     expect(noComment.body.errors.audit_comment).toEqual(["Por favor, agregue un comentario"]);
     const wrong = await transition(q.id, "approve_quote");
     expect(wrong.status).toBe(422);
-    expect(wrong.body.errors.invalid_transition[0]).toMatch(/approve_quote.*Demo/);
+    expect(wrong.body.errors.invalid_transition[0]).toBe("El evento «Aprobar cotización» no está permitido en el estado «Demo»");
 
     const demo = await transition(q.id, "approve_demo", "Le gustó la demo");
     expect(demo.status).toBe(200);
@@ -464,6 +464,12 @@ describe("one client per won prospect (issue 19)", () => {
       "El prospecto «Aceros Ganados» ya es el cliente «Aceros Ganados»: continúe desde el cliente.",
     ]);
     expect((await admin.put(`/api/v1/prospects/${prospect.id}`, { prospect: { name: "Otro nombre" } })).status).toBe(422);
+    // Said first, even when the rest of the request is lacking too.
+    const bare = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, { client: { drive_root_id: "" } });
+    expect(bare.body.errors.base[0]).toMatch(/^El prospecto «Aceros Ganados» ya es el cliente/);
+    // The approval's project starts its history like any project.
+    const stages = (await admin.get(`/api/v1/projects/${approved.body.quotation.project_id}/project_stages`)).body.project_stages;
+    expect(stages.map((s: { event: string; to_state: string }) => [s.event, s.to_state])).toEqual([["crear", "requerimiento"]]);
     const search = (await admin.get("/api/v1/clients/search_clients_and_prospects?search=Aceros%20Ganados")).body;
     expect(search.prospects).toEqual([]);
     expect(search.clients.map((c: { id: number }) => c.id)).toEqual([client.id]);
@@ -565,6 +571,24 @@ describe("a won or converted client's folder is its own (issue 19, decision 027)
     });
     expect(onParent.status).toBe(422);
     expect(onParent.body.errors.drive_root_id[0]).toMatch(/^la carpeta contiene la carpeta del cliente «Cliente Adentro»/);
+    // SIA's own templates folder is nobody's: not as the client's folder, nor as a parent of it.
+    await admin.post("/api/v1/drive/folders", { folder: { name: "Plantillas" } });
+    for (const id of ["Plantillas", (await folder("Dentro", "Plantillas")).id]) {
+      const onTemplates = await admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {
+        client: { name: "Busca Carpeta", drive_root_id: id },
+      });
+      expect(onTemplates.status).toBe(422);
+      expect(onTemplates.body.errors.drive_root_id).toEqual([
+        "la carpeta «Plantillas» es del SIA (plantillas de documentos): elija o cree otra",
+      ]);
+    }
+    const clientOnTemplates = await admin.post("/api/v1/clients", {
+      client: { name: "Plantillero", drive_root_id: "Plantillas" },
+    });
+    expect(clientOnTemplates.status).toBe(422);
+    expect(
+      (await admin.post("/api/v1/prospects", { prospect: { name: "En plantillas", drive_root_id: "Plantillas" } })).status,
+    ).toBe(422);
     expect((await admin.get(`/api/v1/prospects/${prospect.id}`)).status).toBe(200);
 
     const product = await buildProduct(t.app.db.db);

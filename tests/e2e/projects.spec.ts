@@ -172,6 +172,13 @@ test("folders follow their records: a project made, renamed and moved, a client 
   await page.getByRole("textbox", { name: "Nombre", exact: true }).fill("Portal");
   await page.getByRole("combobox", { name: "Cliente" }).fill(nameA);
   await page.getByRole("option", { name: nameA }).click();
+  await page.getByRole("combobox", { name: "Tipo de proyecto" }).click();
+  await page.getByRole("option").first().click();
+  await page.getByRole("combobox", { name: "Producto" }).click();
+  await page.getByRole("option").first().click();
+  const date = page.getByRole("group", { name: /Fecha del proyecto/ });
+  await date.getByRole("spinbutton", { name: "Dia" }).click();
+  await page.keyboard.type("15032030");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Elemento guardado")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/projects\/\d+$/);

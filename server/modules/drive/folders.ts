@@ -16,12 +16,12 @@
  */
 import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { CLIENT_FOLDERS, PROJECT_FOLDERS } from "../../../src/core/constants";
+import { CLIENT_FOLDERS, PROJECT_FOLDERS, TEMPLATES_FOLDER } from "../../../src/core/constants";
 import { folderMessages } from "../../../src/core/messages";
 import type { Tx } from "../../db/client";
 import { clients, projects, prospects } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
-import { type DocumentsPort, type DriveItem, type DriveWork, listAll, safeFolderName } from "../../ports/documents";
+import { type DocumentsPort, type DriveItem, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
 
 export type RecordKind = "client" | "prospect" | "project";
 
@@ -123,6 +123,14 @@ async function foreignRecordBelow(
   return null;
 }
 
+/** SIA's own folder (the templates, at the root) when `folder` is it or lies inside it, else null. */
+async function reservedFolder(port: DocumentsPort, folder: DriveItem): Promise<string | null> {
+  const templates = await findFolder(port, port.rootId, TEMPLATES_FOLDER);
+  if (!templates) return null;
+  if (folder.id === templates.id || (await ancestorsOf(port, folder)).includes(templates.id)) return templates.name;
+  return null;
+}
+
 /** Why `folder` cannot be `owner`'s folder, or null when it can. `ignore`: records that do not count (e.g. the prospect being converted). */
 export async function folderConflict(
   db: Tx,
@@ -132,6 +140,8 @@ export async function folderConflict(
   options: { ignore?: FolderOwner[] } = {},
 ): Promise<string | null> {
   if (folder.id === port.rootId) return folderMessages.isRoot;
+  const reserved = await reservedFolder(port, folder);
+  if (reserved) return folderMessages.reserved(reserved);
   const ignored = (r: FolderRecord) => same(owner, r) || (options.ignore ?? []).some((o) => same(o, r));
   const exact = (await recordsAt(db, [folder.id])).find((r) => !ignored(r));
   if (exact) return folderMessages.ofRecord(whose(exact));
@@ -166,6 +176,8 @@ export async function assertFolderFree(
 /** A folder about to hold a new record's folder (a prospect's CV_): neither a record's folder nor inside one. */
 export async function assertParentFree(db: Tx, port: DocumentsPort, parent: DriveItem): Promise<void> {
   if (parent.id === port.rootId) return;
+  const reserved = await reservedFolder(port, parent);
+  if (reserved) throw ValidationError.field("drive_root_id", folderMessages.reserved(reserved));
   const [record] = await recordsAt(db, [parent.id, ...(await ancestorsOf(port, parent))]);
   if (record) throw ValidationError.field("drive_root_id", folderMessages.insideRecord(whose(record)));
 }

@@ -58,6 +58,9 @@ export function convertToClientRoute(app: FastifyInstance) {
       const [prospect] = await db.select().from(prospects).where(eq(prospects.id, id)).limit(1);
       if (!prospect) throw notFound();
 
+      // A won prospect is its client already: said first, whatever else the request lacks.
+      const [won] = await db.select({ name: clients.name }).from(clients).where(eq(clients.prospect_id, id));
+      if (won) throw ValidationError.base(pipelineMessages.prospectAlreadyClient(prospect.name, won.name));
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const parsed = clientFieldsSchema.safeParse(raw.client && typeof raw.client === "object" ? raw.client : raw);
       if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));

@@ -18,9 +18,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { CLIENT_FOLDERS, PROJECT_FOLDERS, PROSPECT_FOLDER_PREFIX, QUOTATION_PROJECT_TYPE_ID } from "../../../src/core/constants";
-import { pipelineMessages } from "../../../src/core/messages";
-import { nextState } from "../../../src/core/quotationMachine";
+import {
+  CLIENT_FOLDERS,
+  PROJECT_FOLDERS,
+  PROSPECT_FOLDER_PREFIX,
+  QUOTATION_PROJECT_TYPE_ID,
+  TEMPLATES_FOLDER,
+} from "../../../src/core/constants";
+import { messages, pipelineMessages } from "../../../src/core/messages";
+import { nextState, QUOTATION_EVENTS, type QuotationEvent } from "../../../src/core/quotationMachine";
 import { quotationTransitionSchema } from "../../../src/core/schemas/quotation";
 import { QUOTATION_STATES, type QuotationState } from "../../../src/core/states";
 import { businessToday } from "../../../src/core/week";
@@ -46,10 +52,9 @@ import { type DocumentsPort, type DriveWork, findFolder, listAll, safeFolderName
 import { nextClientCode } from "../clients/resource";
 import { assertFolderFree } from "../drive/folders";
 import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
-import { nextProjectCode } from "../projects/service";
+import { nextProjectCode, recordCreation } from "../projects/service";
 
 export const QUOTATIONS_FOLDER = "Cotizaciones";
-export const TEMPLATES_FOLDER = "Plantillas";
 export const CONTRACT_TEMPLATE = "contrato_pld.docx";
 /** The placeholder copied into the drive's Plantillas folder on first use (replace it there). */
 export const CONTRACT_TEMPLATE_SOURCE = path.join(TEMPLATES_DIR, CONTRACT_TEMPLATE);
@@ -157,7 +162,8 @@ export function transitionRoute(app: FastifyInstance, service: ResourceService) 
             const to = nextState(quotation.state, event);
             if (!to) {
               const label = QUOTATION_STATES[quotation.state as QuotationState] ?? quotation.state;
-              throw ValidationError.field("invalid_transition", pipelineMessages.invalidTransition(event, label));
+              const eventName = QUOTATION_EVENTS[event as QuotationEvent]?.name ?? event;
+              throw ValidationError.field("invalid_transition", messages.invalidTransition(eventName, label));
             }
             const party = await quotationParty(tx, quotation);
             const needsParty = event === "approve_demo" || event === "request_contract" || event === "approve_quote";
@@ -313,6 +319,8 @@ async function approveQuote(
       audit_comment: params.comment,
     })
     .returning();
+  // Its history starts like any project's: the creation row and the first audit entries.
+  await recordCreation(tx, project, params.userId);
 
   await testPause("quotation_approval");
 

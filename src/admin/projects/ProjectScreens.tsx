@@ -218,11 +218,11 @@ function ProjectInputs({ creating = false }: { creating?: boolean }) {
         <TextInput source="project_code" fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 9 }}>
-        <TextInput source="name" fullWidth />
+        <TextInput source="name" isRequired fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
         <ReferenceInput source="client_id" reference="clients" perPage={MAX_PER_PAGE} sort={{ field: "name", order: "ASC" }}>
-          <AutocompleteInput optionText="name" fullWidth />
+          <AutocompleteInput optionText="name" isRequired fullWidth />
         </ReferenceInput>
       </Grid>
       <Grid size={{ xs: 12, md: 3 }}>

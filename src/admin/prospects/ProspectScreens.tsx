@@ -140,8 +140,8 @@ function ConvertDialog({ prospect, onClose }: { prospect: ProspectRecord; onClos
       <Form resolver={conversionResolver} record={{ id: prospect.id, name: prospect.name ?? "" }} onSubmit={submit}>
         <DialogContent>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            Elija la carpeta del cliente en el drive: se crea ahí su estructura y se mueve lo que tenía el prospecto. El prospecto
-            se elimina.
+            Elija (o cree) la carpeta propia del cliente en el drive, no una que agrupe a varios: se crea ahí su estructura y se
+            mueve lo que tenía el prospecto. El prospecto se elimina.
           </Typography>
           {(prospect.open_quotations ?? 0) > 0 && (
             <Alert severity="info" sx={{ mb: 2 }}>

@@ -120,6 +120,7 @@ export function QuotationList() {
       <TextField source="id" />
       <TextField source="contact_name" />
       <TextField source="prospect_name" sortBy="prospect_name" emptyText="—" />
+      <TextField source="client_name" sortable={false} emptyText="—" />
       <TextField source="product_name" sortBy="product_name" emptyText="—" />
       <FunctionField
         source="state"
