@@ -25,6 +25,8 @@ const TARGETS: Target[] = [
     resource: "prospects",
     singular: "prospect",
     field: "name",
+    // The oldest: a demo prospect, not one another spec has won (a won prospect is read-only).
+    filter: "by_column[column]=id&by_column[order]=asc",
     screens: (r) => ["/app/prospects/list", `/app/prospects/${r.id}`],
   },
   { resource: "projects", singular: "project", field: "name", screens: (r) => ["/app/projects/list", `/app/projects/${r.id}`] },
