@@ -289,6 +289,14 @@ describe("dashboards: a project", () => {
     const empty = await admin.get(`/api/v1/dashboards/projects/${(await buildProject(db(), clientId)).id}`);
     expect(empty.body.dashboard).toMatchObject({ by_position: [], weekly: [], logged_hours: 0, estimated_hours: 0 });
   });
+
+  it("shows the estimates to an Operador on a project they lead, and only there (decision 029)", async () => {
+    const led = await buildProject(db(), clientId, { pm_id: me });
+    const mine = await operator.get(`/api/v1/dashboards/projects/${led.id}`);
+    expect(mine.body.dashboard).toMatchObject({ estimates_visible: true, estimated_hours: 0 });
+    const other = await operator.get(`/api/v1/dashboards/projects/${projectId}`);
+    expect(other.body.dashboard).toMatchObject({ estimates_visible: false, estimated_hours: null });
+  });
 });
 
 describe("dashboards: a client", () => {

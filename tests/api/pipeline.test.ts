@@ -7,6 +7,7 @@ import { permittedEvents, QUOTATION_EVENTS } from "../../src/core/quotationMachi
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildActivity, buildProspect, buildQuotation } from "../support/catalog-factories";
 import { type ApiClient, buildProduct, call, signInAs } from "../support/factories";
+import { quotationAt as newQuotationAt } from "../support/pipeline";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -307,16 +308,7 @@ describe("quotations", () => {
     expect(ics.endsWith("END:VCALENDAR\r\n")).toBe(true);
   });
 
-  async function quotationAt(name: string) {
-    const product = await buildProduct(t.app.db.db, { name: `Producto ${name}` });
-    const prospect = (await admin.post("/api/v1/prospects", { prospect: { name } })).body.prospect;
-    const q = (
-      await admin.post("/api/v1/quotations", {
-        quotation: { contact_name: "Contacto", prospect_id: prospect.id, product_catalog_id: product.id },
-      })
-    ).body.quotation;
-    return { q, prospect, product };
-  }
+  const quotationAt = (name: string) => newQuotationAt(t.app.db.db, admin, name);
   const transition = (id: number, event: string, audit_comment: string | undefined = "Comentario", extra = {}) =>
     admin.post(`/api/v1/quotations/${id}/aasm_transition`, { quotation: { event, audit_comment }, ...extra });
 

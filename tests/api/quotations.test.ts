@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { project_types, quotations } from "../../server/db/schema";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, buildProduct, call, signInAs } from "../support/factories";
+import { quotationAt as newQuotationAt } from "../support/pipeline";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -22,16 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function quotationAt(name: string) {
-  const product = await buildProduct(t.app.db.db, { name: `Producto ${name}` });
-  const prospect = (await admin.post("/api/v1/prospects", { prospect: { name } })).body.prospect;
-  const q = (
-    await admin.post("/api/v1/quotations", {
-      quotation: { contact_name: "Contacto", prospect_id: prospect.id, product_catalog_id: product.id },
-    })
-  ).body.quotation;
-  return { q, prospect, product };
-}
+const quotationAt = (name: string) => newQuotationAt(t.app.db.db, admin, name);
 const transition = (id: number, event: string, audit_comment = "Comentario") =>
   admin.post(`/api/v1/quotations/${id}/aasm_transition`, { quotation: { event, audit_comment } });
 const row = async (id: number) => (await t.app.db.db.select().from(quotations).where(eq(quotations.id, id)))[0];

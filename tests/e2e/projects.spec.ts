@@ -140,6 +140,17 @@ async function openFolder(page: Page, drivePath: string) {
   return { title, items };
 }
 
+/** The project form's type, product (the first of each) and date (15/03/2030), typed as a person would. */
+async function fillProjectBasics(page: Page) {
+  await page.getByRole("combobox", { name: "Tipo de proyecto" }).click();
+  await page.getByRole("option").first().click();
+  await page.getByRole("combobox", { name: "Producto" }).click();
+  await page.getByRole("option").first().click();
+  const date = page.getByRole("group", { name: /Fecha del proyecto/ });
+  await date.getByRole("spinbutton", { name: "Dia" }).click();
+  await page.keyboard.type("15032030");
+}
+
 test("folders follow their records: a project made, renamed and moved, a client renamed, «Revisar drive» repairs", async ({
   page,
 }) => {
@@ -172,13 +183,7 @@ test("folders follow their records: a project made, renamed and moved, a client 
   await page.getByRole("textbox", { name: "Nombre", exact: true }).fill("Portal");
   await page.getByRole("combobox", { name: "Cliente" }).fill(nameA);
   await page.getByRole("option", { name: nameA }).click();
-  await page.getByRole("combobox", { name: "Tipo de proyecto" }).click();
-  await page.getByRole("option").first().click();
-  await page.getByRole("combobox", { name: "Producto" }).click();
-  await page.getByRole("option").first().click();
-  const date = page.getByRole("group", { name: /Fecha del proyecto/ });
-  await date.getByRole("spinbutton", { name: "Dia" }).click();
-  await page.keyboard.type("15032030");
+  await fillProjectBasics(page);
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Elemento guardado")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/projects\/\d+$/);

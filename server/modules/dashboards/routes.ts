@@ -5,10 +5,11 @@
  *   GET /api/v1/dashboards/projects/:id                            estimated vs logged hours (who may show the project)
  *   GET /api/v1/dashboards/clients/:id?year                        support hours per product vs annual (who may show the client)
  */
+import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import { dashboardMessages, messages } from "../../../src/core/messages";
-import { grantFor } from "../../../src/core/permissions";
+import { canOnProject } from "../../../src/core/permissions";
 import {
   clientDashboardQuery,
   employeeDashboardQuery,
@@ -17,6 +18,7 @@ import {
   teamDashboardQuery,
 } from "../../../src/core/schemas/dashboard";
 import { addDays, businessToday, mondayOf, parseIsoDate, sundayOf } from "../../../src/core/week";
+import { projects } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
 import { forbidden, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
@@ -106,8 +108,15 @@ export async function dashboardRoutes(api: FastifyInstance) {
     },
     async (request) => {
       authorize(request, "projects", "show");
-      const withEstimates = grantFor(currentUser(request), "estimated_work_hours", "list") !== null;
-      const dashboard = await projectHours(api.db, idOf(request), withEstimates);
+      const id = idOf(request);
+      // Estimates to whoever reads them all, and to an Operador only on a project they lead (decision 029).
+      const [leaders] = await api.db.db
+        .select({ pm_id: projects.pm_id, rape_id: projects.rape_id })
+        .from(projects)
+        .where(eq(projects.id, id));
+      if (!leaders) throw notFound();
+      const withEstimates = canOnProject(currentUser(request), "estimated_work_hours", "list", leaders);
+      const dashboard = await projectHours(api.db, id, withEstimates);
       if (!dashboard) throw notFound();
       return { dashboard };
     },

@@ -1,4 +1,8 @@
-/** The field-level audit trail of a project or an invoice (GET …/:id/audit_logs): who, when, field, old → new. */
+/**
+ * The audit trail of a project, an invoice or a quotation (GET …/:id/audit_logs): who, when, field,
+ * old → new. With `steps`, only the changes of that one field (a quotation's state), each as «from → to»
+ * with its comment: the record's history of steps.
+ */
 import { Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import type { Identifier } from "react-admin";
@@ -20,10 +24,17 @@ export function AuditTrail({
   resource,
   id,
   valueLabel = (_field, value) => value,
+  steps,
+  title = "Bitácora de cambios",
+  emptyText = "Sin cambios registrados",
 }: {
   resource: "projects" | "invoices" | "quotations";
   id: Identifier;
   valueLabel?: (field: string, value: string | null) => string | null;
+  /** Only this field's changes, shown as steps (from → to). */
+  steps?: { field: string; label: string };
+  title?: string;
+  emptyText?: string;
 }) {
   const dataProvider = useDataProvider<SiaDataProvider>();
   const translate = useTranslate();
@@ -36,38 +47,53 @@ export function AuditTrail({
     queryFn: () => dataProvider.auditLogs(resource, id),
   });
   const fieldLabel = (field: string) => translate(`resources.${resource}.fields.${field}`, { _: field });
+  const rows = steps ? data.filter((row) => row.field === steps.field) : data;
   return (
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6" gutterBottom>
-          Bitácora de cambios
+          {title}
         </Typography>
         {isPending ? (
           <Typography variant="body2">Cargando…</Typography>
         ) : error ? (
           <Typography color="error">{(error as Error).message}</Typography>
-        ) : data.length === 0 ? (
-          <Typography variant="body2">Sin cambios registrados</Typography>
+        ) : rows.length === 0 ? (
+          <Typography variant="body2">{emptyText}</Typography>
         ) : (
-          <Table size="small" aria-label="Bitácora de cambios">
+          <Table size="small" aria-label={title}>
             <TableHead>
               <TableRow>
                 <TableCell>Fecha</TableCell>
                 <TableCell>Usuario</TableCell>
-                <TableCell>Campo</TableCell>
-                <TableCell>Antes</TableCell>
-                <TableCell>Después</TableCell>
+                {steps ? (
+                  <TableCell>{steps.label}</TableCell>
+                ) : (
+                  <>
+                    <TableCell>Campo</TableCell>
+                    <TableCell>Antes</TableCell>
+                    <TableCell>Después</TableCell>
+                  </>
+                )}
                 <TableCell>Comentario</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
-              {data.map((row) => (
+              {rows.map((row) => (
                 <TableRow key={row.id}>
                   <TableCell>{formatDateTime(row.created_at)}</TableCell>
                   <TableCell>{row.user_name ?? (row.user_id ? `#${row.user_id}` : "Sistema")}</TableCell>
-                  <TableCell>{fieldLabel(row.field)}</TableCell>
-                  <TableCell>{valueLabel(row.field, row.old_value) ?? "—"}</TableCell>
-                  <TableCell>{valueLabel(row.field, row.new_value) ?? "—"}</TableCell>
+                  {steps ? (
+                    <TableCell>
+                      {valueLabel(row.field, row.old_value) ?? "—"} → {valueLabel(row.field, row.new_value) ?? "—"}
+                    </TableCell>
+                  ) : (
+                    <>
+                      <TableCell>{fieldLabel(row.field)}</TableCell>
+                      <TableCell>{valueLabel(row.field, row.old_value) ?? "—"}</TableCell>
+                      <TableCell>{valueLabel(row.field, row.new_value) ?? "—"}</TableCell>
+                    </>
+                  )}
                   <TableCell>{row.comment ?? "—"}</TableCell>
                 </TableRow>
               ))}

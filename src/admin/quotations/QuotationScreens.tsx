@@ -7,22 +7,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import BusinessIcon from "@mui/icons-material/Business";
 import EventIcon from "@mui/icons-material/Event";
 import ViewKanbanIcon from "@mui/icons-material/ViewKanban";
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardContent,
-  Chip,
-  Link as MuiLink,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from "@mui/material";
+import { Alert, Box, Button, Card, CardContent, Chip, Link as MuiLink, Stack, Typography } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import {
@@ -49,7 +34,7 @@ import { screenPath } from "../../core/resources";
 import { quotationFormSchema, quotationTransitionSchema } from "../../core/schemas/quotation";
 import { QUOTATION_STATES, type QuotationState } from "../../core/states";
 import type { SiaDataProvider } from "../../dataProvider";
-import { formatDateTime } from "../common/AuditTrail";
+import { AuditTrail, formatDateTime } from "../common/AuditTrail";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { TransitionDialog } from "../common/TransitionDialog";
 import { emptyEvent, eventForForm, QuotationInputs } from "./QuotationInputs";
@@ -178,56 +163,16 @@ export function QuotationEdit() {
 /** Each step's comment (GET quotations/:id/audit_logs): who, when, from → to. The record keeps the last. */
 function QuotationHistory() {
   const record = useRecordContext<QuotationRecord>();
-  const dataProvider = useDataProvider<SiaDataProvider>();
-  const id = record?.id;
-  const {
-    data = [],
-    isPending,
-    error,
-  } = useQuery({
-    queryKey: ["quotations", "auditLogs", String(id)],
-    queryFn: () => dataProvider.auditLogs("quotations", id as number),
-    enabled: id !== undefined,
-  });
-  const steps = data.filter((row) => row.field === "state");
+  if (!record) return null;
   return (
-    <Card variant="outlined" sx={{ mt: 2 }}>
-      <CardContent>
-        <Typography variant="h6" gutterBottom>
-          Historial de comentarios
-        </Typography>
-        {isPending ? (
-          <Typography variant="body2">Cargando…</Typography>
-        ) : error ? (
-          <Typography color="error">{(error as Error).message}</Typography>
-        ) : steps.length === 0 ? (
-          <Typography variant="body2">La cotización aún no cambia de estado</Typography>
-        ) : (
-          <Table size="small" aria-label="Historial de comentarios">
-            <TableHead>
-              <TableRow>
-                <TableCell>Fecha</TableCell>
-                <TableCell>Usuario</TableCell>
-                <TableCell>Cambio de estado</TableCell>
-                <TableCell>Comentario</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {steps.map((row) => (
-                <TableRow key={row.id}>
-                  <TableCell>{formatDateTime(row.created_at)}</TableCell>
-                  <TableCell>{row.user_name ?? (row.user_id ? `#${row.user_id}` : "Sistema")}</TableCell>
-                  <TableCell>
-                    {row.old_value ? stateLabel(row.old_value) : "—"} → {stateLabel(row.new_value ?? undefined)}
-                  </TableCell>
-                  <TableCell>{row.comment ?? "—"}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </CardContent>
-    </Card>
+    <AuditTrail
+      resource="quotations"
+      id={record.id}
+      steps={{ field: "state", label: "Cambio de estado" }}
+      valueLabel={(_field, value) => (value ? stateLabel(value) : null)}
+      title="Historial de comentarios"
+      emptyText="La cotización aún no cambia de estado"
+    />
   );
 }
 
