@@ -599,3 +599,46 @@ describe("a won or converted client's folder is its own (issue 19, decision 027)
     expect((await admin.get(`/api/v1/quotations/${q.id}`)).body.quotation.state).toBe("quote");
   });
 });
+
+describe("a conversion and an approval of the same prospect at once (issue 19)", () => {
+  it("end with one client, whichever comes first, and no deadlock", async () => {
+    for (let round = 0; round < 3; round++) {
+      const name = `Carrera Conversión ${round}`;
+      const { q, prospect } = await newQuotationAt(t.app.db.db, admin, name);
+      const step = (event: string) =>
+        admin.post(`/api/v1/quotations/${q.id}/aasm_transition`, { quotation: { event, audit_comment: "x" } });
+      await step("approve_demo");
+      await step("request_contract");
+      const target = await folder(`Destino ${round}`);
+      const [approval, conversion] = await Promise.all([
+        step("approve_quote"),
+        admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, { client: { name, drive_root_id: target.id } }),
+      ]);
+      expect(approval.status, JSON.stringify(approval.body)).toBe(200);
+      expect([201, 422], JSON.stringify(conversion.body)).toContain(conversion.status);
+      expect(await t.app.db.db.select().from(clients).where(eq(clients.name, name))).toHaveLength(1);
+    }
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("the conversion's lock order (PostgreSQL: two connections)", () => {
+  it("takes the quotations before the prospect, as a transition does, so the two cannot deadlock", async () => {
+    const { q, prospect } = await newQuotationAt(t.app.db.db, admin, "Orden de Candados");
+    const target = await folder("Orden de Candados");
+    const other = await (t.app.db.pool as import("pg").Pool).connect();
+    try {
+      // A transition's first two steps, held by another connection: the quotation, then (below) the prospect.
+      await other.query("begin");
+      await other.query("select id from quotations where id = $1 for update", [q.id]);
+      const conversion = admin.post(`/api/v1/prospects/${prospect.id}/convert_to_client`, {
+        client: { name: "Orden de Candados", drive_root_id: target.id },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await other.query("select id from prospects where id = $1 for update", [prospect.id]);
+      await other.query("commit");
+      expect((await conversion).status).toBe(201);
+    } finally {
+      other.release();
+    }
+  });
+});

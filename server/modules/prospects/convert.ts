@@ -80,7 +80,14 @@ export function convertToClientRoute(app: FastifyInstance) {
       const clientId = await withDriveWork(app, request, (work) =>
         withValidation(() =>
           db.transaction(async (tx) => {
-            // The prospect locked: an approval of one of its quotations waits, or has already won it.
+            // Its quotations, then the prospect, locked in the order a transition takes them (quotation, then
+            // prospect): an approval running now waits, or has already won it; no deadlock between the two.
+            await tx
+              .select({ id: quotations.id })
+              .from(quotations)
+              .where(eq(quotations.prospect_id, id))
+              .orderBy(quotations.id)
+              .for("update");
             const [locked] = await tx.select().from(prospects).where(eq(prospects.id, id)).for("update");
             if (!locked) throw notFound();
             const [won] = await tx.select({ name: clients.name }).from(clients).where(eq(clients.prospect_id, id));
