@@ -38,14 +38,8 @@ test("an administrator creates a project, finds it in the list and walks it to T
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("es obligatorio")).toHaveCount(3);
   await expect(page).toHaveURL(/\/app\/projects\/new$/);
-  await page.getByRole("combobox", { name: "Tipo de proyecto" }).click();
-  await page.getByRole("option").first().click();
-  await page.getByRole("combobox", { name: "Producto" }).click();
-  await page.getByRole("option").first().click();
+  await fillProjectBasics(page);
   const date = page.getByRole("group", { name: /Fecha del proyecto/ });
-  // (MUI X's Spanish locale names the day section "Dia".)
-  await date.getByRole("spinbutton", { name: "Dia" }).click();
-  await page.keyboard.type("15032030");
   await expect(date.getByRole("spinbutton", { name: "Dia" })).toHaveText("15");
   await expect(page.getByText("es obligatorio")).toHaveCount(0);
   await expectNoEnglish(page);
@@ -147,6 +141,7 @@ async function fillProjectBasics(page: Page) {
   await page.getByRole("combobox", { name: "Producto" }).click();
   await page.getByRole("option").first().click();
   const date = page.getByRole("group", { name: /Fecha del proyecto/ });
+  // (MUI X's Spanish locale names the day section "Dia".)
   await date.getByRole("spinbutton", { name: "Dia" }).click();
   await page.keyboard.type("15032030");
 }

@@ -29,34 +29,14 @@ const day = { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" } 
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por entidad o RFC" />,
-  <ReferenceInput
-    key="client"
-    source="by_client"
-    label="Cliente"
-    reference="clients"
-    perPage={1000}
-    sort={{ field: "name", order: "ASC" }}
-  >
-    <AutocompleteInput optionText="name" label="Cliente" sx={{ minWidth: 240 }} />
+  <ReferenceInput key="client" source="by_client" reference="clients" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+    <AutocompleteInput optionText="name" sx={{ minWidth: 240 }} />
   </ReferenceInput>,
-  <ReferenceInput
-    key="product"
-    source="by_product"
-    label="Producto"
-    reference="products"
-    perPage={1000}
-    sort={{ field: "name", order: "ASC" }}
-  >
-    <SelectInput optionText="name" label="Producto" />
+  <ReferenceInput key="product" source="by_product" reference="products" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+    <SelectInput optionText="name" />
   </ReferenceInput>,
-  <SelectInput
-    key="type"
-    source="by_license_type"
-    label="Tipo de licencia"
-    choices={licenseTypeChoices}
-    emptyText="sia.filters.all"
-  />,
-  <SelectInput key="status" source="by_status" label="Estado" choices={statusChoices} emptyText="sia.filters.all" />,
+  <SelectInput key="type" source="by_license_type" choices={licenseTypeChoices} emptyText="sia.filters.all" />,
+  <SelectInput key="status" source="by_status" choices={statusChoices} emptyText="sia.filters.all" />,
 ];
 
 /** GET app_licenses/:id/download_license_script: the SQL that installs the licence. */

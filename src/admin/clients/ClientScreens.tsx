@@ -33,13 +33,12 @@ export function ClientList() {
           <ReferenceInput
             key="group"
             source="by_client_group"
-            label="Grupo de clientes"
             reference="client_groups"
             perPage={1000}
             sort={{ field: "name", order: "ASC" }}
             alwaysOn
           >
-            <SelectInput optionText="name" label="Grupo de clientes" emptyText="sia.filters.all" />
+            <SelectInput optionText="name" emptyText="sia.filters.all" />
           </ReferenceInput>,
         ]
       : []),

@@ -35,6 +35,7 @@ export const resources = {
       was_prospect: "Fue prospecto",
       converted_to_prospect_by: "Convertido por",
       client_group_id: "Grupo de clientes",
+      by_client_group: "Grupo de clientes",
       client_product_catalogs: "Productos",
       client_product_catalogs_attributes: "Productos",
       product_catalog_id: "Producto",
@@ -187,6 +188,11 @@ export const resources = {
       is_active: "Activa",
       client_name: "Cliente",
       product_name: "Producto",
+      // the list's filters
+      by_client: "Cliente",
+      by_product: "Producto",
+      by_license_type: "Tipo de licencia",
+      by_status: "Estado",
     },
   },
   estimated_work_hours: {

@@ -38,7 +38,12 @@ import {
   useRefresh,
 } from "react-admin";
 import { Link, Route, Routes, useParams } from "react-router-dom";
-import { FINAL_INVOICE_STATES, INVOICE_PERCENTAGE_DEFAULT, invoiceStateLabel } from "../../core/invoiceMachine";
+import {
+  FINAL_INVOICE_STATES,
+  INVOICE_PERCENTAGE_DEFAULT,
+  invoiceStateLabel,
+  MAX_INVOICED_PERCENTAGE,
+} from "../../core/invoiceMachine";
 import { messages } from "../../core/messages";
 import { INVOICE_PATHS } from "../../core/resources";
 import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../../core/schemas/invoice";
@@ -85,7 +90,12 @@ function ProjectHeader({ projectId, withTotals = false }: { projectId: string; w
           <Typography variant="h6">{project ? `${project.project_code} — ${project.name}` : "Proyecto"}</Typography>
           {withTotals && missing !== undefined && (
             <>
-              <Chip label={`Facturado: ${percent(100 - missing)}`} color="primary" variant="outlined" aria-label="Facturado" />
+              <Chip
+                label={`Facturado: ${percent(MAX_INVOICED_PERCENTAGE - missing)}`}
+                color="primary"
+                variant="outlined"
+                aria-label="Facturado"
+              />
               <Chip
                 label={`Falta por facturar: ${percent(missing)}`}
                 color={missing > 0 ? "warning" : "success"}

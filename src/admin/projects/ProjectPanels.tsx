@@ -39,6 +39,7 @@ import {
   useRefresh,
 } from "react-admin";
 import { MAX_PER_PAGE } from "../../core/constants";
+import { MAX_INVOICED_PERCENTAGE } from "../../core/invoiceMachine";
 import { canOnProject } from "../../core/permissions";
 import { projectStateLabel } from "../../core/projectMachine";
 import { estimatedWorkHourSchema } from "../../core/schemas/estimated_work_hour";
@@ -207,7 +208,7 @@ function InvoicingDialog({ project, onClose }: { project: ProjectRecord; onClose
   const [complete, setComplete] = useState(project.invoice_action === "completely_invoiced");
   // «100%» only when the invoices add up to 100 % (the server refuses otherwise); unmarking is always offered.
   const invoiced = Number(project.invoiced_percentage ?? 0);
-  const canComplete = invoiced === 100 || project.invoice_action === "completely_invoiced";
+  const canComplete = invoiced === MAX_INVOICED_PERCENTAGE || project.invoice_action === "completely_invoiced";
   const [comment, setComment] = useState("");
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
