@@ -1,7 +1,9 @@
 /**
  * Authentication hook of the /api/v1 scope: reads the session cookie or `Authorization: Bearer`,
  * loads the user once per request, refuses unsafe cross-origin requests. Routes opt out with
- * `config: { public: true }`. Authorisation is `authorize()` against the permission matrix.
+ * `config: { public: true }`. Each route declares who may call it in its config — `permission`, a row of
+ * the permission matrix, or `signedIn` for anyone signed in — and this hook checks it before the handler
+ * runs, leaving the grant on `request.grant`. A route that declares neither is refused at start-up.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { messages } from "../../src/core/messages";
@@ -14,9 +16,15 @@ declare module "fastify" {
   interface FastifyRequest {
     user: SessionUser | null;
     sessionId: number | null;
+    /** What the route's declared permission grants the user (set by the auth hook). */
+    grant: Grant | null;
   }
   interface FastifyContextConfig {
     public?: boolean;
+    /** Any signed-in user may call the route (it narrows to the user's own data itself). */
+    signedIn?: boolean;
+    /** The permission-matrix row the route needs. */
+    permission?: RoutePermission;
   }
 }
 
@@ -29,11 +37,20 @@ export function tokenOf(request: FastifyRequest): string | undefined {
   return request.cookies?.[SESSION_COOKIE];
 }
 
+export interface RoutePermission {
+  resource: string;
+  action: Action;
+}
+
+/** A route's config that requires `action` on `resource` of the permission matrix. */
+export const requires = (resource: string, action: Action) => ({ permission: { resource, action } });
+
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export function registerAuth(app: FastifyInstance) {
   app.decorateRequest("user", null);
   app.decorateRequest("sessionId", null);
+  app.decorateRequest("grant", null);
   app.addHook("onRequest", async (request, reply) => {
     if (UNSAFE.has(request.method)) checkOrigin(app, request);
     const token = tokenOf(request);
@@ -46,7 +63,10 @@ export function registerAuth(app: FastifyInstance) {
         reply.header(SESSION_STAMP_HEADER, sessionStamp(found.user));
       }
     }
-    if (!request.user && !request.routeOptions.config?.public) throw unauthorized();
+    const config = request.routeOptions.config;
+    if (config?.public) return;
+    if (!request.user) throw unauthorized();
+    if (config?.permission) request.grant = authorize(request, config.permission.resource, config.permission.action);
   });
 }
 
@@ -78,7 +98,10 @@ export function currentUser(request: FastifyRequest): SessionUser {
   return request.user;
 }
 
-/** The grant the matrix gives the request's user, or 401/403. */
+/**
+ * The grant the matrix gives the request's user, or 401/403. Routes declare their permission in their
+ * config instead; this is for a second check that depends on the request (a batch with deletions).
+ */
 export function authorize(request: FastifyRequest, resource: string, action: Action): Grant {
   const user = currentUser(request);
   const grant = grantFor(user, resource, action);

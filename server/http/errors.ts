@@ -4,7 +4,7 @@
  * a user's input become 422s here, so no user mistake ever answers 500.
  */
 import type { FastifyError, FastifyInstance } from "fastify";
-import { ZodError } from "zod";
+import { ZodError, type z } from "zod";
 import { folderMessages, messages } from "../../src/core/messages";
 
 export type FieldErrors = Record<string, string[]>;
@@ -42,6 +42,13 @@ export function zodFieldErrors(error: ZodError, prefix?: string): FieldErrors {
     out[field] = [...(out[field] ?? []), issue.message];
   }
   return out;
+}
+
+/** A value parsed with a shared schema, or a 422 naming each field that failed (under `prefix.` if given). */
+export function parse<T extends z.ZodType>(schema: T, value: unknown, prefix?: string): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error, prefix));
+  return parsed.data;
 }
 
 /** Spanish plural names of tables, for "cannot delete: …" messages. */

@@ -43,9 +43,10 @@ import type { Action, Grant } from "../../src/core/permissions";
 import type { SessionUser } from "../../src/core/session";
 import type { Db, Tx } from "../db/client";
 import { CSV_BATCH, lineBatches, selectBatches } from "../db/cursor";
-import { authorize } from "./auth";
+import { authorize, requires } from "./auth";
+import { parseWrapped } from "./body";
 import { type CsvColumn, csvFilename, csvLineStream, csvStream } from "./csv";
-import { databaseValidationError, HttpError, notFound, ValidationError, zodFieldErrors } from "./errors";
+import { databaseValidationError, HttpError, notFound, parse, ValidationError } from "./errors";
 import { doc } from "./openapi";
 import { searchCondition } from "./search";
 
@@ -123,7 +124,7 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
    */
   aroundWrite?: <T>(app: FastifyInstance, request: FastifyRequest, write: () => Promise<T>) => Promise<T>;
   /** Resource-specific routes (registered in the same /api/v1 scope). */
-  routes?: (app: FastifyInstance, def: ResourceDef) => void;
+  routes?: (app: FastifyInstance, service: ResourceService) => void;
 }
 
 export const declareResource = <TTable extends PgTable & { id: PgColumn }>(def: ResourceDef<TTable>) =>
@@ -174,12 +175,6 @@ const listParams = z.object({
   "by_column[column]": z.string().max(60).optional(),
   "by_column[order]": z.enum(["asc", "desc", "ASC", "DESC"]).optional(),
 });
-
-function parseQuery<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-  return parsed.data;
-}
 
 /* ---------- the machinery ---------- */
 
@@ -237,7 +232,7 @@ export function expectedVersion(request: FastifyRequest, body: unknown, singular
   const header = request.headers["if-match"];
   const outer = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
   const inner = outer[singular] && typeof outer[singular] === "object" ? (outer[singular] as Record<string, unknown>) : outer;
-  const parse = (raw: unknown) => {
+  const version = (raw: unknown) => {
     const parsed = versionSchema.safeParse(raw);
     if (!parsed.success) throw ValidationError.field("lock_version", messages.invalidVersion);
     return parsed.data;
@@ -245,11 +240,11 @@ export function expectedVersion(request: FastifyRequest, body: unknown, singular
   const fromBody =
     inner.lock_version === undefined || inner.lock_version === null || inner.lock_version === ""
       ? undefined
-      : parse(inner.lock_version);
+      : version(inner.lock_version);
   if (typeof header === "string" && header.trim()) {
     const text = header.trim();
     if (text.startsWith("W/")) throw ValidationError.field("lock_version", messages.invalidVersion);
-    const fromHeader = parse(text.replace(/^"(.*)"$/, "$1"));
+    const fromHeader = version(text.replace(/^"(.*)"$/, "$1"));
     if (fromBody !== undefined && fromBody !== fromHeader) throw ValidationError.field("lock_version", messages.invalidVersion);
     return fromHeader;
   }
@@ -367,7 +362,7 @@ export class ResourceService {
   }
 
   private ordering(query: Record<string, unknown>) {
-    const params = parseQuery(listParams, query);
+    const params = parse(listParams, query);
     const column = params["by_column[column]"] ?? this.def.defaultSort.column;
     // Own keys only: `__proto__` or `constructor` must not reach the ORDER BY as an inherited value.
     const sortable = Object.hasOwn(this.def.sortable, column) ? this.def.sortable[column] : undefined;
@@ -462,11 +457,7 @@ export class ResourceService {
 
   /** Body {<singular>: {...}} (or the bare object, for lenient API clients) parsed by the schema. */
   parseBody(body: unknown, schema: z.ZodType<Values>): Values {
-    const raw = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
-    const inner = raw[this.def.singular] && typeof raw[this.def.singular] === "object" ? raw[this.def.singular] : raw;
-    const parsed = schema.safeParse(inner);
-    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-    return parsed.data;
+    return parseWrapped(body, this.def.singular, schema);
   }
 
   async create(ctx: RequestContext, body: unknown) {
@@ -642,31 +633,47 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const tags = [def.name];
   const path = `/${def.name}`;
   const without = new Set(def.without ?? []);
+  const permission = service.permission;
   const around = <T>(request: FastifyRequest, write: () => Promise<T>) =>
     def.aroundWrite ? def.aroundWrite(app, request, write) : write();
 
-  app.get(path, { schema: doc({ tags, summary: `Lista de ${def.name}` }) }, async (request) => {
-    const ctx = service.context(app, request, "list");
-    const { rows, meta } = await service.list(ctx, request.query as Record<string, unknown>);
-    return { [def.name]: rows, meta };
-  });
+  app.get(
+    path,
+    { schema: doc({ tags, summary: `Lista de ${def.name}` }), config: requires(permission, "list") },
+    async (request) => {
+      const ctx = service.context(app, request, "list");
+      const { rows, meta } = await service.list(ctx, request.query as Record<string, unknown>);
+      return { [def.name]: rows, meta };
+    },
+  );
   if (def.csv) {
-    app.get(`${path}.csv`, { schema: doc({ tags, summary: `CSV de ${def.name}` }) }, async (request, reply) => {
-      const ctx = service.context(app, request, "export");
-      return sendCsv(reply, def.csv?.filename ?? `${def.name}.csv`, service.csv(ctx, request.query as Record<string, unknown>));
-    });
+    app.get(
+      `${path}.csv`,
+      { schema: doc({ tags, summary: `CSV de ${def.name}` }), config: requires(permission, "export") },
+      async (request, reply) => {
+        const ctx = service.context(app, request, "export");
+        return sendCsv(reply, def.csv?.filename ?? `${def.name}.csv`, service.csv(ctx, request.query as Record<string, unknown>));
+      },
+    );
   }
-  app.get(`${path}/:id`, { schema: doc({ tags, summary: `Detalle de ${def.singular}` }) }, async (request, reply) => {
-    const ctx = service.context(app, request, "show");
-    const record = await service.show(ctx, idOf(request));
-    const etag = etagOf(record);
-    if (etag) reply.header("etag", etag);
-    return { [def.singular]: record };
-  });
+  app.get(
+    `${path}/:id`,
+    { schema: doc({ tags, summary: `Detalle de ${def.singular}` }), config: requires(permission, "show") },
+    async (request, reply) => {
+      const ctx = service.context(app, request, "show");
+      const record = await service.show(ctx, idOf(request));
+      const etag = etagOf(record);
+      if (etag) reply.header("etag", etag);
+      return { [def.singular]: record };
+    },
+  );
   if (def.createSchema && !without.has("create")) {
     app.post(
       path,
-      { schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }) },
+      {
+        schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }),
+        config: requires(permission, "create"),
+      },
       async (request, reply) => {
         const ctx = service.context(app, request, "create");
         const record = await around(request, () => service.create(ctx, request.body));
@@ -686,6 +693,7 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
           wrap: def.singular,
           version: "required",
         }),
+        config: requires(permission, "update"),
       },
       async (request, reply) => {
         const ctx = service.context(app, request, "update");
@@ -697,11 +705,15 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
     );
   }
   if (!without.has("delete")) {
-    app.delete(`${path}/:id`, { schema: doc({ tags, summary: `Eliminar ${def.singular}` }) }, async (request) => {
-      const ctx = service.context(app, request, "delete");
-      return { [def.singular]: await service.remove(ctx, idOf(request)) };
-    });
+    app.delete(
+      `${path}/:id`,
+      { schema: doc({ tags, summary: `Eliminar ${def.singular}` }), config: requires(permission, "delete") },
+      async (request) => {
+        const ctx = service.context(app, request, "delete");
+        return { [def.singular]: await service.remove(ctx, idOf(request)) };
+      },
+    );
   }
-  def.routes?.(app, def);
+  def.routes?.(app, service);
   return service;
 }

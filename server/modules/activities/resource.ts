@@ -50,7 +50,7 @@ import {
   filter,
   idOf,
   type RequestContext,
-  ResourceService,
+  type ResourceService,
   sendCsv,
   withValidation,
 } from "../../http/resource";
@@ -194,8 +194,8 @@ export const activitiesResource = declareResource({
   // Every activity CSV writes the report's line (server/modules/reports/report.ts).
   csv: { filename: "actividades.csv", headers: ACTIVITY_REPORT_HEADERS, line: activityLine },
   without: ["update"],
-  routes(app, def) {
-    service = new ResourceService(def);
+  routes(app, resourceService) {
+    service = resourceService;
     registerActivityRoutes(app);
     registerReportRoutes(app);
   },

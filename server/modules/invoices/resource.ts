@@ -12,7 +12,7 @@ import { invoices, projects } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, expectedVersion, filter, idOf, ResourceService } from "../../http/resource";
+import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { audit, auditTrail } from "../projects/audit";
 import {
@@ -155,8 +155,7 @@ export const invoicesResource = declareResource({
     // A lowered percentage can take the project below 100 %: its «100%» flag follows.
     if (existing) await reconcileInvoiceAction(ctx.db, saved.project_id as number, ctx.user.id);
   },
-  routes(app, def) {
-    const service = new ResourceService(def);
+  routes(app, service) {
     const tags = ["invoices"];
 
     app.get(

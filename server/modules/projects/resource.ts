@@ -32,7 +32,7 @@ import {
 import { authorize, currentUser } from "../../http/auth";
 import { forbidden, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, expectedVersion, filter, idOf, ResourceService } from "../../http/resource";
+import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { memberSql, unreadCountSql } from "../board/service";
 import { assertFolderFree, placeProjectFolder } from "../drive/folders";
@@ -256,8 +256,7 @@ export const projectsResource = declareResource({
       { header: "Facturación", value: (r) => r.invoice_action_label },
     ],
   },
-  routes(app, def) {
-    const service = new ResourceService(def);
+  routes(app, service) {
     const tags = ["projects"];
     const showAfter = async (request: Parameters<typeof idOf>[0], id: number) => ({
       project: await service.show(service.context(app, request, "show"), id),

@@ -13,7 +13,7 @@ import { clients, products, prospects, quotations, users } from "../../db/schema
 import { authorize, currentUser } from "../../http/auth";
 import { notFound, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, filter, idOf, ResourceService } from "../../http/resource";
+import { declareResource, filter, idOf } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
 import { type CalendarAccount, CalendarError, toIcs } from "../../ports/calendar";
@@ -162,7 +162,7 @@ export const quotationsResource = declareResource({
         .where(eq(quotations.id, record.id));
     }
   },
-  routes(app, def) {
+  routes(app, service) {
     app.get(
       "/quotations/quotation_states",
       { schema: doc({ tags: ["quotations"], summary: "Estados de cotización con su nombre" }) },
@@ -223,6 +223,6 @@ export const quotationsResource = declareResource({
         };
       },
     );
-    transitionRoute(app, new ResourceService(def));
+    transitionRoute(app, service);
   },
 });

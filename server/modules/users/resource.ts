@@ -5,7 +5,7 @@ import { employees, users } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, filter, ResourceService } from "../../http/resource";
+import { declareResource, filter } from "../../http/resource";
 import { encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
 import { prepareUserWrite, storeCloudToken, userEmployeeGuard } from "./service";
@@ -43,8 +43,7 @@ export const usersResource = declareResource({
   own: (user) => eq(users.id, user.id),
   deleteGuards: [userEmployeeGuard],
   beforeWrite: prepareUserWrite,
-  routes(app, def) {
-    const service = new ResourceService(def);
+  routes(app, service) {
     app.post(
       "/users/save_cloud_token",
       { schema: doc({ tags: ["users"], summary: "Guardar el token del calendario del usuario", body: cloudTokenSchema }) },

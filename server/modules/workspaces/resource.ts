@@ -5,7 +5,7 @@ import type { Tx } from "../../db/client";
 import { app_settings, bosses_workspaces, employees, workspaces } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { declareResource, etagOf, idOf, ResourceService, requireVersion, staleVersion } from "../../http/resource";
+import { declareResource, etagOf, idOf, requireVersion, staleVersion } from "../../http/resource";
 import { outer } from "../../http/sql";
 
 const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.workspace_id} = ${outer(workspaces.id)})`;
@@ -89,8 +89,7 @@ export const workspacesResource = declareResource({
     await checkBosses(values, ctx.db, existing?.id ?? null);
     return values;
   },
-  routes(app, def) {
-    const service = new ResourceService(def);
+  routes(app, service) {
     app.put(
       "/workspaces/:id/toggle_notification",
       {
