@@ -5,7 +5,7 @@
  * catches up when it comes back, and the recorded run keeps it to once per week.
  */
 import { WEEKLY_JOBS_WEEKDAY } from "../../src/core/constants";
-import { addDays, dayOfWeek, mondayOf, parseIsoDate, wallClockIn } from "../../src/core/week";
+import { addDays, dayOfWeek, daysBetween, mondayOf, wallClockIn } from "../../src/core/week";
 
 export interface ScheduleConfig {
   JOBS_TIMEZONE: string;
@@ -26,7 +26,7 @@ const pad = (n: number) => String(n).padStart(2, "0");
 export function isoWeekKey(monday: string): string {
   const thursday = addDays(monday, 3);
   const year = Number(thursday.slice(0, 4));
-  const week = Math.floor((parseIsoDate(thursday) - parseIsoDate(`${year}-01-01`)) / (7 * 86_400_000)) + 1;
+  const week = Math.floor(daysBetween(`${year}-01-01`, thursday) / 7) + 1;
   return `${year}-W${pad(week)}`;
 }
 

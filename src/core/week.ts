@@ -37,6 +37,8 @@ export const parseIsoDate = (date: string) => {
   return Date.UTC(y, m - 1, d);
 };
 export const addDays = (date: string, days: number) => toIsoDate(parseIsoDate(date) + days * DAY_MS);
+/** Whole days from one date to another (negative when `to` comes first): addDays(from, daysBetween(from, to)) = to. */
+export const daysBetween = (from: string, to: string) => Math.round((parseIsoDate(to) - parseIsoDate(from)) / DAY_MS);
 /** 0 = Sunday … 6 = Saturday. */
 export const dayOfWeek = (date: string) => new Date(parseIsoDate(date)).getUTCDay();
 /** The Monday that starts the (ISO) week of a date. */

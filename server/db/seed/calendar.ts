@@ -1,9 +1,9 @@
 /**
- * Calendar helpers of the seed: a small deterministic PRNG, plain-date arithmetic ('YYYY-MM-DD'
- * strings, computed in UTC so no local time zone leaks in) and Mexico's official holidays.
+ * Calendar helpers of the seed: a small deterministic PRNG and Mexico's official holidays. The date
+ * arithmetic is the timesheet's own (src/core/week.ts), re-exported for the seed's modules.
  */
 
-import { wallClock, zonedTime } from "../../../src/core/week";
+import { addDays, dayOfWeek, toIsoDate, wallClock, zonedTime } from "../../../src/core/week";
 
 /** mulberry32: tiny, fast and good enough for believable demo data. Same seed, same data. */
 export function createRandom(seed: number) {
@@ -41,32 +41,11 @@ export function createRandom(seed: number) {
 }
 export type Random = ReturnType<typeof createRandom>;
 
-const DAY_MS = 86_400_000;
-const pad = (n: number) => String(n).padStart(2, "0");
+export { addDays, dayOfWeek, firstOfMonth, lastOfMonth, mondayOf } from "../../../src/core/week";
 
-export const toIsoDate = (ms: number) => {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-};
-export const parseIsoDate = (date: string) => {
-  const [y, m, d] = date.split("-").map(Number);
-  return Date.UTC(y, m - 1, d);
-};
-export const addDays = (date: string, days: number) => toIsoDate(parseIsoDate(date) + days * DAY_MS);
-/** 0 = Sunday … 6 = Saturday. */
-export const dayOfWeek = (date: string) => new Date(parseIsoDate(date)).getUTCDay();
-/** The Monday that starts the (ISO) week of a date. */
-export const mondayOf = (date: string) => addDays(date, -((dayOfWeek(date) + 6) % 7));
-export const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`;
-export const lastOfMonth = (date: string) => {
-  const [y, m] = date.split("-").map(Number);
-  return toIsoDate(Date.UTC(y, m, 0));
-};
-export const daysBetween = (from: string, to: string) => Math.round((parseIsoDate(to) - parseIsoDate(from)) / DAY_MS);
-
-/** Wall-clock date and minute of the day in Mexico City at an instant (src/core/week.ts). */
+/** Wall-clock date and minute of the day in Mexico City at an instant. */
 export const mexicoWallClock = wallClock;
-/** The instant of a Mexico City wall-clock time: date plus minutes after midnight (src/core/week.ts). */
+/** The instant of a Mexico City wall-clock time: date plus minutes after midnight. */
 export const mexicoTime = zonedTime;
 
 export interface Holiday {

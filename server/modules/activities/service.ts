@@ -13,10 +13,10 @@ import { projectStateLabel } from "../../../src/core/projectMachine";
 import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
 import type { SessionUser } from "../../../src/core/session";
 import { ARCHIVED_PROJECT_STATES } from "../../../src/core/states";
-import { addDays, businessToday, localDate, localDateOf } from "../../../src/core/week";
+import { addDays, BUSINESS_TIME_ZONE, businessToday, localDate, localDateOf } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { activities, app_settings, employees, frozen_periods } from "../../db/schema";
-import { forbidden, ValidationError, zodFieldErrors } from "../../http/errors";
+import { forbidden, parse, ValidationError } from "../../http/errors";
 
 export type ActivityValues = ActivityInput & { employee_id: number };
 type Errors = Record<string, string[]>;
@@ -69,8 +69,10 @@ export function employeeFor(user: SessionUser, requested: unknown): number {
 export const mayCloseWeek = (user: SessionUser, weekStart: string, today = businessToday()) =>
   isAdmin(user) || weekStart <= today;
 
-/** Local date (Mexico City) an activity belongs to, as SQL. */
-export const localDaySql = (column: unknown) => sql`((${column} at time zone 'America/Mexico_City')::date)`;
+/** The zone as a SQL literal: the same statement text every time (a bound parameter would vary the plan). */
+const businessZoneSql = sql.raw(`'${BUSINESS_TIME_ZONE}'`);
+/** Local date (the firm's zone) an activity belongs to, as SQL. */
+export const localDaySql = (column: unknown) => sql`((${column} at time zone ${businessZoneSql})::date)`;
 
 export async function isFrozen(db: Tx, employeeId: number, day: string): Promise<boolean> {
   const [row] = await db
@@ -324,11 +326,10 @@ export async function prepareActivityWrite(
   if (existing) for (const key of ACTIVITY_WRITABLE) merged[key] = existing[key];
   for (const [key, value] of Object.entries(input)) if (value !== undefined) merged[key] = value;
   // Changing the action type drops the old type's fields unless sent again (normaliseActivity clears them).
-  const parsed = activitySchema.safeParse(merged);
-  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+  const parsed = parse(activitySchema, merged);
   const employeeId =
     existing && input.employee_id === undefined ? (existing.employee_id as number) : employeeFor(ctx.user, input.employee_id);
-  const values: ActivityValues = { ...parsed.data, employee_id: employeeId };
+  const values: ActivityValues = { ...parsed, employee_id: employeeId };
   const errors = await checkActivity(ctx.db, values, {
     settings: await loadSettings(ctx.db),
     exceptId: existing?.id as number | undefined,

@@ -1,5 +1,5 @@
 import { messages } from "../messages";
-import { businessToday } from "../week";
+import { businessToday, daysBetween } from "../week";
 import { isoDate, requiredId, z } from "./fields";
 
 const fields = {
@@ -21,7 +21,7 @@ export const assignmentUpdateSchema = z.object(fields).partial();
 
 /** Days an assignment lasts, both ends included (SPEC §9). */
 export function durationDays(startOn: string, endOn: string): number {
-  return Math.round((Date.parse(`${endOn}T00:00:00Z`) - Date.parse(`${startOn}T00:00:00Z`)) / 86_400_000) + 1;
+  return daysBetween(startOn, endOn) + 1;
 }
 
 /** A start or end date on or before today (in the firm's time zone) is already reached. */

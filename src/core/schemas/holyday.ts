@@ -1,4 +1,5 @@
 import { messages } from "../messages";
+import { daysBetween } from "../week";
 import { isoDate, isValidIsoDate, optionalText, z } from "./fields";
 
 /** Holiday (SPEC §3): a unique date and an optional name. */
@@ -41,6 +42,6 @@ export const holydaysByDateSchema = z.object({ from: isoDate(), to: isoDate() })
     ctx.addIssue({ code: "custom", path: ["from"], message: messages.dateRangeReversed });
     return;
   }
-  const days = (Date.parse(`${v.to}T00:00:00Z`) - Date.parse(`${v.from}T00:00:00Z`)) / 86_400_000;
-  if (days > HOLYDAY_RANGE_MAX_DAYS) ctx.addIssue({ code: "custom", path: ["to"], message: messages.dateRangeTooLong });
+  if (daysBetween(v.from, v.to) > HOLYDAY_RANGE_MAX_DAYS)
+    ctx.addIssue({ code: "custom", path: ["to"], message: messages.dateRangeTooLong });
 });
