@@ -24,6 +24,7 @@ import { projectsResource } from "./projects/resource";
 import { prospectsResource } from "./prospects/resource";
 import { pushRoutes } from "./push/routes";
 import { quotationsResource } from "./quotations/resource";
+import { reportRoutes } from "./reports/routes";
 import { usersResource } from "./users/resource";
 import { workspacesResource } from "./workspaces/resource";
 
@@ -52,6 +53,7 @@ export const resources = [
 /** Modules with routes only (no declared resource), registered under /api/v1 after the resources. */
 export const routeModules = [
   calendarImportRoutes,
+  reportRoutes,
   dashboardRoutes,
   integrationsRoutes,
   googleRoutes,

@@ -1,7 +1,9 @@
 /**
- * Activities: the declared CRUD (own scope for non-admins) plus the timesheet calls of SPEC §7.
+ * Activities: the declared CRUD (own scope for non-admins) plus the timesheet calls of SPEC §7. Each route
+ * declares its permission, parses its input and calls a rule of ./service, ./weekSave, ./copyWeek or
+ * ./freeze in a transaction; what stays here is the shape of the answers.
  */
-import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { VACATION_DESCRIPTION } from "../../../src/core/constants";
@@ -13,21 +15,7 @@ import {
   activitySchema,
   activityUpdateSchema,
 } from "../../../src/core/schemas/activity";
-import {
-  addDays,
-  businessToday,
-  endOfDay,
-  isDateInRange,
-  isInstantInRange,
-  localDate,
-  localDateOf,
-  monthOf,
-  previousWeekOf,
-  startOfDay,
-  wallClock,
-  weekOf,
-  zonedTime,
-} from "../../../src/core/week";
+import { endOfDay, isDateInRange, isInstantInRange, localDateOf, startOfDay, weekOf } from "../../../src/core/week";
 import type { Db } from "../../db/client";
 import {
   activities,
@@ -35,14 +23,13 @@ import {
   clients,
   employees,
   frozen_periods,
-  holydays,
   products,
   projects,
   prospects,
 } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { authorize, currentUser, requires } from "../../http/auth";
 import { type CsvColumn, csvStream } from "../../http/csv";
-import { forbidden, HttpError, ValidationError, zodFieldErrors } from "../../http/errors";
+import { HttpError, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import {
   declareResource,
@@ -55,26 +42,12 @@ import {
   withValidation,
 } from "../../http/resource";
 import { outer } from "../../http/sql";
-import { testPause } from "../../http/testPause";
 import { ticketsError } from "../../ports/tickets";
-import { rememberSeries } from "../calendar_imports/service";
 import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports/report";
-import { registerReportRoutes } from "../reports/routes";
-import {
-  type ActivityValues,
-  type BatchItem,
-  checkActivities,
-  employeeFor,
-  isAdmin,
-  loadSettings,
-  localDaySql,
-  mayCloseWeek,
-  parseRange,
-  prepareActivityWrite,
-  rangeStartDate,
-  weekState,
-} from "./service";
-import { applyWeekSave, insertBatch, planWeekSave } from "./weekSave";
+import { copyWeek, weekCopyOf } from "./copyWeek";
+import { freezeTarget, setFrozen } from "./freeze";
+import { employeeFor, localDaySql, parseRange, prepareActivityWrite, rangeStartDate, weekState } from "./service";
+import { planWeekSave, type SaveGrants, saveWeek } from "./weekSave";
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -141,8 +114,6 @@ const employeeFilter = filter.custom(
   (value, ctx) => (ctx.grant === "all" && typeof value === "number" ? eq(activities.employee_id, value) : undefined),
 );
 
-let service: ResourceService;
-
 export const activitiesResource = declareResource({
   name: "activities",
   singular: "activity",
@@ -194,11 +165,7 @@ export const activitiesResource = declareResource({
   // Every activity CSV writes the report's line (server/modules/reports/report.ts).
   csv: { filename: "actividades.csv", headers: ACTIVITY_REPORT_HEADERS, line: activityLine },
   without: ["update"],
-  routes(app, resourceService) {
-    service = resourceService;
-    registerActivityRoutes(app);
-    registerReportRoutes(app);
-  },
+  routes: (app, service) => activityRoutes(app, service),
 });
 
 const tags = ["activities"];
@@ -208,19 +175,23 @@ const paramsOf = (request: FastifyRequest) => ({
 });
 
 /** Rows with computed columns, by id, in the given order. */
-async function rowsByIds(ctx: RequestContext, ids: number[]): Promise<Row[]> {
+async function rowsByIds(service: ResourceService, ctx: RequestContext, ids: number[]): Promise<Row[]> {
   if (!ids.length) return [];
   const { rows } = await service.list({ ...ctx, grant: "all" }, { ids: JSON.stringify([...new Set(ids)]), per_page: "all" });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter(Boolean) as Row[];
 }
 
-function registerActivityRoutes(app: FastifyInstance) {
+/** The timesheet calls of SPEC §7 beside the declared CRUD; their rules live in ./service, ./weekSave, ./copyWeek, ./freeze. */
+function activityRoutes(app: FastifyInstance, service: ResourceService) {
   const db = () => app.db.db as Db;
 
   app.put(
     "/activities/:id",
-    { schema: doc({ tags, summary: "Actualizar actividad", body: activityUpdateSchema, wrap: "activity", version: "required" }) },
+    {
+      schema: doc({ tags, summary: "Actualizar actividad", body: activityUpdateSchema, wrap: "activity", version: "required" }),
+      config: requires("activities", "update"),
+    },
     async (request, reply) => {
       const ctx = service.context(app, request, "update");
       try {
@@ -237,7 +208,7 @@ function registerActivityRoutes(app: FastifyInstance) {
 
   app.get(
     "/activities/recent_activities",
-    { schema: doc({ tags, summary: "Actividades recientes (para iniciar una nueva)" }) },
+    { schema: doc({ tags, summary: "Actividades recientes (para iniciar una nueva)" }), config: requires("activities", "list") },
     async (request) => {
       const ctx = service.context(app, request, "list");
       const q = request.query as Record<string, unknown>;
@@ -248,82 +219,43 @@ function registerActivityRoutes(app: FastifyInstance) {
         "by_column[column]": "begins_at",
         "by_column[order]": "desc",
       });
-      const seen = new Set<string>();
-      const recent: Row[] = [];
-      for (const r of rows) {
-        const key = JSON.stringify([
-          r.action_type,
-          r.description,
-          r.project_id,
-          r.ownerable_type,
-          r.ownerable_id,
-          r.product_catalog_id,
-          r.activity_type_catalog_id,
-        ]);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        recent.push(r);
-        if (recent.length >= 15) break;
-      }
-      return { activities: recent };
+      return { activities: recentOf(rows) };
     },
   );
 
-  /** The caller's grants for the parts a save body holds (403 for a part the role may not do). */
-  const saveGrants = (request: FastifyRequest, body: ActivityBatch) => {
-    const ctx = service.context(
-      app,
-      request,
-      body.activities.length || !(body.updates.length + body.deletions.length) ? "create" : "list",
-    );
-    return {
-      ctx,
-      grants: {
-        update: body.updates.length ? authorize(request, "activities", "update") : undefined,
-        delete: body.deletions.length ? authorize(request, "activities", "delete") : undefined,
-      },
-    };
-  };
-  const parseSave = (body: unknown) => {
-    const parsed = activityBatchSchema.safeParse(body ?? {});
-    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-    return parsed.data;
-  };
+  /**
+   * A save body's parts beyond the route's own create permission: changes and deletions each need their
+   * grant (403 for a part the role may not do), read from the matrix because they depend on the body.
+   */
+  const saveGrants = (request: FastifyRequest, body: ActivityBatch): SaveGrants => ({
+    update: body.updates.length ? authorize(request, "activities", "update") : undefined,
+    delete: body.deletions.length ? authorize(request, "activities", "delete") : undefined,
+  });
 
   app.post(
     "/activities/validate",
-    { schema: doc({ tags, summary: "Validar un guardado de la semana (altas, cambios y bajas) sin escribir" }) },
+    {
+      schema: doc({ tags, summary: "Validar un guardado de la semana (altas, cambios y bajas) sin escribir" }),
+      config: requires("activities", "create"),
+    },
     async (request) => {
-      const body = parseSave(request.body);
-      const { ctx, grants } = saveGrants(request, body);
-      await planWeekSave(db(), ctx.user, grants, body, false);
+      const body = parse(activityBatchSchema, request.body ?? {});
+      await planWeekSave(db(), currentUser(request), saveGrants(request, body), body, false);
       return { valid: true };
     },
   );
 
   app.post(
     "/activities/batch",
-    { schema: doc({ tags, summary: "Guardar la semana: altas, cambios y bajas juntos (todo o nada)" }) },
+    {
+      schema: doc({ tags, summary: "Guardar la semana: altas, cambios y bajas juntos (todo o nada)" }),
+      config: requires("activities", "create"),
+    },
     async (request, reply) => {
-      const body = parseSave(request.body);
-      const { ctx, grants } = saveGrants(request, body);
-      const saved = await withValidation(() =>
-        db().transaction(async (tx) => {
-          const plan = await planWeekSave(tx, ctx.user, grants, body, true);
-          const out = await applyWeekSave(tx, plan, ctx.user.id);
-          await testPause("week_save");
-          // Recurring memory: what each calendar series was mapped to, for its next import.
-          await rememberSeries(
-            tx,
-            ctx.user.id,
-            plan.creates.map((item) => ({
-              seriesId: (body.activities[item.index] as Record<string, unknown> | null)?.google_series_id,
-              values: item.values,
-            })),
-          );
-          return out;
-        }),
-      );
+      const body = parse(activityBatchSchema, request.body ?? {});
+      const grants = saveGrants(request, body);
+      const ctx = service.context(app, request, "create");
+      const saved = await withValidation(() => db().transaction((tx) => saveWeek(tx, ctx.user, grants, body)));
       const counts = {
         deleted: saved.deleted,
         created: saved.created.filter((i) => i.created).length,
@@ -340,141 +272,29 @@ function registerActivityRoutes(app: FastifyInstance) {
           ...counts,
         };
       }
-      const rows = await rowsByIds(ctx, [...saved.created.map((i) => i.id), ...saved.updated]);
+      const rows = await rowsByIds(service, ctx, [...saved.created.map((i) => i.id), ...saved.updated]);
       const byId = new Map(rows.map((r) => [r.id, r]));
       const pick = (ids: number[]) => ids.map((id) => byId.get(id)).filter(Boolean) as Row[];
-      return {
-        activities: pick(saved.created.map((i) => i.id)),
-        updated: pick(saved.updated),
-        deleted: saved.deleted,
-        created: saved.created.filter((i) => i.created).length,
-        existing: saved.created.filter((i) => !i.created).length,
-        message: messages.activitiesSaved,
-      };
+      return { activities: pick(saved.created.map((i) => i.id)), updated: pick(saved.updated), ...counts };
     },
   );
 
   app.post(
     "/activities/copy_previous_week",
-    { schema: doc({ tags, summary: "Copiar las actividades de la semana anterior" }) },
+    { schema: doc({ tags, summary: "Copiar las actividades de la semana anterior" }), config: requires("activities", "create") },
     async (request) => {
       const ctx = service.context(app, request, "create");
-      const params = paramsOf(request);
-      // A week given and unreadable is refused, never replaced by this week; both weeks lie whole within
-      // the dates SIA accepts, so no copied activity lands where it could not be shown or edited.
-      const textOf = (value: unknown) =>
-        typeof value === "string" ? value : typeof value === "number" ? String(value) : "\u0000";
-      const weekStart = params.week_start ? localDateOf(textOf(params.week_start)) : null;
-      if (params.week_start && !weekStart) throw ValidationError.field("week_start", messages.dateOutOfRange);
-      const targetDay = weekStart ?? rangeStartDate(params) ?? businessToday();
-      const target = weekOf(targetDay);
-      if (!isDateInRange(target.starts_on) || !isDateInRange(target.ends_on)) {
-        throw ValidationError.field("week_start", messages.dateOutOfRange);
-      }
-      const sourceDay = params.id_previous_week ? localDateOf(textOf(params.id_previous_week)) : null;
-      if (params.id_previous_week && !sourceDay) throw ValidationError.field("id_previous_week", messages.invalidDate);
-      const source = sourceDay ? weekOf(sourceDay) : previousWeekOf(target.starts_on);
-      if (!isDateInRange(source.starts_on) || !isDateInRange(source.ends_on)) {
-        throw ValidationError.field("id_previous_week", messages.dateOutOfRange);
-      }
-      const shift = Math.round((Date.parse(target.starts_on) - Date.parse(source.starts_on)) / 86_400_000);
-      const employeeId = employeeFor(ctx.user, params.employee_id ?? params.by_employee);
-      const dryRun = params.dry_run === true || params.dry_run === "true" || params.dry_run === "1";
+      const copy = weekCopyOf(ctx.user, paramsOf(request));
       return withValidation(() =>
         db().transaction(async (tx) => {
-          const sourceRows = await tx
-            .select()
-            .from(activities)
-            .where(
-              and(
-                eq(activities.employee_id, employeeId),
-                gte(activities.begins_at, source.start),
-                lte(activities.begins_at, source.end),
-              ),
-            )
-            .orderBy(asc(activities.begins_at));
-          const holidays = new Set(
-            (
-              await tx
-                .select({ date: holydays.date })
-                .from(holydays)
-                .where(and(gte(holydays.date, target.starts_on), lte(holydays.date, target.ends_on)))
-            ).map((h) => h.date),
-          );
-          const settings = await loadSettings(tx);
-          const created: number[] = [];
-          const skipped: { description: string; begins_at: string; ends_at: string; reason: string }[] = [];
-          const copies: { skip: (reason: string) => void; values?: ActivityValues; holiday?: boolean }[] = [];
-          for (const row of sourceRows) {
-            const b = wallClock(row.begins_at);
-            const e = wallClock(row.ends_at);
-            const begins = zonedTime(addDays(b.date, shift), b.minutes);
-            const ends = zonedTime(addDays(e.date, shift), e.minutes);
-            const skip = (reason: string) =>
-              skipped.push({
-                description: row.description,
-                begins_at: begins.toISOString(),
-                ends_at: ends.toISOString(),
-                reason,
-              });
-            if (holidays.has(localDate(begins))) {
-              copies.push({ skip, holiday: true });
-              continue;
-            }
-            const values: ActivityValues = {
-              ...(row as never as ActivityValues),
-              begins_at: begins,
-              ends_at: ends,
-              is_favorite: false,
-              google_calendar_id: null,
-              google_calendar_event: null,
-              import_key: null,
-            };
-            copies.push({ skip, values });
+          const result = await copyWeek(tx, copy, ctx.user.id);
+          if (result.dry_run) {
+            const { dry_run, total, to_copy, skipped, message } = result;
+            return { dry_run, total, created: 0, activities: [], to_copy, skipped, message };
           }
-          // The rules for every copy at once, then one multi-row INSERT; the skipped list keeps the source order.
-          const checked = copies.filter((c) => c.values);
-          const errors = await checkActivities(
-            tx,
-            checked.map((c) => c.values as ActivityValues),
-            { settings },
-          );
-          const items: BatchItem[] = [];
-          for (const copy of copies) {
-            if (copy.holiday || !copy.values) {
-              copy.skip(messages.copySkippedHoliday);
-              continue;
-            }
-            const found = errors[checked.indexOf(copy)];
-            if (Object.keys(found).length) copy.skip(Object.values(found).flat()[0] ?? messages.invalidValue);
-            else items.push({ index: items.length, values: copy.values });
-          }
-          const message = copyMessage(sourceRows.length, items.length, skipped, dryRun);
-          if (dryRun) {
-            // What would be copied, nothing written: the screen asks before copying.
-            return {
-              dry_run: true,
-              total: sourceRows.length,
-              created: 0,
-              activities: [],
-              to_copy: items.map(({ values }) => ({
-                description: values.description,
-                begins_at: values.begins_at.toISOString(),
-                ends_at: values.ends_at.toISOString(),
-                action_type: values.action_type,
-              })),
-              skipped,
-              message,
-            };
-          }
-          for (const { id } of await insertBatch(tx, items, ctx.user.id)) created.push(id);
-          return {
-            total: sourceRows.length,
-            created: created.length,
-            activities: await rowsByIds({ ...ctx, db: tx }, created),
-            skipped,
-            message,
-          };
+          const { total, created, skipped, message } = result;
+          const rows = await rowsByIds(service, { ...ctx, db: tx }, created);
+          return { total, created: created.length, activities: rows, skipped, message };
         }),
       );
     },
@@ -482,9 +302,11 @@ function registerActivityRoutes(app: FastifyInstance) {
 
   app.get(
     "/activities/week_state",
-    { schema: doc({ tags, summary: "Estado de la semana: cerrada o abierta y qué puede hacer quien pregunta" }) },
+    {
+      schema: doc({ tags, summary: "Estado de la semana: cerrada o abierta y qué puede hacer quien pregunta" }),
+      config: requires("activities", "list"),
+    },
     async (request) => {
-      authorize(request, "activities", "list");
       const user = currentUser(request);
       const q = request.query as Record<string, unknown>;
       const day = typeof q.week_start === "string" ? localDateOf(q.week_start) : null;
@@ -505,54 +327,25 @@ function registerActivityRoutes(app: FastifyInstance) {
   ] as const) {
     app.put(
       `/activities/${path}`,
-      { schema: doc({ tags, summary: `${close ? "Cerrar" : "Abrir"} ${kind === "week" ? "la semana" : "el mes"}` }) },
+      {
+        schema: doc({ tags, summary: `${close ? "Cerrar" : "Abrir"} ${kind === "week" ? "la semana" : "el mes"}` }),
+        // Everyone closes their own week; opening a week and any month are the administrators'.
+        config: requires("activities", kind === "week" && close ? "freeze" : "freeze_others"),
+      },
       async (request) => {
         const user = currentUser(request);
         const params = paramsOf(request);
-        const employeeId = freezeTarget(request, params.by_employee, kind, close);
+        const employeeId = freezeTarget(user, params.by_employee, kind, close);
         const date = rangeStartDate(params);
         if (!date) throw ValidationError.field("by_begins_at", messages.invalidDate);
-        const [employee] = await db().select({ id: employees.id }).from(employees).where(eq(employees.id, employeeId));
-        if (!employee) throw ValidationError.field("by_employee", messages.invalidReference);
-        const period = kind === "week" ? weekOf(date) : monthOf(date);
-        if (close && kind === "week" && !mayCloseWeek(user, period.starts_on))
-          throw ValidationError.base(messages.weekNotStarted);
-        if (close) {
-          await db()
-            .insert(frozen_periods)
-            .values({ employee_id: employeeId, kind, starts_on: period.starts_on, ends_on: period.ends_on, closed_by: user.id })
-            .onConflictDoNothing();
-        } else {
-          await db()
-            .delete(frozen_periods)
-            .where(
-              and(
-                eq(frozen_periods.employee_id, employeeId),
-                eq(frozen_periods.kind, kind),
-                eq(frozen_periods.starts_on, period.starts_on),
-              ),
-            );
-        }
-        const message =
-          kind === "week"
-            ? close
-              ? messages.weekClosed
-              : messages.weekOpened
-            : close
-              ? messages.monthClosed
-              : messages.monthOpened;
-        return {
-          frozen: close,
-          frozen_period: { employee_id: employeeId, kind, starts_on: period.starts_on, ends_on: period.ends_on },
-          message,
-        };
+        return db().transaction((tx) => setFrozen(tx, user, { kind, close, date, employeeId }));
       },
     );
   }
 
   app.get(
     "/activities/download_personal_report.csv",
-    { schema: doc({ tags, summary: "Reporte personal de actividades (CSV)" }) },
+    { schema: doc({ tags, summary: "Reporte personal de actividades (CSV)" }), config: requires("activities", "export") },
     async (request, reply) => {
       const ctx = service.context(app, request, "export");
       const { by_employee: _a, employee_id: _b, ...query } = request.query as Record<string, unknown>;
@@ -562,58 +355,15 @@ function registerActivityRoutes(app: FastifyInstance) {
 
   app.get(
     "/activities/download_csv_format",
-    { schema: doc({ tags, summary: "Formato CSV para importar actividades" }) },
-    async (request, reply) => {
-      authorize(request, "activities", "import");
-      const columns: CsvColumn<Record<string, string>>[] = ACTIVITY_CSV_COLUMNS.map((c) => ({ header: c, value: (r) => r[c] }));
-      const examples = [
-        {
-          fecha: "2025-01-06",
-          hora_inicio: "09:00",
-          hora_fin: "11:00",
-          tipo: "P",
-          cliente_o_prospecto: "",
-          codigo_proyecto: "PRY-001",
-          producto: "",
-          tipo_actividad: "DE",
-          ticket: "",
-          descripcion: "Desarrollo del módulo",
-        },
-        {
-          fecha: "2025-01-06",
-          hora_inicio: "11:00",
-          hora_fin: "12:00",
-          tipo: "S",
-          cliente_o_prospecto: "Cliente",
-          codigo_proyecto: "",
-          producto: "Producto",
-          tipo_actividad: "ST",
-          ticket: "1234",
-          descripcion: "Atención de incidencia",
-        },
-        {
-          fecha: "2025-01-07",
-          hora_inicio: "09:00",
-          hora_fin: "18:00",
-          tipo: "V",
-          cliente_o_prospecto: "",
-          codigo_proyecto: "",
-          producto: "",
-          tipo_actividad: "",
-          ticket: "",
-          descripcion: VACATION_DESCRIPTION,
-        },
-      ];
-      return sendCsv(reply, "formato_actividades.csv", csvStream(columns, examples));
-    },
+    { schema: doc({ tags, summary: "Formato CSV para importar actividades" }), config: requires("activities", "import") },
+    async (_request, reply) => sendCsv(reply, "formato_actividades.csv", csvFormat()),
   );
 
   app.post(
     "/activities/get_ticket_by_proyect",
-    { schema: doc({ tags, summary: "Buscar tickets (Azure Devops)" }) },
+    { schema: doc({ tags, summary: "Buscar tickets (Azure Devops)" }), config: requires("activities", "create") },
     async (request) => {
       const user = currentUser(request);
-      authorize(request, "activities", "create");
       const p = paramsOf(request);
       const id = (v: unknown) => (v === undefined || v === null || v === "" ? null : Number(v) || null);
       try {
@@ -634,37 +384,68 @@ function registerActivityRoutes(app: FastifyInstance) {
   );
 }
 
-/**
- * What copy_previous_week says happened (or, in a dry run, would happen): all copied, some, none (with
- * the reasons and how many each), or nothing to copy.
- */
-function copyMessage(total: number, copied: number, skipped: { reason: string }[], dryRun: boolean): string {
-  if (!total) return messages.copyNothing;
-  if (copied === total) return dryRun ? messages.copyDryRunAll(total) : messages.copyAllCopied(total);
-  if (copied) return dryRun ? messages.copyDryRunSome(copied, total) : messages.copySomeCopied(copied, total);
-  const counts = new Map<string, number>();
-  for (const { reason } of skipped) counts.set(reason, (counts.get(reason) ?? 0) + 1);
-  const why = [...counts].map(([reason, n]) => (total === 1 ? reason : `${reason} (${n})`)).join("; ");
-  return dryRun ? messages.copyDryRunNone(total, why) : messages.copyNoneCopied(total, why);
+/** The 15 latest distinct activities (by what a new one would copy), newest first. */
+function recentOf(rows: Row[]): Row[] {
+  const seen = new Set<string>();
+  const recent: Row[] = [];
+  for (const r of rows) {
+    const key = JSON.stringify([
+      r.action_type,
+      r.description,
+      r.project_id,
+      r.ownerable_type,
+      r.ownerable_id,
+      r.product_catalog_id,
+      r.activity_type_catalog_id,
+    ]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    recent.push(r);
+    if (recent.length >= 15) break;
+  }
+  return recent;
 }
 
-/**
- * Whose period a freeze call acts on. An admin (freeze_others) must name an employee; anyone else may only
- * close their own week (reopening a week and any month are admin-only: a closed week is final for its owner).
- */
-function freezeTarget(request: FastifyRequest, byEmployee: unknown, kind: "week" | "month", close: boolean): number {
-  const user = currentUser(request);
-  if (isAdmin(user)) {
-    const id = Number(byEmployee);
-    if (byEmployee === undefined || byEmployee === null || byEmployee === "" || !Number.isInteger(id) || id <= 0) {
-      throw ValidationError.base(messages.selectEmployee);
-    }
-    return id;
-  }
-  authorize(request, "activities", "freeze");
-  if (kind === "month" || !close) throw forbidden();
-  if (!user.employee) throw ValidationError.base(messages.noEmployee);
-  if (byEmployee !== undefined && byEmployee !== null && byEmployee !== "" && Number(byEmployee) !== user.employee.id)
-    throw forbidden();
-  return user.employee.id;
+/** The activity import file's format: its columns and one example of each kind of line. */
+function csvFormat() {
+  const columns: CsvColumn<Record<string, string>>[] = ACTIVITY_CSV_COLUMNS.map((c) => ({ header: c, value: (r) => r[c] }));
+  const examples = [
+    {
+      fecha: "2025-01-06",
+      hora_inicio: "09:00",
+      hora_fin: "11:00",
+      tipo: "P",
+      cliente_o_prospecto: "",
+      codigo_proyecto: "PRY-001",
+      producto: "",
+      tipo_actividad: "DE",
+      ticket: "",
+      descripcion: "Desarrollo del módulo",
+    },
+    {
+      fecha: "2025-01-06",
+      hora_inicio: "11:00",
+      hora_fin: "12:00",
+      tipo: "S",
+      cliente_o_prospecto: "Cliente",
+      codigo_proyecto: "",
+      producto: "Producto",
+      tipo_actividad: "ST",
+      ticket: "1234",
+      descripcion: "Atención de incidencia",
+    },
+    {
+      fecha: "2025-01-07",
+      hora_inicio: "09:00",
+      hora_fin: "18:00",
+      tipo: "V",
+      cliente_o_prospecto: "",
+      codigo_proyecto: "",
+      producto: "",
+      tipo_actividad: "",
+      ticket: "",
+      descripcion: VACATION_DESCRIPTION,
+    },
+  ];
+  return csvStream(columns, examples);
 }

@@ -27,6 +27,8 @@ import type { Tx } from "../../db/client";
 import { activities, frozen_periods } from "../../db/schema";
 import { forbidden, HttpError, ValidationError, zodFieldErrors } from "../../http/errors";
 import { outer } from "../../http/sql";
+import { testPause } from "../../http/testPause";
+import { rememberSeries } from "../calendar_imports/service";
 import {
   type ActivityRow,
   type ActivityValues,
@@ -441,4 +443,23 @@ export async function applyWeekSave(tx: Tx, plan: WeekPlan, userId: number) {
     updated: plan.updates.map((u) => u.id),
     deleted: plan.deletions.map((d) => d.id),
   };
+}
+
+/**
+ * The week save, in the caller's transaction: plans with the rows locked, applies, and remembers what
+ * each calendar series was mapped to, for its next import.
+ */
+export async function saveWeek(tx: Tx, user: SessionUser, grants: SaveGrants, body: ActivityBatch) {
+  const plan = await planWeekSave(tx, user, grants, body, true);
+  const saved = await applyWeekSave(tx, plan, user.id);
+  await testPause("week_save");
+  await rememberSeries(
+    tx,
+    user.id,
+    plan.creates.map((item) => ({
+      seriesId: (body.activities[item.index] as Record<string, unknown> | null)?.google_series_id,
+      values: item.values,
+    })),
+  );
+  return saved;
 }

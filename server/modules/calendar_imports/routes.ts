@@ -14,7 +14,7 @@ import { calendarMessages, importMessages, messages } from "../../../src/core/me
 import type { SessionUser } from "../../../src/core/session";
 import { endOfDay, localDateOf, startOfDay, weekOf } from "../../../src/core/week";
 import { users } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { currentUser, requires } from "../../http/auth";
 import { HttpError, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
@@ -101,9 +101,9 @@ export async function calendarImportRoutes(app: FastifyInstance) {
         summary:
           "Leer los eventos de una semana (archivo .ics en multipart `file`, o source «google»): start_date, day opcional. No guarda nada.",
       }),
+      config: requires("calendar_imports", "import"),
     },
     async (request, reply) => {
-      authorize(request, "calendar_imports", "import");
       const user = currentUser(request);
       const employeeId = ownEmployee(user);
       const { fields, file } = await readUpload(request);
@@ -179,9 +179,9 @@ export async function calendarImportRoutes(app: FastifyInstance) {
         tags: ["activities"],
         summary: "Leer un CSV de actividades de una semana (multipart `file`, ?date= de la semana). No guarda nada.",
       }),
+      config: requires("activities", "import"),
     },
     async (request) => {
-      authorize(request, "activities", "import");
       const user = currentUser(request);
       const employeeId = ownEmployee(user);
       const { fields, file } = await readUpload(request);

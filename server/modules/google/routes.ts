@@ -12,8 +12,8 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { importMessages } from "../../../src/core/messages";
-import { authorize, currentUser } from "../../http/auth";
-import { ValidationError, zodFieldErrors } from "../../http/errors";
+import { currentUser, requires } from "../../http/auth";
+import { parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { encryptSecret, secretKey } from "../../http/secrets";
 import { storeCloudToken } from "../users/service";
@@ -57,9 +57,9 @@ export async function googleRoutes(app: FastifyInstance) {
         tags: ["calendar_imports"],
         summary: "Conectar Google Calendar: redirige a la página de permisos de Google",
       }),
+      config: requires("calendar_imports", "import"),
     },
     async (request, reply) => {
-      authorize(request, "calendar_imports", "import");
       const user = currentUser(request);
       const reader = connector(app);
       const state = randomBytes(24).toString("base64url");
@@ -76,14 +76,14 @@ export async function googleRoutes(app: FastifyInstance) {
 
   app.get(
     "/google/callback",
-    { schema: doc({ tags: ["calendar_imports"], summary: "Regreso de Google: guarda el token del calendario del usuario" }) },
+    {
+      schema: doc({ tags: ["calendar_imports"], summary: "Regreso de Google: guarda el token del calendario del usuario" }),
+      config: requires("calendar_imports", "import"),
+    },
     async (request, reply) => {
-      authorize(request, "calendar_imports", "import");
       const user = currentUser(request);
       const reader = connector(app);
-      const parsed = callbackQuery.safeParse(request.query ?? {});
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      const { code, state, error } = parsed.data;
+      const { code, state, error } = parse(callbackQuery, request.query ?? {});
       const expected = request.cookies?.[GOOGLE_STATE_COOKIE] ?? "";
       clearState(reply);
       if (!state || !expected || !sameState(state, expected)) throw ValidationError.base(importMessages.googleConnectInvalid);

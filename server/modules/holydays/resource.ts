@@ -1,9 +1,9 @@
 import type { MultipartFile } from "@fastify/multipart";
 import { messages } from "../../../src/core/messages";
-import { holydaySchema, holydayUpdateSchema } from "../../../src/core/schemas/holyday";
+import { holydaySchema, holydaysByDateSchema, holydayUpdateSchema } from "../../../src/core/schemas/holyday";
 import { holydays } from "../../db/schema";
-import { authorize } from "../../http/auth";
-import { ValidationError } from "../../http/errors";
+import { requires } from "../../http/auth";
+import { parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, sendCsv } from "../../http/resource";
 import { decodeText } from "../../ports/text/decode";
@@ -24,27 +24,20 @@ export const holydaysResource = declareResource({
   routes(app) {
     app.get(
       "/holydays/holydays_by_date",
-      { schema: doc({ tags, summary: "Días festivos en un rango (máximo un año)" }) },
-      async (request) => {
-        authorize(request, "holydays", "list");
-        return { holydays: await holydaysByDate(app.db.db, request.query) };
-      },
+      { schema: doc({ tags, summary: "Días festivos en un rango (máximo un año)" }), config: requires("holydays", "list") },
+      async (request) => ({ holydays: await holydaysByDate(app.db.db, parse(holydaysByDateSchema, request.query ?? {})) }),
     );
 
     app.get(
       "/holydays/download_holydays_format",
-      { schema: doc({ tags, summary: "Formato CSV para importar días festivos" }) },
-      async (request, reply) => {
-        authorize(request, "holydays", "list");
-        return sendCsv(reply, "formato_dias_festivos.csv", holydaysFormat());
-      },
+      { schema: doc({ tags, summary: "Formato CSV para importar días festivos" }), config: requires("holydays", "list") },
+      async (_request, reply) => sendCsv(reply, "formato_dias_festivos.csv", holydaysFormat()),
     );
 
     app.put(
       "/holydays/import_holydays",
-      { schema: doc({ tags, summary: "Importar días festivos (CSV: fecha,nombre)" }) },
+      { schema: doc({ tags, summary: "Importar días festivos (CSV: fecha,nombre)" }), config: requires("holydays", "import") },
       async (request) => {
-        authorize(request, "holydays", "import");
         let file: MultipartFile | undefined;
         try {
           file = request.isMultipart() ? await request.file() : undefined;

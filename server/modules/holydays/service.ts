@@ -6,16 +6,12 @@ import type { Readable } from "node:stream";
 import { and, asc, gte, lte } from "drizzle-orm";
 import Papa from "papaparse";
 import { messages } from "../../../src/core/messages";
-import {
-  HOLYDAY_CSV_COLUMNS,
-  HOLYDAY_IMPORT_MAX_ROWS,
-  holydaysByDateSchema,
-  parseHolydayDate,
-} from "../../../src/core/schemas/holyday";
+import { HOLYDAY_CSV_COLUMNS, HOLYDAY_IMPORT_MAX_ROWS, parseHolydayDate } from "../../../src/core/schemas/holyday";
+import { businessToday } from "../../../src/core/week";
 import type { Db } from "../../db/client";
 import { holydays } from "../../db/schema";
 import { type CsvColumn, csvStream } from "../../http/csv";
-import { ValidationError, zodFieldErrors } from "../../http/errors";
+import { ValidationError } from "../../http/errors";
 import { testPause } from "../../http/testPause";
 
 const NAME_MAX = 160;
@@ -26,14 +22,11 @@ export function holydaysFormat(): Readable {
     { header: HOLYDAY_CSV_COLUMNS[0], value: (r) => r.fecha },
     { header: HOLYDAY_CSV_COLUMNS[1], value: (r) => r.nombre },
   ];
-  const nextYear = new Date().getUTCFullYear() + 1;
+  const nextYear = Number(businessToday().slice(0, 4)) + 1;
   return csvStream(columns, [{ fecha: `${nextYear}-01-01`, nombre: "Año Nuevo" }]);
 }
 
-export async function holydaysByDate(db: Db, query: unknown) {
-  const parsed = holydaysByDateSchema.safeParse(query ?? {});
-  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-  const { from, to } = parsed.data;
+export async function holydaysByDate(db: Db, { from, to }: { from: string; to: string }) {
   return db
     .select()
     .from(holydays)

@@ -3,6 +3,7 @@
  * reporting screen, streamed. Parameters parsed by the screen's own schema (src/core/schemas/report.ts).
  */
 import type { FastifyInstance } from "fastify";
+import type { Grant } from "../../../src/core/permissions";
 import {
   REPORT_KINDS,
   reportFilename,
@@ -10,8 +11,8 @@ import {
   reportIdParam,
   reportQueryInput,
 } from "../../../src/core/schemas/report";
-import { authorize, currentUser } from "../../http/auth";
-import { ValidationError, zodFieldErrors } from "../../http/errors";
+import { currentUser, requires } from "../../http/auth";
+import { parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { sendCsv } from "../../http/resource";
 import { reportCsvStream } from "./report";
@@ -30,7 +31,7 @@ const querystring = {
   },
 };
 
-export function registerReportRoutes(app: FastifyInstance) {
+export async function reportRoutes(app: FastifyInstance) {
   app.get(
     "/activities/reporting_activities.csv",
     {
@@ -40,13 +41,11 @@ export function registerReportRoutes(app: FastifyInstance) {
           "Reporte de actividades (CSV con BOM, ordenado por empleado e inicio; archivo reporte_actividades_<inicio>_<fin>.csv). Quien no es administrador ni Finanzas solo recibe sus propias actividades.",
         querystring,
       }),
+      config: requires("reports", "export"),
     },
     async (request, reply) => {
-      const grant = authorize(request, "reports", "export");
-      const parsed = reportFilterSchema.safeParse(reportQueryInput(request.query as Record<string, unknown>));
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      const filter = parsed.data;
-      const viewer = { grant, employeeId: currentUser(request).employee?.id ?? null };
+      const filter = parse(reportFilterSchema, reportQueryInput(request.query as Record<string, unknown>));
+      const viewer = { grant: request.grant as Grant, employeeId: currentUser(request).employee?.id ?? null };
       return sendCsv(reply, reportFilename(filter), reportCsvStream(app.db, filter, viewer));
     },
   );
