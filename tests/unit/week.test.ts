@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   addDays,
+  daysBetween,
   endOfDay,
   hhmm,
   isDayFrozen,
@@ -91,6 +92,13 @@ describe("week maths in America/Mexico_City", () => {
   it("prefixes errors with the local start and end times", () => {
     expect(timePrefix(zonedTime("2024-04-01", 9 * 60), zonedTime("2024-04-01", 10 * 60 + 15))).toBe("09:00 - 10:15: ");
     expect(addDays("2024-02-28", 2)).toBe("2024-03-01");
+  });
+
+  it("counts whole days between dates, across leap days and years, either way", () => {
+    expect(daysBetween("2024-02-28", "2024-03-01")).toBe(2);
+    expect(daysBetween("2024-03-01", "2024-02-28")).toBe(-2);
+    expect(daysBetween("2023-12-31", "2025-01-01")).toBe(367);
+    expect(addDays("1900-01-01", daysBetween("1900-01-01", "2100-12-31"))).toBe("2100-12-31");
   });
 });
 
