@@ -4,9 +4,10 @@
  * than four are closed and the months wholly inside them frozen, so their activities are not editable.
  */
 import { ACTIVITY_TYPES, type ActionType, VACATION_DESCRIPTION } from "../../../src/core/constants";
+import { addDays, dayOfWeek, firstOfMonth, lastOfMonth, mondayOf, zonedTime } from "../../../src/core/week";
 import type { Tx } from "../client";
 import { activities, frozen_periods } from "../schema";
-import { addDays, dayOfWeek, firstOfMonth, lastOfMonth, mexicoTime, mondayOf, type Random } from "./calendar";
+import type { Random } from "./calendar";
 import {
   INTERNAL_DESCRIPTIONS,
   PROJECT_DESCRIPTIONS,
@@ -132,8 +133,8 @@ export async function buildActivities(tx: Tx, ctx: ActivityContext): Promise<{ a
         if (fits(DAY_END)) {
           rows.push({
             ...base,
-            begins_at: mexicoTime(day, DAY_START),
-            ends_at: mexicoTime(day, DAY_END),
+            begins_at: zonedTime(day, DAY_START),
+            ends_at: zonedTime(day, DAY_END),
             action_type: "vacation",
             description: VACATION_DESCRIPTION,
           });
@@ -156,8 +157,8 @@ export async function buildActivities(tx: Tx, ctx: ActivityContext): Promise<{ a
         if (!fits(to)) return;
         const slot = {
           ...base,
-          begins_at: mexicoTime(day, from),
-          ends_at: mexicoTime(day, to),
+          begins_at: zonedTime(day, from),
+          ends_at: zonedTime(day, to),
         };
         if (monday && index === 0) {
           const description = INTERNAL_DESCRIPTIONS[0];
@@ -270,7 +271,7 @@ export async function buildActivities(tx: Tx, ctx: ActivityContext): Promise<{ a
         starts_on: starts,
         ends_on: addDays(starts, 6),
         closed_by: ctx.adminUserId,
-        created_at: mexicoTime(addDays(starts, 7), 10 * 60),
+        created_at: zonedTime(addDays(starts, 7), 10 * 60),
       });
     }
     for (const month of frozenMonths) {
@@ -279,7 +280,7 @@ export async function buildActivities(tx: Tx, ctx: ActivityContext): Promise<{ a
         kind: "month",
         ...month,
         closed_by: ctx.adminUserId,
-        created_at: mexicoTime(addDays(month.ends_on, 5), 10 * 60),
+        created_at: zonedTime(addDays(month.ends_on, 5), 10 * 60),
       });
     }
   }

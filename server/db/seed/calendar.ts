@@ -1,9 +1,9 @@
 /**
- * Calendar helpers of the seed: a small deterministic PRNG and Mexico's official holidays. The date
- * arithmetic is the timesheet's own (src/core/week.ts), re-exported for the seed's modules.
+ * Calendar helpers of the seed: a small deterministic PRNG and Mexico's official holidays. Dates and
+ * times come from src/core/week.ts, like everywhere else.
  */
 
-import { addDays, dayOfWeek, toIsoDate, wallClock, zonedTime } from "../../../src/core/week";
+import { addDays, dayOfWeek, toIsoDate } from "../../../src/core/week";
 
 /** mulberry32: tiny, fast and good enough for believable demo data. Same seed, same data. */
 export function createRandom(seed: number) {
@@ -40,13 +40,6 @@ export function createRandom(seed: number) {
   return { next, int, pick, chance, weighted, shuffle };
 }
 export type Random = ReturnType<typeof createRandom>;
-
-export { addDays, dayOfWeek, firstOfMonth, lastOfMonth, mondayOf } from "../../../src/core/week";
-
-/** Wall-clock date and minute of the day in Mexico City at an instant. */
-export const mexicoWallClock = wallClock;
-/** The instant of a Mexico City wall-clock time: date plus minutes after midnight. */
-export const mexicoTime = zonedTime;
 
 export interface Holiday {
   date: string;

@@ -1,6 +1,7 @@
 /** The demo firm's data, built in one transaction with bulk inserts. */
 import { LICENSE_MODULES, LICENSE_TYPES, MESA_ELECTRONICA_PRODUCT_NAME } from "../../../src/core/constants";
 import type { InvoiceState, ProjectState, QuotationState } from "../../../src/core/states";
+import { addDays, wallClock, zonedTime } from "../../../src/core/week";
 import type { Tx } from "../client";
 import {
   app_licenses,
@@ -26,7 +27,7 @@ import {
   workspaces,
 } from "../schema";
 import { type ActivityContext, buildActivities } from "./activities";
-import { addDays, createRandom, mexicanHolidays, mexicoTime, mexicoWallClock, type Random } from "./calendar";
+import { createRandom, mexicanHolidays, type Random } from "./calendar";
 import {
   CLIENT_GROUPS,
   CLIENTS,
@@ -262,7 +263,7 @@ const QUOTATION_COMMENT: Record<QuotationState, string> = {
 
 export async function buildDemo(tx: Tx, options: { digest: string; now: Date }): Promise<DemoFigures> {
   const rng = createRandom(SEED);
-  const { date: today, minutes: nowMinutes } = mexicoWallClock(options.now);
+  const { date: today, minutes: nowMinutes } = wallClock(options.now);
   const year = Number(today.slice(0, 4));
 
   // Workspaces (fixed ids: the default one is id 10, SPEC §9) and positions.
@@ -506,12 +507,12 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
         pm_id: pm,
         rape_id: rng.pick(rapes),
         state,
-        state_changed_at: mexicoTime(last, 12 * 60),
+        state_changed_at: zonedTime(last, 12 * 60),
         estimate_hours_needed: state === "requerimiento" || state === "propuesta",
         color_tag: rng.pick(COLOR_TAGS),
         drive_root_id: `demo-proyecto-${101 + i}`,
         drive_root_url: `https://drive.google.com/drive/folders/demo-proyecto-${101 + i}`,
-        created_at: mexicoTime(dates[0], 10 * 60),
+        created_at: zonedTime(dates[0], 10 * 60),
       },
       stages: path.map((s, k) => ({ state: s, date: dates[k] })),
     });
@@ -571,7 +572,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
         responsible_id: k % 2 === 0 ? p.values.pm_id : p.values.rape_id,
         eta: p.values.eta,
         user_id: k % 3 === 2 ? userIdByCode.E002 : adminUserId,
-        created_at: mexicoTime(stage.date, 12 * 60 + k),
+        created_at: zonedTime(stage.date, 12 * 60 + k),
       });
     });
   });
@@ -615,7 +616,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
       QUOTATION_PLAN.map((state, i) => {
         const prospect = prospectRows[i % prospectRows.length];
         const done = state === "finalizada" ? convertedProjects[finalized++] : undefined;
-        const start = mexicoTime(
+        const start = zonedTime(
           addDays(today, state === "demo" ? rng.int(1, 10) : -rng.int(10, 60)),
           rng.pick([10, 11, 12, 16]) * 60,
         );
@@ -763,14 +764,14 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
       author_name: EMPLOYEES[11].name,
       user_id: userIdByCode.E012,
       workspace_id: workspaceId.Soporte,
-      created_at: mexicoTime(addDays(today, -3), 9 * 60),
+      created_at: zonedTime(addDays(today, -3), 9 * 60),
     },
     {
       message: "Recuerden cerrar su semana de actividades antes del lunes.",
       author_name: EMPLOYEES[0].name,
       user_id: adminUserId,
       workspace_id: workspaceId.Soporte,
-      created_at: mexicoTime(addDays(today, -1), 17 * 60),
+      created_at: zonedTime(addDays(today, -1), 17 * 60),
     },
   ]);
 
