@@ -1,8 +1,8 @@
 /**
- * The dialog of a state event (projects, invoices, quotations): a required comment, the event's own
- * fields, Cancelar/Confirmar. The caller parses its input with its zod schema and sends it through a
- * named dataProvider verb; the frame shows the comment's message, blocks double submission, toasts the
- * outcome in Spanish and refreshes the record.
+ * The dialog of a state event (projects, invoices, quotations), on the ActionDialog frame: a required
+ * comment, the event's own fields, Cancelar/Confirmar. The caller parses its input with its zod schema
+ * and sends it through a named dataProvider verb; this dialog shows the comment's message, toasts the
+ * outcome in Spanish and refreshes the record (the frame blocks double submission and shows refusals).
  */
 import { TextField } from "@mui/material";
 import { type ReactNode, useState } from "react";
