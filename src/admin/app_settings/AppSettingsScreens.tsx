@@ -1,65 +1,41 @@
 /** The firm's single settings row (id 1): one form at /app/app_settings (also /app/app_settings/update/1). */
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AutocompleteInput, Edit, ReferenceInput, SaveButton, SimpleForm, Toolbar, useCanAccess, useNotify } from "react-admin";
-import { messages } from "../../core/messages";
+import { AutocompleteInput, ReferenceInput, useCanAccess } from "react-admin";
 import { appSettingSchema } from "../../core/schemas/app_setting";
-import { recordError } from "../common/RecordError";
-import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
+import { SiaEdit } from "../common/screens";
 
 const resolver = zodResolver(appSettingSchema as never);
 export const APP_SETTINGS_ID = 1;
 
+/** One form that stays where it is after a save; who may only read it sees it disabled. */
 export function AppSettingsEdit() {
-  const notify = useNotify();
   const { canAccess } = useCanAccess({ resource: "app_settings", action: "edit" });
-  const stale = useStaleVersion(undefined, "app_settings");
   return (
-    <Edit
-      error={recordError}
+    <SiaEdit
       id={APP_SETTINGS_ID}
       resource="app_settings"
-      mutationMode="pessimistic"
-      redirect={false}
-      title="Configuración"
-      transform={stale.withVersion()}
-      mutationOptions={{ onSuccess: () => notify(messages.saved, { type: "success" }), onError: stale.onError }}
+      title="resources.app_settings.title"
+      then={false}
+      deletable={false}
+      readOnly={!canAccess}
+      resolver={resolver}
     >
-      <SimpleForm
-        resolver={resolver}
-        disabled={!canAccess}
-        toolbar={
-          canAccess ? (
-            <Toolbar>
-              <SaveButton />
-            </Toolbar>
-          ) : (
-            false
-          )
-        }
+      <ReferenceInput source="default_customer_id" reference="clients" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+        <AutocompleteInput optionText="name" fullWidth helperText="resources.app_settings.help.default_customer_id" />
+      </ReferenceInput>
+      <ReferenceInput source="default_workspace_id" reference="workspaces" perPage={1000} sort={{ field: "name", order: "ASC" }}>
+        <AutocompleteInput optionText="name" fullWidth />
+      </ReferenceInput>
+      <ReferenceInput
+        source="support_excluded_customer_id"
+        reference="clients"
+        perPage={1000}
+        sort={{ field: "name", order: "ASC" }}
       >
-        <StaleVersionNotice state={stale.state} />
-        <ReferenceInput source="default_customer_id" reference="clients" perPage={1000} sort={{ field: "name", order: "ASC" }}>
-          <AutocompleteInput optionText="name" fullWidth helperText="Para actividades internas y de recursos humanos" />
-        </ReferenceInput>
-        <ReferenceInput
-          source="default_workspace_id"
-          reference="workspaces"
-          perPage={1000}
-          sort={{ field: "name", order: "ASC" }}
-        >
-          <AutocompleteInput optionText="name" fullWidth />
-        </ReferenceInput>
-        <ReferenceInput
-          source="support_excluded_customer_id"
-          reference="clients"
-          perPage={1000}
-          sort={{ field: "name", order: "ASC" }}
-        >
-          <AutocompleteInput optionText="name" fullWidth helperText="No se ofrece en las actividades de soporte" />
-        </ReferenceInput>
-      </SimpleForm>
-    </Edit>
+        <AutocompleteInput optionText="name" fullWidth helperText="resources.app_settings.help.support_excluded_customer_id" />
+      </ReferenceInput>
+    </SiaEdit>
   );
 }
 

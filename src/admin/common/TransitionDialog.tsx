@@ -1,13 +1,14 @@
 /**
- * The dialog of a state event (projects, invoices, quotations): a required comment, the event's own
- * fields, Cancelar/Confirmar. The caller parses its input with its zod schema and sends it through a
- * named dataProvider verb; the frame shows the comment's message, blocks double submission, toasts the
- * outcome in Spanish and refreshes the record.
+ * The dialog of a state event (projects, invoices, quotations), on the ActionDialog frame: a required
+ * comment, the event's own fields, Cancelar/Confirmar. The caller parses its input with its zod schema
+ * and sends it through a named dataProvider verb; this dialog shows the comment's message, toasts the
+ * outcome in Spanish and refreshes the record (the frame blocks double submission and shows refusals).
  */
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from "@mui/material";
-import { type ReactNode, useId, useState } from "react";
-import { HttpError, useNotify, useRefresh } from "react-admin";
-import { useStaleRetry } from "./staleRetry";
+import { TextField } from "@mui/material";
+import { type ReactNode, useState } from "react";
+import { HttpError, useNotify, useRefresh, useTranslate } from "react-admin";
+import { messages } from "../../core/messages";
+import { ActionDialog } from "./ActionDialog";
 
 /** What a zod safeParse answers (only what the dialog reads). */
 export interface ParseOutcome {
@@ -41,65 +42,47 @@ export function TransitionDialog({
   send: (comment: string) => Promise<string>;
   onClose: () => void;
 }) {
+  const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
-  const staleText = useStaleRetry();
-  const titleId = useId();
   const [comment, setComment] = useState("");
   const [commentError, setCommentError] = useState<string>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
 
-  const submit = async () => {
-    if (busy) return;
+  const confirm = async () => {
     const parsed = validate(comment);
     setCommentError(issueOf(parsed, "audit_comment"));
     if (!parsed.success) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      const message = await send(comment);
-      notify(message, { type: "success" });
-      refresh();
-      onClose();
-    } catch (e) {
-      const message = staleText(e, "Ocurrió un error");
-      setError(message);
-      if (!alreadyToasted(e)) notify(message, { type: "error" });
-    } finally {
-      setBusy(false);
-    }
+    const message = await send(comment);
+    notify(message, { type: "success" });
+    refresh();
+    onClose();
   };
 
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent>
-        {subtitle}
-        {error && <Alert severity="error">{error}</Alert>}
-        <TextField
-          label="Comentario"
-          value={comment}
-          onChange={(e) => setComment(e.target.value)}
-          error={Boolean(commentError)}
-          helperText={commentError ?? " "}
-          multiline
-          minRows={2}
-          fullWidth
-          margin="dense"
-          required
-          autoFocus
-        />
-        {children}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          Cancelar
-        </Button>
-        <Button variant="contained" onClick={submit} disabled={busy}>
-          Confirmar
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ActionDialog
+      title={title}
+      onConfirm={confirm}
+      onClose={onClose}
+      errorFallback={messages.somethingFailed}
+      onError={(e, message) => {
+        if (!alreadyToasted(e)) notify(message, { type: "error" });
+      }}
+    >
+      {subtitle}
+      <TextField
+        label={translate("sia.action_dialog.comment")}
+        value={comment}
+        onChange={(e) => setComment(e.target.value)}
+        error={Boolean(commentError)}
+        helperText={commentError ?? " "}
+        multiline
+        minRows={2}
+        fullWidth
+        margin="dense"
+        required
+        autoFocus
+      />
+      {children}
+    </ActionDialog>
   );
 }

@@ -17,11 +17,14 @@ function ScreenLink({
   label,
   icon,
   action,
+  to,
 }: {
   kind: ScreenKind;
   label: string;
   icon: React.ReactNode;
   action: "edit" | "show" | "create";
+  /** Where it leads when the screen is not at the resource's own path (a project's invoices). */
+  to?: string;
 }) {
   const resource = useResourceContext() as string;
   const record = useRecordContext();
@@ -29,13 +32,15 @@ function ScreenLink({
   const { canAccess } = useCanAccess({ resource, action, record });
   if (!canAccess || (kind !== "create" && !record)) return null;
   return (
-    <Button component={Link} to={screenPath(resource, kind, record?.id)} onClick={stop} startIcon={icon} size="small">
+    <Button component={Link} to={to ?? screenPath(resource, kind, record?.id)} onClick={stop} startIcon={icon} size="small">
       {translate(label)}
     </Button>
   );
 }
 
-export const EditLink = () => <ScreenLink kind="edit" action="edit" label="ra.action.edit" icon={<EditIcon />} />;
+export const EditLink = ({ to }: { to?: string }) => (
+  <ScreenLink kind="edit" action="edit" label="ra.action.edit" icon={<EditIcon />} to={to} />
+);
 export const ShowLink = () => <ScreenLink kind="show" action="show" label="ra.action.show" icon={<VisibilityIcon />} />;
 export const CreateLink = () => <ScreenLink kind="create" action="create" label="ra.action.create" icon={<AddIcon />} />;
 

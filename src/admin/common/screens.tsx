@@ -8,6 +8,7 @@ import {
   Create,
   type CreateProps,
   Datagrid,
+  type DatagridProps,
   DeleteButton,
   Edit,
   type EditProps,
@@ -15,6 +16,7 @@ import {
   List,
   type ListProps,
   type RaRecord,
+  type RedirectionSideEffect,
   SaveButton,
   Show,
   type ShowProps,
@@ -35,15 +37,22 @@ import { recordError } from "./RecordError";
 import { SiaPagination } from "./SiaPagination";
 import { StaleVersionNotice, useStaleVersion } from "./StaleVersion";
 
-/** After a save: the Spanish toast, then the record's screen at its SPEC §2 path. */
-export function useSavedThen(message: string = messages.saved, kind: ScreenKind = "show") {
+/**
+ * Where a save leads: one of the record's screens at its SPEC §2 path, a path of its own (screens nested
+ * under another record's), or nowhere (a single settings form stays put).
+ */
+export type SavedThen = ScreenKind | ((record: RaRecord) => string) | false;
+
+/** After a save: the Spanish toast, then where `then` leads (the record's detail by default). */
+export function useSavedThen(message: string = messages.saved, then: SavedThen = "show") {
   const notify = useNotify();
   const redirect = useRedirect();
   const resource = useResourceContext() as string;
   return {
-    onSuccess: (data: { id: number | string }) => {
+    onSuccess: (data: RaRecord) => {
       notify(message, { type: "success" });
-      redirect(screenPath(resource, kind, data.id));
+      if (then === false) return;
+      redirect(typeof then === "function" ? then(data) : screenPath(resource, then, data.id));
     },
   };
 }
@@ -52,9 +61,15 @@ interface SiaListProps extends Omit<ListProps, "children" | "actions"> {
   children: ReactNode;
   /** Offer the server's CSV of the current list. */
   csv?: boolean;
+  /** The CSV button's label, when not react-admin's «Exportar». */
+  csvLabel?: string;
+  /** Offer the Create link (a nested list brings its own). */
+  creatable?: boolean;
   /** Extra buttons in the list's toolbar. */
   actions?: ReactNode;
-  rowClick?: false | typeof showRowClick;
+  rowClick?: DatagridProps["rowClick"];
+  /** What the table says when it has no rows (with `empty={false}`, the list keeps its toolbar). */
+  emptyRows?: ReactNode;
 }
 
 /** Whether some filter is not `alwaysOn`: those are reached through the «Agregar filtro» button. */
@@ -67,7 +82,16 @@ const hasTogglableFilters = (filters: ListProps["filters"]) =>
  * A list of 10 rows with the pager window, the filter button (when some filter is not always shown), the
  * Create link and the CSV (each shown when the matrix grants it), and rows that open the record's detail.
  */
-export function SiaList({ children, csv, actions, rowClick = showRowClick, ...props }: SiaListProps) {
+export function SiaList({
+  children,
+  csv,
+  csvLabel,
+  creatable = true,
+  actions,
+  rowClick = showRowClick,
+  emptyRows,
+  ...props
+}: SiaListProps) {
   return (
     <List
       perPage={10}
@@ -75,14 +99,14 @@ export function SiaList({ children, csv, actions, rowClick = showRowClick, ...pr
       actions={
         <TopToolbar>
           {hasTogglableFilters(props.filters) && <FilterButton />}
-          <CreateLink />
-          {csv && <CsvDownloadButton />}
+          {creatable && <CreateLink />}
+          {csv && <CsvDownloadButton label={csvLabel} />}
           {actions}
         </TopToolbar>
       }
       {...props}
     >
-      <Datagrid rowClick={rowClick} bulkActionButtons={false}>
+      <Datagrid rowClick={rowClick} bulkActionButtons={false} empty={emptyRows}>
         {children}
       </Datagrid>
     </List>
@@ -97,7 +121,7 @@ interface FormScreenProps {
   message?: string;
   transform?: CreateProps["transform"];
   /** Where a save leads: the record's detail (default) or, for catalogues without one, the list. */
-  then?: ScreenKind;
+  then?: SavedThen;
   /** How a refused save is told, when the resource explains errors its own way. */
   onError?: (error: unknown) => void;
 }
@@ -121,12 +145,28 @@ export function SiaCreate({
   );
 }
 
+/** Whether the record may be deleted: always, never, or as the record says (a final invoice stays). */
+type Deletable = boolean | ((record: RaRecord) => boolean);
+
+interface EditToolbarProps {
+  deletable?: Deletable;
+  /** Where a deletion leads, when not react-admin's list path. */
+  deleteRedirect?: RedirectionSideEffect;
+}
+
+/** The Delete button, unless the record may not be deleted. */
+function RecordDeleteButton({ deletable = true, deleteRedirect = "list" }: EditToolbarProps) {
+  const record = useRecordContext();
+  if (!deletable || (typeof deletable === "function" && (!record || !deletable(record)))) return null;
+  return <DeleteButton mutationMode="pessimistic" redirect={deleteRedirect} />;
+}
+
 /** Save, and delete (refused in Spanish by the server while others reference the record). */
-export function EditToolbar({ deletable = true }: { deletable?: boolean }) {
+export function EditToolbar(props: EditToolbarProps) {
   return (
     <Toolbar sx={{ justifyContent: "space-between" }}>
       <SaveButton />
-      {deletable && <DeleteButton mutationMode="pessimistic" redirect="list" />}
+      <RecordDeleteButton {...props} />
     </Toolbar>
   );
 }
@@ -141,11 +181,17 @@ export function SiaEdit({
   message,
   transform,
   deletable = true,
+  deleteRedirect,
+  readOnly = false,
   then,
   onError,
   mutationOptions,
   ...props
-}: FormScreenProps & { deletable?: boolean } & Omit<EditProps, "children">) {
+}: FormScreenProps &
+  EditToolbarProps & {
+    /** Shown to who may read but not change it: the form disabled, no toolbar. */
+    readOnly?: boolean;
+  } & Omit<EditProps, "children">) {
   const saved = useSavedThen(message, then);
   const stale = useStaleVersion((mutationOptions?.onError as ((error: unknown) => void) | undefined) ?? onError);
   return (
@@ -156,7 +202,11 @@ export function SiaEdit({
       mutationOptions={{ ...saved, ...mutationOptions, onError: stale.onError }}
       {...props}
     >
-      <SimpleForm resolver={resolver} toolbar={<EditToolbar deletable={deletable} />}>
+      <SimpleForm
+        resolver={resolver}
+        disabled={readOnly}
+        toolbar={readOnly ? false : <EditToolbar deletable={deletable} deleteRedirect={deleteRedirect} />}
+      >
         <StaleVersionNotice state={stale.state} />
         {children}
       </SimpleForm>
@@ -165,10 +215,16 @@ export function SiaEdit({
 }
 
 /** The Edit link, unless the record says it is read-only (a final state, say). */
-function RecordEditLink({ editable }: { editable?: (record: RaRecord) => boolean }) {
+function RecordEditLink({
+  editable,
+  editPath,
+}: {
+  editable?: (record: RaRecord) => boolean;
+  editPath?: (record: RaRecord) => string;
+}) {
   const record = useRecordContext();
   if (editable && (!record || !editable(record))) return null;
-  return <EditLink />;
+  return <EditLink to={record && editPath ? editPath(record) : undefined} />;
 }
 
 /**
@@ -179,18 +235,21 @@ export function SiaShow({
   children,
   actions,
   editable,
+  editPath,
   ...props
 }: {
   children: ReactElement | ReactElement[];
   actions?: ReactNode;
   editable?: (record: RaRecord) => boolean;
+  /** Where the Edit link leads, for a screen nested under another record's (a project's invoices). */
+  editPath?: (record: RaRecord) => string;
 } & Omit<ShowProps, "children">) {
   return (
     <Show
       error={recordError}
       actions={
         <TopToolbar>
-          <RecordEditLink editable={editable} />
+          <RecordEditLink editable={editable} editPath={editPath} />
           {actions}
         </TopToolbar>
       }

@@ -7,35 +7,24 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import AddIcon from "@mui/icons-material/Add";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
-import EditIcon from "@mui/icons-material/Edit";
 import { Alert, Box, Button, Card, CardContent, Chip, TextField as MuiTextField, Stack, Typography } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import {
-  Create,
-  Datagrid,
-  DeleteButton,
-  Edit,
   FunctionField,
-  List,
   NumberInput,
   type RaRecord,
   ResourceContextProvider,
-  SaveButton,
-  Show,
-  SimpleForm,
   SimpleShowLayout,
   TextField,
   TextInput,
-  Toolbar,
-  TopToolbar,
   useCanAccess,
   useDataProvider,
   useGetOne,
   useNotify,
   useRecordContext,
   useRedirect,
-  useRefresh,
+  useTranslate,
 } from "react-admin";
 import { Link, Route, Routes, useParams } from "react-router-dom";
 import {
@@ -51,9 +40,7 @@ import { businessToday } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
 import { AuditTrail } from "../common/AuditTrail";
 import { DatePickerInput, formatDate, SiaDatePicker } from "../common/DatePickerInput";
-import { recordError } from "../common/RecordError";
-import { SiaPagination } from "../common/SiaPagination";
-import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { TransitionDialog } from "../common/TransitionDialog";
 
 const createResolver = zodResolver(invoiceSchema as never);
@@ -78,6 +65,7 @@ function useMissingPercentage(projectId: string) {
 
 /** The project the invoices belong to, with the invoiced total and what is missing. */
 function ProjectHeader({ projectId, withTotals = false }: { projectId: string; withTotals?: boolean }) {
+  const translate = useTranslate();
   const { data: project } = useGetOne("projects", { id: projectId });
   const { data: missing } = useMissingPercentage(projectId);
   return (
@@ -85,21 +73,25 @@ function ProjectHeader({ projectId, withTotals = false }: { projectId: string; w
       <CardContent>
         <Stack direction="row" spacing={2} alignItems="center" useFlexGap sx={{ flexWrap: "wrap" }}>
           <Button component={Link} to={`/app/projects/${projectId}`} startIcon={<ArrowBackIcon />} size="small">
-            Volver al proyecto
+            {translate("resources.invoices.back_to_project")}
           </Button>
-          <Typography variant="h6">{project ? `${project.project_code} — ${project.name}` : "Proyecto"}</Typography>
+          <Typography variant="h6">
+            {project ? `${project.project_code} — ${project.name}` : translate("resources.invoices.project")}
+          </Typography>
           {withTotals && missing !== undefined && (
             <>
               <Chip
-                label={`Facturado: ${percent(MAX_INVOICED_PERCENTAGE - missing)}`}
+                label={translate("resources.invoices.invoiced_value", {
+                  percentage: percent(MAX_INVOICED_PERCENTAGE - missing),
+                })}
                 color="primary"
                 variant="outlined"
-                aria-label="Facturado"
+                aria-label={translate("resources.invoices.invoiced")}
               />
               <Chip
-                label={`Falta por facturar: ${percent(missing)}`}
+                label={translate("resources.invoices.missing_value", { percentage: percent(missing) })}
                 color={missing > 0 ? "warning" : "success"}
-                aria-label="Falta por facturar"
+                aria-label={translate("resources.invoices.missing")}
               />
             </>
           )}
@@ -119,6 +111,7 @@ function StateChip({ record }: { record: RaRecord }) {
 const fullyInvoiced = (missing: number | undefined) => missing !== undefined && missing <= 0;
 
 export function InvoiceList() {
+  const translate = useTranslate();
   const projectId = useProjectId();
   const { canAccess } = useCanAccess({ resource: "invoices", action: "create" });
   const { data: missing } = useMissingPercentage(projectId);
@@ -126,53 +119,49 @@ export function InvoiceList() {
   return (
     <>
       <ProjectHeader projectId={projectId} withTotals />
-      <List
+      <SiaList
         resource="invoices"
         filter={{ project_id: projectId }}
         storeKey={false}
         disableSyncWithLocation
-        perPage={10}
         sort={{ field: "id", order: "ASC" }}
-        pagination={<SiaPagination />}
-        title="Facturas del proyecto"
+        title="resources.invoices.list_title"
+        creatable={false}
         actions={
-          <TopToolbar>
+          <>
             {canCreate && (
               <Button component={Link} to={invoicesPath(projectId, "new_invoice")} startIcon={<AddIcon />} size="small">
-                Nueva factura
+                {translate("resources.invoices.new")}
               </Button>
             )}
             {canAccess && fullyInvoiced(missing) && (
               <Typography variant="body2" color="text.secondary" sx={{ alignSelf: "center" }}>
-                Proyecto facturado al 100 %
+                {translate("resources.invoices.fully_invoiced")}
               </Typography>
             )}
-          </TopToolbar>
+          </>
         }
         empty={false}
+        rowClick={(id) => invoicesPath(projectId, String(id))}
+        emptyRows={<Box sx={{ p: 2 }}>{translate("resources.invoices.no_rows")}</Box>}
       >
-        <Datagrid
-          rowClick={(id) => invoicesPath(projectId, String(id))}
-          bulkActionButtons={false}
-          empty={<Box sx={{ p: 2 }}>El proyecto no tiene facturas</Box>}
-        >
-          <TextField source="id" />
-          <FunctionField source="percentage_value" render={(r: RaRecord) => percent(r.percentage_value)} />
-          <FunctionField source="date_of_invoice" render={(r: RaRecord) => formatDate(r.date_of_invoice)} />
-          <TextField source="folio" emptyText="—" />
-          <FunctionField source="state" render={(r: RaRecord) => <StateChip record={r} />} />
-          <TextField source="audit_comment" emptyText="—" />
-        </Datagrid>
-      </List>
+        <TextField source="id" />
+        <FunctionField source="percentage_value" render={(r: RaRecord) => percent(r.percentage_value)} />
+        <FunctionField source="date_of_invoice" render={(r: RaRecord) => formatDate(r.date_of_invoice)} />
+        <TextField source="folio" emptyText="—" />
+        <FunctionField source="state" render={(r: RaRecord) => <StateChip record={r} />} />
+        <TextField source="audit_comment" emptyText="—" />
+      </SiaList>
     </>
   );
 }
 
 function PercentageHelp({ projectId }: { projectId: string }) {
+  const translate = useTranslate();
   const { data: missing } = useMissingPercentage(projectId);
   return missing === undefined ? null : (
     <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-      Falta por facturar: {percent(missing)}
+      {translate("resources.invoices.missing_value", { percentage: percent(missing) })}
     </Typography>
   );
 }
@@ -195,9 +184,6 @@ const editTransform = (data: Record<string, unknown>) => {
 
 export function InvoiceCreate() {
   const projectId = useProjectId();
-  const notify = useNotify();
-  const redirect = useRedirect();
-  const refresh = useRefresh();
   const { data: missing, isPending } = useMissingPercentage(projectId);
   if (isPending) return null;
   if (fullyInvoiced(missing)) {
@@ -215,24 +201,18 @@ export function InvoiceCreate() {
   return (
     <>
       <ProjectHeader projectId={projectId} />
-      <Create
+      <SiaCreate
         resource="invoices"
-        title="Nueva factura"
-        mutationOptions={{
-          onSuccess: () => {
-            notify(messages.saved, { type: "success" });
-            refresh();
-            redirect(invoicesPath(projectId));
-          },
-        }}
+        title="resources.invoices.new"
+        then={() => invoicesPath(projectId)}
+        resolver={createResolver}
+        defaultValues={{ project_id: Number(projectId), percentage_value: initial }}
       >
-        <SimpleForm resolver={createResolver} defaultValues={{ project_id: Number(projectId), percentage_value: initial }}>
-          <PercentageHelp projectId={projectId} />
-          <NumberInput source="percentage_value" helperText="Porcentaje del monto del proyecto" />
-          <DatePickerInput source="date_of_invoice" />
-          <TextInput source="audit_comment" multiline fullWidth />
-        </SimpleForm>
-      </Create>
+        <PercentageHelp projectId={projectId} />
+        <NumberInput source="percentage_value" helperText="resources.invoices.help.percentage_value" />
+        <DatePickerInput source="date_of_invoice" />
+        <TextInput source="audit_comment" multiline fullWidth />
+      </SiaCreate>
     </>
   );
 }
@@ -248,10 +228,10 @@ function FolioInput() {
       disabled={!editable}
       helperText={
         editable
-          ? "Se captura una sola vez: después ya no se puede cambiar"
+          ? "resources.invoices.help.folio_once"
           : record?.state === "resuelto"
-            ? "La factura resuelta ya tiene folio"
-            : "El folio sólo se puede capturar cuando la factura está en Resuelto"
+            ? "resources.invoices.help.folio_resolved"
+            : "resources.invoices.help.folio_only_resolved"
       }
     />
   );
@@ -261,7 +241,7 @@ function FolioInput() {
 function AmountInputs() {
   const record = useRecordContext();
   const locked = isFinalInvoice(record);
-  const help = locked ? "La factura resuelta ya no cambia" : " ";
+  const help = locked ? "resources.invoices.help.resolved_locked" : " ";
   return (
     <>
       <NumberInput source="percentage_value" disabled={locked} helperText={help} />
@@ -286,55 +266,29 @@ function ReadOnlyInvoiceGuard({ projectId }: { projectId: string }) {
   return null;
 }
 
-/** Final invoices are never deleted (the server refuses too). */
-function InvoiceDeleteButton({ projectId }: { projectId: string }) {
-  const record = useRecordContext();
-  if (!record || isFinalInvoice(record)) return null;
-  return <DeleteButton mutationMode="pessimistic" redirect={invoicesPath(projectId)} />;
-}
-
 export function InvoiceEdit() {
   const projectId = useProjectId();
   const { invoiceId } = useParams();
-  const notify = useNotify();
-  const redirect = useRedirect();
-  const stale = useStaleVersion(undefined, "invoices");
   return (
     <>
       <ProjectHeader projectId={projectId} />
-      <Edit
-        error={recordError}
+      <SiaEdit
         resource="invoices"
         id={invoiceId}
-        title="Editar factura"
-        mutationMode="pessimistic"
-        transform={stale.withVersion(editTransform)}
-        redirect={false}
-        mutationOptions={{
-          onSuccess: () => {
-            notify(messages.saved, { type: "success" });
-            redirect(invoicesPath(projectId, String(invoiceId)));
-          },
-          onError: stale.onError,
-        }}
+        title="resources.invoices.edit_title"
+        transform={editTransform}
+        then={() => invoicesPath(projectId, String(invoiceId))}
+        resolver={updateResolver}
+        // Final invoices are never deleted (the server refuses too).
+        deletable={(record) => !isFinalInvoice(record)}
+        deleteRedirect={invoicesPath(projectId)}
       >
-        <SimpleForm
-          resolver={updateResolver}
-          toolbar={
-            <Toolbar sx={{ justifyContent: "space-between" }}>
-              <SaveButton />
-              <InvoiceDeleteButton projectId={projectId} />
-            </Toolbar>
-          }
-        >
-          <ReadOnlyInvoiceGuard projectId={projectId} />
-          <StaleVersionNotice state={stale.state} />
-          <PercentageHelp projectId={projectId} />
-          <AmountInputs />
-          <FolioInput />
-          <TextInput source="audit_comment" multiline fullWidth />
-        </SimpleForm>
-      </Edit>
+        <ReadOnlyInvoiceGuard projectId={projectId} />
+        <PercentageHelp projectId={projectId} />
+        <AmountInputs />
+        <FolioInput />
+        <TextInput source="audit_comment" multiline fullWidth />
+      </SiaEdit>
     </>
   );
 }
@@ -347,6 +301,7 @@ interface InvoiceEvent {
 
 /** State change of an invoice: comment (required), date and, when resolving, an optional folio. */
 function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecord; event: InvoiceEvent; onClose: () => void }) {
+  const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const [date, setDate] = useState<string | null>(businessToday());
   const [folio, setFolio] = useState("");
@@ -363,19 +318,26 @@ function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecor
       validate={(comment) => invoiceTransitionSchema.safeParse(input(comment))}
       send={async (comment) => {
         await dataProvider.transitionInvoice(invoice.id, input(comment), invoice.lock_version as number | undefined);
-        return `Factura en ${invoiceStateLabel(event.to)}`;
+        return translate("resources.invoices.transition.done", { state: invoiceStateLabel(event.to) });
       }}
       onClose={onClose}
     >
-      <SiaDatePicker label="Fecha" value={date} onChange={setDate} />
+      <SiaDatePicker label={translate("resources.invoices.transition.date")} value={date} onChange={setDate} />
       {withFolio && (
-        <MuiTextField label="Folio" value={folio} onChange={(e) => setFolio(e.target.value)} fullWidth margin="dense" />
+        <MuiTextField
+          label={translate("resources.invoices.fields.folio")}
+          value={folio}
+          onChange={(e) => setFolio(e.target.value)}
+          fullWidth
+          margin="dense"
+        />
       )}
     </TransitionDialog>
   );
 }
 
 function InvoiceEvents() {
+  const translate = useTranslate();
   const invoice = useRecordContext();
   const [open, setOpen] = useState<InvoiceEvent | null>(null);
   const events = (invoice?.permitted_events ?? []) as InvoiceEvent[];
@@ -384,7 +346,7 @@ function InvoiceEvents() {
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6" gutterBottom>
-          Cambiar estado
+          {translate("resources.invoices.change_state")}
         </Typography>
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
           {events.map((event) => (
@@ -399,17 +361,6 @@ function InvoiceEvents() {
   );
 }
 
-function InvoiceEditLink({ projectId }: { projectId: string }) {
-  const record = useRecordContext();
-  const { canAccess } = useCanAccess({ resource: "invoices", action: "update", record });
-  if (!record || !canAccess || record.editable === false) return null;
-  return (
-    <Button component={Link} to={invoicesPath(projectId, `update/${record.id}`)} startIcon={<EditIcon />} size="small">
-      Editar
-    </Button>
-  );
-}
-
 function InvoiceDetails() {
   const record = useRecordContext();
   if (!record) return null;
@@ -417,7 +368,7 @@ function InvoiceDetails() {
     <Box>
       <SimpleShowLayout>
         <TextField source="id" />
-        <TextField source="project_name" label="Proyecto" />
+        <TextField source="project_name" />
         <FunctionField source="percentage_value" render={(r: RaRecord) => percent(r.percentage_value)} />
         <FunctionField source="date_of_invoice" render={(r: RaRecord) => formatDate(r.date_of_invoice)} />
         <TextField source="folio" emptyText="—" />
@@ -435,27 +386,26 @@ function InvoiceDetails() {
 }
 
 export function InvoiceShow() {
+  const translate = useTranslate();
   const projectId = useProjectId();
   const { invoiceId } = useParams();
   return (
     <>
       <ProjectHeader projectId={projectId} />
-      <Show
-        error={recordError}
+      <SiaShow
         resource="invoices"
         id={invoiceId}
-        title="Factura"
+        title="resources.invoices.show_title"
+        editable={(record) => record.editable !== false}
+        editPath={(record) => invoicesPath(projectId, `update/${record.id}`)}
         actions={
-          <TopToolbar>
-            <Button component={Link} to={invoicesPath(projectId)} size="small">
-              Facturas del proyecto
-            </Button>
-            <InvoiceEditLink projectId={projectId} />
-          </TopToolbar>
+          <Button component={Link} to={invoicesPath(projectId)} size="small">
+            {translate("resources.invoices.list_title")}
+          </Button>
         }
       >
         <InvoiceDetails />
-      </Show>
+      </SiaShow>
     </>
   );
 }

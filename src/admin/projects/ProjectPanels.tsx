@@ -7,10 +7,6 @@ import {
   Card,
   CardContent,
   Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControlLabel,
   IconButton,
   MenuItem,
@@ -37,9 +33,11 @@ import {
   usePermissions,
   useRecordContext,
   useRefresh,
+  useTranslate,
 } from "react-admin";
 import { MAX_PER_PAGE } from "../../core/constants";
 import { MAX_INVOICED_PERCENTAGE } from "../../core/invoiceMachine";
+import { messages } from "../../core/messages";
 import { canOnProject } from "../../core/permissions";
 import { projectStateLabel } from "../../core/projectMachine";
 import { estimatedWorkHourSchema } from "../../core/schemas/estimated_work_hour";
@@ -48,6 +46,7 @@ import type { SessionUser } from "../../core/session";
 import { INVOICE_ACTIONS } from "../../core/states";
 import { businessToday } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
+import { ActionDialog } from "../common/ActionDialog";
 import { formatDateTime } from "../common/AuditTrail";
 import { formatDate, SiaDatePicker } from "../common/DatePickerInput";
 import { useStaleRetry } from "../common/staleRetry";
@@ -78,7 +77,7 @@ export const stateValueLabel = (field: string, value: string | null) => {
   return value;
 };
 
-const errorText = (error: unknown) => (error as Error)?.message ?? "Ocurrió un error";
+const errorText = (error: unknown) => (error as Error)?.message ?? messages.somethingFailed;
 
 function useActiveEmployees() {
   return useGetList<{ id: number; name: string }>("employees", {
@@ -98,6 +97,7 @@ function ProjectTransitionDialog({
   event: PermittedEvent;
   onClose: () => void;
 }) {
+  const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const { data: employees = [] } = useActiveEmployees();
   const [date, setDate] = useState<string | null>(businessToday());
@@ -116,92 +116,79 @@ function ProjectTransitionDialog({
       validate={(comment) => projectTransitionSchema.safeParse(input(comment))}
       send={async (comment) => {
         await dataProvider.transitionProject(project.id, input(comment), project.lock_version);
-        return `Proyecto en ${projectStateLabel(event.to)}`;
+        return translate("resources.projects.transition.done", { state: projectStateLabel(event.to) });
       }}
       onClose={onClose}
     >
-      <SiaDatePicker label="Fecha" value={date} onChange={setDate} />
+      <SiaDatePicker label={translate("resources.projects.transition.date")} value={date} onChange={setDate} />
       <Autocomplete
         options={employees}
         getOptionLabel={(o) => o.name}
         value={employees.find((e) => e.id === responsible) ?? null}
         onChange={(_e, value) => setResponsible(value?.id ?? null)}
         isOptionEqualToValue={(a, b) => a.id === b.id}
-        noOptionsText="Sin opciones"
-        renderInput={(params) => <TextField {...params} label="Responsable" margin="dense" size="small" />}
+        noOptionsText={translate("resources.projects.transition.no_options")}
+        renderInput={(params) => (
+          <TextField {...params} label={translate("resources.projects.transition.responsible")} margin="dense" size="small" />
+        )}
       />
-      <SiaDatePicker label="Fecha estimada de entrega" value={eta} onChange={setEta} />
+      <SiaDatePicker label={translate("resources.projects.transition.eta")} value={eta} onChange={setEta} />
     </TransitionDialog>
   );
 }
 
 /** ETA extension (POST extend_project): a new ETA and the comment that justifies it. */
 function ExtendDialog({ project, onClose }: { project: ProjectRecord; onClose: () => void }) {
-  const staleText = useStaleRetry();
+  const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
   const [eta, setEta] = useState<string | null>(project.eta ?? null);
   const [comment, setComment] = useState("");
-  const [errors, setErrors] = useState<{ eta?: string; audit_comment?: string; base?: string }>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
+  const [errors, setErrors] = useState<{ eta?: string; audit_comment?: string }>({});
+  const confirm = async () => {
     const input = { eta, audit_comment: comment };
     const parsed = extendProjectSchema.safeParse(input);
     setErrors({ eta: issueOf(parsed, "eta"), audit_comment: issueOf(parsed, "audit_comment") });
     if (!parsed.success) return;
-    setBusy(true);
-    try {
-      await dataProvider.extendProject(project.id, input, project.lock_version);
-      notify("Fecha estimada de entrega extendida", { type: "success" });
-      refresh();
-      onClose();
-    } catch (e) {
-      setErrors({ base: staleText(e) });
-    } finally {
-      setBusy(false);
-    }
+    await dataProvider.extendProject(project.id, input, project.lock_version);
+    notify("resources.projects.extend.done", { type: "success" });
+    refresh();
+    onClose();
   };
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm">
-      <DialogTitle>Extender fecha estimada de entrega</DialogTitle>
-      <DialogContent>
-        {errors.base && <Alert severity="error">{errors.base}</Alert>}
-        <SiaDatePicker
-          label="Nueva fecha estimada de entrega"
-          value={eta}
-          onChange={setEta}
-          error={Boolean(errors.eta)}
-          helperText={errors.eta}
-        />
-        <TextField
-          label="Comentario"
-          value={comment}
-          onChange={(e) => setComment(e.target.value)}
-          error={Boolean(errors.audit_comment)}
-          helperText={errors.audit_comment ?? " "}
-          multiline
-          minRows={2}
-          fullWidth
-          margin="dense"
-          required
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          Cancelar
-        </Button>
-        <Button variant="contained" onClick={submit} disabled={busy}>
-          Guardar
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ActionDialog
+      title={translate("resources.projects.extend.title")}
+      onConfirm={confirm}
+      onClose={onClose}
+      confirmLabel="ra.action.save"
+    >
+      <SiaDatePicker
+        label={translate("resources.projects.extend.eta")}
+        value={eta}
+        onChange={setEta}
+        error={Boolean(errors.eta)}
+        helperText={errors.eta}
+      />
+      <TextField
+        label={translate("resources.projects.extend.comment")}
+        value={comment}
+        onChange={(e) => setComment(e.target.value)}
+        error={Boolean(errors.audit_comment)}
+        helperText={errors.audit_comment ?? " "}
+        multiline
+        minRows={2}
+        fullWidth
+        margin="dense"
+        required
+      />
+    </ActionDialog>
   );
 }
 
 /** Invoicing action: '100% facturas ya realizadas' → completely_invoiced, otherwise partially_invoiced (SPEC §4). */
 function InvoicingDialog({ project, onClose }: { project: ProjectRecord; onClose: () => void }) {
-  const staleText = useStaleRetry();
+  const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -210,109 +197,86 @@ function InvoicingDialog({ project, onClose }: { project: ProjectRecord; onClose
   const invoiced = Number(project.invoiced_percentage ?? 0);
   const canComplete = invoiced === MAX_INVOICED_PERCENTAGE || project.invoice_action === "completely_invoiced";
   const [comment, setComment] = useState("");
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setBusy(true);
-    try {
-      const action = complete ? "completely_invoiced" : "partially_invoiced";
-      await dataProvider.markInvoiced(project.id, action, comment, project.lock_version);
-      notify(INVOICE_ACTIONS[action], { type: "success" });
-      refresh();
-      onClose();
-    } catch (e) {
-      setError(staleText(e));
-    } finally {
-      setBusy(false);
-    }
+  const confirm = async () => {
+    const action = complete ? "completely_invoiced" : "partially_invoiced";
+    await dataProvider.markInvoiced(project.id, action, comment, project.lock_version);
+    notify(INVOICE_ACTIONS[action], { type: "success" });
+    refresh();
+    onClose();
   };
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm">
-      <DialogTitle>Facturación del proyecto</DialogTitle>
-      <DialogContent>
-        {error && <Alert severity="error">{error}</Alert>}
-        <FormControlLabel
-          control={<Checkbox checked={complete} disabled={!canComplete} onChange={(e) => setComplete(e.target.checked)} />}
-          label={INVOICE_ACTIONS.completely_invoiced}
-        />
-        <Typography variant="body2" color="text.secondary">
-          Sin marcar, el proyecto queda como «{INVOICE_ACTIONS.partially_invoiced}».
-        </Typography>
-        <Typography variant="body2" color={canComplete ? "text.secondary" : "warning.main"} data-testid="invoiced-percentage">
-          {canComplete
-            ? `Las facturas del proyecto suman ${invoiced} %.`
-            : `Las facturas del proyecto suman ${invoiced} %: «${INVOICE_ACTIONS.completely_invoiced}» se puede marcar al llegar a 100 %.`}
-        </Typography>
-        <TextField
-          label="Comentario"
-          value={comment}
-          onChange={(e) => setComment(e.target.value)}
-          multiline
-          fullWidth
-          margin="dense"
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          Cancelar
-        </Button>
-        <Button variant="contained" onClick={submit} disabled={busy}>
-          Guardar
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ActionDialog
+      title={translate("resources.projects.invoicing.title")}
+      onConfirm={confirm}
+      onClose={onClose}
+      confirmLabel="ra.action.save"
+    >
+      <FormControlLabel
+        control={<Checkbox checked={complete} disabled={!canComplete} onChange={(e) => setComplete(e.target.checked)} />}
+        label={INVOICE_ACTIONS.completely_invoiced}
+      />
+      <Typography variant="body2" color="text.secondary">
+        {translate("resources.projects.invoicing.unmarked", { action: INVOICE_ACTIONS.partially_invoiced })}
+      </Typography>
+      <Typography variant="body2" color={canComplete ? "text.secondary" : "warning.main"} data-testid="invoiced-percentage">
+        {canComplete
+          ? translate("resources.projects.invoicing.total", { percentage: invoiced })
+          : translate("resources.projects.invoicing.total_short", {
+              percentage: invoiced,
+              action: INVOICE_ACTIONS.completely_invoiced,
+            })}
+      </Typography>
+      <TextField
+        label={translate("resources.projects.invoicing.comment")}
+        value={comment}
+        onChange={(e) => setComment(e.target.value)}
+        multiline
+        fullWidth
+        margin="dense"
+      />
+    </ActionDialog>
   );
 }
 
+const NOTICE_MAX_LENGTH = 500;
+
 /** Notice to the PM and responsible users (POST notify_user); the server's answer is shown as given. */
 function NotifyDialog({ project, onClose }: { project: ProjectRecord; onClose: () => void }) {
+  const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const [message, setMessage] = useState("");
-  const [result, setResult] = useState<{ ok: boolean; text: string }>();
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setBusy(true);
-    try {
-      const answer = await dataProvider.notifyProjectUsers(project.id, message);
-      setResult({ ok: true, text: answer.message });
-    } catch (e) {
-      setResult({ ok: false, text: errorText(e) });
-    } finally {
-      setBusy(false);
-    }
+  const [answer, setAnswer] = useState<string>();
+  const confirm = async () => {
+    const sent = await dataProvider.notifyProjectUsers(project.id, message);
+    setAnswer(sent.message);
   };
   return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm">
-      <DialogTitle>Avisar a los usuarios del proyecto</DialogTitle>
-      <DialogContent>
-        {result && (
-          <Alert severity={result.ok ? "info" : "error"} sx={{ mb: 1 }}>
-            {result.text}
-          </Alert>
-        )}
-        <TextField
-          label="Mensaje (opcional)"
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-          inputProps={{ maxLength: 500 }}
-          helperText={`${message.length}/500`}
-          multiline
-          fullWidth
-          margin="dense"
-          disabled={Boolean(result?.ok)}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          Cerrar
-        </Button>
-        {!result?.ok && (
-          <Button variant="contained" onClick={submit} disabled={busy}>
-            Enviar aviso
-          </Button>
-        )}
-      </DialogActions>
-    </Dialog>
+    <ActionDialog
+      title={translate("resources.projects.notify.title")}
+      onConfirm={confirm}
+      onClose={onClose}
+      confirmLabel="resources.projects.notify.send"
+      cancelLabel="ra.action.close"
+      confirmable={answer === undefined}
+      errorFallback={messages.somethingFailed}
+    >
+      {answer !== undefined && (
+        <Alert severity="info" sx={{ mb: 1 }}>
+          {answer}
+        </Alert>
+      )}
+      <TextField
+        label={translate("resources.projects.notify.message")}
+        value={message}
+        onChange={(e) => setMessage(e.target.value)}
+        inputProps={{ maxLength: NOTICE_MAX_LENGTH }}
+        helperText={translate("resources.projects.notify.counter", { length: message.length, max: NOTICE_MAX_LENGTH })}
+        multiline
+        fullWidth
+        margin="dense"
+        disabled={answer !== undefined}
+      />
+    </ActionDialog>
   );
 }
 
@@ -325,6 +289,7 @@ type OpenDialog =
 
 /** One button per permitted event (none → no action shown), then the other actions the user's role allows. */
 export function ProjectActionsBar() {
+  const translate = useTranslate();
   const project = useRecordContext<ProjectRecord>();
   const [open, setOpen] = useState<OpenDialog>(null);
   const { canAccess: canUpdate } = useCanAccess({ resource: "projects", action: "update", record: project });
@@ -340,9 +305,15 @@ export function ProjectActionsBar() {
         {events.length > 0 && (
           <>
             <Typography variant="h6" gutterBottom>
-              Cambiar estado
+              {translate("resources.projects.actions.change_state")}
             </Typography>
-            <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap", mb: 2 }} aria-label="Eventos del proyecto">
+            <Stack
+              direction="row"
+              spacing={1}
+              useFlexGap
+              sx={{ flexWrap: "wrap", mb: 2 }}
+              aria-label={translate("resources.projects.actions.events")}
+            >
               {events.map((event) => (
                 <Button key={event.name} variant="contained" size="small" onClick={() => setOpen({ kind: "event", event })}>
                   {event.label}
@@ -354,17 +325,17 @@ export function ProjectActionsBar() {
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
           {canUpdate && (
             <Button variant="outlined" size="small" onClick={() => setOpen({ kind: "extend" })}>
-              Extender fecha estimada
+              {translate("resources.projects.actions.extend")}
             </Button>
           )}
           {canInvoice && (
             <Button variant="outlined" size="small" onClick={() => setOpen({ kind: "invoicing" })}>
-              Facturación
+              {translate("resources.projects.actions.invoicing")}
             </Button>
           )}
           {canNotify && (
             <Button variant="outlined" size="small" onClick={() => setOpen({ kind: "notify" })}>
-              Avisar a los usuarios
+              {translate("resources.projects.actions.notify")}
             </Button>
           )}
         </Stack>
@@ -377,8 +348,11 @@ export function ProjectActionsBar() {
   );
 }
 
+const STAGE_COLUMNS = ["created_at", "event", "from", "to", "date", "responsible", "eta", "user", "comment"] as const;
+
 /** The project's stage history (GET projects/:id/project_stages). */
 export function StageHistory() {
+  const translate = useTranslate();
   const project = useRecordContext();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const {
@@ -394,27 +368,21 @@ export function StageHistory() {
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6" gutterBottom>
-          Historial de estados
+          {translate("resources.projects.stages.title")}
         </Typography>
         {isPending ? (
-          <Typography variant="body2">Cargando…</Typography>
+          <Typography variant="body2">{translate("resources.projects.stages.loading")}</Typography>
         ) : error ? (
           <Typography color="error">{errorText(error)}</Typography>
         ) : data.length === 0 ? (
-          <Typography variant="body2">Sin movimientos</Typography>
+          <Typography variant="body2">{translate("resources.projects.stages.empty")}</Typography>
         ) : (
-          <Table size="small" aria-label="Historial de estados">
+          <Table size="small" aria-label={translate("resources.projects.stages.title")}>
             <TableHead>
               <TableRow>
-                <TableCell>Registrado</TableCell>
-                <TableCell>Evento</TableCell>
-                <TableCell>De</TableCell>
-                <TableCell>A</TableCell>
-                <TableCell>Fecha</TableCell>
-                <TableCell>Responsable</TableCell>
-                <TableCell>Fecha estimada</TableCell>
-                <TableCell>Usuario</TableCell>
-                <TableCell>Comentario</TableCell>
+                {STAGE_COLUMNS.map((column) => (
+                  <TableCell key={column}>{translate(`resources.projects.stages.${column}`)}</TableCell>
+                ))}
               </TableRow>
             </TableHead>
             <TableBody>
@@ -427,7 +395,7 @@ export function StageHistory() {
                   <TableCell>{formatDate(stage.stage_date)}</TableCell>
                   <TableCell>{stage.responsible_name ?? "—"}</TableCell>
                   <TableCell>{formatDate(stage.eta)}</TableCell>
-                  <TableCell>{stage.user_name ?? "Sistema"}</TableCell>
+                  <TableCell>{stage.user_name ?? translate("resources.projects.stages.system")}</TableCell>
                   <TableCell>{stage.comment ?? "—"}</TableCell>
                 </TableRow>
               ))}
@@ -445,6 +413,7 @@ export function StageHistory() {
  * known: a check still pending is not a yes (no request the server would refuse).
  */
 export function EstimatedHoursPanel() {
+  const translate = useTranslate();
   const staleText = useStaleRetry();
   const project = useRecordContext<ProjectRecord & { pm_id?: number | null }>();
   const notify = useNotify();
@@ -496,13 +465,13 @@ export function EstimatedHoursPanel() {
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6" gutterBottom>
-          Horas estimadas
+          {translate("resources.projects.estimated_hours.title")}
         </Typography>
-        <Table size="small" aria-label="Horas estimadas">
+        <Table size="small" aria-label={translate("resources.projects.estimated_hours.title")}>
           <TableHead>
             <TableRow>
-              <TableCell>Puesto</TableCell>
-              <TableCell align="right">Horas</TableCell>
+              <TableCell>{translate("resources.projects.estimated_hours.position")}</TableCell>
+              <TableCell align="right">{translate("resources.projects.estimated_hours.hours")}</TableCell>
               {canDelete && <TableCell />}
             </TableRow>
           </TableHead>
@@ -515,7 +484,7 @@ export function EstimatedHoursPanel() {
                   <TableCell align="right">
                     <IconButton
                       size="small"
-                      aria-label="Eliminar horas estimadas"
+                      aria-label={translate("resources.projects.estimated_hours.delete")}
                       onClick={() =>
                         remove(
                           "estimated_work_hours",
@@ -536,7 +505,7 @@ export function EstimatedHoursPanel() {
             ))}
             <TableRow>
               <TableCell>
-                <strong>Total</strong>
+                <strong>{translate("resources.projects.estimated_hours.total")}</strong>
               </TableCell>
               <TableCell align="right">
                 <strong>{total.toLocaleString("es-MX")}</strong>
@@ -549,7 +518,7 @@ export function EstimatedHoursPanel() {
           <Stack direction="row" spacing={1} sx={{ mt: 2 }} alignItems="flex-start">
             <TextField
               select
-              label="Puesto"
+              label={translate("resources.projects.estimated_hours.position")}
               value={position}
               onChange={(e) => setPosition(e.target.value)}
               size="small"
@@ -562,7 +531,7 @@ export function EstimatedHoursPanel() {
               ))}
             </TextField>
             <TextField
-              label="Horas"
+              label={translate("resources.projects.estimated_hours.hours")}
               type="number"
               value={hours}
               onChange={(e) => setHours(e.target.value)}
@@ -570,7 +539,7 @@ export function EstimatedHoursPanel() {
               sx={{ width: 120 }}
             />
             <Button variant="outlined" onClick={add} disabled={creating}>
-              Agregar
+              {translate("resources.projects.estimated_hours.add")}
             </Button>
           </Stack>
         )}
@@ -586,6 +555,7 @@ export function EstimatedHoursPanel() {
 
 /** A comment on the project (PUT projects/:id with audit_comment). */
 export function ProjectCommentBox() {
+  const translate = useTranslate();
   const staleText = useStaleRetry();
   const project = useRecordContext();
   const dataProvider = useDataProvider<SiaDataProvider>();
@@ -610,7 +580,7 @@ export function ProjectCommentBox() {
         data: { audit_comment: comment, lock_version: project.lock_version },
         previousData: {} as RaRecord,
       });
-      notify("Comentario guardado", { type: "success" });
+      notify("resources.projects.comment.saved", { type: "success" });
       setComment("");
       refresh();
     } catch (e) {
@@ -623,10 +593,10 @@ export function ProjectCommentBox() {
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6" gutterBottom>
-          Comentario
+          {translate("resources.projects.comment.title")}
         </Typography>
         <TextField
-          label="Nuevo comentario"
+          label={translate("resources.projects.comment.label")}
           value={comment}
           onChange={(e) => setComment(e.target.value)}
           error={Boolean(error)}
@@ -636,7 +606,7 @@ export function ProjectCommentBox() {
           fullWidth
         />
         <Button variant="outlined" onClick={save} disabled={busy}>
-          Guardar comentario
+          {translate("resources.projects.comment.save")}
         </Button>
       </CardContent>
     </Card>

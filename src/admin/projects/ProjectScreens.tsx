@@ -6,49 +6,33 @@ import {
   AutocompleteInput,
   BooleanField,
   BooleanInput,
-  Create,
-  Datagrid,
-  DeleteButton,
-  Edit,
   FunctionField,
-  List,
   ReferenceField,
   ReferenceInput,
-  SaveButton,
   SearchInput,
   SelectInput,
-  Show,
-  SimpleForm,
   SimpleShowLayout,
   TextField,
   TextInput,
-  Toolbar,
-  TopToolbar,
   useCanAccess,
   useDataProvider,
-  useNotify,
   useRecordContext,
-  useRedirect,
+  useTranslate,
 } from "react-admin";
 import { useFormContext } from "react-hook-form";
 import { Link } from "react-router-dom";
 import { MAX_PER_PAGE } from "../../core/constants";
-import { messages } from "../../core/messages";
 import { screenPath } from "../../core/resources";
 import { projectSchema, projectUpdateSchema } from "../../core/schemas/project";
 import { ARCHIVED_PROJECT_STATES, PROJECT_STATUS_FILTERS, type ProjectState } from "../../core/states";
 import type { SiaDataProvider } from "../../dataProvider";
 import { BoardPanel } from "../board/BoardPanel";
 import { AuditTrail } from "../common/AuditTrail";
-import { CsvDownloadButton } from "../common/CsvDownloadButton";
 import { DatePickerInput, formatDate } from "../common/DatePickerInput";
 import { DriveCheckButton } from "../common/DriveCheckButton";
 import { DriveFolderInput } from "../common/DriveFolderInput";
 import { DriveFolderField } from "../common/DriveFolderLink";
-import { CreateLink, EditLink, showRowClick } from "../common/links";
-import { recordError } from "../common/RecordError";
-import { SiaPagination } from "../common/SiaPagination";
-import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { ProjectHoursPanel } from "../dashboards/panels";
 import { EstimatedHoursPanel, ProjectActionsBar, ProjectCommentBox, StageHistory, stateValueLabel } from "./ProjectPanels";
 
@@ -92,14 +76,13 @@ function ProjectTypeChip() {
 const statusChoices = Object.entries(PROJECT_STATUS_FILTERS).map(([id, name]) => ({ id, name }));
 
 const projectFilters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre o código" />,
   <SelectInput
     key="status"
     source="by_status"
-    label="Estatus"
+    label="resources.projects.fields.by_status"
     choices={statusChoices}
     alwaysOn
-    emptyText="Todos"
+    emptyText="sia.filters.all"
     emptyValue=""
   />,
   <ReferenceInput
@@ -110,7 +93,7 @@ const projectFilters = [
     sort={{ field: "name", order: "ASC" }}
     alwaysOn
   >
-    <SelectInput optionText="name" label="Tipo de proyecto" emptyText="Todos" />
+    <SelectInput optionText="name" label="resources.projects.fields.by_project_type" emptyText="sia.filters.all" />
   </ReferenceInput>,
   <ReferenceInput
     key="product"
@@ -120,7 +103,7 @@ const projectFilters = [
     sort={{ field: "name", order: "ASC" }}
     alwaysOn
   >
-    <SelectInput optionText="name" label="Producto" emptyText="Todos" />
+    <SelectInput optionText="name" label="resources.projects.fields.by_product" emptyText="sia.filters.all" />
   </ReferenceInput>,
   <ReferenceInput
     key="employee"
@@ -130,64 +113,57 @@ const projectFilters = [
     sort={{ field: "name", order: "ASC" }}
     alwaysOn
   >
-    <AutocompleteInput optionText="name" label="Empleado" sx={{ minWidth: 240 }} />
+    <AutocompleteInput optionText="name" label="resources.projects.fields.involved_projects_by_employee" sx={{ minWidth: 240 }} />
   </ReferenceInput>,
 ];
-
-function ProjectListActions() {
-  const { canAccess: canExport } = useCanAccess({ resource: "projects", action: "export" });
-  return (
-    <TopToolbar>
-      <CreateLink />
-      {canExport && <CsvDownloadButton label="Descargar CSV" />}
-    </TopToolbar>
-  );
-}
 
 /**
  * Projects list. Filters live in react-admin's store under the default key (`projects.listParams`), so
  * leaving the list and coming back restores them (SPEC §2: filters kept for the session).
  */
 export function ProjectList() {
+  const translate = useTranslate();
+  // The search's placeholder is shown as given (react-admin does not translate it).
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate("resources.projects.search")} />,
+    ...projectFilters,
+  ];
   return (
-    <List
-      filters={projectFilters}
-      perPage={10}
+    <SiaList
+      filters={filters}
       sort={{ field: "project_code", order: "DESC" }}
-      pagination={<SiaPagination />}
-      actions={<ProjectListActions />}
+      csv
+      csvLabel={translate("resources.projects.download_csv")}
     >
-      <Datagrid rowClick={showRowClick} bulkActionButtons={false}>
-        <TextField source="project_code" />
-        <TextField source="name" />
-        <TextField source="client_name" sortBy="client_name" />
-        <ReferenceField
-          source="project_type_catalog_id"
-          reference="project_types"
-          link={false}
-          sortBy="project_type_name"
-          emptyText="—"
-        >
-          <ProjectTypeChip />
-        </ReferenceField>
-        <TextField source="product_name" sortBy="product_name" emptyText="—" />
-        <FunctionField
-          source="state"
-          render={(r: { state?: string; aasm_statuses_with_i18n?: string }) => (
-            <StateChip state={r.state} label={r.aasm_statuses_with_i18n} />
-          )}
-        />
-        <TextField source="pm_name" sortBy="pm_name" emptyText="—" />
-        <FunctionField source="eta" render={(r: { eta?: string | null }) => formatDate(r.eta)} />
-        <FunctionField
-          source="unread_messages"
-          sortable={false}
-          render={(r: { unread_messages?: number }) =>
-            r.unread_messages ? <Chip size="small" color="error" label={r.unread_messages} data-testid="project-unread" /> : ""
-          }
-        />
-      </Datagrid>
-    </List>
+      <TextField source="project_code" />
+      <TextField source="name" />
+      <TextField source="client_name" sortBy="client_name" />
+      <ReferenceField
+        source="project_type_catalog_id"
+        reference="project_types"
+        link={false}
+        sortBy="project_type_name"
+        emptyText="—"
+      >
+        <ProjectTypeChip />
+      </ReferenceField>
+      <TextField source="product_name" sortBy="product_name" emptyText="—" />
+      <FunctionField
+        source="state"
+        render={(r: { state?: string; aasm_statuses_with_i18n?: string }) => (
+          <StateChip state={r.state} label={r.aasm_statuses_with_i18n} />
+        )}
+      />
+      <TextField source="pm_name" sortBy="pm_name" emptyText="—" />
+      <FunctionField source="eta" render={(r: { eta?: string | null }) => formatDate(r.eta)} />
+      <FunctionField
+        source="unread_messages"
+        sortable={false}
+        render={(r: { unread_messages?: number }) =>
+          r.unread_messages ? <Chip size="small" color="error" label={r.unread_messages} data-testid="project-unread" /> : ""
+        }
+      />
+    </SiaList>
   );
 }
 
@@ -211,6 +187,7 @@ function NextProjectCode() {
 }
 
 function ProjectInputs({ creating = false }: { creating?: boolean }) {
+  const translate = useTranslate();
   return (
     <Grid container columnSpacing={2} sx={{ width: "100%" }}>
       {creating && <NextProjectCode />}
@@ -274,17 +251,17 @@ function ProjectInputs({ creating = false }: { creating?: boolean }) {
         </ReferenceInput>
       </Grid>
       <Grid size={{ xs: 12, md: 3 }}>
-        <TextInput source="color_tag" placeholder="#1E88E5" helperText="Formato #RRGGBB" fullWidth />
+        <TextInput source="color_tag" placeholder="#1E88E5" helperText="resources.projects.help.color_tag" fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 9 }}>
-        <DriveFolderInput helperText="Si no elige una, se crea en Proyectos de su cliente; la carpeta sigue al proyecto (nombre y cliente)." />
+        <DriveFolderInput helperText={translate("resources.projects.help.drive_root")} />
       </Grid>
       <Grid size={12}>
         <BooleanInput source="estimate_hours_needed" />
       </Grid>
       {!creating && (
         <Grid size={12}>
-          <TextInput source="audit_comment" multiline fullWidth helperText="Obligatorio si cambia la fecha estimada de entrega" />
+          <TextInput source="audit_comment" multiline fullWidth helperText="resources.projects.help.audit_comment" />
         </Grid>
       )}
     </Grid>
@@ -311,60 +288,34 @@ const transform = (data: Record<string, unknown>) => {
   return out;
 };
 
-function useSaved(message: string) {
-  const notify = useNotify();
-  const redirect = useRedirect();
-  return {
-    onSuccess: (data: { id: number }) => {
-      notify(message, { type: "success" });
-      redirect(screenPath("projects", "show", data.id));
-    },
-  };
-}
-
 export function ProjectCreate() {
   return (
-    <Create transform={transform} mutationOptions={useSaved(messages.saved)}>
-      <SimpleForm resolver={createResolver} defaultValues={{ project_code: "0", estimate_hours_needed: false }}>
-        <ProjectInputs creating />
-      </SimpleForm>
-    </Create>
+    <SiaCreate
+      transform={transform}
+      resolver={createResolver}
+      defaultValues={{ project_code: "0", estimate_hours_needed: false }}
+    >
+      <ProjectInputs creating />
+    </SiaCreate>
   );
 }
 
 export function ProjectEdit() {
-  const saved = useSaved(messages.saved);
-  const stale = useStaleVersion();
   return (
-    <Edit
-      error={recordError}
-      transform={stale.withVersion(transform)}
-      mutationMode="pessimistic"
-      mutationOptions={{ ...saved, onError: stale.onError }}
-    >
-      <SimpleForm
-        resolver={updateResolver}
-        toolbar={
-          <Toolbar sx={{ justifyContent: "space-between" }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" redirect={screenPath("projects", "list")} />
-          </Toolbar>
-        }
-      >
-        <StaleVersionNotice state={stale.state} />
-        <ProjectInputs />
-      </SimpleForm>
-    </Edit>
+    <SiaEdit transform={transform} resolver={updateResolver} deleteRedirect={screenPath("projects", "list")}>
+      <ProjectInputs />
+    </SiaEdit>
   );
 }
 
 function InvoicesLink() {
+  const translate = useTranslate();
   const record = useRecordContext();
   const { canAccess } = useCanAccess({ resource: "invoices", action: "list" });
   if (!record || !canAccess) return null;
   return (
     <Button component={Link} to={`/app/projects/${record.id}/invoices`} startIcon={<ReceiptLongIcon />} size="small">
-      Facturas
+      {translate("resources.projects.invoices")}
     </Button>
   );
 }
@@ -398,7 +349,7 @@ function ProjectDetails() {
             render={(r: { invoiced_percentage?: number }) => `${Number(r.invoiced_percentage ?? 0).toLocaleString("es-MX")} %`}
           />
         )}
-        {seesBilling && <TextField source="invoice_action_label" emptyText="Sin registrar" />}
+        {seesBilling && <TextField source="invoice_action_label" emptyText="resources.projects.no_invoice_action" />}
         <FunctionField
           source="color_tag"
           render={(r: { color_tag?: string | null }) =>
@@ -429,18 +380,16 @@ function ProjectDetails() {
 
 export function ProjectShow() {
   return (
-    <Show
-      error={recordError}
+    <SiaShow
       actions={
-        <TopToolbar>
+        <>
           <InvoicesLink />
-          <EditLink />
           <DriveCheckButton resource="projects" />
-        </TopToolbar>
+        </>
       }
     >
       <ProjectDetails />
-    </Show>
+    </SiaShow>
   );
 }
 

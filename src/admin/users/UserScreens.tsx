@@ -11,13 +11,11 @@ import {
   SaveButton,
   SearchInput,
   SelectInput,
-  Show,
   SimpleForm,
   SimpleShowLayout,
   TextField,
   TextInput,
   Toolbar,
-  TopToolbar,
   useNotify,
   usePermissions,
   useRecordContext,
@@ -31,9 +29,8 @@ import { isAdmin } from "../../core/permissions";
 import { PAGE_PATHS, screenPath } from "../../core/resources";
 import { userAzureTokenSchema, userSchema, userUpdateSchema } from "../../core/schemas/user";
 import type { SessionUser } from "../../core/session";
-import { EditLink } from "../common/links";
 import { recordError } from "../common/RecordError";
-import { SiaCreate, SiaEdit, SiaList } from "../common/screens";
+import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const createResolver = zodResolver(userSchema as never);
 const updateResolver = zodResolver(userUpdateSchema as never);
@@ -44,12 +41,20 @@ export const ownProfilePath = (id: number | string) => `/app/users/show_not_admi
 
 const ROLE_CHOICES = ROLES.map((role) => ({ id: role, name: ROLE_LABELS[role] }));
 
-const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre o correo" />,
-  <SelectInput key="role" source="by_role" label="Rol" choices={ROLE_CHOICES} emptyText="sia.filters.all" alwaysOn />,
-];
-
 export function UserList() {
+  const translate = useTranslate();
+  // The search's placeholder is shown as given (react-admin does not translate it).
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate("resources.users.search")} />,
+    <SelectInput
+      key="role"
+      source="by_role"
+      label="resources.users.fields.by_role"
+      choices={ROLE_CHOICES}
+      emptyText="sia.filters.all"
+      alwaysOn
+    />,
+  ];
   return (
     <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
       <TextField source="name" />
@@ -103,7 +108,7 @@ function UserInputs({ creating = false }: { creating?: boolean }) {
           source="password"
           fullWidth
           autoComplete="new-password"
-          helperText={creating ? undefined : "Déjela en blanco para conservar la actual"}
+          helperText={creating ? undefined : "resources.users.password_help"}
         />
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
@@ -186,7 +191,7 @@ function OwnAzureTokenEdit() {
       mutationMode="pessimistic"
       transform={azureTransform}
       mutationOptions={useAfterSave()}
-      title="Token de Azure DevOps"
+      title="resources.users.fields.azure_token"
     >
       <SimpleForm
         resolver={azureResolver}
@@ -219,11 +224,12 @@ export function UserEdit() {
 }
 
 function EditAzureTokenLink() {
+  const translate = useTranslate();
   const record = useRecordContext();
   if (!record) return null;
   return (
     <Button component={Link} to={screenPath("users", "edit", record.id)} startIcon={<KeyIcon />} size="small">
-      Editar token de Azure
+      {translate("resources.users.edit_azure_token")}
     </Button>
   );
 }
@@ -236,11 +242,12 @@ export function UserShow() {
   if (redirectTo) return <Navigate to={redirectTo} replace />;
   const admin = isAdmin(permissions);
   return (
-    <Show error={recordError} actions={<TopToolbar>{admin ? <EditLink /> : <EditAzureTokenLink />}</TopToolbar>}>
+    // Administrators edit the whole user; the others only their own Azure DevOps token.
+    <SiaShow editable={() => admin} actions={admin ? null : <EditAzureTokenLink />}>
       <SimpleShowLayout>
         <TextField source="name" />
         <EmailField source="email" />
-        <TextField source="employee.name" label="resources.users.fields.employee" emptyText="Sin empleado vinculado" />
+        <TextField source="employee.name" label="resources.users.fields.employee" emptyText="resources.users.no_employee" />
         <BooleanField source="administrator_role" />
         <BooleanField source="operator_role" />
         <BooleanField source="finance_role" />
@@ -251,7 +258,7 @@ export function UserShow() {
         />
         <BooleanField source="has_cloud_token" />
       </SimpleShowLayout>
-    </Show>
+    </SiaShow>
   );
 }
 

@@ -1,0 +1,94 @@
+/**
+ * The frame of a dialog that does one thing to a record (a state event, an ETA extension, a notice): a
+ * title, the caller's fields, Cancelar and the action's button. The frame runs the action once at a
+ * time (buttons disabled and Escape ignored while it runs), shows a refused action's Spanish message in
+ * place (a stale version reads the record again: staleRetry.ts) and keeps what was typed. Enter in a
+ * one-line field confirms, as in any form; a multi-line comment keeps Enter for its new lines.
+ *
+ * The action decides what success means: it closes the dialog itself (or keeps it open to show an
+ * answer), so a field error found before sending simply returns without closing.
+ */
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle } from "@mui/material";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { useTranslate } from "react-admin";
+import { messages } from "../../core/messages";
+import { useStaleRetry } from "./staleRetry";
+
+export interface ActionDialogProps {
+  title: ReactNode;
+  /** The dialog's fields and texts. */
+  children?: ReactNode;
+  /** Runs the action; a throw is shown in the dialog. */
+  onConfirm: () => unknown;
+  onClose: () => void;
+  /** Translate keys of the two buttons. */
+  confirmLabel?: string;
+  cancelLabel?: string;
+  /** Whether the action's button is offered (a notice already sent offers only Cerrar). */
+  confirmable?: boolean;
+  /** The message when a refusal brings none of its own. */
+  errorFallback?: string;
+  /** Told of a refusal besides showing it (a toast, say). */
+  onError?: (error: unknown, message: string) => void;
+}
+
+export function ActionDialog({
+  title,
+  children,
+  onConfirm,
+  onClose,
+  confirmLabel = "ra.action.confirm",
+  cancelLabel = "ra.action.cancel",
+  confirmable = true,
+  errorFallback = messages.unexpected,
+  onError,
+}: ActionDialogProps) {
+  const translate = useTranslate();
+  const staleText = useStaleRetry();
+  const titleId = useId();
+  const formId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || !confirmable) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onConfirm();
+    } catch (e) {
+      const message = staleText(e, errorFallback);
+      setError(message);
+      onError?.(e, message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogContent>
+        <form id={formId} onSubmit={submit} noValidate>
+          {error && (
+            <Alert severity="error" sx={{ mb: 1 }}>
+              {error}
+            </Alert>
+          )}
+          {children}
+        </form>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose} disabled={busy}>
+          {translate(cancelLabel)}
+        </Button>
+        {confirmable && (
+          <Button type="submit" form={formId} variant="contained" disabled={busy}>
+            {translate(confirmLabel)}
+          </Button>
+        )}
+      </DialogActions>
+    </Dialog>
+  );
+}
