@@ -228,3 +228,25 @@ export const ACTIVITY_CSV_COLUMNS = [
   "ticket",
   "descripcion",
 ] as const;
+
+/** One employee's week as GET activities/week_state answers it. */
+export interface WeekState {
+  week_start: string;
+  week_end: string;
+  employee_id: number;
+  /** Every day of the week is frozen. */
+  frozen: boolean;
+  /** "week" when the week was closed, "month" when a frozen month covers some of its days, else null. */
+  frozen_kind: "week" | "month" | null;
+  frozen_days: string[];
+  can_close: boolean;
+  can_open: boolean;
+}
+
+/** An activity of the previous week that POST activities/copy_previous_week did not copy, and why. */
+export interface ActivitySkipped {
+  description: string;
+  begins_at: string;
+  ends_at: string;
+  reason: string;
+}
