@@ -1,15 +1,10 @@
 /** Google Drive (SPEC §7): browsing and creating folders, and checking a record's folders. */
 import type { Identifier } from "react-admin";
+import type { DriveItem } from "../core/schemas/drive";
 import { recordPath } from "./base";
 import { apiFetch } from "./http";
 
-export interface DriveItem {
-  id: string;
-  name: string;
-  kind: "folder" | "file";
-  parentId: string | null;
-  url: string;
-}
+export type { DriveItem };
 
 export const driveVerbs = {
   listDriveFolder: (parentId?: string, pageToken?: string) =>
