@@ -7,7 +7,7 @@ import type { Identifier, RaRecord } from "react-admin";
 import { HttpError } from "react-admin";
 import type { LocalEvent } from "../core/localEvent";
 import { messages } from "../core/messages";
-import type { ActivitySkipped, WeekState } from "../core/schemas/activity";
+import type { ActivityRef, ActivitySkipped, CopyWeekAnswer, FreezeAnswer, WeekSave, WeekState } from "../core/schemas/activity";
 import { downloadCsv } from "./downloads";
 import { API_ROOT, apiFetch, errorFor, payloadOf, type Query, request } from "./http";
 
@@ -22,23 +22,13 @@ export const activityVerbs = {
     }).then((r) => r.activities),
   /** POST activities/copy_previous_week: copies the week before into the week starting `weekStart`. */
   copyPreviousWeek: (weekStart: string, employeeId?: Identifier | null, options: { dryRun?: boolean } = {}) =>
-    apiFetch<{
-      created: number;
-      /** How many activities the previous week had. */
-      total: number;
-      activities: RaRecord[];
-      skipped: ActivitySkipped[];
-      /** A dry run: what would be copied (nothing was written). */
-      dry_run?: true;
-      to_copy?: { description: string; begins_at: string; ends_at: string; action_type: string }[];
-      message: string;
-    }>("activities/copy_previous_week", {
+    apiFetch<CopyWeekAnswer<RaRecord>>("activities/copy_previous_week", {
       method: "POST",
       body: { week_start: weekStart, employee_id: employeeId ?? undefined, ...(options.dryRun ? { dry_run: true } : {}) },
     }),
   /** PUT activities/{close,open}_activities and {close,open}_month_activities for the period containing `date`. */
   freezeActivities: (verb: FreezeVerb, date: string, employeeId?: Identifier | null) =>
-    apiFetch<{ frozen: boolean; message: string; frozen_period: { starts_on: string; ends_on: string } }>(`activities/${verb}`, {
+    apiFetch<FreezeAnswer>(`activities/${verb}`, {
       method: "PUT",
       body: { by_begins_at: { start_date: date }, by_employee: employeeId ?? undefined },
     }),
@@ -185,22 +175,15 @@ export const importVerbs = {
 };
 
 /** A stored activity the draft changes: its id, the version it was read at, and the changed fields. */
-export type WeekDraftUpdate = { id: Identifier; lock_version: number } & Record<string, unknown>;
+export type WeekDraftUpdate = ActivityRef & Record<string, unknown>;
 /** The week's draft: new activities (localEventToActivity bodies), changed ones and removed ones. */
 export interface WeekDraft {
   creates?: unknown[];
   updates?: WeekDraftUpdate[];
-  deletions?: { id: Identifier; lock_version: number }[];
+  deletions?: ActivityRef[];
 }
-export interface WeekSaveAnswer {
-  /** The created activities (and those already stored under their import key), in the order sent. */
-  activities: RaRecord[];
-  updated: RaRecord[];
-  deleted: number[];
-  created: number;
-  existing: number;
-  message: string;
-}
+/** POST activities/batch with a draft: the rows as react-admin reads them. */
+export type WeekSaveAnswer = WeekSave<RaRecord>;
 const weekDraftBody = (draft: WeekDraft) => ({
   activities: draft.creates ?? [],
   updates: draft.updates ?? [],
