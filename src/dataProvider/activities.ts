@@ -9,7 +9,7 @@ import type { LocalEvent } from "../core/localEvent";
 import { messages } from "../core/messages";
 import type { ActivityRef, ActivitySkipped, CopyWeekAnswer, FreezeAnswer, WeekSave, WeekState } from "../core/schemas/activity";
 import { downloadCsv } from "./downloads";
-import { API_ROOT, apiFetch, errorFor, payloadOf, type Query, request } from "./http";
+import { API_ROOT, apiFetch, errorFor, messagesOf, payloadOf, type Query, request } from "./http";
 
 export type { ActivitySkipped, WeekState };
 export type FreezeVerb = "close_activities" | "open_activities" | "close_month_activities" | "open_month_activities";
@@ -98,11 +98,9 @@ async function callKeeping422<T>(
   const lines: string[] = [];
   for (const [key, value] of Object.entries(errors)) {
     if (/^(\d+|(updates|deletions)\.\d+)$/.test(key) && value && typeof value === "object" && !Array.isArray(value)) {
-      byIndex[key] = Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([f, v]) => [f, Array.isArray(v) ? v.map(String) : [String(v)]]),
-      );
+      byIndex[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([f, v]) => [f, messagesOf(v)]));
       lines.push(...Object.values(byIndex[key]).flat());
-    } else lines.push(...(Array.isArray(value) ? value.map(String) : [String(value)]));
+    } else lines.push(...messagesOf(value));
   }
   throw new ImportCallError(
     error ?? lines[0] ?? messages.invalidValue,

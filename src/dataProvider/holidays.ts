@@ -1,6 +1,6 @@
 /** Holidays (SPEC §7, holydays extras): the days of a range, and the CSV import with every bad row named. */
 import { messages } from "../core/messages";
-import { apiFetch, errorFor, payloadOf, request, validationFromBody } from "./http";
+import { apiFetch, errorFor, messagesOf, payloadOf, request, validationFromBody } from "./http";
 
 /** Answer of PUT holydays/import_holydays. */
 export interface HolidayImportResult {
@@ -34,7 +34,7 @@ export const holidayVerbs = {
       const errors = ((payload as { errors?: Record<string, unknown> }).errors ?? {}) as Record<string, unknown>;
       const rows = Object.entries(errors)
         .filter(([field]) => field !== "base")
-        .flatMap(([, value]) => (Array.isArray(value) ? value.map(String) : [String(value)]));
+        .flatMap(([, value]) => messagesOf(value));
       const { base } = validationFromBody(payload);
       throw new HolidayImportError(base[0] ?? (rows.length ? "El archivo tiene filas no válidas" : messages.invalidValue), rows);
     }

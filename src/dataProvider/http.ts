@@ -33,6 +33,9 @@ export function toQueryString(query: Query = {}): string {
   return text ? `?${text}` : "";
 }
 
+/** Every message of one entry of a refusal's `errors` (a list, or a single message). */
+export const messagesOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [String(value)]);
+
 /**
  * 422 body → what react-admin's forms show inline ({field: first message}) and the toasts, which name
  * each field in Spanish (the label of `resource`'s form when the call's resource is known).
