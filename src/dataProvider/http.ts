@@ -33,6 +33,9 @@ export function toQueryString(query: Query = {}): string {
   return text ? `?${text}` : "";
 }
 
+/** Every message of one entry of a refusal's `errors` (a list, or a single message). */
+export const messagesOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : [String(value)]);
+
 /**
  * 422 body → what react-admin's forms show inline ({field: first message}) and the toasts, which name
  * each field in Spanish (the label of `resource`'s form when the call's resource is known).
@@ -54,13 +57,17 @@ export function validationFromBody(body: unknown, resource?: string) {
   return { inline, fieldToasts, base };
 }
 
-export async function apiFetch<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
+/**
+ * The one place the browser calls /api/v1: headers, the session cookie, the session stamp the answer
+ * carries, and an unreachable server as SPEC §8's "status -1". Answers the Response whatever its status:
+ * apiFetch maps failures; the calls that keep every line of a refusal (imports) read the body themselves.
+ */
+export async function request(path: string, options: Omit<ApiOptions, "raw"> = {}): Promise<Response> {
   const { method = "GET", query, body, signal } = options;
   const isForm = typeof FormData !== "undefined" && body instanceof FormData;
-  const url = `${API_ROOT}/${path}${toQueryString(query)}`;
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await fetch(`${API_ROOT}/${path}${toQueryString(query)}`, {
       method,
       signal,
       credentials: "same-origin",
@@ -78,17 +85,19 @@ export async function apiFetch<T = unknown>(path: string, options: ApiOptions = 
   }
   const stamp = response.headers.get(SESSION_STAMP_HEADER);
   if (stamp) emit("sia:session-stamp", { stamp });
+  return response;
+}
+
+/** A failed answer's JSON body ({} when it has none). */
+export const payloadOf = (response: Response): Promise<unknown> => response.json().catch(() => ({}));
+
+export async function apiFetch<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
+  const response = await request(path, options);
   if (response.ok) {
     if (options.raw) return response as T;
     return (response.status === 204 ? {} : await response.json()) as T;
   }
-  let payload: unknown = {};
-  try {
-    payload = await response.json();
-  } catch {
-    payload = {};
-  }
-  throw errorFor(response.status, payload, resourceOfPath(path));
+  throw errorFor(response.status, await payloadOf(response), resourceOfPath(path));
 }
 
 /** A failed call as an HttpError; record screens send a 404 to the /404 page (src/admin/common/RecordError.tsx). */

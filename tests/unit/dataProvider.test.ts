@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "../../src/core/messages";
-import { baseDataProvider, listQuery } from "../../src/dataProvider";
+import { baseDataProvider, downloadCsv, listQuery } from "../../src/dataProvider";
 import { fieldLabel, resourceOfPath } from "../../src/dataProvider/fieldLabels";
 import { errorFor, toQueryString, validationFromBody } from "../../src/dataProvider/http";
 
@@ -96,5 +96,75 @@ describe("dataProvider conventions", () => {
     expect(fieldToasts).toEqual(["Error en los parametros Puesto: Rellene todos los campos"]);
     expect(resourceOfPath("estimated_work_hours/3")).toBe("estimated_work_hours");
     expect(resourceOfPath("projects.csv")).toBe("projects");
+  });
+});
+
+describe("downloadCsv, every download's one path", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  /** A document whose links record what they would save. */
+  const savingDocument = () => {
+    const saved: { href: string; download: string }[] = [];
+    vi.stubGlobal("document", {
+      createElement: () => {
+        const link = {
+          href: "",
+          download: "",
+          click: () => saved.push({ href: link.href, download: link.download }),
+          remove() {},
+        };
+        return link;
+      },
+      body: { appendChild() {} },
+    });
+    vi.spyOn(URL, "createObjectURL").mockReturnValue("blob:x");
+    vi.spyOn(URL, "revokeObjectURL").mockImplementation(() => {});
+    return saved;
+  };
+
+  it("streams with progress, saves under the server's name, and falls back to the caller's", async () => {
+    const saved = savingDocument();
+    const fetchMock = vi.fn(
+      async () =>
+        new Response("a,b\n1,2\n", {
+          status: 200,
+          headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="clientes.csv"' },
+        }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    const progress: number[] = [];
+    const answer = await downloadCsv("clients.csv", { search: "x" }, { onProgress: (bytes) => progress.push(bytes) });
+    expect(answer).toEqual({ filename: "clientes.csv", bytes: 8 });
+    expect(progress.at(-1)).toBe(8);
+    expect(saved).toEqual([{ href: "blob:x", download: "clientes.csv" }]);
+    expect((fetchMock.mock.calls[0] as unknown as [string])[0]).toBe("/api/v1/clients.csv?search=x");
+
+    fetchMock.mockResolvedValueOnce(new Response("x", { status: 200 }));
+    expect((await downloadCsv("holydays/download_holydays_format", {}, { fallbackName: "formato.csv" })).filename).toBe(
+      "formato.csv",
+    );
+  });
+
+  it("rejects a refused download as apiFetch does, and a timeout with SPEC §8's message", async () => {
+    savingDocument();
+    vi.stubGlobal("fetch", async () => new Response(JSON.stringify({ errors: { base: ["Rango no válido"] } }), { status: 422 }));
+    await expect(downloadCsv("activities/reporting_activities.csv")).rejects.toMatchObject({
+      status: 422,
+      message: "Rango no válido",
+    });
+    vi.stubGlobal(
+      "fetch",
+      (_url: string, init: RequestInit) =>
+        new Promise((_resolve, reject) =>
+          init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+        ),
+    );
+    await expect(downloadCsv("activities.csv", {}, { timeoutMs: 10 })).rejects.toMatchObject({
+      status: -1,
+      message: messages.unexpected,
+    });
   });
 });

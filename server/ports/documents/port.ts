@@ -7,17 +7,10 @@
  * Every adapter passes the same contract suite (tests/api/documents.contract.test.ts).
  */
 import { DRIVE_PAGE_SIZE } from "../../../src/core/constants";
+import type { DriveItem } from "../../../src/core/schemas/drive";
 import type { Integration } from "../integration";
 
-export interface DriveItem {
-  id: string;
-  name: string;
-  kind: "folder" | "file";
-  /** Id of the containing folder (the root's is null). */
-  parentId: string | null;
-  /** Where a signed-in user opens it. */
-  url: string;
-}
+export type { DriveItem };
 
 export interface DrivePage {
   items: DriveItem[];

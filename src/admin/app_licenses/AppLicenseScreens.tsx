@@ -19,7 +19,7 @@ import {
 } from "react-admin";
 import { LICENSE_DEFAULTS } from "../../core/constants";
 import { appLicenseSchema } from "../../core/schemas/app_license";
-import { downloadFile } from "../common/CsvDownloadButton";
+import { downloadCsv } from "../../dataProvider";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { AppLicenseInputs } from "./AppLicenseInputs";
 import { environmentChoices, licenseTypeChoices, moduleLabel, statusChoices } from "./licenseChoices";
@@ -54,7 +54,11 @@ export function LicenseScriptButton({ label = "Descargar script SQL" }: { label?
         e.stopPropagation();
         setBusy(true);
         try {
-          await downloadFile(`app_licenses/${record.id}/download_license_script`, {}, `licencia_${record.id}.sql`);
+          await downloadCsv(
+            `app_licenses/${record.id}/download_license_script`,
+            {},
+            { fallbackName: `licencia_${record.id}.sql` },
+          );
         } catch (error) {
           notify((error as Error).message, { type: "error" });
         } finally {

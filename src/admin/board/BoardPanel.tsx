@@ -22,7 +22,7 @@ import { type RaRecord, usePermissions, useRecordContext, useTranslate } from "r
 import { boardMessages } from "../../core/messages";
 import { BOARD_MESSAGE_MAX, boardMessageSchema } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
-import { type BoardMember, type BoardMessage, boardApi } from "./api";
+import { type BoardMember, type BoardMessage, boardApi } from "../../dataProvider/board";
 import { MessageText } from "./MessageText";
 import { announceBoardActivity, useRealtime } from "./realtime";
 

@@ -9,7 +9,7 @@ import { useState } from "react";
 import { useNotify, useTranslate } from "react-admin";
 import { useNavigate } from "react-router-dom";
 import { screenPath } from "../../core/resources";
-import { type BellNotification, boardApi } from "./api";
+import { type BellNotification, boardApi } from "../../dataProvider/board";
 import { announceBoardActivity } from "./realtime";
 import { useSummary } from "./summary";
 

@@ -4,7 +4,7 @@
  * restarting) we open a new one with ?last_id= after a pause, so no message is lost.
  */
 import { useEffect, useRef } from "react";
-import type { BoardMessage } from "./api";
+import type { BoardMessage } from "../../dataProvider/board";
 
 export type RealtimeEvent =
   | { type: "message"; data: BoardMessage }

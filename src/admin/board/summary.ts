@@ -1,6 +1,6 @@
 /** The menu's counters (GET notifications/summary), polled and refreshed on board activity; shared by the menu and the bell. */
 import { useEffect, useState } from "react";
-import { boardApi, type Summary } from "./api";
+import { boardApi, type Summary } from "../../dataProvider/board";
 import { BOARD_ACTIVITY_EVENT } from "./realtime";
 
 const POLL_MS = 30_000;

@@ -3,22 +3,7 @@ import DownloadIcon from "@mui/icons-material/Download";
 import { Button, CircularProgress } from "@mui/material";
 import { useState } from "react";
 import { useCanAccess, useListContext, useNotify, useResourceContext } from "react-admin";
-import { listQuery } from "../../dataProvider";
-import { apiFetch } from "../../dataProvider/http";
-import { saveBlob } from "../../dataProvider/saveBlob";
-
-export async function downloadFile(path: string, query: Record<string, unknown>, fallbackName: string, timeoutMs = 300_000) {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const response = await apiFetch<Response>(path, { query: query as never, raw: true, signal: controller.signal });
-    const blob = await response.blob();
-    const name = response.headers.get("content-disposition")?.match(/filename="([^"]+)"/)?.[1] ?? fallbackName;
-    saveBlob(blob, name);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+import { downloadCsv, listQuery } from "../../dataProvider";
 
 export function CsvDownloadButton({ label = "ra.action.export" }: { label?: string }) {
   const resource = useResourceContext() as string;
@@ -36,7 +21,7 @@ export function CsvDownloadButton({ label = "ra.action.export" }: { label?: stri
       onClick={async () => {
         setBusy(true);
         try {
-          await downloadFile(`${resource}.csv`, listQuery({ filter: filterValues, sort }), `${resource}.csv`);
+          await downloadCsv(`${resource}.csv`, listQuery({ filter: filterValues, sort }), { fallbackName: `${resource}.csv` });
         } catch (error) {
           notify((error as Error).message, { type: "error" });
         } finally {

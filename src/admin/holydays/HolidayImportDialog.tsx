@@ -19,8 +19,7 @@ import {
 import { useRef, useState } from "react";
 import { useDataProvider, useNotify, useRefresh } from "react-admin";
 import { messages } from "../../core/messages";
-import { HolidayImportError, type SiaDataProvider } from "../../dataProvider";
-import { downloadFile } from "../common/CsvDownloadButton";
+import { downloadCsv, HolidayImportError, type SiaDataProvider } from "../../dataProvider";
 
 const isCsv = (file: File) => /\.csv$/i.test(file.name);
 
@@ -87,7 +86,7 @@ export function HolidayImportDialog({ open, onClose }: { open: boolean; onClose:
   const downloadFormat = async (event: React.MouseEvent) => {
     event.preventDefault();
     try {
-      await downloadFile("holydays/download_holydays_format", {}, "formato_dias_festivos.csv");
+      await downloadCsv("holydays/download_holydays_format", {}, { fallbackName: "formato_dias_festivos.csv" });
     } catch (e) {
       notify((e as Error).message, { type: "error" });
     }

@@ -7,8 +7,8 @@ import { useEffect, useState } from "react";
 import { useNotify, usePermissions, useTranslate } from "react-admin";
 import { noticeSchema } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
+import { boardApi } from "../../dataProvider/board";
 import { apiFetch } from "../../dataProvider/http";
-import { boardApi } from "../board/api";
 import { announceBoardActivity } from "../board/realtime";
 import { AdminPageGuard } from "../common/AdminPage";
 

@@ -21,7 +21,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Confirm, useNotify, useTranslate } from "react-admin";
-import { type JobView, mailVerbs } from "../../dataProvider";
+import { type JobView, jobVerbs, mailVerbs } from "../../dataProvider";
 import { AdminPageGuard, errorText, QueryState, TableHeader } from "../common/AdminPage";
 import { formatDateTime } from "../common/AuditTrail";
 
@@ -30,9 +30,9 @@ function JobsCard() {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const [forcing, setForcing] = useState<JobView | null>(null);
-  const jobs = useQuery({ queryKey: ["sia", "jobs"], queryFn: () => mailVerbs.listJobs() });
+  const jobs = useQuery({ queryKey: ["sia", "jobs"], queryFn: () => jobVerbs.listJobs() });
   const run = useMutation({
-    mutationFn: ({ name, force }: { name: string; force: boolean }) => mailVerbs.runJob(name, force),
+    mutationFn: ({ name, force }: { name: string; force: boolean }) => jobVerbs.runJob(name, force),
     onSuccess: (answer) => {
       notify(answer.message, { type: answer.status === "done" ? "success" : "info", multiLine: true });
       void queryClient.invalidateQueries({ queryKey: ["sia"] });

@@ -40,7 +40,6 @@ import type { SessionUser } from "../../core/session";
 import { businessToday, previousWeekOf } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
 import { validationFromBody } from "../../dataProvider/http";
-import { saveBlob } from "../../dataProvider/saveBlob";
 import { SiaDatePicker } from "../common/DatePickerInput";
 
 /** The API list behind each kind (what the autocomplete searches). */
@@ -185,8 +184,7 @@ export default function ReportingPage() {
     setErrors({});
     setProgress(0);
     try {
-      const { blob, filename } = await dataProvider.downloadReportCsv(reportSearchParams(parsed.data), setProgress);
-      saveBlob(blob, filename);
+      const { filename } = await dataProvider.downloadReportCsv(reportSearchParams(parsed.data), setProgress);
       notify(translate("sia.reporting.downloaded", { filename }), { type: "success" });
     } catch (error) {
       const body = (error as { body?: unknown }).body;

@@ -212,6 +212,8 @@ export const activityRefSchema = z.object({
     .min(0, { error: messages.invalidValue })
     .max(2_147_483_647, { error: messages.invalidValue }),
 });
+/** A stored activity the batch names (a deletion, or the head of an update). */
+export type ActivityRef = z.output<typeof activityRefSchema>;
 /** One update of the batch: the id, the version read and the changed fields (merged with the stored row). */
 export const activityBatchUpdateSchema = activityRefSchema.extend(activityUpdateSchema.shape);
 
@@ -228,3 +230,56 @@ export const ACTIVITY_CSV_COLUMNS = [
   "ticket",
   "descripcion",
 ] as const;
+
+/** One employee's week as GET activities/week_state answers it. */
+export interface WeekState {
+  week_start: string;
+  week_end: string;
+  employee_id: number;
+  /** Every day of the week is frozen. */
+  frozen: boolean;
+  /** "week" when the week was closed, "month" when a frozen month covers some of its days, else null. */
+  frozen_kind: "week" | "month" | null;
+  frozen_days: string[];
+  can_close: boolean;
+  can_open: boolean;
+}
+
+/** POST activities/batch's answer to a week's draft (`Activity`: how the caller types a stored activity). */
+export interface WeekSave<Activity = Record<string, unknown>> {
+  /** The created activities (and those already stored under their import key), in the order sent. */
+  activities: Activity[];
+  updated: Activity[];
+  deleted: number[];
+  created: number;
+  existing: number;
+  message: string;
+}
+
+/** POST activities/copy_previous_week's answer (`Activity`: how the caller types a stored activity). */
+export interface CopyWeekAnswer<Activity = Record<string, unknown>> {
+  created: number;
+  /** How many activities the previous week had. */
+  total: number;
+  activities: Activity[];
+  skipped: ActivitySkipped[];
+  /** A dry run: what would be copied (nothing was written). */
+  dry_run?: true;
+  to_copy?: { description: string; begins_at: string; ends_at: string; action_type: string }[];
+  message: string;
+}
+
+/** PUT activities/{close,open}_activities and {close,open}_month_activities. */
+export interface FreezeAnswer {
+  frozen: boolean;
+  message: string;
+  frozen_period: { starts_on: string; ends_on: string };
+}
+
+/** An activity of the previous week that POST activities/copy_previous_week did not copy, and why. */
+export interface ActivitySkipped {
+  description: string;
+  begins_at: string;
+  ends_at: string;
+  reason: string;
+}

@@ -38,3 +38,4 @@ export const invoiceTransitionSchema = z.object({
   date: optionalIsoDate(),
   folio: folio(),
 });
+export type InvoiceTransitionInput = z.infer<typeof invoiceTransitionSchema>;

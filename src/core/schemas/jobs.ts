@@ -28,3 +28,31 @@ export interface OutboxMessage extends OutboxSummary {
   text: string;
   html: string | null;
 }
+
+/** One run of a scheduled job as GET jobs and POST jobs/:name/run answer it. */
+export interface JobRunView {
+  id: number;
+  job: string;
+  period_key: string;
+  status: string;
+  ran_at: string;
+  count?: number;
+  message?: string;
+  trigger?: "scheduled" | "manual";
+  user_id?: number | null;
+}
+/** One scheduled job with its latest runs (GET jobs). */
+export interface JobView {
+  id: string;
+  name: string;
+  label: string;
+  current_period: string;
+  runs: JobRunView[];
+}
+/** POST jobs/:name/run. */
+export interface JobRunAnswer {
+  status: "done" | "already_done";
+  period_key: string;
+  message: string;
+  job_run: JobRunView | null;
+}

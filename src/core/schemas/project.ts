@@ -80,3 +80,34 @@ export const extendProjectSchema = z.object({
 export const invoiceActionSchema = z.enum(Object.keys(INVOICE_ACTIONS) as [keyof typeof INVOICE_ACTIONS]);
 
 export const notifyUserSchema = z.object({ message: optionalText(500) });
+
+/** One stage of a project's history (GET projects/:id/project_stages). */
+export interface ProjectStage {
+  id: number;
+  event: string;
+  event_label: string;
+  from_state: string | null;
+  from_state_label: string | null;
+  to_state: string;
+  to_state_label: string;
+  comment: string | null;
+  stage_date: string | null;
+  eta: string | null;
+  responsible_id: number | null;
+  responsible_name: string | null;
+  user_id: number | null;
+  user_name: string | null;
+  created_at: string;
+}
+
+/** One audited change of a project, invoice or quotation (GET …/:id/audit_logs). */
+export interface AuditLog {
+  id: number;
+  field: string;
+  old_value: string | null;
+  new_value: string | null;
+  comment: string | null;
+  user_id: number | null;
+  user_name: string | null;
+  created_at: string;
+}

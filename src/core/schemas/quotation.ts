@@ -56,6 +56,7 @@ export const quotationTransitionSchema = z.object({
     })
     .optional(),
 });
+export type QuotationTransitionInput = z.infer<typeof quotationTransitionSchema>;
 
 /**
  * The quotation form: `with_event` schedules the calendar event (then validated as the API takes it);

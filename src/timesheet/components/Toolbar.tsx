@@ -2,11 +2,9 @@
 import { Button, CircularProgress, MenuItem, TextField } from "@mui/material";
 import { useState } from "react";
 import { type HttpError, useDataProvider, useNotify } from "react-admin";
-import { ACTIVITIES_CSV_TIMEOUT_MS } from "../../core/constants";
 import { messages } from "../../core/messages";
 import { sundayOf } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
-import { saveBlob } from "../../dataProvider/saveBlob";
 import type { EmployeeChoice } from "../data/keys";
 
 export function EmployeePicker(props: {
@@ -43,26 +41,17 @@ export function Downloads(props: { weekStart: string | null; employee: EmployeeC
 
   const download = async (kind: "activities" | "personal") => {
     if (!weekStart) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), ACTIVITIES_CSV_TIMEOUT_MS);
     setDownloading(kind);
     try {
-      const { blob, filename } = await dataProvider.downloadActivitiesCsv(
-        kind,
-        {
-          "by_begins_at[start_date]": weekStart,
-          "by_begins_at[end_date]": sundayOf(weekStart),
-          by_employee: kind === "activities" && props.isAdmin ? (props.employee ?? "todos") : undefined,
-        },
-        controller.signal,
-      );
-      saveBlob(blob, filename);
+      await dataProvider.downloadActivitiesCsv(kind, {
+        "by_begins_at[start_date]": weekStart,
+        "by_begins_at[end_date]": sundayOf(weekStart),
+        by_employee: kind === "activities" && props.isAdmin ? (props.employee ?? "todos") : undefined,
+      });
       notify(messages.activitiesCsvDownloaded, { type: "success" });
     } catch (error) {
-      const aborted = (error as Error).name === "AbortError";
-      notify(aborted ? messages.unexpected : (error as HttpError)?.message || messages.unexpected, { type: "error" });
+      notify((error as HttpError)?.message || messages.unexpected, { type: "error" });
     } finally {
-      clearTimeout(timer);
       setDownloading(null);
     }
   };

@@ -1,6 +1,6 @@
-/** The board, bell and push calls (issue 9), through the app's one HTTP client. */
-import type { BoardMessageView as BoardMessage } from "../../core/schemas/board";
-import { apiFetch } from "../../dataProvider/http";
+/** The project boards, the bell, notices and push subscriptions: their calls. */
+import type { BoardMessageView as BoardMessage } from "../core/schemas/board";
+import { apiFetch } from "./http";
 
 export type { BoardMessage };
 
