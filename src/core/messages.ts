@@ -93,6 +93,7 @@ export const messages = {
   holydaysHeaderInvalid:
     'El archivo debe tener en la primera fila las columnas "fecha,nombre" (fecha como AAAA-MM-DD o DD/MM/AAAA).',
   holydaysFileEmpty: "El archivo no contiene días festivos",
+  holydaysRowsInvalid: "El archivo tiene filas no válidas",
   holydaysTooManyRows: (max: number) => `El archivo tiene demasiadas filas (máximo ${max})`,
   holydaysAllRegistered: "Todos los días festivos ya estaban registrados",
   prospectInUse: (quotations: number, activities: number) =>

@@ -4,38 +4,14 @@
  * Labels come from the screens' catalogue (resources.<resource>.fields); the resource of the call is
  * preferred, then any resource that names the field.
  */
-import { resources } from "../admin/i18n/es";
+import { apiFields, resources } from "../admin/i18n/es";
 
 type Labels = { [field: string]: string | Labels };
 type Catalogue = Record<string, { fields?: Labels }>;
 const CATALOGUE = resources as unknown as Catalogue;
 
-/** Keys of errors that are not a field of any form. */
-const NOT_FIELDS: Record<string, string> = {
-  invalid_transition: "Cambio de estado",
-  invalid_dates: "Fechas",
-  invalid_names: "Nombres",
-  file: "Archivo",
-  event: "Evento",
-  by_status: "Estado",
-  by_client: "Cliente",
-  by_product: "Producto",
-  by_license_type: "Tipo de licencia",
-  by_client_group: "Grupo de clientes",
-  by_employee: "Empleado",
-  by_begins_at: "Fechas",
-  current_filter: "Tipo de reporte",
-  start_date: "Fecha de inicio",
-  end_date: "Fecha de fin",
-  page: "Página",
-  per_page: "Registros por página",
-  by_column: "Orden",
-  search: "Búsqueda",
-  q: "Búsqueda",
-  client_product_catalogs_attributes: "Productos",
-  bosses_workspaces: "Jefes",
-  password_confirmation: "Confirmación de contraseña",
-};
+/** Keys of errors that are not a field of any form (their labels are in the screens' catalogue too). */
+const NOT_FIELDS: Record<string, string> = apiFields;
 
 /** Every label by its dotted path (`event.starts_at`), from every resource (the first one wins). */
 const anyResource = new Map<string, string>();

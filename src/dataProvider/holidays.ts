@@ -36,7 +36,7 @@ export const holidayVerbs = {
         .filter(([field]) => field !== "base")
         .flatMap(([, value]) => messagesOf(value));
       const { base } = validationFromBody(payload);
-      throw new HolidayImportError(base[0] ?? (rows.length ? "El archivo tiene filas no válidas" : messages.invalidValue), rows);
+      throw new HolidayImportError(base[0] ?? (rows.length ? messages.holydaysRowsInvalid : messages.invalidValue), rows);
     }
     throw errorFor(response.status, payload);
   },

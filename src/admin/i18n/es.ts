@@ -469,6 +469,33 @@ export const resources = {
 } as const;
 
 /** The app's own texts (menus, pages, filters). */
+/** The names of an API error's keys that are not a field of any form (SPEC §8's «Error en los parametros {campo}»). */
+export const apiFields = {
+  invalid_transition: "Cambio de estado",
+  invalid_dates: "Fechas",
+  invalid_names: "Nombres",
+  file: "Archivo",
+  event: "Evento",
+  by_status: "Estado",
+  by_client: "Cliente",
+  by_product: "Producto",
+  by_license_type: "Tipo de licencia",
+  by_client_group: "Grupo de clientes",
+  by_employee: "Empleado",
+  by_begins_at: "Fechas",
+  current_filter: "Tipo de reporte",
+  start_date: "Fecha de inicio",
+  end_date: "Fecha de fin",
+  page: "Página",
+  per_page: "Registros por página",
+  by_column: "Orden",
+  search: "Búsqueda",
+  q: "Búsqueda",
+  client_product_catalogs_attributes: "Productos",
+  bosses_workspaces: "Jefes",
+  password_confirmation: "Confirmación de contraseña",
+} as const;
+
 export const sia = {
   menu: {
     activities: "Actividades",

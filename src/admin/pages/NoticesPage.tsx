@@ -4,11 +4,10 @@
  */
 import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from "@mui/material";
 import { useEffect, useState } from "react";
-import { useNotify, usePermissions, useTranslate } from "react-admin";
+import { useDataProvider, useNotify, usePermissions, useTranslate } from "react-admin";
 import { noticeSchema } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
 import { boardApi } from "../../dataProvider/board";
-import { apiFetch } from "../../dataProvider/http";
 import { announceBoardActivity } from "../board/realtime";
 import { AdminPageGuard } from "../common/AdminPage";
 
@@ -25,6 +24,7 @@ function NoticeForm() {
   const { permissions: me } = usePermissions<SessionUser | null>();
   const translate = useTranslate();
   const notify = useNotify();
+  const dataProvider = useDataProvider();
   const [message, setMessage] = useState("");
   const [author, setAuthor] = useState("");
   const [workspaceId, setWorkspaceId] = useState<string>("");
@@ -33,10 +33,15 @@ function NoticeForm() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    apiFetch<{ workspaces: Workspace[] }>("workspaces", { query: { per_page: "all" } })
-      .then((r) => setWorkspaces(r.workspaces.filter((w) => w.is_notifiable)))
+    dataProvider
+      .getList<Workspace>("workspaces", {
+        pagination: { page: 1, perPage: 1000 },
+        sort: { field: "name", order: "ASC" },
+        filter: {},
+      })
+      .then((r) => setWorkspaces(r.data.filter((w) => w.is_notifiable)))
       .catch(() => setWorkspaces([]));
-  }, []);
+  }, [dataProvider]);
   useEffect(() => {
     if (me?.name) setAuthor((a) => a || me.name);
   }, [me]);
