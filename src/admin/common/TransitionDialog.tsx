@@ -6,7 +6,8 @@
  */
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from "@mui/material";
 import { type ReactNode, useId, useState } from "react";
-import { HttpError, useNotify, useRefresh } from "react-admin";
+import { HttpError, useNotify, useRefresh, useTranslate } from "react-admin";
+import { messages } from "../../core/messages";
 import { useStaleRetry } from "./staleRetry";
 
 /** What a zod safeParse answers (only what the dialog reads). */
@@ -42,6 +43,7 @@ export function TransitionDialog({
   onClose: () => void;
 }) {
   const notify = useNotify();
+  const translate = useTranslate();
   const refresh = useRefresh();
   const staleText = useStaleRetry();
   const titleId = useId();
@@ -63,7 +65,7 @@ export function TransitionDialog({
       refresh();
       onClose();
     } catch (e) {
-      const message = staleText(e, "Ocurrió un error");
+      const message = staleText(e, messages.somethingFailed);
       setError(message);
       if (!alreadyToasted(e)) notify(message, { type: "error" });
     } finally {
@@ -78,7 +80,7 @@ export function TransitionDialog({
         {subtitle}
         {error && <Alert severity="error">{error}</Alert>}
         <TextField
-          label="Comentario"
+          label={translate("sia.common.comment")}
           value={comment}
           onChange={(e) => setComment(e.target.value)}
           error={Boolean(commentError)}
@@ -94,10 +96,10 @@ export function TransitionDialog({
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={busy}>
-          Cancelar
+          {translate("sia.common.cancel")}
         </Button>
         <Button variant="contained" onClick={submit} disabled={busy}>
-          Confirmar
+          {translate("sia.common.confirm")}
         </Button>
       </DialogActions>
     </Dialog>

@@ -60,6 +60,9 @@ export const resources = {
       name: "Nombre",
       clients: "Clientes",
       clients_count: "Clientes",
+      // the show page's clients
+      client: "Cliente",
+      client_code: "Código",
     },
   },
   users: {
@@ -657,6 +660,83 @@ export const sia = {
     download: "Descargar CSV",
     downloading: "Descargando… %{size}",
     downloaded: "Se descargó el reporte %{filename}",
+  },
+  // list screens and forms (each resource's own texts beside its fields' labels)
+  app_licenses: {
+    search: "Buscar por entidad o RFC",
+    download_script: "Descargar script SQL",
+    script: "Script SQL",
+    types: { rent: "Renta", concurrent_users: "Usuarios concurrentes", named_users: "Usuarios nominales" },
+    modules: { Emission: "Emisión", Reception: "Recepción", Conciliation: "Conciliación" },
+    environments: { prod: "Producción", test: "Pruebas" },
+    status: { active: "Activa", inactive: "Inactiva" },
+  },
+  activity_type_catalogs: {
+    search: "Buscar por clave o nombre",
+    code_help: "De 2 a 4 letras mayúsculas (por ejemplo PY)",
+  },
+  assignments: {
+    choose_product: "Seleccione un producto",
+    start_locked: "La fecha de inicio ya se alcanzó y no puede cambiarse",
+    end_locked: "La fecha de fin ya se alcanzó y no puede cambiarse",
+  },
+  client_groups: {
+    search: "Buscar por nombre",
+    no_clients: "El grupo no tiene clientes",
+  },
+  clients: {
+    search: "Buscar por nombre, código o RFC",
+    no_products: "Sin productos configurados",
+  },
+  // a record's audit trail (projects, invoices, quotations)
+  audit: {
+    title: "Bitácora de cambios",
+    empty: "Sin cambios registrados",
+    date: "Fecha",
+    user: "Usuario",
+    field: "Campo",
+    before: "Antes",
+    after: "Después",
+    comment: "Comentario",
+    system: "Sistema",
+  },
+  common: {
+    none: "Ninguno",
+    loading: "Cargando…",
+    cancel: "Cancelar",
+    confirm: "Confirmar",
+    comment: "Comentario",
+  },
+  drive: {
+    check: "Revisar drive",
+    label: "Carpeta en el drive",
+    none: "Ninguna carpeta seleccionada",
+    choose: "Elegir carpeta",
+    dialog_title: "Elegir carpeta del drive",
+    path: "Ruta",
+    root: "Drive",
+    no_subfolders: "Esta carpeta no tiene subcarpetas.",
+    load_more: "Cargar más",
+    new_folder: "Nueva carpeta",
+    create: "Crear",
+    select: "Seleccionar esta carpeta",
+  },
+  pagination: {
+    label: "Paginación",
+    range: "%{first}–%{last} de %{total}",
+    first: "Primera página",
+    previous: "Página anterior",
+    page: "Página %{n}",
+    next: "Página siguiente",
+    last: "Última página",
+  },
+  employees: {
+    search: "Buscar por nombre o número",
+    status: "Estado",
+    no_assignments: "Sin asignaciones",
+  },
+  employee_positions: {
+    search: "Buscar por nombre",
   },
 } as const;
 
