@@ -130,6 +130,9 @@ export const resources = {
       employee: "Empleado",
       employee_name: "Empleado",
       employees_count: "Empleados",
+      // the show page's employees
+      employee_code: "Número de empleado",
+      is_active: "Activo",
     },
   },
   assignments: {
@@ -304,6 +307,7 @@ export const resources = {
       client_hash: "Datos del cliente",
       project_hash: "Datos del proyecto",
       // quotation screens
+      audit_comment_last: "Último comentario",
       prospect_name: "Prospecto",
       product_name: "Producto",
       state_name: "Estado",
@@ -400,11 +404,13 @@ export const sia = {
     /** Between the password form and the identity provider's button. */
     or: "o",
     provider_busy: "Iniciando sesión con el proveedor",
+    /** Under the title, before the version number. */
+    version: "SIA · versión",
   },
   not_found: {
     title: "Página no encontrada",
-    message: "La página que busca no existe o fue movida.",
-    back_home: "Volver al inicio",
+    message: "La dirección que buscó no existe o el registro ya no está disponible.",
+    back_home: "Ir a mis actividades",
   },
   // The dashboards (issue 7).
   dashboards: {
@@ -737,6 +743,75 @@ export const sia = {
   },
   employee_positions: {
     search: "Buscar por nombre",
+  },
+  holydays: {
+    search: "Buscar por descripción",
+    import_csv: "Importar CSV",
+    import_title: "Importar días festivos",
+    confirm: "¿Deseas importar los días festivos del archivo %{name}? Las fechas ya registradas se omitirán.",
+    format: "Seleccione un archivo CSV con las columnas %{columns} (fecha como AAAA-MM-DD o DD/MM/AAAA).",
+    download_format: "Descargar formato",
+    choose_file: "Seleccionar archivo",
+    file_input: "Archivo CSV",
+    file: "Archivo: %{name}",
+    no_file: "Ningún archivo seleccionado",
+    invalid_rows: "Filas no válidas",
+    back: "Regresar",
+    confirm_import: "Confirmar importación",
+    import: "Importar",
+  },
+  products: {
+    search: "Buscar por nombre o código",
+  },
+  project_types: {
+    search: "Buscar por nombre",
+    color_help: "Formato #RRGGBB, por ejemplo #1976D2",
+  },
+  prospects: {
+    search: "Buscar por nombre",
+    folder_help: "Al darlo de alta se crea su carpeta CV_ dentro de la carpeta elegida (o en la raíz del drive)",
+    convert: "Convertir a cliente",
+    convert_submit: "Convertir",
+    convert_intro:
+      "Elija (o cree) la carpeta propia del cliente en el drive, no una que agrupe a varios: se crea ahí su estructura y se mueve lo que tenía el prospecto. El prospecto se elimina.",
+    open_quotations:
+      "Su cotización abierta pasa al cliente y sigue desde ahí. |||| Sus %{smart_count} cotizaciones abiertas pasan al cliente y siguen desde ahí.",
+    client_folder: "Carpeta del cliente en el drive",
+    new_quotation: "Nueva cotización",
+    see_client: "Ver cliente",
+    won: "Este prospecto ya es el cliente «%{name}»: sus nuevas cotizaciones suman proyectos a ese cliente.",
+  },
+  quotations: {
+    search: "Buscar por contacto",
+    state_change: "Cambio de estado",
+    history: "Historial de comentarios",
+    history_empty: "La cotización aún no cambia de estado",
+    event: "Evento en el calendario",
+    guests: "Invitados: %{list}",
+    no_guests: "ninguno",
+    download_invitation: "Descargar invitación (.ics)",
+    see_in_calendar: "Ver en el calendario",
+    created_on_final: "Alta Cliente: la cotización creó",
+    created_records: "Registros de la cotización",
+    client: "Cliente: %{name}",
+    project: "Proyecto: %{name}",
+    change_state: "Cambiar estado",
+    events: "Eventos de la cotización",
+    approval_adds_project: "Se agrega un proyecto al cliente «%{name}».",
+    approval_creates_client: "Se da de alta el cliente «%{name}» con su proyecto.",
+    project_added: "Alta Cliente: se agregó el proyecto al cliente «%{name}»",
+    client_created: "Alta Cliente: se crearon el cliente y su proyecto",
+    moved_to: "Cotización en %{state}",
+    summary_help: "Vacío: «Demostración — nombre del prospecto»",
+    attendees_help: "Escriba cada correo y presione Enter",
+  },
+  workspaces: {
+    search: "Buscar por nombre",
+    notifications_of: "Notificaciones de %{name}",
+    notifications_on: "Notificaciones activadas",
+    notifications_off: "Notificaciones desactivadas",
+    no_bosses: "Sin jefes asignados",
+    no_employees: "Sin empleados",
   },
 } as const;
 
