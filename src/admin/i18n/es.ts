@@ -813,6 +813,48 @@ export const sia = {
     no_bosses: "Sin jefes asignados",
     no_employees: "Sin empleados",
   },
+  // the timesheet page (src/timesheet)
+  timesheet: {
+    title: "Actividades de la semana",
+    delete_title: "Eliminar actividad",
+    freeze: {
+      close_activities: "Cerrar semana",
+      open_activities: "Abrir semana",
+      close_month_activities: "Cerrar mes",
+      open_month_activities: "Abrir mes",
+    },
+    freeze_ask: {
+      close_activities: "¿Deseas cerrar semana?",
+      open_activities: "¿Deseas abrir semana?",
+      close_month_activities: "¿Deseas cerrar mes?",
+      open_month_activities: "¿Deseas abrir mes?",
+    },
+    week_total: "Total de la semana: %{hours}",
+    employee: "Empleado",
+    all_employees: "Todos",
+    download_csv: "Descargar CSV",
+    personal_report: "Reporte personal",
+    trash: "Arrastra aquí para eliminar",
+    drag_to_duplicate: "Arrastra para duplicar",
+    duplicate_by_dragging: "Duplicar arrastrando",
+    today: "Hoy",
+    import_day: "Importar el día",
+  },
+  glossary: {
+    title_formats: "Formatos del título",
+    code: "Código",
+    format: "Formato",
+    meaning: "Significado",
+    activity_types: "Tipos de actividad",
+    name: "Nombre",
+    kinds: {
+      P: "Proyecto",
+      S: "Soporte",
+      PC: "Preventa (cotización)",
+      AS: "Actividad interna",
+      RH: "Recursos humanos",
+    },
+  },
 } as const;
 
 export const es = {
