@@ -2,6 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import englishMessages from "ra-language-english";
 import { describe, expect, it } from "vitest";
+import {
+  environmentChoices,
+  licenseModuleChoices,
+  licenseTypeChoices,
+  statusChoices,
+} from "../../src/admin/app_licenses/licenseChoices";
 import { es, i18nProvider, raSpanish } from "../../src/admin/i18n";
 
 type Tree = { [key: string]: Tree | string | undefined };
@@ -400,6 +406,24 @@ describe("texts of src/admin and src/timesheet", () => {
       .filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line));
     const spelled = lines.filter((line) => SPANISH_IN_CODE.some((pattern) => pattern.test(line.replace(CODE_WORDS, ""))));
     expect(spelled).toEqual([]);
+  });
+
+  it("keys built at run time exist too (licence choices, glossary, freeze verbs)", () => {
+    const built = [
+      ...[...licenseTypeChoices, ...licenseModuleChoices, ...environmentChoices, ...statusChoices].map((c) => c.name),
+      ...["P", "S", "PC", "AS", "RH"].map((code) => `sia.glossary.kinds.${code}`),
+      ...["close_activities", "open_activities", "close_month_activities", "open_month_activities"].flatMap((verb) => [
+        `sia.timesheet.freeze.${verb}`,
+        `sia.timesheet.freeze_ask.${verb}`,
+      ]),
+    ];
+    expect(built.filter((key) => !catalogue.has(key))).toEqual([]);
+    expect(i18nProvider.translate("sia.prospects.open_quotations", { smart_count: 1 })).toBe(
+      "Su cotización abierta pasa al cliente y sigue desde ahí.",
+    );
+    expect(i18nProvider.translate("sia.prospects.open_quotations", { smart_count: 3 })).toBe(
+      "Sus 3 cotizaciones abiertas pasan al cliente y siguen desde ahí.",
+    );
   });
 
   it("the detection catches each kind of spelled text", () => {

@@ -2,7 +2,7 @@
 import DownloadIcon from "@mui/icons-material/Download";
 import { Button, CircularProgress } from "@mui/material";
 import { useState } from "react";
-import { useCanAccess, useListContext, useNotify, useResourceContext } from "react-admin";
+import { useCanAccess, useListContext, useNotify, useResourceContext, useTranslate } from "react-admin";
 import { listQuery } from "../../dataProvider";
 import { apiFetch } from "../../dataProvider/http";
 import { saveBlob } from "../../dataProvider/saveBlob";
@@ -20,7 +20,9 @@ export async function downloadFile(path: string, query: Record<string, unknown>,
   }
 }
 
-export function CsvDownloadButton({ label = "ra.action.export" }: { label?: string }) {
+/** `label` is a catalogue key (a plain text shows as it is). */
+export function CsvDownloadButton({ label = "sia.common.export_csv" }: { label?: string }) {
+  const translate = useTranslate();
   const resource = useResourceContext() as string;
   const { filterValues, sort } = useListContext();
   const notify = useNotify();
@@ -44,7 +46,7 @@ export function CsvDownloadButton({ label = "ra.action.export" }: { label?: stri
         }
       }}
     >
-      {label.startsWith("ra.") ? "Exportar CSV" : label}
+      {translate(label, { _: label })}
     </Button>
   );
 }

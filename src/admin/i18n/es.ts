@@ -712,6 +712,7 @@ export const sia = {
     cancel: "Cancelar",
     confirm: "Confirmar",
     comment: "Comentario",
+    export_csv: "Exportar CSV",
   },
   drive: {
     check: "Revisar drive",
