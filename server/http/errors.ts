@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError, type z } from "zod";
-import { folderMessages, messages } from "../../src/core/messages";
+import { databaseMessages, folderMessages, messages } from "../../src/core/messages";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -50,25 +50,6 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, prefix?: s
   if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error, prefix));
   return parsed.data;
 }
-
-/** Spanish plural names of tables, for "cannot delete: …" messages. */
-const TABLE_LABELS: Record<string, string> = {
-  projects: "proyectos",
-  activities: "actividades",
-  app_licenses: "licencias",
-  assignments: "asignaciones",
-  invoices: "facturas",
-  clients: "clientes",
-  employees: "empleados",
-  products: "productos",
-  quotations: "cotizaciones",
-  client_product_catalogs: "productos de clientes",
-  app_settings: "la configuración de la aplicación",
-  estimated_work_hours: "horas estimadas",
-  project_messages: "mensajes",
-  bosses_workspaces: "jefes de espacio de trabajo",
-  users: "usuarios",
-};
 
 interface PgError {
   code?: string;
@@ -145,13 +126,13 @@ export function databaseValidationError(error: unknown): ValidationError | undef
     case "23503": {
       const referencing = pgError.detail?.match(/referenced from table "([a-z_]+)"/)?.[1];
       if (referencing || /update or delete/.test(pgError.message ?? "")) {
-        const label = (referencing && TABLE_LABELS[referencing]) || "otros registros";
-        return ValidationError.base(messages.deleteRefused(`está en uso en ${label}`));
+        const label = (referencing && databaseMessages.tables[referencing]) || databaseMessages.otherRecords;
+        return ValidationError.base(messages.deleteRefused(databaseMessages.inUseIn(label)));
       }
       return ValidationError.field(keyColumn(pgError.detail) ?? "base", messages.invalidReference);
     }
     case "23P01":
-      return ValidationError.base("Hay eventos con fechas en conflictos");
+      return ValidationError.base(messages.activityConflict);
     case "23514":
     case "23502":
       return ValidationError.field(pgError.column ?? "base", messages.invalidValue);
@@ -194,7 +175,7 @@ export function registerErrorHandler(app: FastifyInstance) {
         error instanceof SyntaxError
           ? messages.invalidJson
           : status === 415
-            ? "Tipo de contenido no soportado"
+            ? messages.unsupportedMediaType
             : messages.invalidValue;
       return reply.status(status).send({ error: message });
     }

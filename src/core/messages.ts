@@ -20,6 +20,7 @@ export const messages = {
   originRejected: "Origen de la solicitud no permitido",
   bodyTooLarge: "La solicitud es demasiado grande",
   invalidJson: "El cuerpo de la solicitud no es un JSON válido",
+  unsupportedMediaType: "Tipo de contenido no soportado",
   noEmployee: "Favor de ponerse en contacto con RH para que lo den de alta como empleado",
   required: "es obligatorio",
   invalidEmail: "no es un correo válido",
@@ -238,6 +239,30 @@ export const messages = {
 } as const;
 
 export type Messages = typeof messages;
+
+/** The API's answers to database errors a request caused (server/http/errors.ts). */
+export const databaseMessages = {
+  /** Spanish plural names of the tables that can hold a record back from deletion. */
+  tables: {
+    projects: "proyectos",
+    activities: "actividades",
+    app_licenses: "licencias",
+    assignments: "asignaciones",
+    invoices: "facturas",
+    clients: "clientes",
+    employees: "empleados",
+    products: "productos",
+    quotations: "cotizaciones",
+    client_product_catalogs: "productos de clientes",
+    app_settings: "la configuración de la aplicación",
+    estimated_work_hours: "horas estimadas",
+    project_messages: "mensajes",
+    bosses_workspaces: "jefes de espacio de trabajo",
+    users: "usuarios",
+  } as Record<string, string>,
+  otherRecords: "otros registros",
+  inUseIn: (what: string) => `está en uso en ${what}`,
+} as const;
 
 // pipeline
 export const pipelineMessages = {

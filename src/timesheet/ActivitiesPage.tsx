@@ -372,7 +372,7 @@ export default function ActivitiesPage() {
   const busy = mutations.freeze.isPending || mutations.saveWeek.isPending;
   return (
     <Box sx={{ mt: 1 }}>
-      <Title title="Actividades de la semana" />
+      <Title title="sia.timesheet.title" />
       {me && !me.employee && (
         <Alert severity="warning" sx={{ mb: 1 }} data-testid="no-employee">
           {messages.noEmployee}
@@ -459,10 +459,10 @@ export default function ActivitiesPage() {
       />
       <Confirm
         isOpen={trashing !== null}
-        title="Eliminar actividad"
+        title="sia.timesheet.delete_title"
         content={messages.confirmDeleteActivity}
-        confirm="Confirmar"
-        cancel="Cancelar"
+        confirm="sia.common.confirm"
+        cancel="sia.common.cancel"
         onConfirm={confirmTrash}
         onClose={() => setTrashing(null)}
       />

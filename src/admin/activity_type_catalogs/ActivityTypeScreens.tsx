@@ -1,11 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { SearchInput, TextField, TextInput } from "react-admin";
+import { TextField, TextInput } from "react-admin";
 import { activityTypeCatalogSchema } from "../../core/schemas/activity_type_catalog";
 import { editRowClick } from "../common/links";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList } from "../common/screens";
 
 const resolver = zodResolver(activityTypeCatalogSchema as never);
-const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por clave o nombre" />];
+const filters = [<SearchFilter key="q" source="q" alwaysOn placeholder="sia.activity_type_catalogs.search" />];
 
 export function ActivityTypeList() {
   return (
@@ -20,7 +21,7 @@ export function ActivityTypeList() {
 function Inputs() {
   return (
     <>
-      <TextInput source="code" helperText="De 2 a 4 letras mayúsculas (por ejemplo PY)" />
+      <TextInput source="code" helperText="sia.activity_type_catalogs.code_help" />
       <TextInput source="name" fullWidth />
     </>
   );

@@ -9,17 +9,18 @@ import {
   FunctionField,
   NumberField,
   ReferenceInput,
-  SearchInput,
   SelectField,
   SelectInput,
   SimpleShowLayout,
   TextField,
   useNotify,
   useRecordContext,
+  useTranslate,
 } from "react-admin";
 import { LICENSE_DEFAULTS } from "../../core/constants";
 import { appLicenseSchema } from "../../core/schemas/app_license";
 import { downloadCsv } from "../../dataProvider";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { AppLicenseInputs } from "./AppLicenseInputs";
 import { environmentChoices, licenseTypeChoices, moduleLabel, statusChoices } from "./licenseChoices";
@@ -28,7 +29,7 @@ const resolver = zodResolver(appLicenseSchema as never);
 const day = { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" } as const;
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por entidad o RFC" />,
+  <SearchFilter key="q" source="q" alwaysOn placeholder="sia.app_licenses.search" />,
   <ReferenceInput key="client" source="by_client" reference="clients" perPage={1000} sort={{ field: "name", order: "ASC" }}>
     <AutocompleteInput optionText="name" sx={{ minWidth: 240 }} />
   </ReferenceInput>,
@@ -40,7 +41,8 @@ const filters = [
 ];
 
 /** GET app_licenses/:id/download_license_script: the SQL that installs the licence. */
-export function LicenseScriptButton({ label = "Descargar script SQL" }: { label?: string }) {
+export function LicenseScriptButton({ label = "sia.app_licenses.download_script" }: { label?: string }) {
+  const translate = useTranslate();
   const record = useRecordContext();
   const notify = useNotify();
   const [busy, setBusy] = useState(false);
@@ -66,19 +68,20 @@ export function LicenseScriptButton({ label = "Descargar script SQL" }: { label?
         }
       }}
     >
-      {label}
+      {translate(label)}
     </Button>
   );
 }
 
 function ModulesField(_props: { label?: string }) {
+  const translate = useTranslate();
   const record = useRecordContext<{ modules?: string[] }>();
   const modules = record?.modules ?? [];
   if (!modules.length) return <span>—</span>;
   return (
     <Stack direction="row" spacing={0.5}>
       {modules.map((m) => (
-        <Chip key={m} size="small" label={moduleLabel(m)} />
+        <Chip key={m} size="small" label={translate(moduleLabel(m), { _: m })} />
       ))}
     </Stack>
   );
@@ -101,7 +104,7 @@ export function AppLicenseList() {
     <SiaList filters={filters} sort={{ field: "id", order: "DESC" }}>
       {licenseFields}
       <BooleanField source="is_active" />
-      <LicenseScriptButton label="Script SQL" />
+      <LicenseScriptButton label="sia.app_licenses.script" />
     </SiaList>
   );
 }
@@ -126,6 +129,7 @@ export function AppLicenseEdit() {
 }
 
 export function AppLicenseShow() {
+  const translate = useTranslate();
   return (
     <SiaShow actions={<LicenseScriptButton />}>
       <SimpleShowLayout>
@@ -133,7 +137,9 @@ export function AppLicenseShow() {
         <ModulesField label="resources.app_licenses.fields.modules" />
         <FunctionField
           source="has_mesa_electronica_license_key"
-          render={(r: { has_mesa_electronica_license_key?: boolean }) => (r.has_mesa_electronica_license_key ? "Sí" : "No")}
+          render={(r: { has_mesa_electronica_license_key?: boolean }) =>
+            translate(r.has_mesa_electronica_license_key ? "sia.filters.yes" : "sia.filters.no")
+          }
         />
         <BooleanField source="is_active" />
       </SimpleShowLayout>

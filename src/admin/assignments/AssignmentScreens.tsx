@@ -34,10 +34,10 @@ const filters = [
     sort={{ field: "name", order: "ASC" }}
     alwaysOn
   >
-    <AutocompleteInput optionText="name" label="Empleado" sx={{ minWidth: 280 }} />
+    <AutocompleteInput optionText="name" label="resources.assignments.fields.employee_id" sx={{ minWidth: 280 }} />
   </ReferenceInput>,
-  <DatePickerInput key="from" source="from" label="Desde" alwaysOn fullWidth={false} />,
-  <DatePickerInput key="to" source="to" label="Hasta" alwaysOn fullWidth={false} />,
+  <DatePickerInput key="from" source="from" label="resources.assignments.fields.from" alwaysOn fullWidth={false} />,
+  <DatePickerInput key="to" source="to" label="resources.assignments.fields.to" alwaysOn fullWidth={false} />,
 ];
 
 /** The assignment's columns, shown alike in the list and on its detail (SPEC §3 displayed fields). */
@@ -107,7 +107,7 @@ function ClientAndProduct() {
           source="product_catalog_id"
           choices={productChoicesOf(selected)}
           disabled={!selected || !hasProducts(selected)}
-          emptyText="Seleccione un producto"
+          emptyText="sia.assignments.choose_product"
           fullWidth
         />
       </Grid>
@@ -137,7 +137,7 @@ function AssignmentInputs({ editing = false }: { editing?: boolean }) {
         <DatePickerInput
           source="start_on"
           disabled={startLocked}
-          helperText={startLocked ? "La fecha de inicio ya se alcanzó y no puede cambiarse" : undefined}
+          helperText={startLocked ? "sia.assignments.start_locked" : undefined}
           fullWidth
         />
       </Grid>
@@ -145,7 +145,7 @@ function AssignmentInputs({ editing = false }: { editing?: boolean }) {
         <DatePickerInput
           source="end_on"
           disabled={endLocked}
-          helperText={endLocked ? "La fecha de fin ya se alcanzó y no puede cambiarse" : undefined}
+          helperText={endLocked ? "sia.assignments.end_locked" : undefined}
           fullWidth
         />
       </Grid>

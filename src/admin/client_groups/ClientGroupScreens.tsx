@@ -4,20 +4,21 @@ import {
   ArrayField,
   Datagrid,
   NumberField,
-  SearchInput,
   SimpleShowLayout,
   TextField,
   TextInput,
   useRecordContext,
+  useTranslate,
 } from "react-admin";
 import { Link } from "react-router-dom";
 import { messages } from "../../core/messages";
 import { screenPath } from "../../core/resources";
 import { clientGroupSchema } from "../../core/schemas/client_group";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const resolver = zodResolver(clientGroupSchema as never);
-const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />];
+const filters = [<SearchFilter key="q" source="q" alwaysOn placeholder="sia.client_groups.search" />];
 
 export function ClientGroupList() {
   return (
@@ -56,14 +57,15 @@ function ClientLink(_props: { label?: string }) {
 }
 
 export function ClientGroupShow() {
+  const translate = useTranslate();
   return (
     <SiaShow>
       <SimpleShowLayout>
         <TextField source="name" />
         <ArrayField source="clients">
-          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>El grupo no tiene clientes</span>}>
-            <TextField source="client_code" label="Código" />
-            <ClientLink label="Cliente" />
+          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>{translate("sia.client_groups.no_clients")}</span>}>
+            <TextField source="client_code" label="resources.client_groups.fields.client_code" />
+            <ClientLink label="resources.client_groups.fields.client" />
           </Datagrid>
         </ArrayField>
       </SimpleShowLayout>

@@ -55,7 +55,7 @@ export function ClientInputs({ creating = false }: { creating?: boolean }) {
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
         <ReferenceInput source="client_group_id" reference="client_groups" perPage={1000} sort={{ field: "name", order: "ASC" }}>
-          <SelectInput optionText="name" emptyText="Ninguno" emptyValue="null" fullWidth />
+          <SelectInput optionText="name" emptyText="sia.common.none" emptyValue="null" fullWidth />
         </ReferenceInput>
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
@@ -73,9 +73,9 @@ export function ClientInputs({ creating = false }: { creating?: boolean }) {
               perPage={1000}
               sort={{ field: "name", order: "ASC" }}
             >
-              <AutocompleteInput optionText="name" label="Producto" sx={{ minWidth: 280 }} />
+              <AutocompleteInput optionText="name" label="resources.clients.fields.product_catalog_id" sx={{ minWidth: 280 }} />
             </ReferenceInput>
-            <NumberInput source="annual_support_hours" label="Horas de soporte anuales" min={0} step={1} />
+            <NumberInput source="annual_support_hours" label="resources.clients.fields.annual_support_hours" min={0} step={1} />
           </SimpleFormIterator>
         </ArrayInput>
       </Grid>

@@ -6,17 +6,18 @@ import {
   EmailField,
   NumberField,
   ReferenceInput,
-  SearchInput,
   SelectInput,
   SimpleShowLayout,
   TextField,
   useCanAccess,
+  useTranslate,
 } from "react-admin";
 import { messages } from "../../core/messages";
 import { clientFormSchema } from "../../core/schemas/client";
 import { DriveCheckButton } from "../common/DriveCheckButton";
 import { DriveFolderField } from "../common/DriveFolderLink";
 import { withNested } from "../common/nested";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { ClientSupportPanel } from "../dashboards/panels";
 import { ClientInputs } from "./ClientInputs";
@@ -27,7 +28,7 @@ const transform = withNested("client_product_catalogs", ["product_catalog_id", "
 export function ClientList() {
   const { canAccess: canSeeGroups } = useCanAccess({ resource: "client_groups", action: "list" });
   const filters = [
-    <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre, código o RFC" />,
+    <SearchFilter key="q" source="q" alwaysOn placeholder="sia.clients.search" />,
     ...(canSeeGroups
       ? [
           <ReferenceInput
@@ -48,7 +49,7 @@ export function ClientList() {
       <TextField source="client_code" />
       <TextField source="name" />
       <TextField source="rfc" />
-      <TextField source="client_group_name" label="Grupo de clientes" sortBy="client_group_name" />
+      <TextField source="client_group_name" label="resources.clients.fields.client_group_id" sortBy="client_group_name" />
       <EmailField source="email" />
       <BooleanField source="is_production_ready" />
     </SiaList>
@@ -77,6 +78,7 @@ export function ClientEdit() {
 }
 
 export function ClientShow() {
+  const translate = useTranslate();
   return (
     <SiaShow actions={<DriveCheckButton resource="clients" />}>
       <SimpleShowLayout>
@@ -85,14 +87,14 @@ export function ClientShow() {
         <TextField source="complete_name" emptyText="—" />
         <TextField source="rfc" emptyText="—" />
         <EmailField source="email" emptyText="—" />
-        <TextField source="client_group_name" label="Grupo de clientes" emptyText="Ninguno" />
+        <TextField source="client_group_name" label="resources.clients.fields.client_group_id" emptyText="sia.common.none" />
         <BooleanField source="is_production_ready" />
         <BooleanField source="was_prospect" />
         <DriveFolderField source="drive_root_url" />
         <ArrayField source="client_product_catalogs">
-          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>Sin productos configurados</span>}>
-            <TextField source="product_catalog_name" label="Producto" />
-            <NumberField source="annual_support_hours" label="Horas de soporte anuales" locales="es-MX" />
+          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>{translate("sia.clients.no_products")}</span>}>
+            <TextField source="product_catalog_name" label="resources.clients.fields.product_catalog_name" />
+            <NumberField source="annual_support_hours" label="resources.clients.fields.annual_support_hours" locales="es-MX" />
           </Datagrid>
         </ArrayField>
       </SimpleShowLayout>

@@ -25,14 +25,15 @@ export function AuditTrail({
   id,
   valueLabel = (_field, value) => value,
   steps,
-  title = "Bitácora de cambios",
-  emptyText = "Sin cambios registrados",
+  title = "sia.audit.title",
+  emptyText = "sia.audit.empty",
 }: {
   resource: "projects" | "invoices" | "quotations";
   id: Identifier;
   valueLabel?: (field: string, value: string | null) => string | null;
-  /** Only this field's changes, shown as steps (from → to). */
+  /** Only this field's changes, shown as steps (from → to); its label a catalogue key. */
   steps?: { field: string; label: string };
+  /** Catalogue keys (a plain text shows as it is). */
   title?: string;
   emptyText?: string;
 }) {
@@ -47,42 +48,43 @@ export function AuditTrail({
     queryFn: () => dataProvider.auditLogs(resource, id),
   });
   const fieldLabel = (field: string) => translate(`resources.${resource}.fields.${field}`, { _: field });
+  const text = (key: string) => translate(key, { _: key });
   const rows = steps ? data.filter((row) => row.field === steps.field) : data;
   return (
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6" gutterBottom>
-          {title}
+          {text(title)}
         </Typography>
         {isPending ? (
-          <Typography variant="body2">Cargando…</Typography>
+          <Typography variant="body2">{translate("sia.common.loading")}</Typography>
         ) : error ? (
           <Typography color="error">{(error as Error).message}</Typography>
         ) : rows.length === 0 ? (
-          <Typography variant="body2">{emptyText}</Typography>
+          <Typography variant="body2">{text(emptyText)}</Typography>
         ) : (
-          <Table size="small" aria-label={title}>
+          <Table size="small" aria-label={text(title)}>
             <TableHead>
               <TableRow>
-                <TableCell>Fecha</TableCell>
-                <TableCell>Usuario</TableCell>
+                <TableCell>{translate("sia.audit.date")}</TableCell>
+                <TableCell>{translate("sia.audit.user")}</TableCell>
                 {steps ? (
-                  <TableCell>{steps.label}</TableCell>
+                  <TableCell>{text(steps.label)}</TableCell>
                 ) : (
                   <>
-                    <TableCell>Campo</TableCell>
-                    <TableCell>Antes</TableCell>
-                    <TableCell>Después</TableCell>
+                    <TableCell>{translate("sia.audit.field")}</TableCell>
+                    <TableCell>{translate("sia.audit.before")}</TableCell>
+                    <TableCell>{translate("sia.audit.after")}</TableCell>
                   </>
                 )}
-                <TableCell>Comentario</TableCell>
+                <TableCell>{translate("sia.audit.comment")}</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {rows.map((row) => (
                 <TableRow key={row.id}>
                   <TableCell>{formatDateTime(row.created_at)}</TableCell>
-                  <TableCell>{row.user_name ?? (row.user_id ? `#${row.user_id}` : "Sistema")}</TableCell>
+                  <TableCell>{row.user_name ?? (row.user_id ? `#${row.user_id}` : translate("sia.audit.system"))}</TableCell>
                   {steps ? (
                     <TableCell>
                       {valueLabel(row.field, row.old_value) ?? "—"} → {valueLabel(row.field, row.new_value) ?? "—"}

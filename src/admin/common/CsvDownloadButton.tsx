@@ -2,10 +2,12 @@
 import DownloadIcon from "@mui/icons-material/Download";
 import { Button, CircularProgress } from "@mui/material";
 import { useState } from "react";
-import { useCanAccess, useListContext, useNotify, useResourceContext } from "react-admin";
+import { useCanAccess, useListContext, useNotify, useResourceContext, useTranslate } from "react-admin";
 import { downloadCsv, listQuery } from "../../dataProvider";
 
-export function CsvDownloadButton({ label = "ra.action.export" }: { label?: string }) {
+/** `label` is a catalogue key (a plain text shows as it is). */
+export function CsvDownloadButton({ label = "sia.common.export_csv" }: { label?: string }) {
+  const translate = useTranslate();
   const resource = useResourceContext() as string;
   const { filterValues, sort } = useListContext();
   const notify = useNotify();
@@ -29,7 +31,7 @@ export function CsvDownloadButton({ label = "ra.action.export" }: { label?: stri
         }
       }}
     >
-      {label.startsWith("ra.") ? "Exportar CSV" : label}
+      {translate(label, { _: label })}
     </Button>
   );
 }

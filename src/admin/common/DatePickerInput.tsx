@@ -52,7 +52,11 @@ function usePickerInput(props: PickerInputProps) {
     value: field.value,
     onChange: (v: string | null) => field.onChange(v),
     error: Boolean(error),
-    helperText: error ? translate(error, { _: error }) : (props.helperText ?? " "),
+    helperText: error
+      ? translate(error, { _: error })
+      : typeof props.helperText === "string"
+        ? translate(props.helperText, { _: props.helperText })
+        : (props.helperText ?? " "),
     disabled: props.disabled,
     fullWidth: props.fullWidth,
   };

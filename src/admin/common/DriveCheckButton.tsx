@@ -6,10 +6,11 @@
 import FactCheckIcon from "@mui/icons-material/FactCheck";
 import { Button } from "@mui/material";
 import { useState } from "react";
-import { useCanAccess, useDataProvider, useNotify, useRecordContext, useRefresh } from "react-admin";
+import { useCanAccess, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from "react-admin";
 import type { SiaDataProvider } from "../../dataProvider";
 
 export function DriveCheckButton({ resource }: { resource: "projects" | "clients" }) {
+  const translate = useTranslate();
   const record = useRecordContext();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
@@ -31,7 +32,7 @@ export function DriveCheckButton({ resource }: { resource: "projects" | "clients
   };
   return (
     <Button size="small" startIcon={<FactCheckIcon />} onClick={check} disabled={busy}>
-      Revisar drive
+      {translate("sia.drive.check")}
     </Button>
   );
 }

@@ -26,7 +26,7 @@ import {
   Typography,
 } from "@mui/material";
 import { useCallback, useEffect, useState } from "react";
-import { useDataProvider, useInput } from "react-admin";
+import { useDataProvider, useInput, useTranslate } from "react-admin";
 import { useFormContext, useWatch } from "react-hook-form";
 import type { DriveItem, SiaDataProvider } from "../../dataProvider";
 import { DriveFolderLink } from "./DriveFolderLink";
@@ -37,7 +37,9 @@ interface Listing {
   next: string | null;
 }
 
-export function DriveFolderInput({ label = "Carpeta en el drive", helperText }: { label?: string; helperText?: string }) {
+/** `label` and `helperText` are catalogue keys (a plain text shows as it is). */
+export function DriveFolderInput({ label = "sia.drive.label", helperText }: { label?: string; helperText?: string }) {
+  const translate = useTranslate();
   const { fieldState } = useInput({ source: "drive_root_id" });
   const { setValue } = useFormContext();
   const url = useWatch({ name: "drive_root_url" }) as string | null | undefined;
@@ -48,20 +50,24 @@ export function DriveFolderInput({ label = "Carpeta en el drive", helperText }: 
   return (
     <Box sx={{ mb: 2 }}>
       <Typography variant="caption" color="text.secondary" component="div">
-        {label}
+        {translate(label, { _: label })}
       </Typography>
       <Stack direction="row" spacing={1} alignItems="center" sx={{ minHeight: 40 }}>
         <FolderIcon color={url ? "primary" : "disabled"} />
         {url ? (
           <DriveFolderLink url={url} testId="drive-folder-url" />
         ) : (
-          <Typography color="text.secondary">Ninguna carpeta seleccionada</Typography>
+          <Typography color="text.secondary">{translate("sia.drive.none")}</Typography>
         )}
         <Button size="small" variant="outlined" startIcon={<FolderOpenIcon />} onClick={() => setOpen(true)}>
-          Elegir carpeta
+          {translate("sia.drive.choose")}
         </Button>
       </Stack>
-      {(error || helperText) && <FormHelperText error={Boolean(error)}>{error ?? helperText}</FormHelperText>}
+      {(error || helperText) && (
+        <FormHelperText error={Boolean(error)}>
+          {error ?? (helperText && translate(helperText, { _: helperText }))}
+        </FormHelperText>
+      )}
       {open && (
         <FolderDialog
           onClose={() => setOpen(false)}
@@ -78,6 +84,7 @@ export function DriveFolderInput({ label = "Carpeta en el drive", helperText }: 
 
 function FolderDialog({ onClose, onPick }: { onClose: () => void; onPick: (folder: DriveItem) => void }) {
   const dataProvider = useDataProvider<SiaDataProvider>();
+  const translate = useTranslate();
   const [trail, setTrail] = useState<DriveItem[]>([]);
   const [listing, setListing] = useState<Listing | null>(null);
   const [loading, setLoading] = useState(false);
@@ -133,17 +140,17 @@ function FolderDialog({ onClose, onPick }: { onClose: () => void; onPick: (folde
   const folders = listing?.items.filter((item) => item.kind === "folder") ?? [];
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="drive-dialog-title">
-      <DialogTitle id="drive-dialog-title">Elegir carpeta del drive</DialogTitle>
+      <DialogTitle id="drive-dialog-title">{translate("sia.drive.dialog_title")}</DialogTitle>
       <DialogContent dividers>
-        <Breadcrumbs sx={{ mb: 1 }} aria-label="Ruta">
+        <Breadcrumbs sx={{ mb: 1 }} aria-label={translate("sia.drive.path")}>
           {trail.map((folder, i) =>
             i === trail.length - 1 ? (
               <Typography key={folder.id} color="text.primary">
-                {folder.name || "Drive"}
+                {folder.name || translate("sia.drive.root")}
               </Typography>
             ) : (
               <Link key={folder.id} component="button" type="button" onClick={() => void load(folder.id)}>
-                {folder.name || "Drive"}
+                {folder.name || translate("sia.drive.root")}
               </Link>
             ),
           )}
@@ -157,7 +164,7 @@ function FolderDialog({ onClose, onPick }: { onClose: () => void; onPick: (folde
           <CircularProgress size={24} />
         ) : (
           <List dense sx={{ maxHeight: 320, overflow: "auto" }}>
-            {folders.length === 0 && <Typography color="text.secondary">Esta carpeta no tiene subcarpetas.</Typography>}
+            {folders.length === 0 && <Typography color="text.secondary">{translate("sia.drive.no_subfolders")}</Typography>}
             {folders.map((folder) => (
               <ListItemButton key={folder.id} onClick={() => void load(folder.id)}>
                 <ListItemIcon>
@@ -168,7 +175,7 @@ function FolderDialog({ onClose, onPick }: { onClose: () => void; onPick: (folde
             ))}
             {listing?.next && (
               <Button size="small" disabled={loading} onClick={() => void load(listing.folder.id, listing.next ?? undefined)}>
-                Cargar más
+                {translate("sia.drive.load_more")}
               </Button>
             )}
           </List>
@@ -176,7 +183,7 @@ function FolderDialog({ onClose, onPick }: { onClose: () => void; onPick: (folde
         <Stack direction="row" spacing={1} sx={{ mt: 2 }}>
           <TextField
             size="small"
-            label="Nueva carpeta"
+            label={translate("sia.drive.new_folder")}
             value={newName}
             onChange={(e) => setNewName(e.target.value)}
             onKeyDown={(e) => {
@@ -188,18 +195,18 @@ function FolderDialog({ onClose, onPick }: { onClose: () => void; onPick: (folde
             fullWidth
           />
           <Button startIcon={<CreateNewFolderIcon />} disabled={!newName.trim() || creating} onClick={() => void createFolder()}>
-            Crear
+            {translate("sia.drive.create")}
           </Button>
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Cancelar</Button>
+        <Button onClick={onClose}>{translate("sia.common.cancel")}</Button>
         <Button
           variant="contained"
           disabled={!listing || listing.folder.parentId === null}
           onClick={() => listing && onPick(listing.folder)}
         >
-          Seleccionar esta carpeta
+          {translate("sia.drive.select")}
         </Button>
       </DialogActions>
     </Dialog>

@@ -4,7 +4,7 @@ import LastPageIcon from "@mui/icons-material/LastPage";
 import NavigateBeforeIcon from "@mui/icons-material/NavigateBefore";
 import NavigateNextIcon from "@mui/icons-material/NavigateNext";
 import { Button, IconButton, Stack, Typography } from "@mui/material";
-import { useListContext } from "react-admin";
+import { useListContext, useTranslate } from "react-admin";
 import { PAGER_WINDOW } from "../../core/constants";
 
 export function pageWindow(page: number, pages: number, size = PAGER_WINDOW): number[] {
@@ -17,6 +17,7 @@ export function pageWindow(page: number, pages: number, size = PAGER_WINDOW): nu
 
 export function SiaPagination() {
   const { page, perPage, total, setPage, isPending } = useListContext();
+  const translate = useTranslate();
   if (isPending || !total) return null;
   const pages = Math.ceil(total / perPage);
   const first = (page - 1) * perPage + 1;
@@ -29,15 +30,20 @@ export function SiaPagination() {
       spacing={0.5}
       sx={{ p: 1, flexWrap: "wrap" }}
       component="nav"
-      aria-label="Paginación"
+      aria-label={translate("sia.pagination.label")}
     >
       <Typography variant="body2" sx={{ mr: 2 }}>
-        {first}–{last} de {total}
+        {translate("sia.pagination.range", { first, last, total })}
       </Typography>
-      <IconButton size="small" aria-label="Primera página" disabled={page <= 1} onClick={() => setPage(1)}>
+      <IconButton size="small" aria-label={translate("sia.pagination.first")} disabled={page <= 1} onClick={() => setPage(1)}>
         <FirstPageIcon />
       </IconButton>
-      <IconButton size="small" aria-label="Página anterior" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+      <IconButton
+        size="small"
+        aria-label={translate("sia.pagination.previous")}
+        disabled={page <= 1}
+        onClick={() => setPage(page - 1)}
+      >
         <NavigateBeforeIcon />
       </IconButton>
       {pageWindow(page, pages).map((n) => (
@@ -46,17 +52,27 @@ export function SiaPagination() {
           size="small"
           variant={n === page ? "contained" : "text"}
           aria-current={n === page ? "page" : undefined}
-          aria-label={`Página ${n}`}
+          aria-label={translate("sia.pagination.page", { n })}
           onClick={() => setPage(n)}
           sx={{ minWidth: 36 }}
         >
           {n}
         </Button>
       ))}
-      <IconButton size="small" aria-label="Página siguiente" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+      <IconButton
+        size="small"
+        aria-label={translate("sia.pagination.next")}
+        disabled={page >= pages}
+        onClick={() => setPage(page + 1)}
+      >
         <NavigateNextIcon />
       </IconButton>
-      <IconButton size="small" aria-label="Última página" disabled={page >= pages} onClick={() => setPage(pages)}>
+      <IconButton
+        size="small"
+        aria-label={translate("sia.pagination.last")}
+        disabled={page >= pages}
+        onClick={() => setPage(pages)}
+      >
         <LastPageIcon />
       </IconButton>
     </Stack>

@@ -1,7 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { NumberField, SearchInput, TextField, TextInput } from "react-admin";
+import { NumberField, TextField, TextInput } from "react-admin";
 import { employeePositionSchema, employeePositionUpdateSchema } from "../../core/schemas/employee_position";
 import { EditLink, editRowClick } from "../common/links";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList } from "../common/screens";
 
 const createResolver = zodResolver(employeePositionSchema as never);
@@ -10,7 +11,7 @@ const updateResolver = zodResolver(employeePositionUpdateSchema as never);
 export function EmployeePositionList() {
   return (
     <SiaList
-      filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />]}
+      filters={[<SearchFilter key="q" source="q" alwaysOn placeholder="sia.employee_positions.search" />]}
       sort={{ field: "name", order: "ASC" }}
       rowClick={editRowClick}
     >

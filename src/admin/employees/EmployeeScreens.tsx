@@ -10,15 +10,16 @@ import {
   Pagination,
   ReferenceInput,
   ReferenceManyField,
-  SearchInput,
   SelectInput,
   SimpleShowLayout,
   TextField,
   TextInput,
+  useTranslate,
 } from "react-admin";
 import { DEFAULT_EMPLOYEE_CODE } from "../../core/constants";
 import { employeeSchema, employeeUpdateSchema } from "../../core/schemas/employee";
 import { showRowClick } from "../common/links";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const createResolver = zodResolver(employeeSchema as never);
@@ -34,9 +35,23 @@ const YES_NO = [
 ];
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre o número" />,
-  <SelectInput key="status" source="is_active" label="Estado" choices={STATUS_CHOICES} emptyText="sia.filters.all" alwaysOn />,
-  <SelectInput key="assignable" source="assignable" label="Asignable" choices={YES_NO} emptyText="sia.filters.all" alwaysOn />,
+  <SearchFilter key="q" source="q" alwaysOn placeholder="sia.employees.search" />,
+  <SelectInput
+    key="status"
+    source="is_active"
+    label="sia.employees.status"
+    choices={STATUS_CHOICES}
+    emptyText="sia.filters.all"
+    alwaysOn
+  />,
+  <SelectInput
+    key="assignable"
+    source="assignable"
+    label="resources.employees.fields.assignable"
+    choices={YES_NO}
+    emptyText="sia.filters.all"
+    alwaysOn
+  />,
   <ReferenceInput
     key="ws"
     source="workspace_id"
@@ -45,7 +60,7 @@ const filters = [
     sort={{ field: "name", order: "ASC" }}
     alwaysOn
   >
-    <SelectInput optionText="name" label="Espacio de trabajo" emptyText="sia.filters.all" />
+    <SelectInput optionText="name" label="resources.employees.fields.workspace_id" emptyText="sia.filters.all" />
   </ReferenceInput>,
 ];
 
@@ -85,7 +100,7 @@ function EmployeeInputs() {
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
         <ReferenceInput source="workspace_id" reference="workspaces" perPage={1000} sort={{ field: "name", order: "ASC" }}>
-          <SelectInput optionText="name" emptyText="Ninguno" fullWidth />
+          <SelectInput optionText="name" emptyText="sia.common.none" fullWidth />
         </ReferenceInput>
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
@@ -95,7 +110,7 @@ function EmployeeInputs() {
           perPage={1000}
           sort={{ field: "name", order: "ASC" }}
         >
-          <SelectInput optionText="name" emptyText="Ninguno" fullWidth />
+          <SelectInput optionText="name" emptyText="sia.common.none" fullWidth />
         </ReferenceInput>
       </Grid>
       <Grid size={{ xs: 12, md: 3 }}>
@@ -140,6 +155,7 @@ export function EmployeeEdit() {
 }
 
 export function EmployeeShow() {
+  const translate = useTranslate();
   return (
     <SiaShow>
       <SimpleShowLayout>
@@ -153,7 +169,11 @@ export function EmployeeShow() {
           perPage={10}
           pagination={<Pagination rowsPerPageOptions={[10]} />}
         >
-          <Datagrid bulkActionButtons={false} rowClick={showRowClick} empty={<span>Sin asignaciones</span>}>
+          <Datagrid
+            bulkActionButtons={false}
+            rowClick={showRowClick}
+            empty={<span>{translate("sia.employees.no_assignments")}</span>}
+          >
             <TextField source="client_name" />
             <TextField source="product_name" />
             <DateField source="start_on" locales="es-MX" options={{ timeZone: "UTC" }} />

@@ -17,15 +17,17 @@ import {
   Typography,
 } from "@mui/material";
 import { useRef, useState } from "react";
-import { useDataProvider, useNotify, useRefresh } from "react-admin";
+import { useDataProvider, useNotify, useRefresh, useTranslate } from "react-admin";
 import { messages } from "../../core/messages";
 import { downloadCsv, HolidayImportError, type SiaDataProvider } from "../../dataProvider";
+import { RichText } from "../common/RichText";
 
 const isCsv = (file: File) => /\.csv$/i.test(file.name);
 
 export function HolidayImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
+  const translate = useTranslate();
   const refresh = useRefresh();
   const [file, setFile] = useState<File | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -94,27 +96,27 @@ export function HolidayImportDialog({ open, onClose }: { open: boolean; onClose:
 
   return (
     <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby="holiday-import-title">
-      <DialogTitle id="holiday-import-title">Importar días festivos</DialogTitle>
+      <DialogTitle id="holiday-import-title">{translate("sia.holydays.import_title")}</DialogTitle>
       <DialogContent>
         {confirming && file ? (
           <DialogContentText>
-            ¿Deseas importar los días festivos del archivo <strong>{file.name}</strong>? Las fechas ya registradas se omitirán.
+            <RichText message="sia.holydays.confirm" values={{ name: <strong>{file.name}</strong> }} />
           </DialogContentText>
         ) : (
           <Stack spacing={2}>
             <DialogContentText>
-              Seleccione un archivo CSV con las columnas <code>fecha,nombre</code> (fecha como AAAA-MM-DD o DD/MM/AAAA).
+              <RichText message="sia.holydays.format" values={{ columns: <code>fecha,nombre</code> }} />
             </DialogContentText>
             <Link href="#" onClick={downloadFormat} sx={{ display: "inline-flex", alignItems: "center", gap: 0.5 }}>
-              <DownloadIcon fontSize="small" /> Descargar formato
+              <DownloadIcon fontSize="small" /> {translate("sia.holydays.download_format")}
             </Link>
             <Button component="label" variant="outlined" startIcon={<UploadFileIcon />} sx={{ alignSelf: "flex-start" }}>
-              Seleccionar archivo
+              {translate("sia.holydays.choose_file")}
               <input
                 hidden
                 type="file"
                 accept=".csv,text/csv"
-                aria-label="Archivo CSV"
+                aria-label={translate("sia.holydays.file_input")}
                 onChange={(e) => {
                   setFile(e.target.files?.[0] ?? null);
                   setError(null);
@@ -123,12 +125,14 @@ export function HolidayImportDialog({ open, onClose }: { open: boolean; onClose:
                 }}
               />
             </Button>
-            <Typography variant="body2">{file ? `Archivo: ${file.name}` : "Ningún archivo seleccionado"}</Typography>
+            <Typography variant="body2">
+              {file ? translate("sia.holydays.file", { name: file.name }) : translate("sia.holydays.no_file")}
+            </Typography>
             {error && (
               <Alert severity="error">
                 {error}
                 {rows.length > 0 && (
-                  <List dense aria-label="Filas no válidas">
+                  <List dense aria-label={translate("sia.holydays.invalid_rows")}>
                     {rows.map((row) => (
                       <ListItem key={row} disableGutters>
                         {row}
@@ -143,7 +147,7 @@ export function HolidayImportDialog({ open, onClose }: { open: boolean; onClose:
       </DialogContent>
       <DialogActions>
         <Button onClick={confirming ? () => setConfirming(false) : close} disabled={busy}>
-          {confirming ? "Regresar" : "Cancelar"}
+          {translate(confirming ? "sia.holydays.back" : "sia.common.cancel")}
         </Button>
         {confirming ? (
           <Button
@@ -152,11 +156,11 @@ export function HolidayImportDialog({ open, onClose }: { open: boolean; onClose:
             disabled={busy}
             startIcon={busy ? <CircularProgress size={16} /> : undefined}
           >
-            Confirmar importación
+            {translate("sia.holydays.confirm_import")}
           </Button>
         ) : (
           <Button variant="contained" onClick={askConfirmation}>
-            Importar
+            {translate("sia.holydays.import")}
           </Button>
         )}
       </DialogActions>

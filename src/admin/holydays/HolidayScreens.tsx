@@ -2,25 +2,27 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { Button } from "@mui/material";
 import { useState } from "react";
-import { DateField, DeleteButton, SearchInput, TextField, TextInput, useCanAccess } from "react-admin";
+import { DateField, DeleteButton, TextField, TextInput, useCanAccess, useTranslate } from "react-admin";
 import { holydaySchema } from "../../core/schemas/holyday";
 import { DatePickerInput } from "../common/DatePickerInput";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaList } from "../common/screens";
 import { HolidayImportDialog } from "./HolidayImportDialog";
 
 const resolver = zodResolver(holydaySchema as never);
 /** Dates are calendar days (YYYY-MM-DD): shown in UTC so Mexico's offset never moves them a day back. */
 const longDate = { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" } as const;
-const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por descripción" />];
+const filters = [<SearchFilter key="q" source="q" alwaysOn placeholder="sia.holydays.search" />];
 
 function ImportButton() {
   const { canAccess } = useCanAccess({ resource: "holydays", action: "import" });
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!canAccess) return null;
   return (
     <>
       <Button size="small" startIcon={<UploadFileIcon />} onClick={() => setOpen(true)}>
-        Importar CSV
+        {translate("sia.holydays.import_csv")}
       </Button>
       <HolidayImportDialog open={open} onClose={() => setOpen(false)} />
     </>

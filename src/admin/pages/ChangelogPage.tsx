@@ -1,15 +1,16 @@
 /** /app/changeLogSia: the version history, rendered from CHANGELOG.md (our own file, bundled at build time). */
 import { Card, CardContent } from "@mui/material";
 import { marked } from "marked";
-import { Title } from "react-admin";
+import { Title, useTranslate } from "react-admin";
 import changelog from "../../../CHANGELOG.md?raw";
 
 const html = marked.parse(changelog, { async: false }) as string;
 
 export function ChangelogPage() {
+  const translate = useTranslate();
   return (
     <Card sx={{ mt: 2 }}>
-      <Title title="Historial de cambios" />
+      <Title title={translate("sia.menu.changelog")} />
       <CardContent
         className="changelog"
         sx={{ "& h1": { fontSize: "1.8rem" }, "& h2": { fontSize: "1.3rem", mt: 3 }, "& li": { mb: 0.5 } }}

@@ -1,6 +1,7 @@
 import { Box, Button, Card, CardContent, Typography } from "@mui/material";
 import { Link, Navigate } from "react-router-dom";
 import { PAGE_PATHS } from "../../core/resources";
+import { sia as labels } from "../i18n/es";
 
 export function NotFoundPage() {
   return (
@@ -11,11 +12,11 @@ export function NotFoundPage() {
             404
           </Typography>
           <Typography variant="h6" gutterBottom>
-            Página no encontrada
+            {labels.not_found.title}
           </Typography>
-          <Typography sx={{ mb: 2 }}>La dirección que buscó no existe o el registro ya no está disponible.</Typography>
+          <Typography sx={{ mb: 2 }}>{labels.not_found.message}</Typography>
           <Button variant="contained" component={Link} to={PAGE_PATHS.activities}>
-            Ir a mis actividades
+            {labels.not_found.back_home}
           </Button>
         </CardContent>
       </Card>

@@ -117,15 +117,15 @@ export function SignInPage() {
                 <LockIcon />
               </Avatar>
               <Typography variant="h5" component="h1">
-                Iniciar sesión
+                {labels.sign_in.title}
               </Typography>
               <Typography variant="body2" color="text.secondary">
-                SIA · versión {APP_VERSION}
+                {labels.sign_in.version} {APP_VERSION}
               </Typography>
             </Stack>
             {error && <Alert severity="error">{error}</Alert>}
             <TextField
-              label="Correo electrónico"
+              label={labels.sign_in.email}
               type="email"
               name="email"
               autoComplete="username"
@@ -135,7 +135,7 @@ export function SignInPage() {
               onChange={(e) => setEmail(e.target.value)}
             />
             <TextField
-              label="Contraseña"
+              label={labels.sign_in.password}
               type="password"
               name="password"
               autoComplete="current-password"
@@ -144,7 +144,7 @@ export function SignInPage() {
               onChange={(e) => setPassword(e.target.value)}
             />
             <Button type="submit" variant="contained" size="large" disabled={busy || !email || !password}>
-              {busy ? <CircularProgress size={24} color="inherit" /> : "Entrar"}
+              {busy ? <CircularProgress size={24} color="inherit" /> : labels.sign_in.submit}
             </Button>
             {sso && (
               <>

@@ -6,7 +6,6 @@ import {
   BooleanInput,
   NullableBooleanInput,
   ReferenceInput,
-  SearchInput,
   SimpleShowLayout,
   TextField,
   TextInput,
@@ -14,24 +13,25 @@ import {
 } from "react-admin";
 import { productSchema } from "../../core/schemas/product";
 import { driveFolderLabel } from "../common/DriveFolderLink";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { safeHref } from "./safeHref";
 
 const resolver = zodResolver(productSchema as never);
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre o código" />,
+  <SearchFilter key="q" source="q" alwaysOn placeholder="sia.products.search" />,
   <NullableBooleanInput
     key="selectable"
     source="selectable"
-    label="Seleccionable en actividades"
-    nullLabel="Todos"
-    trueLabel="Sí"
-    falseLabel="No"
+    label="resources.products.fields.is_selectable"
+    nullLabel="sia.filters.all"
+    trueLabel="sia.filters.yes"
+    falseLabel="sia.filters.no"
   />,
-  <TextInput key="category" source="by_category" label="Categoría" />,
+  <TextInput key="category" source="by_category" label="resources.products.fields.product_category" />,
   <ReferenceInput key="employee" source="employee_id" reference="employees" perPage={1000} sort={{ field: "name", order: "ASC" }}>
-    <AutocompleteInput optionText="name" label="Responsable" sx={{ minWidth: 240 }} />
+    <AutocompleteInput optionText="name" label="resources.products.fields.employee_id" sx={{ minWidth: 240 }} />
   </ReferenceInput>,
 ];
 

@@ -1,13 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Box, Stack } from "@mui/material";
-import { SearchInput, TextField, TextInput, useRecordContext } from "react-admin";
+import { TextField, TextInput, useRecordContext } from "react-admin";
 import { useWatch } from "react-hook-form";
 import { COLOR_TAG_PATTERN, projectTypeSchema } from "../../core/schemas/project_type";
 import { editRowClick } from "../common/links";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList } from "../common/screens";
 
 const resolver = zodResolver(projectTypeSchema as never);
-const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />];
+const filters = [<SearchFilter key="q" source="q" alwaysOn placeholder="sia.project_types.search" />];
 
 export function Swatch({ color }: { color?: string | null }) {
   const valid = typeof color === "string" && COLOR_TAG_PATTERN.test(color);
@@ -41,7 +42,7 @@ function ColorInput() {
   const value = useWatch({ name: "color_tag" });
   return (
     <Stack direction="row" spacing={2} alignItems="center">
-      <TextInput source="color_tag" helperText="Formato #RRGGBB, por ejemplo #1976D2" />
+      <TextInput source="color_tag" helperText="sia.project_types.color_help" />
       <Swatch color={typeof value === "string" ? value.toUpperCase() : null} />
     </Stack>
   );

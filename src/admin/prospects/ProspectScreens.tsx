@@ -8,7 +8,6 @@ import {
   Form,
   FunctionField,
   HttpError,
-  SearchInput,
   SimpleShowLayout,
   TextField,
   TextInput,
@@ -17,6 +16,7 @@ import {
   useNotify,
   useRecordContext,
   useRedirect,
+  useTranslate,
 } from "react-admin";
 import { type FieldValues, type Resolver, useFormState } from "react-hook-form";
 import { Link } from "react-router-dom";
@@ -26,13 +26,14 @@ import { prospectConversionSchema, prospectSchema } from "../../core/schemas/pro
 import type { SiaDataProvider } from "../../dataProvider";
 import { DriveFolderInput } from "../common/DriveFolderInput";
 import { DriveFolderField } from "../common/DriveFolderLink";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const resolver = zodResolver(prospectSchema as never);
 const conversionResolver = zodResolver(prospectConversionSchema as never) as Resolver<FieldValues, unknown, FieldValues>;
 const dateTime = { dateStyle: "medium", timeStyle: "short" } as const;
 
-const filters = [<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />];
+const filters = [<SearchFilter key="q" source="q" alwaysOn placeholder="sia.prospects.search" />];
 
 type ProspectRecord = {
   id: number;
@@ -72,7 +73,7 @@ function ProspectInputs() {
   return (
     <>
       <TextInput source="name" fullWidth />
-      <DriveFolderInput helperText="Al darlo de alta se crea su carpeta CV_ dentro de la carpeta elegida (o en la raíz del drive)" />
+      <DriveFolderInput helperText="sia.prospects.folder_help" />
     </>
   );
 }
@@ -95,13 +96,14 @@ export function ProspectEdit() {
 
 function ConvertActions({ onClose }: { onClose: () => void }) {
   const { isSubmitting } = useFormState();
+  const translate = useTranslate();
   return (
     <DialogActions>
       <Button onClick={onClose} disabled={isSubmitting}>
-        Cancelar
+        {translate("sia.common.cancel")}
       </Button>
       <Button type="submit" variant="contained" disabled={isSubmitting}>
-        Convertir
+        {translate("sia.prospects.convert_submit")}
       </Button>
     </DialogActions>
   );
@@ -115,6 +117,7 @@ function ConvertDialog({ prospect, onClose }: { prospect: ProspectRecord; onClos
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
   const redirect = useRedirect();
+  const translate = useTranslate();
   const submit = async (values: Record<string, unknown>) => {
     try {
       const { client, warning } = await dataProvider.convertProspectToClient(prospect.id, values);
@@ -135,23 +138,20 @@ function ConvertDialog({ prospect, onClose }: { prospect: ProspectRecord; onClos
   };
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="convert-title">
-      <DialogTitle id="convert-title">Convertir a cliente</DialogTitle>
+      <DialogTitle id="convert-title">{translate("sia.prospects.convert")}</DialogTitle>
       {/* Its own record: the prospect's CV_ folder is not the client's folder; the user picks one. */}
       <Form resolver={conversionResolver} record={{ id: prospect.id, name: prospect.name ?? "" }} onSubmit={submit}>
         <DialogContent>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            Elija (o cree) la carpeta propia del cliente en el drive, no una que agrupe a varios: se crea ahí su estructura y se
-            mueve lo que tenía el prospecto. El prospecto se elimina.
+            {translate("sia.prospects.convert_intro")}
           </Typography>
           {(prospect.open_quotations ?? 0) > 0 && (
             <Alert severity="info" sx={{ mb: 2 }}>
-              {prospect.open_quotations === 1
-                ? "Su cotización abierta pasa al cliente y sigue desde ahí."
-                : `Sus ${prospect.open_quotations} cotizaciones abiertas pasan al cliente y siguen desde ahí.`}
+              {translate("sia.prospects.open_quotations", { smart_count: prospect.open_quotations })}
             </Alert>
           )}
           <TextInput source="name" resource="clients" fullWidth />
-          <DriveFolderInput label="Carpeta del cliente en el drive" />
+          <DriveFolderInput label="sia.prospects.client_folder" />
         </DialogContent>
         <ConvertActions onClose={onClose} />
       </Form>
@@ -163,12 +163,13 @@ function ConvertToClientButton() {
   const record = useRecordContext<ProspectRecord>();
   const { canAccess } = useCanAccess({ resource: "prospects", action: "transition", record });
   const [open, setOpen] = useState(false);
+  const translate = useTranslate();
   // A won prospect is a client already: nothing to convert.
   if (!record || !canAccess || record.client_id) return null;
   return (
     <>
       <Button size="small" startIcon={<SwapHorizIcon />} onClick={() => setOpen(true)}>
-        Convertir a cliente
+        {translate("sia.prospects.convert")}
       </Button>
       {open && <ConvertDialog prospect={record} onClose={() => setOpen(false)} />}
     </>
@@ -179,11 +180,12 @@ function ConvertToClientButton() {
 function NewQuotationLink() {
   const record = useRecordContext<{ id: number }>();
   const { canAccess } = useCanAccess({ resource: "quotations", action: "create" });
+  const translate = useTranslate();
   if (!record || !canAccess) return null;
   const to = `${screenPath("quotations", "create")}?source=${encodeURIComponent(JSON.stringify({ prospect_id: record.id }))}`;
   return (
     <Button component={Link} to={to} size="small" startIcon={<RequestQuoteIcon />}>
-      Nueva cotización
+      {translate("sia.prospects.new_quotation")}
     </Button>
   );
 }
@@ -191,6 +193,7 @@ function NewQuotationLink() {
 /** A won prospect says so and leads to its client. */
 function WonBanner() {
   const record = useRecordContext<ProspectRecord>();
+  const translate = useTranslate();
   if (!record?.client_id) return null;
   return (
     <Alert
@@ -198,11 +201,11 @@ function WonBanner() {
       sx={{ mx: 2, mt: 2 }}
       action={
         <Button component={Link} to={screenPath("clients", "show", record.client_id)} size="small">
-          Ver cliente
+          {translate("sia.prospects.see_client")}
         </Button>
       }
     >
-      Este prospecto ya es el cliente «{record.client_name}»: sus nuevas cotizaciones suman proyectos a ese cliente.
+      {translate("sia.prospects.won", { name: record.client_name })}
     </Alert>
   );
 }

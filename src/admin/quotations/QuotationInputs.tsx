@@ -58,10 +58,10 @@ function EventInputs() {
         <NumberInput source="event.duration_minutes" min={5} step={5} fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 6 }}>
-        <TextInput source="event.summary" fullWidth helperText="Vacío: «Demostración — nombre del prospecto»" />
+        <TextInput source="event.summary" fullWidth helperText="sia.quotations.summary_help" />
       </Grid>
       <Grid size={12}>
-        <TextArrayInput source="event.attendees" fullWidth helperText="Escriba cada correo y presione Enter" />
+        <TextArrayInput source="event.attendees" fullWidth helperText="sia.quotations.attendees_help" />
       </Grid>
       <Grid size={12}>
         <TextInput source="event.description" multiline fullWidth />

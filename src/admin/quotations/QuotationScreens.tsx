@@ -15,7 +15,6 @@ import {
   FunctionField,
   type RaRecord,
   ReferenceInput,
-  SearchInput,
   SelectInput,
   SimpleShowLayout,
   TextField,
@@ -25,6 +24,7 @@ import {
   useNotify,
   useRecordContext,
   useRedirect,
+  useTranslate,
 } from "react-admin";
 import { Link } from "react-router-dom";
 import { MAX_PER_PAGE } from "../../core/constants";
@@ -35,6 +35,7 @@ import { quotationFormSchema, quotationTransitionSchema } from "../../core/schem
 import { QUOTATION_STATES, type QuotationState } from "../../core/states";
 import type { SiaDataProvider } from "../../dataProvider";
 import { AuditTrail, formatDateTime } from "../common/AuditTrail";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { TransitionDialog } from "../common/TransitionDialog";
 import { emptyEvent, eventForForm, QuotationInputs } from "./QuotationInputs";
@@ -87,7 +88,7 @@ function useQuotationStates() {
 export function QuotationList() {
   const { data: states = [] } = useQuotationStates();
   const filters = [
-    <SearchInput key="q" source="q" alwaysOn placeholder="Buscar por contacto" />,
+    <SearchFilter key="q" source="q" alwaysOn placeholder="sia.quotations.search" />,
     <ReferenceInput
       key="product"
       source="by_product"
@@ -96,9 +97,17 @@ export function QuotationList() {
       sort={{ field: "name", order: "ASC" }}
       alwaysOn
     >
-      <SelectInput optionText="name" label="Producto" emptyText="Todos" />
+      <SelectInput optionText="name" label="resources.quotations.fields.by_product" emptyText="sia.filters.all" />
     </ReferenceInput>,
-    <SelectInput key="status" source="by_status" label="Estado" choices={states} alwaysOn emptyText="Todos" emptyValue="" />,
+    <SelectInput
+      key="status"
+      source="by_status"
+      label="resources.quotations.fields.by_status"
+      choices={states}
+      alwaysOn
+      emptyText="sia.filters.all"
+      emptyValue=""
+    />,
   ];
   return (
     <SiaList filters={filters} sort={{ field: "created_at", order: "DESC" }}>
@@ -168,10 +177,10 @@ function QuotationHistory() {
     <AuditTrail
       resource="quotations"
       id={record.id}
-      steps={{ field: "state", label: "Cambio de estado" }}
+      steps={{ field: "state", label: "sia.quotations.state_change" }}
       valueLabel={(_field, value) => (value ? stateLabel(value) : null)}
-      title="Historial de comentarios"
-      emptyText="La cotización aún no cambia de estado"
+      title="sia.quotations.history"
+      emptyText="sia.quotations.history_empty"
     />
   );
 }
@@ -179,6 +188,7 @@ function QuotationHistory() {
 /** The calendar event: when, who, the .ics invitation and, for a real calendar, its page. */
 function EventPanel() {
   const record = useRecordContext<QuotationRecord>();
+  const translate = useTranslate();
   const event = eventForForm(record?.event);
   if (!record || !event) return null;
   const ics = `/api/v1/quotations/${encodeURIComponent(String(record.id))}/invitation.ics`;
@@ -187,25 +197,27 @@ function EventPanel() {
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6" gutterBottom>
-          Evento en el calendario
+          {translate("sia.quotations.event")}
         </Typography>
         <Typography variant="body2">{event.summary ?? "—"}</Typography>
         <Typography variant="body2" data-testid="quotation-event-when">
           {formatDateTime(event.starts_at)} – {formatDateTime(ends)} ({event.duration_minutes} min)
         </Typography>
         <Typography variant="body2" sx={{ mb: 1 }}>
-          Invitados: {event.attendees.length ? event.attendees.join(", ") : "ninguno"}
+          {translate("sia.quotations.guests", {
+            list: event.attendees.length ? event.attendees.join(", ") : translate("sia.quotations.no_guests"),
+          })}
         </Typography>
         <Stack direction="row" spacing={2}>
           <MuiLink href={ics} download>
             <Stack direction="row" spacing={0.5} alignItems="center" component="span">
               <EventIcon fontSize="small" />
-              <span>Descargar invitación (.ics)</span>
+              <span>{translate("sia.quotations.download_invitation")}</span>
             </Stack>
           </MuiLink>
           {record.event_url && record.event_url !== ics && (
             <MuiLink href={record.event_url} target="_blank" rel="noopener noreferrer">
-              Ver en el calendario
+              {translate("sia.quotations.see_in_calendar")}
             </MuiLink>
           )}
         </Stack>
@@ -217,6 +229,7 @@ function EventPanel() {
 /** What "Aprobar cotización" created (quotations.client_id / project_id, as the transition answered). */
 function CreatedRecords() {
   const record = useRecordContext<QuotationRecord>();
+  const translate = useTranslate();
   const { canAccess: canSeeClients } = useCanAccess({ resource: "clients", action: "show" });
   const { canAccess: canSeeProjects } = useCanAccess({ resource: "projects", action: "show" });
   const clientId = record?.client_id ?? undefined;
@@ -235,7 +248,7 @@ function CreatedRecords() {
   return (
     <Alert severity="success" sx={{ mt: 2 }} icon={false}>
       <Typography variant="subtitle2" gutterBottom>
-        {record.state === "finalizada" ? "Alta Cliente: la cotización creó" : "Registros de la cotización"}
+        {translate(record.state === "finalizada" ? "sia.quotations.created_on_final" : "sia.quotations.created_records")}
       </Typography>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
         {clientId && (
@@ -246,7 +259,7 @@ function CreatedRecords() {
             size="small"
             variant="outlined"
           >
-            Cliente: {client?.name ?? `#${clientId}`}
+            {translate("sia.quotations.client", { name: client?.name ?? `#${clientId}` })}
           </Button>
         )}
         {projectId && (
@@ -257,7 +270,9 @@ function CreatedRecords() {
             size="small"
             variant="outlined"
           >
-            Proyecto: {project ? `${project.project_code} — ${project.name}` : `#${projectId}`}
+            {translate("sia.quotations.project", {
+              name: project ? `${project.project_code} — ${project.name}` : `#${projectId}`,
+            })}
           </Button>
         )}
       </Stack>
@@ -269,6 +284,7 @@ function CreatedRecords() {
 function QuotationEvents() {
   const record = useRecordContext<QuotationRecord>();
   const dataProvider = useDataProvider<SiaDataProvider>();
+  const translate = useTranslate();
   const { canAccess } = useCanAccess({ resource: "quotations", action: "transition", record });
   const [open, setOpen] = useState<{ id: string; name: string } | null>(null);
   const events = record?.permitted_events ?? [];
@@ -278,9 +294,9 @@ function QuotationEvents() {
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
         <Typography variant="h6" gutterBottom>
-          Cambiar estado
+          {translate("sia.quotations.change_state")}
         </Typography>
-        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }} aria-label="Eventos de la cotización">
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }} aria-label={translate("sia.quotations.events")}>
           {events.map((event) => (
             <Button key={event.id} variant="contained" size="small" onClick={() => setOpen(event)}>
               {event.name}
@@ -299,8 +315,8 @@ function QuotationEvents() {
               {open.id === "approve_quote" && (
                 <Typography variant="body2" sx={{ mb: 1 }} data-testid="approval-client">
                   {record.client_name
-                    ? `Se agrega un proyecto al cliente «${record.client_name}».`
-                    : `Se da de alta el cliente «${record.prospect_name ?? record.contact_name}» con su proyecto.`}
+                    ? translate("sia.quotations.approval_adds_project", { name: record.client_name })
+                    : translate("sia.quotations.approval_creates_client", { name: record.prospect_name ?? record.contact_name })}
                 </Typography>
               )}
             </>
@@ -314,9 +330,9 @@ function QuotationEvents() {
             )) as QuotationRecord;
             if (answer.state === "finalizada")
               return record.client_name
-                ? `Alta Cliente: se agregó el proyecto al cliente «${record.client_name}»`
-                : "Alta Cliente: se crearon el cliente y su proyecto";
-            return `Cotización en ${stateLabel(answer.state)}`;
+                ? translate("sia.quotations.project_added", { name: record.client_name })
+                : translate("sia.quotations.client_created");
+            return translate("sia.quotations.moved_to", { state: stateLabel(answer.state) });
           }}
           onClose={() => setOpen(null)}
         />
@@ -363,7 +379,7 @@ export function QuotationShow() {
             source="state"
             render={(r: QuotationRecord) => <QuotationStateChip state={r.state} label={r.state_name} />}
           />
-          <TextField source="audit_comment" label="Último comentario" emptyText="—" />
+          <TextField source="audit_comment" label="resources.quotations.fields.audit_comment_last" emptyText="—" />
           <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
         </SimpleShowLayout>
         <CreatedRecords />

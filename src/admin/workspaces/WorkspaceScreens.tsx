@@ -11,7 +11,6 @@ import {
   DeleteButton,
   NumberField,
   ReferenceInput,
-  SearchInput,
   SimpleFormIterator,
   SimpleShowLayout,
   TextField,
@@ -21,6 +20,7 @@ import {
   useNotify,
   useRecordContext,
   useRefresh,
+  useTranslate,
 } from "react-admin";
 import { messages } from "../../core/messages";
 import { screenPath } from "../../core/resources";
@@ -28,6 +28,7 @@ import { workspaceFormSchema } from "../../core/schemas/workspace";
 import type { SiaDataProvider } from "../../dataProvider";
 import { EditLink } from "../common/links";
 import { withNested } from "../common/nested";
+import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { useStaleRetry } from "../common/staleRetry";
 
@@ -42,6 +43,7 @@ function NotificationToggle(_props: { label?: string }) {
   const refresh = useRefresh();
   const { canAccess } = useCanAccess({ resource: "workspaces", action: "update" });
   const staleText = useStaleRetry();
+  const translate = useTranslate();
   const [busy, setBusy] = useState(false);
   if (!record) return null;
   return (
@@ -49,12 +51,14 @@ function NotificationToggle(_props: { label?: string }) {
       checked={Boolean(record.is_notifiable)}
       disabled={busy || !canAccess}
       onClick={(e) => e.stopPropagation()}
-      slotProps={{ input: { "aria-label": `Notificaciones de ${record.name}` } }}
+      slotProps={{ input: { "aria-label": translate("sia.workspaces.notifications_of", { name: record.name }) } }}
       onChange={async () => {
         setBusy(true);
         try {
           const updated = await dataProvider.toggleWorkspaceNotification(record.id, record.lock_version);
-          notify(updated.is_notifiable ? "Notificaciones activadas" : "Notificaciones desactivadas", { type: "success" });
+          notify(updated.is_notifiable ? "sia.workspaces.notifications_on" : "sia.workspaces.notifications_off", {
+            type: "success",
+          });
           refresh();
         } catch (error) {
           // A 409: someone else flipped it first; the list is read again and shows their choice.
@@ -72,7 +76,7 @@ export function WorkspaceList() {
   const { canAccess: canDelete } = useCanAccess({ resource: "workspaces", action: "delete" });
   return (
     <SiaList
-      filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Buscar por nombre" />]}
+      filters={[<SearchFilter key="q" source="q" alwaysOn placeholder="sia.workspaces.search" />]}
       sort={{ field: "name", order: "ASC" }}
     >
       <TextField source="id" />
@@ -93,7 +97,7 @@ function WorkspaceInputs() {
       <ArrayInput source="bosses_workspaces">
         <SimpleFormIterator inline disableReordering>
           <ReferenceInput source="employee_id" reference="employees" perPage={1000} sort={{ field: "name", order: "ASC" }}>
-            <AutocompleteInput optionText="name" label="Empleado" sx={{ minWidth: 320 }} />
+            <AutocompleteInput optionText="name" label="resources.workspaces.fields.employee_id" sx={{ minWidth: 320 }} />
           </ReferenceInput>
         </SimpleFormIterator>
       </ArrayInput>
@@ -120,6 +124,7 @@ export function WorkspaceEdit() {
 const employeeRowClick = (id: unknown) => screenPath("employees", "show", id as string);
 
 export function WorkspaceShow() {
+  const translate = useTranslate();
   return (
     <SiaShow>
       <SimpleShowLayout>
@@ -127,15 +132,19 @@ export function WorkspaceShow() {
         <TextField source="name" />
         <BooleanField source="is_notifiable" />
         <ArrayField source="bosses_workspaces">
-          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>Sin jefes asignados</span>}>
-            <TextField source="employee_name" label="Empleado" />
+          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>{translate("sia.workspaces.no_bosses")}</span>}>
+            <TextField source="employee_name" label="resources.workspaces.fields.employee_name" />
           </Datagrid>
         </ArrayField>
         <ArrayField source="employees">
-          <Datagrid bulkActionButtons={false} rowClick={employeeRowClick} empty={<span>Sin empleados</span>}>
-            <TextField source="employee_code" label="Número de empleado" />
-            <TextField source="name" label="Nombre" />
-            <BooleanField source="is_active" label="Activo" />
+          <Datagrid
+            bulkActionButtons={false}
+            rowClick={employeeRowClick}
+            empty={<span>{translate("sia.workspaces.no_employees")}</span>}
+          >
+            <TextField source="employee_code" label="resources.workspaces.fields.employee_code" />
+            <TextField source="name" label="resources.workspaces.fields.name" />
+            <BooleanField source="is_active" label="resources.workspaces.fields.is_active" />
           </Datagrid>
         </ArrayField>
       </SimpleShowLayout>

@@ -11,12 +11,9 @@ import { messages } from "../../core/messages";
 import type { FreezeVerb } from "../../dataProvider";
 import type { WeekState } from "../data/queries";
 
-const LABELS: Record<FreezeVerb, string> = {
-  close_activities: "Cerrar semana",
-  open_activities: "Abrir semana",
-  close_month_activities: "Cerrar mes",
-  open_month_activities: "Abrir mes",
-};
+/** Each verb's button and its question, in the catalogue. */
+const label = (verb: FreezeVerb) => `sia.timesheet.freeze.${verb}`;
+const question = (verb: FreezeVerb) => `sia.timesheet.freeze_ask.${verb}`;
 
 export function FreezeButtons(props: {
   state: WeekState | null;
@@ -53,21 +50,15 @@ export function FreezeButtons(props: {
           onClick={() => setAsking(verb)}
           disabled={busy}
         >
-          {LABELS[verb]}
+          {translate(label(verb))}
         </Button>
       ))}
       <Confirm
         isOpen={asking !== null}
-        title={asking ? LABELS[asking] : ""}
-        content={
-          asking === "close_activities" && !isAdmin
-            ? messages.confirmCloseWeek
-            : asking
-              ? `¿Deseas ${LABELS[asking].toLowerCase()}?`
-              : ""
-        }
-        confirm="Confirmar"
-        cancel="Cancelar"
+        title={asking ? label(asking) : ""}
+        content={asking === "close_activities" && !isAdmin ? messages.confirmCloseWeek : asking ? question(asking) : ""}
+        confirm="sia.common.confirm"
+        cancel="sia.common.cancel"
         onConfirm={() => {
           const verb = asking;
           setAsking(null);

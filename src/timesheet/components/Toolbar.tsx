@@ -1,7 +1,7 @@
 /** The timesheet's toolbar pieces: whose week (admins) and the week's downloads. */
 import { Button, CircularProgress, MenuItem, TextField } from "@mui/material";
 import { useState } from "react";
-import { type HttpError, useDataProvider, useNotify } from "react-admin";
+import { type HttpError, useDataProvider, useNotify, useTranslate } from "react-admin";
 import { messages } from "../../core/messages";
 import { sundayOf } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
@@ -12,17 +12,18 @@ export function EmployeePicker(props: {
   employees: { id: number; name: string }[];
   onChange(choice: EmployeeChoice): void;
 }) {
+  const translate = useTranslate();
   return (
     <TextField
       select
       size="small"
-      label="Empleado"
+      label={translate("sia.timesheet.employee")}
       value={props.value ?? ""}
       onChange={(e) => props.onChange(e.target.value === "todos" ? "todos" : Number(e.target.value))}
       sx={{ minWidth: 240 }}
       slotProps={{ htmlInput: { "data-testid": "employee-picker" } }}
     >
-      <MenuItem value="todos">Todos</MenuItem>
+      <MenuItem value="todos">{translate("sia.timesheet.all_employees")}</MenuItem>
       {props.employees.map((e) => (
         <MenuItem key={e.id} value={e.id}>
           {e.name}
@@ -36,6 +37,7 @@ export function EmployeePicker(props: {
 export function Downloads(props: { weekStart: string | null; employee: EmployeeChoice; isAdmin: boolean; hasEmployee: boolean }) {
   const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
+  const translate = useTranslate();
   const [downloading, setDownloading] = useState<"activities" | "personal" | null>(null);
   const { weekStart } = props;
 
@@ -64,7 +66,7 @@ export function Downloads(props: { weekStart: string | null; employee: EmployeeC
         disabled={downloading !== null}
         startIcon={downloading === "activities" ? <CircularProgress size={14} /> : undefined}
       >
-        Descargar CSV
+        {translate("sia.timesheet.download_csv")}
       </Button>
       <Button
         size="small"
@@ -72,7 +74,7 @@ export function Downloads(props: { weekStart: string | null; employee: EmployeeC
         disabled={downloading !== null || !props.hasEmployee}
         startIcon={downloading === "personal" ? <CircularProgress size={14} /> : undefined}
       >
-        Reporte personal
+        {translate("sia.timesheet.personal_report")}
       </Button>
     </>
   );

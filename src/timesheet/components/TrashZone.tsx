@@ -2,8 +2,10 @@
 import DeleteIcon from "@mui/icons-material/Delete";
 import { Box } from "@mui/material";
 import { forwardRef } from "react";
+import { useTranslate } from "react-admin";
 
 export const TrashZone = forwardRef<HTMLDivElement, { disabled?: boolean }>(function TrashZone({ disabled }, ref) {
+  const translate = useTranslate();
   return (
     <Box
       ref={ref}
@@ -22,7 +24,7 @@ export const TrashZone = forwardRef<HTMLDivElement, { disabled?: boolean }>(func
         minWidth: 220,
       }}
     >
-      <DeleteIcon fontSize="small" /> Arrastra aquí para eliminar
+      <DeleteIcon fontSize="small" /> {translate("sia.timesheet.trash")}
     </Box>
   );
 });

@@ -28,6 +28,7 @@ import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
 import { Box } from "@mui/material";
 import { forwardRef, useCallback, useMemo, useRef } from "react";
+import { sia } from "../../admin/i18n/es";
 import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
 import type { LocalEvent } from "../../core/localEvent";
@@ -188,8 +189,8 @@ function eventNodes(
     // The copy icon (SPEC §2: dragging it adds a duplicate); the Draggable lives on the event's element.
     const icon = document.createElement("span");
     icon.className = "sia-copy-icon";
-    icon.title = "Arrastra para duplicar";
-    icon.setAttribute("aria-label", "Duplicar arrastrando");
+    icon.title = sia.timesheet.drag_to_duplicate;
+    icon.setAttribute("aria-label", sia.timesheet.duplicate_by_dragging);
     icon.dataset.testid = `copy-${copy.local ? copy.local.id : copy.activity?.id}`;
     icon.style.cssText = "position:absolute;top:1px;right:2px;cursor:copy;font-size:14px;line-height:1;user-select:none";
     const svg = document.createElementNS(SVG, "svg");
@@ -238,8 +239,9 @@ const PLUGINS = [timeGridPlugin, interactionPlugin];
 const SLOT = { minutes: CALENDAR.slotMinutes };
 const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
 const TOOLBAR = { left: "today prev,next", center: "title", right: "" };
-const BUTTON_TEXT = { today: "Hoy" };
-const allDayContent = () => "Importar el día";
+// FullCalendar draws these outside React, so they read the catalogue itself.
+const BUTTON_TEXT = { today: sia.timesheet.today };
+const allDayContent = () => sia.timesheet.import_day;
 const selectAllow = (span: { allDay: boolean; start: Date; end: Date }) =>
   span.allDay || localDate(span.start) === localDate(new Date(span.end.getTime() - 1));
 
