@@ -344,7 +344,7 @@ export async function updateVersioned(
 ) {
   const rows = await tx
     .update(table)
-    .set({ ...values, lock_version: sql`${table.lock_version} + 1` } as never)
+    .set({ ...values, lock_version: sql`${table.lock_version} + 1` })
     .where(and(eq(table.id, id), eq(table.lock_version, version)))
     .returning({ id: table.id });
   if (!rows.length) throw staleVersion(singular);
@@ -504,7 +504,7 @@ export class ResourceService {
     const ids = rows.map((r) => r.id);
     for (const nested of this.def.nested) {
       const children = (await db
-        .select({ ...nested.columns, __parent: nested.foreignKey } as never)
+        .select({ ...nested.columns, __parent: nested.foreignKey })
         .from(nested.table as PgTable)
         .where(inArray(nested.foreignKey, ids))
         .orderBy(asc(nested.table.id))) as Array<Record<string, unknown>>;
@@ -573,10 +573,7 @@ export class ResourceService {
             this.def.singular,
           );
         } else {
-          const [row] = (await tx
-            .insert(this.def.table)
-            .values(values as never)
-            .returning({ id: this.def.table.id })) as {
+          const [row] = (await tx.insert(this.def.table).values(values).returning({ id: this.def.table.id })) as {
             id: number;
           }[];
           id = row.id;
@@ -671,7 +668,7 @@ async function applyNested(tx: Tx, nested: NestedDef, parentId: number, rows: Va
         .returning({ id: table.id });
       if (!updated.length) throw ValidationError.field(`${nested.name}_attributes`, messages.invalidReference);
     } else {
-      await tx.insert(table).values({ ...values, [nested.foreignKey.name]: parentId } as never);
+      await tx.insert(table).values({ ...values, [nested.foreignKey.name]: parentId });
     }
   }
 }

@@ -731,7 +731,7 @@ export const dataProvider: SiaDataProvider = new Proxy(baseDataProvider, {
     return (raResource: string, params: unknown) => {
       const resource = apiResourceOf(raResource);
       const override = overrides[resource]?.[method as keyof DataProvider] as ((r: string, p: unknown) => unknown) | undefined;
-      return (override ?? base)(resource, params as never);
+      return (override ?? base)(resource, params);
     };
   },
 }) as SiaDataProvider;

@@ -7,7 +7,7 @@ import { appSettingSchema } from "../../core/schemas/app_setting";
 import { recordError } from "../common/RecordError";
 import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
 
-const resolver = zodResolver(appSettingSchema as never);
+const resolver = zodResolver(appSettingSchema);
 export const APP_SETTINGS_ID = 1;
 
 export function AppSettingsEdit() {

@@ -5,7 +5,7 @@ import { EditLink, editRowClick } from "../common/links";
 import { SiaCreate, SiaEdit, SiaList } from "../common/screens";
 
 const createResolver = zodResolver(employeePositionSchema as never);
-const updateResolver = zodResolver(employeePositionUpdateSchema as never);
+const updateResolver = zodResolver(employeePositionUpdateSchema);
 
 export function EmployeePositionList() {
   return (

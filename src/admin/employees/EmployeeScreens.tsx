@@ -22,7 +22,7 @@ import { showRowClick } from "../common/links";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const createResolver = zodResolver(employeeSchema as never);
-const updateResolver = zodResolver(employeeUpdateSchema as never);
+const updateResolver = zodResolver(employeeUpdateSchema);
 
 const STATUS_CHOICES = [
   { id: "true", name: "sia.filters.active" },

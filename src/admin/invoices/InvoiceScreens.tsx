@@ -56,8 +56,8 @@ import { SiaPagination } from "../common/SiaPagination";
 import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
 import { TransitionDialog } from "../common/TransitionDialog";
 
-const createResolver = zodResolver(invoiceSchema as never);
-const updateResolver = zodResolver(invoiceUpdateSchema as never);
+const createResolver = zodResolver(invoiceSchema);
+const updateResolver = zodResolver(invoiceUpdateSchema);
 
 const invoicesPath = (projectId: string | number, sub = "") => `/app/projects/${projectId}/invoices${sub ? `/${sub}` : ""}`;
 const percent = (n: number | string | null | undefined) =>

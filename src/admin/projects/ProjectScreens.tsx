@@ -52,8 +52,8 @@ import { StaleVersionNotice, useStaleVersion } from "../common/StaleVersion";
 import { ProjectHoursPanel } from "../dashboards/panels";
 import { EstimatedHoursPanel, ProjectActionsBar, ProjectCommentBox, StageHistory, stateValueLabel } from "./ProjectPanels";
 
-const createResolver = zodResolver(projectSchema as never);
-const updateResolver = zodResolver(projectUpdateSchema as never);
+const createResolver = zodResolver(projectSchema);
+const updateResolver = zodResolver(projectUpdateSchema);
 
 /** A project's state as a chip: archived states grey, current ones coloured. */
 export function StateChip({ state, label }: { state?: string; label?: string }) {
