@@ -91,7 +91,8 @@ type ComputedColumns<TValues> = {
 
 /**
  * A record as the hooks see it: the table's row (`$inferSelect`) and the computed columns, typed; the
- * nested rows and anything else a select adds stay `unknown`.
+ * nested rows and anything else a select adds stay `unknown`. The `hidden` columns keep their type but
+ * are not read: a hook that needs one selects it.
  */
 export type ResourceRecord<TTable extends ResourceTable = ResourceTable, TComputed = Values> = TTable["$inferSelect"] &
   TComputed &
@@ -178,8 +179,8 @@ export interface ResourceDef<
 
 /**
  * Declares a resource with its hooks typed by what it declares. The result is the erased
- * `ResourceDef` the engine serves: the one widening between the two. It is sound because the engine
- * only calls the hooks with rows read from `table` (plus the computed columns) and with input parsed
+ * `ResourceDef` the engine serves: the one widening between the two. It holds because the engine
+ * only calls the hooks with rows read from `table` (with the computed columns) and with input parsed
  * by the resource's own schemas.
  */
 export const declareResource = <
