@@ -209,7 +209,7 @@ async function* copyLines(pool: pg.Pool, text: string, params: unknown[]): Async
   const copy = new CopyLines(`COPY (${inlineParams(text, params)}) TO STDOUT`);
   let done = false;
   try {
-    client.query(copy as never);
+    client.query(copy);
     yield* copy.chunks();
     done = true;
   } finally {
@@ -286,10 +286,10 @@ async function* fetchBatches<T>(
   // The same whole-result planning (SET LOCAL would end with its one-statement transaction; only cursors
   // read this setting, and every cursor here is read to its end).
   await pglite.exec("SET cursor_tuple_fraction = 1");
-  await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params as never[]);
+  await pglite.query(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${text}`, params);
   try {
     for (;;) {
-      const { rows } = await pglite.query(`FETCH ${size} FROM ${name}`, [], options as never);
+      const { rows } = await pglite.query(`FETCH ${size} FROM ${name}`, [], options);
       if (rows.length) yield rows as T[];
       if (rows.length < size) break;
     }

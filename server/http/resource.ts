@@ -77,14 +77,60 @@ export interface NestedDef {
 type Row = Record<string, unknown> & { id: number };
 type Values = Record<string, unknown>;
 
-export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable & { id: PgColumn }> {
+/** A table a resource can serve: any table with an integer `id`. */
+export type ResourceTable = PgTable & { id: PgColumn };
+type Schema = z.ZodType<Values>;
+
+/**
+ * Computed columns declared with the type each one reads as (`TValues`, inferred by declareResource
+ * from the columns' SQL: unknown when the SQL declares none).
+ */
+type ComputedColumns<TValues> = {
+  [K in keyof TValues]: SQL<TValues[K]> | SQL.Aliased<TValues[K]> | ((ctx: RequestContext) => SQL.Aliased<TValues[K]>);
+};
+
+/**
+ * A record as the hooks see it: the table's row (`$inferSelect`) and the computed columns, typed; the
+ * nested rows and anything else a select adds stay `unknown`. The `hidden` columns keep their type but
+ * are not read: a hook that needs one selects it.
+ */
+export type ResourceRecord<TTable extends ResourceTable = ResourceTable, TComputed = Values> = TTable["$inferSelect"] &
+  TComputed &
+  Row;
+
+/**
+ * beforeWrite's arguments: a create brings what the create schema parsed and no record; an update,
+ * what the update schema parsed and the record as it was read (checking `existing` tells them apart).
+ * A resource without one of the schemas has no such case. Keys outside the schema read as unknown: a
+ * hook may add the values it derives (a stored code, say).
+ */
+export type WriteArgs<
+  TTable extends ResourceTable = ResourceTable,
+  TCreate extends Schema = Schema,
+  TUpdate extends Schema = Schema,
+  TComputed = Values,
+> =
+  | [values: z.output<TCreate> & Values, ctx: RequestContext, existing: null]
+  | [values: z.output<TUpdate> & Values, ctx: RequestContext, existing: ResourceRecord<TTable, TComputed>];
+
+/**
+ * What a resource declares. The type parameters are what `declareResource` infers from the table, the
+ * schemas and the computed columns, so the hooks get typed rows and input; the engine itself
+ * (ResourceService, registerResource) works on the erased `ResourceDef` with the defaults.
+ */
+export interface ResourceDef<
+  TTable extends ResourceTable = ResourceTable,
+  TCreate extends Schema = Schema,
+  TUpdate extends Schema = Schema,
+  TComputed = Values,
+> {
   name: string;
   singular: string;
   /** Permission-matrix resource, when it differs from the name. */
   permission?: string;
   table: TTable;
-  createSchema?: z.ZodType<Values>;
-  updateSchema?: z.ZodType<Values>;
+  createSchema?: TCreate;
+  updateSchema?: TUpdate;
   search?: PgColumn[];
   sortable: Record<string, PgColumn | SQL>;
   defaultSort: { column: string; order: "asc" | "desc" };
@@ -93,7 +139,7 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
    * Extra read-only columns (scalar subqueries), computed in the same query: no N+1. A function is a
    * column that depends on the request (the signed-in user's unread messages, say).
    */
-  computed?: Record<string, SQL | SQL.Aliased | ((ctx: RequestContext) => SQL.Aliased)>;
+  computed?: ComputedColumns<TComputed>;
   /** Columns never sent to clients. */
   hidden?: string[];
   own?: (user: SessionUser) => SQL;
@@ -103,18 +149,22 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
   /** Runs before a record is read by id (show, update, delete): e.g. creates a singleton row on first use. */
   ensure?: (id: number, db: Tx) => Promise<void>;
   /** Service rules before a write, inside the transaction: returns the values to store. */
-  beforeWrite?: (values: Values, ctx: RequestContext, existing: Row | null) => Promise<Values> | Values;
-  afterWrite?: (record: Row, ctx: RequestContext, existing: Row | null) => Promise<void> | void;
+  beforeWrite?: (...args: WriteArgs<TTable, TCreate, TUpdate, TComputed>) => Promise<Values> | Values;
+  afterWrite?: (
+    record: ResourceRecord<TTable, TComputed>,
+    ctx: RequestContext,
+    existing: ResourceRecord<TTable, TComputed> | null,
+  ) => Promise<void> | void;
   /** Service rules after a delete, inside its transaction (the deleted record as it was read). */
-  afterDelete?: (record: Row, ctx: RequestContext) => Promise<void> | void;
+  afterDelete?: (record: ResourceRecord<TTable, TComputed>, ctx: RequestContext) => Promise<void> | void;
   /** Shapes a record before it is sent (list and show). */
-  present?: (record: Row, ctx: RequestContext) => Row;
+  present?: (record: ResourceRecord<TTable, TComputed>, ctx: RequestContext) => Row;
   /**
    * The list as CSV: JS columns through the writer, or `lines`, a line PostgreSQL writes itself (CRLF
    * included) from the list's columns (`column(name)`), for the big activity exports.
    */
   csv?:
-    | { filename: string; columns: CsvColumn<Row>[] }
+    | { filename: string; columns: CsvColumn<ResourceRecord<TTable, TComputed>>[] }
     | { filename: string; headers: readonly string[]; line: (column: (name: string) => SQL) => SQL };
   /** Actions this resource does not offer through the generic routes. */
   without?: Array<"create" | "update" | "delete">;
@@ -127,8 +177,20 @@ export interface ResourceDef<TTable extends PgTable & { id: PgColumn } = PgTable
   routes?: (app: FastifyInstance, service: ResourceService) => void;
 }
 
-export const declareResource = <TTable extends PgTable & { id: PgColumn }>(def: ResourceDef<TTable>) =>
-  def as unknown as ResourceDef;
+/**
+ * Declares a resource with its hooks typed by what it declares. The result is the erased
+ * `ResourceDef` the engine serves: the one widening between the two. It holds because the engine
+ * only calls the hooks with rows read from `table` (with the computed columns) and with input parsed
+ * by the resource's own schemas.
+ */
+export const declareResource = <
+  TTable extends ResourceTable,
+  TCreate extends Schema = z.ZodType<never>,
+  TUpdate extends Schema = z.ZodType<never>,
+  TComputed = Record<never, never>,
+>(
+  def: ResourceDef<TTable, TCreate, TUpdate, TComputed>,
+): ResourceDef => def as unknown as ResourceDef;
 
 /* ---------- filters ---------- */
 
@@ -283,7 +345,7 @@ export async function updateVersioned(
 ) {
   const rows = await tx
     .update(table)
-    .set({ ...values, lock_version: sql`${table.lock_version} + 1` } as never)
+    .set({ ...values, lock_version: sql`${table.lock_version} + 1` })
     .where(and(eq(table.id, id), eq(table.lock_version, version)))
     .returning({ id: table.id });
   if (!rows.length) throw staleVersion(singular);
@@ -443,7 +505,7 @@ export class ResourceService {
     const ids = rows.map((r) => r.id);
     for (const nested of this.def.nested) {
       const children = (await db
-        .select({ ...nested.columns, __parent: nested.foreignKey } as never)
+        .select({ ...nested.columns, __parent: nested.foreignKey })
         .from(nested.table as PgTable)
         .where(inArray(nested.foreignKey, ids))
         .orderBy(asc(nested.table.id))) as Array<Record<string, unknown>>;
@@ -512,10 +574,7 @@ export class ResourceService {
             this.def.singular,
           );
         } else {
-          const [row] = (await tx
-            .insert(this.def.table)
-            .values(values as never)
-            .returning({ id: this.def.table.id })) as {
+          const [row] = (await tx.insert(this.def.table).values(values).returning({ id: this.def.table.id })) as {
             id: number;
           }[];
           id = row.id;
@@ -610,7 +669,7 @@ async function applyNested(tx: Tx, nested: NestedDef, parentId: number, rows: Va
         .returning({ id: table.id });
       if (!updated.length) throw ValidationError.field(`${nested.name}_attributes`, messages.invalidReference);
     } else {
-      await tx.insert(table).values({ ...values, [nested.foreignKey.name]: parentId } as never);
+      await tx.insert(table).values({ ...values, [nested.foreignKey.name]: parentId });
     }
   }
 }

@@ -72,7 +72,7 @@ describe("demo accounts already loaded", () => {
         { email: publicOne, name: "Demo", password_digest: publicDigest, administrator_role: true },
         { email: ownOne, name: "Demo 2", password_digest: ownDigest, operator_role: true },
         { email: "otra@firma.mx", name: "Otra", password_digest: publicDigest, operator_role: true },
-      ] as never);
+      ]);
       expect(await lockPublicDemoPasswords(database.db, PUBLIC_DEMO_PASSWORD)).toEqual([publicOne]);
       const digestOf = async (email: string) =>
         (await database.db.select({ d: users.password_digest }).from(users).where(eq(users.email, email)))[0].d;

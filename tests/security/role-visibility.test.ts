@@ -32,7 +32,7 @@ beforeAll(async () => {
     const signed = await signInAs(t.app, role);
     api[role] = signed.api;
     employeeOf[role] = signed.employee!.id;
-    userOf[role] = signed.user as never;
+    userOf[role] = signed.user;
   }
   const other = await signInAs(t.app, "operator");
   otherEmployee = other.employee!.id;
@@ -41,7 +41,7 @@ beforeAll(async () => {
   const project = await buildProject(db, client.id);
   projectId = project.id;
   // The other employee logged time on it; the project is half invoiced and marked so.
-  await buildActivity(db, otherEmployee, { project_id: projectId } as never);
+  await buildActivity(db, otherEmployee, { project_id: projectId });
   const invoice = await api.admin.post("/api/v1/invoices", {
     invoice: { project_id: projectId, percentage_value: 50, date_of_invoice: "2026-03-02" },
   });

@@ -73,7 +73,7 @@ describe("the timesheet's opening requests", () => {
     // Asked again (the page mounting) within the stale time: served from the cache, not requested.
     await client.prefetchQuery({
       queryKey: timesheetKeys.week(week, 7),
-      queryFn: () => dp.getList("activities", {} as never),
+      queryFn: () => dp.getList("activities", {}),
       staleTime: 30_000,
     });
     expect(calls.filter((c) => c === "list activities")).toHaveLength(1);

@@ -21,15 +21,13 @@ export const appSettingsResource = declareResource({
   sortable: { id: app_settings.id },
   defaultSort: { column: "id", order: "asc" },
   computed: {
-    default_customer_name: clientName(app_settings.default_customer_id).as("default_customer_name") as never,
-    support_excluded_customer_name: clientName(app_settings.support_excluded_customer_id).as(
-      "support_excluded_customer_name",
-    ) as never,
+    default_customer_name: clientName(app_settings.default_customer_id).as("default_customer_name"),
+    support_excluded_customer_name: clientName(app_settings.support_excluded_customer_id).as("support_excluded_customer_name"),
     default_workspace_name: sql<
       string | null
     >`(select ${workspaces.name} from ${workspaces} where ${workspaces.id} = ${sql.raw('"app_settings"."default_workspace_id"')})`.as(
       "default_workspace_name",
-    ) as never,
+    ),
   },
   /** Only row 1 exists; it is created with nulls the first time it is asked for. */
   async ensure(id, db) {

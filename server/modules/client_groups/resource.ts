@@ -22,7 +22,7 @@ export const clientGroupsResource = declareResource({
     created_at: client_groups.created_at,
   },
   defaultSort: { column: "name", order: "asc" },
-  computed: { clients_count: clientsCount.as("clients_count") as never },
+  computed: { clients_count: clientsCount.as("clients_count") },
   nested: [
     {
       // Read-only here: a client joins a group from the client's own form.

@@ -16,7 +16,7 @@ export const employeePositionsResource = declareResource({
   search: [employee_positions.name],
   sortable: { id: employee_positions.id, name: employee_positions.name, employees_count: employeesCount },
   defaultSort: { column: "name", order: "asc" },
-  computed: { employees_count: employeesCount.as("employees_count") as never },
+  computed: { employees_count: employeesCount.as("employees_count") },
   deleteGuards: [
     async (id, db) => {
       const [used] = await db

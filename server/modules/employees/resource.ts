@@ -77,9 +77,9 @@ export const employeesResource = declareResource({
     by_employee_position: filter.idIn(employees.employee_position_id),
   },
   computed: {
-    user_email: userEmail.as("user_email") as never,
-    workspace_name: workspaceName.as("workspace_name") as never,
-    employee_position_name: positionName.as("employee_position_name") as never,
+    user_email: userEmail.as("user_email"),
+    workspace_name: workspaceName.as("workspace_name"),
+    employee_position_name: positionName.as("employee_position_name"),
   },
   own: (user) => eq(employees.user_id, user.id),
   beforeWrite: prepareEmployeeWrite,

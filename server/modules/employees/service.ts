@@ -1,13 +1,16 @@
 /** Rules of employee writes: default workspace, one employee per user, deactivation signs out. */
 import { and, eq, ne } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
+import type { employeeSchema, employeeUpdateSchema } from "../../../src/core/schemas/employee";
 import { app_settings, employees, sessions } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
-import type { RequestContext } from "../../http/resource";
+import type { RequestContext, ResourceRecord, WriteArgs } from "../../http/resource";
 
-type Values = Record<string, unknown>;
+type EmployeeRecord = ResourceRecord<typeof employees>;
 
-export async function prepareEmployeeWrite(values: Values, ctx: RequestContext, existing: Values | null): Promise<Values> {
+export async function prepareEmployeeWrite(
+  ...[values, ctx, existing]: WriteArgs<typeof employees, typeof employeeSchema, typeof employeeUpdateSchema>
+) {
   // A new employee with no workspace chosen (absent, '' or null) goes to the firm's default
   // workspace of app_settings; with no default configured it has none.
   if (!existing && (values.workspace_id === undefined || values.workspace_id === null)) {
@@ -30,7 +33,7 @@ export async function prepareEmployeeWrite(values: Values, ctx: RequestContext, 
     const [taken] = await ctx.db
       .select({ id: employees.id })
       .from(employees)
-      .where(and(eq(employees.user_id, userId as number), existing ? ne(employees.id, existing.id as number) : undefined))
+      .where(and(eq(employees.user_id, userId), existing ? ne(employees.id, existing.id) : undefined))
       .limit(1);
     if (taken) throw ValidationError.field("user_id", messages.userAlreadyLinked);
   }
@@ -38,9 +41,9 @@ export async function prepareEmployeeWrite(values: Values, ctx: RequestContext, 
 }
 
 /** An employee deactivated (or unlinked) loses every session of their user. */
-export async function afterEmployeeWrite(saved: Values, ctx: RequestContext, existing: Values | null) {
+export async function afterEmployeeWrite(saved: EmployeeRecord, ctx: RequestContext, existing: EmployeeRecord | null) {
   if (!existing?.user_id) return;
   const deactivated = existing.is_active && !saved.is_active;
   const unlinked = saved.user_id !== existing.user_id;
-  if (deactivated || unlinked) await ctx.db.delete(sessions).where(eq(sessions.user_id, existing.user_id as number));
+  if (deactivated || unlinked) await ctx.db.delete(sessions).where(eq(sessions.user_id, existing.user_id));
 }

@@ -29,11 +29,12 @@ export const estimatedWorkHoursResource = declareResource({
     user.employee
       ? sql`${outer(estimated_work_hours.project_id)} in (select ${outer(projects.id)} from ${projects} where ${outer(projects.pm_id)} = ${user.employee.id} or ${outer(projects.rape_id)} = ${user.employee.id})`
       : sql`false`,
-  computed: { employee_position_name: positionName.as("employee_position_name") as never },
+  computed: { employee_position_name: positionName.as("employee_position_name") },
   async beforeWrite(values, ctx, existing) {
     // One row per (project, position): say so on the position field rather than a bare constraint name.
-    const projectId = (values.project_id ?? existing?.project_id) as number;
-    const positionId = (values.employee_position_id ?? existing?.employee_position_id) as number;
+    const [projectId, positionId] = existing
+      ? [values.project_id ?? existing.project_id, values.employee_position_id ?? existing.employee_position_id]
+      : [values.project_id, values.employee_position_id];
     const [taken] = await ctx.db
       .select({ id: estimated_work_hours.id })
       .from(estimated_work_hours)

@@ -69,6 +69,6 @@ export const productsResource = declareResource({
         sql`exists (select 1 from ${client_product_catalogs} where ${client_product_catalogs.product_catalog_id} = ${outer(products.id)} and ${client_product_catalogs.client_id} = ${clientId})`,
     ),
   },
-  computed: { employee_name: employeeName.as("employee_name") as never },
+  computed: { employee_name: employeeName.as("employee_name") },
   deleteGuards: [productUses],
 });

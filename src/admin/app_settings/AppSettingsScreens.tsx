@@ -5,7 +5,7 @@ import { AutocompleteInput, ReferenceInput, useCanAccess } from "react-admin";
 import { appSettingSchema } from "../../core/schemas/app_setting";
 import { SiaEdit } from "../common/screens";
 
-const resolver = zodResolver(appSettingSchema as never);
+const resolver = zodResolver(appSettingSchema);
 export const APP_SETTINGS_ID = 1;
 
 /** One form that stays where it is after a save; who may only read it sees it disabled. */

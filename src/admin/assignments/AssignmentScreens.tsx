@@ -22,7 +22,7 @@ import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { assignmentErrorText, type ClientWithProducts, hasProducts, productChoicesOf, throttled } from "./assignmentRules";
 
 const createResolver = zodResolver(assignmentSchema as never);
-const updateResolver = zodResolver(assignmentUpdateSchema as never);
+const updateResolver = zodResolver(assignmentUpdateSchema);
 const dateOptions = { timeZone: "UTC" } as const;
 
 const filters = [

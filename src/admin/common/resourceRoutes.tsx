@@ -83,7 +83,7 @@ export function resourceRoutes(name: string, screens: ResourceScreens): ReactEle
       hasEdit={Boolean(screens.edit)}
       hasShow={Boolean(screens.show)}
       icon={screens.icon}
-      recordRepresentation={screens.recordRepresentation as never}
+      recordRepresentation={screens.recordRepresentation}
     >
       {routes}
       {screens.children}

@@ -6,7 +6,7 @@ import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList } from "../common/screens";
 
 const createResolver = zodResolver(employeePositionSchema as never);
-const updateResolver = zodResolver(employeePositionUpdateSchema as never);
+const updateResolver = zodResolver(employeePositionUpdateSchema);
 
 export function EmployeePositionList() {
   return (

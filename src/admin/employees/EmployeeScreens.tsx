@@ -23,7 +23,7 @@ import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const createResolver = zodResolver(employeeSchema as never);
-const updateResolver = zodResolver(employeeUpdateSchema as never);
+const updateResolver = zodResolver(employeeUpdateSchema);
 
 const STATUS_CHOICES = [
   { id: "true", name: "sia.filters.active" },

@@ -44,7 +44,7 @@ import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { TransitionDialog } from "../common/TransitionDialog";
 
 const createResolver = zodResolver(invoiceSchema as never);
-const updateResolver = zodResolver(invoiceUpdateSchema as never);
+const updateResolver = zodResolver(invoiceUpdateSchema);
 
 const invoicesPath = (projectId: string | number, sub = "") => `/app/projects/${projectId}/invoices${sub ? `/${sub}` : ""}`;
 const percent = (n: number | string | null | undefined) =>

@@ -37,7 +37,7 @@ import { ProjectHoursPanel } from "../dashboards/panels";
 import { EstimatedHoursPanel, ProjectActionsBar, ProjectCommentBox, StageHistory, stateValueLabel } from "./ProjectPanels";
 
 const createResolver = zodResolver(projectSchema as never);
-const updateResolver = zodResolver(projectUpdateSchema as never);
+const updateResolver = zodResolver(projectUpdateSchema);
 
 /** A project's state as a chip: archived states grey, current ones coloured. */
 export function StateChip({ state, label }: { state?: string; label?: string }) {

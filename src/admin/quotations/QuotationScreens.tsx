@@ -162,7 +162,7 @@ function FinalQuotationGuard() {
 
 export function QuotationEdit() {
   return (
-    <SiaEdit transform={transform} resolver={resolver} queryOptions={{ select: forEditing as never }}>
+    <SiaEdit transform={transform} resolver={resolver} queryOptions={{ select: forEditing }}>
       <FinalQuotationGuard />
       <QuotationInputs />
     </SiaEdit>

@@ -33,8 +33,8 @@ import { recordError } from "../common/RecordError";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const createResolver = zodResolver(userSchema as never);
-const updateResolver = zodResolver(userUpdateSchema as never);
-const azureResolver = zodResolver(userAzureTokenSchema as never);
+const updateResolver = zodResolver(userUpdateSchema);
+const azureResolver = zodResolver(userAzureTokenSchema);
 
 /** The signed-in user's own view (SPEC §2 show_not_admin/:id). */
 export const ownProfilePath = (id: number | string) => `/app/users/show_not_admin/${encodeURIComponent(String(id))}`;

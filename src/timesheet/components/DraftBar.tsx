@@ -244,7 +244,7 @@ export function DraftBar(props: DraftBarProps) {
     } catch (error) {
       const status = (error as HttpError).status;
       const byIndex = error instanceof ImportCallError ? error.byIndex : {};
-      const refused = Object.keys(byIndex).length ? applySaveErrors(current, payload, byIndex as never, props.fieldLabel) : null;
+      const refused = Object.keys(byIndex).length ? applySaveErrors(current, payload, byIndex, props.fieldLabel) : null;
       if (status === 409) {
         if (refused) store.save(refused.draft);
         setFailure({

@@ -36,7 +36,7 @@ import type { PickedLabels } from "./TypeFields";
 import type { ActivityDialogTarget, ActivityFormValues, AppSettingsLite, ChoiceLabels } from "./types";
 import { useActivityTypes } from "./useChoices";
 
-const resolver = zodResolver(activitySchema as never);
+const resolver = zodResolver(activitySchema);
 
 /** Fields with an input of their own: a server message for any other goes to the top, with its label. */
 const SHOWN_UNDER_FIELD: Partial<Record<string, keyof ActivityFormValues>> = {
