@@ -38,10 +38,10 @@ export const assignmentsResource = declareResource({
     to: filter.custom(isoDate(), (to) => lte(assignments.start_on, to)),
   },
   computed: {
-    employee_name: employeeName.as("employee_name") as never,
-    client_name: clientName.as("client_name") as never,
-    product_name: productName.as("product_name") as never,
-    duration_days: durationDays.as("duration_days") as never,
+    employee_name: employeeName.as("employee_name"),
+    client_name: clientName.as("client_name"),
+    product_name: productName.as("product_name"),
+    duration_days: durationDays.as("duration_days"),
   },
   // A non-administrator sees the assignments of their own employee (none without one).
   own: (user) => (user.employee ? eq(assignments.employee_id, user.employee.id) : sql`false`),
