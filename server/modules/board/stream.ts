@@ -9,13 +9,13 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { boardMessages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
+import { sessionUsers, userForToken } from "../../auth/sessionLookup";
 import { notifications, project_messages, users } from "../../db/schema";
 import { currentUser, tokenOf } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import type { RealtimeEvent } from "../../http/realtime";
 import { outer } from "../../http/sql";
-import { sessionUsers, userForToken } from "../sessions/service";
 import { loadMessages, memberSql } from "./service";
 
 /** How often a stream sends a heartbeat comment and re-checks its session (tests shorten it). */
