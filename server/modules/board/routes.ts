@@ -10,6 +10,7 @@ import { parseWrapped } from "../../http/body";
 import { forbidden, HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";
+import { pushNotified } from "../notifications/service";
 import { boardMembers, canReadBoard, history, markRead, postMessage, unreadTotal } from "./service";
 
 const historyQuery = z.object({
@@ -53,17 +54,16 @@ export async function boardRoutes(app: FastifyInstance) {
       const input = parseWrapped(request.body, "message", boardMessageSchema);
       if (!user.can_chat) throw new HttpError(403, boardMessages.cannotChat);
       const posted = await postMessage(app.db.db, user, project.id, input.body);
-      if (posted.notified.length) {
-        app.pushes.enqueue(
-          posted.notified.map((n) => n.user_id),
-          {
-            title: boardMessages.mentionTitle(user.name, posted.projectName),
-            body: input.body,
-            url: `/app/projects/${project.id}?tab=board`,
-            tag: `board-${project.id}`,
-          },
-        );
-      }
+      pushNotified(
+        app,
+        posted.notified.map((n) => n.user_id),
+        {
+          title: boardMessages.mentionTitle(user.name, posted.projectName),
+          body: input.body,
+          url: `/app/projects/${project.id}?tab=board`,
+          tag: `board-${project.id}`,
+        },
+      );
       reply.status(201);
       return { message: posted.message, mentioned: posted.notified.map((n) => n.user_id) };
     },

@@ -13,9 +13,9 @@ import { authorize, currentUser } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
 import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { publish } from "../../http/realtime";
 import { idOf } from "../../http/resource";
 import { unreadTotal } from "../board/service";
+import { notify, pushNotified } from "./service";
 
 const listQuery = z.object({
   before_id: z.coerce.number({ error: messages.mustBeNumber }).int().positive().max(2_147_483_647).optional(),
@@ -115,26 +115,20 @@ export async function notificationRoutes(app: FastifyInstance) {
           .insert(notices)
           .values({ message: input.message, author_name: authorName, workspace_id: workspaceId, created_by: user.id })
           .returning();
-        const rows = ids.length
-          ? await tx
-              .insert(notifications)
-              .values(
-                ids.map((user_id) => ({
-                  kind: "notice",
-                  user_id,
-                  workspace_id: workspaceId,
-                  notice_id: notice.id,
-                  message: input.message,
-                  author_name: authorName,
-                })),
-              )
-              .returning({ id: notifications.id, user_id: notifications.user_id })
-          : [];
-        for (const r of rows) await publish(tx, { t: "notification", id: r.id, user_id: r.user_id as number });
+        await notify(
+          tx,
+          ids.map((user_id) => ({
+            kind: "notice",
+            user_id,
+            workspace_id: workspaceId,
+            notice_id: notice.id,
+            message: input.message,
+            author_name: authorName,
+          })),
+        );
         return { notice, ids };
       });
-      // Sent in the background: a slow push service must not hold this request.
-      app.pushes.enqueue(result.ids, {
+      pushNotified(app, result.ids, {
         title: boardMessages.noticeTitle(authorName),
         body: input.message,
         url: "/app/notices",

@@ -1,9 +1,8 @@
-import { and, asc, eq, exists, inArray, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { eq, exists, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import { NON_BILLING_INVOICE_STATES } from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
-import { permittedEvents, projectEvent, projectStateLabel } from "../../../src/core/projectMachine";
+import { permittedEvents, projectStateLabel } from "../../../src/core/projectMachine";
 import { optionalText, z } from "../../../src/core/schemas/fields";
 import {
   extendProjectSchema,
@@ -13,7 +12,6 @@ import {
   projectUpdateSchema,
   requiredComment,
 } from "../../../src/core/schemas/project";
-import type { SessionUser } from "../../../src/core/session";
 import { ARCHIVED_PROJECT_STATES, INVOICE_ACTIONS, PROJECT_STATES, PROJECT_STATUS_FILTERS } from "../../../src/core/states";
 import {
   activities,
@@ -22,12 +20,9 @@ import {
   employees,
   estimated_work_hours,
   invoices,
-  notifications,
   products,
-  project_stages,
   project_types,
   projects,
-  users,
 } from "../../db/schema";
 import { authorize, currentUser } from "../../http/auth";
 import { forbidden, ValidationError } from "../../http/errors";
@@ -45,7 +40,15 @@ import {
   withDriveWork,
 } from "../drive/service";
 import { audit, auditTrail } from "./audit";
-import { extendProject, nextProjectCode, recordCreation, setInvoiceAction, transitionProject } from "./service";
+import {
+  extendProject,
+  nextProjectCode,
+  notifyProjectPeople,
+  projectStages,
+  recordCreation,
+  setInvoiceAction,
+  transitionProject,
+} from "./service";
 
 const nameOf = (table: typeof clients | typeof products | typeof project_types | typeof employees, column: SQL) =>
   sql<string | null>`(select ${sql.identifier("name")} from ${table} where ${sql.identifier("id")} = ${column})`;
@@ -291,35 +294,7 @@ export const projectsResource = declareResource({
         const ctx = service.context(app, request, "show");
         const id = idOf(request);
         await service.find(ctx, id);
-        const responsible = alias(employees, "responsible");
-        const rows = await app.db.db
-          .select({
-            id: project_stages.id,
-            event: project_stages.event,
-            from_state: project_stages.from_state,
-            to_state: project_stages.to_state,
-            comment: project_stages.comment,
-            stage_date: project_stages.stage_date,
-            eta: project_stages.eta,
-            responsible_id: project_stages.responsible_id,
-            responsible_name: responsible.name,
-            user_id: project_stages.user_id,
-            user_name: users.name,
-            created_at: project_stages.created_at,
-          })
-          .from(project_stages)
-          .leftJoin(responsible, eq(responsible.id, project_stages.responsible_id))
-          .leftJoin(users, eq(users.id, project_stages.user_id))
-          .where(eq(project_stages.project_id, id))
-          .orderBy(asc(project_stages.created_at), asc(project_stages.id));
-        return {
-          project_stages: rows.map((r) => ({
-            ...r,
-            event_label: projectEvent(r.event)?.label ?? (r.event === "crear" ? "Crear" : r.event),
-            from_state_label: r.from_state ? projectStateLabel(r.from_state) : null,
-            to_state_label: projectStateLabel(r.to_state),
-          })),
-        };
+        return { project_stages: await projectStages(app.db.db, id) };
       },
     );
 
@@ -400,24 +375,14 @@ export const projectsResource = declareResource({
         const id = idOf(request);
         const project = await service.find(ctx, id);
         const input = service.parseBody(request.body ?? {}, notifyUserSchema);
-        const people = [project.pm_id, project.rape_id].filter((v): v is number => typeof v === "number");
-        const recipients = people.length
-          ? await app.db.db
-              .selectDistinct({ user_id: employees.user_id })
-              .from(employees)
-              .where(and(inArray(employees.id, people), isNotNull(employees.user_id)))
-          : [];
-        if (recipients.length === 0) throw ValidationError.base(messages.noUsersToNotify);
-        const user = currentUser(request) as SessionUser;
-        const message =
-          (input.message as string | null | undefined) ??
-          `Proyecto ${project.project_code} «${project.name}»: estado ${projectStateLabel(String(project.state))}.`;
-        const rows = await app.db.db
-          .insert(notifications)
-          .values(
-            recipients.map((r) => ({ message, author_name: user.name, user_id: r.user_id, kind: "project", project_id: id })),
-          )
-          .returning({ id: notifications.id, user_id: notifications.user_id });
+        const rows = await app.db.db.transaction((tx) =>
+          notifyProjectPeople(
+            tx,
+            ctx.user,
+            project as typeof projects.$inferSelect,
+            (input.message as string | null | undefined) ?? null,
+          ),
+        );
         return {
           notified: rows.length,
           notifications: rows,
