@@ -98,6 +98,12 @@ export function currentUser(request: FastifyRequest): SessionUser {
   return request.user;
 }
 
+/** The grant of the route's declared permission (the auth hook has checked it; "all" or "own"). */
+export function grantOf(request: FastifyRequest): Grant {
+  if (!request.grant) throw forbidden();
+  return request.grant;
+}
+
 /**
  * The grant the matrix gives the request's user, or 401/403. Routes declare their permission in their
  * config instead; this is for a second check that depends on the request (a batch with deletions).

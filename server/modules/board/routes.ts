@@ -7,7 +7,7 @@ import { z } from "../../../src/core/schemas/fields";
 import { projects } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
-import { forbidden, HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { forbidden, HttpError, notFound, parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";
 import { pushNotified } from "../notifications/service";
@@ -36,19 +36,21 @@ export async function boardRoutes(app: FastifyInstance) {
 
   app.get(
     "/projects/:id/messages",
-    { schema: doc({ tags, summary: "Mensajes del tablero del proyecto (paginados)" }) },
+    { config: { signedIn: true }, schema: doc({ tags, summary: "Mensajes del tablero del proyecto (paginados)" }) },
     async (request) => {
       const { project } = await boardOf(request);
-      const parsed = historyQuery.safeParse(request.query ?? {});
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      const page = await history(app.db.db, project.id, parsed.data.before_id, parsed.data.per_page);
-      return { ...page, per_page: parsed.data.per_page };
+      const query = parse(historyQuery, request.query ?? {});
+      const page = await history(app.db.db, project.id, query.before_id, query.per_page);
+      return { ...page, per_page: query.per_page };
     },
   );
 
   app.post(
     "/projects/:id/messages",
-    { schema: doc({ tags, summary: "Escribir en el tablero del proyecto", body: boardMessageSchema, wrap: "message" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({ tags, summary: "Escribir en el tablero del proyecto", body: boardMessageSchema, wrap: "message" }),
+    },
     async (request, reply) => {
       const { user, project } = await boardOf(request);
       const input = parseWrapped(request.body, "message", boardMessageSchema);
@@ -71,7 +73,7 @@ export async function boardRoutes(app: FastifyInstance) {
 
   app.post(
     "/projects/:id/messages/read",
-    { schema: doc({ tags, summary: "Marcar mensajes del tablero como leídos" }) },
+    { config: { signedIn: true }, schema: doc({ tags, summary: "Marcar mensajes del tablero como leídos" }) },
     async (request) => {
       const { user, project } = await boardOf(request);
       const input = parseWrapped(request.body ?? {}, "read", markReadSchema);
@@ -82,7 +84,7 @@ export async function boardRoutes(app: FastifyInstance) {
 
   app.get(
     "/projects/:id/members",
-    { schema: doc({ tags, summary: "Usuarios del proyecto (para mencionar)" }) },
+    { config: { signedIn: true }, schema: doc({ tags, summary: "Usuarios del proyecto (para mencionar)" }) },
     async (request) => {
       const { project } = await boardOf(request);
       const members = await boardMembers(app.db.db, project.id);

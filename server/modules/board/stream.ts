@@ -164,7 +164,10 @@ export async function realtimeRoutes(app: FastifyInstance) {
 
   app.get(
     "/realtime",
-    { schema: doc({ tags: ["board"], summary: "Flujo de eventos (SSE): mensajes de tablero, lecturas y notificaciones" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({ tags: ["board"], summary: "Flujo de eventos (SSE): mensajes de tablero, lecturas y notificaciones" }),
+    },
     async (request: FastifyRequest, reply: FastifyReply) => {
       const user = currentUser(request);
       const accept = String(request.headers.accept ?? "");

@@ -5,7 +5,7 @@ import { canAccess } from "../../../src/core/permissions";
 import { clientSchema, clientUpdateSchema } from "../../../src/core/schemas/client";
 import type { Tx } from "../../db/client";
 import { activities, client_groups, client_product_catalogs, clients, products, prospects } from "../../db/schema";
-import { authorize } from "../../http/auth";
+import { requires } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
@@ -139,17 +139,15 @@ export const clientsResource = declareResource({
   routes(app) {
     app.get(
       "/clients/next_client_code",
-      { schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) },
-      async (request) => {
-        authorize(request, "clients", "create");
+      { config: requires("clients", "create"), schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) },
+      async (_request) => {
         return { client_code: await nextClientCode(app.db.db) };
       },
     );
     app.get(
       "/clients/search_clients_and_prospects",
-      { schema: doc({ tags: ["clients"], summary: "Buscar clientes y prospectos" }) },
+      { config: requires("clients", "list"), schema: doc({ tags: ["clients"], summary: "Buscar clientes y prospectos" }) },
       async (request) => {
-        authorize(request, "clients", "list");
         const search = String((request.query as Record<string, unknown>).search ?? "").trim();
         if (search.length > 200) throw ValidationError.field("search", messages.tooLong(200));
         const db = app.db.db;

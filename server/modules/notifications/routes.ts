@@ -9,9 +9,9 @@ import { boardMessages, messages } from "../../../src/core/messages";
 import { noticeSchema } from "../../../src/core/schemas/board";
 import { z } from "../../../src/core/schemas/fields";
 import { employees, notices, notifications, projects, users, workspaces } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { currentUser, requires } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
-import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { notFound, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";
 import { unreadTotal } from "../board/service";
@@ -27,13 +27,13 @@ export async function notificationRoutes(app: FastifyInstance) {
 
   app.get(
     "/notifications",
-    { schema: doc({ tags, summary: "Mis notificaciones (las más recientes primero)" }) },
+    {
+      config: requires("notifications", "list"),
+      schema: doc({ tags, summary: "Mis notificaciones (las más recientes primero)" }),
+    },
     async (request) => {
-      authorize(request, "notifications", "list");
       const user = currentUser(request);
-      const parsed = listQuery.safeParse(request.query ?? {});
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      const { before_id, per_page } = parsed.data;
+      const { before_id, per_page } = parse(listQuery, request.query ?? {});
       const rows = await app.db.db
         .select({
           id: notifications.id,
@@ -55,21 +55,23 @@ export async function notificationRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get("/notifications/summary", { schema: doc({ tags, summary: "Contadores del menú" }) }, async (request) => {
-    authorize(request, "notifications", "list");
-    const user = currentUser(request);
-    const [unseen] = await app.db.db
-      .select({ n: count() })
-      .from(notifications)
-      .where(and(eq(notifications.user_id, user.id), isNull(notifications.seen_at)));
-    return { unread_messages: await unreadTotal(app.db.db, user.id), unseen_notifications: Number(unseen?.n ?? 0) };
-  });
+  app.get(
+    "/notifications/summary",
+    { config: requires("notifications", "list"), schema: doc({ tags, summary: "Contadores del menú" }) },
+    async (request) => {
+      const user = currentUser(request);
+      const [unseen] = await app.db.db
+        .select({ n: count() })
+        .from(notifications)
+        .where(and(eq(notifications.user_id, user.id), isNull(notifications.seen_at)));
+      return { unread_messages: await unreadTotal(app.db.db, user.id), unseen_notifications: Number(unseen?.n ?? 0) };
+    },
+  );
 
   app.put(
     "/notifications/:id/seen",
-    { schema: doc({ tags, summary: "Marcar una notificación como vista" }) },
+    { config: requires("notifications", "update"), schema: doc({ tags, summary: "Marcar una notificación como vista" }) },
     async (request) => {
-      authorize(request, "notifications", "update");
       const user = currentUser(request);
       const id = idOf(request);
       const [row] = await app.db.db
@@ -85,6 +87,7 @@ export async function notificationRoutes(app: FastifyInstance) {
   app.post(
     "/notifications",
     {
+      config: requires("notifications", "create"),
       schema: doc({
         tags,
         summary: "Enviar un aviso a todos o a un espacio de trabajo",
@@ -93,7 +96,6 @@ export async function notificationRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      authorize(request, "notifications", "create");
       const user = currentUser(request);
       const input = parseWrapped(request.body, "notification", noticeSchema);
       const authorName = input.author_name?.trim() || user.name;

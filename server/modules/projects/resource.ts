@@ -24,7 +24,7 @@ import {
   project_types,
   projects,
 } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { currentUser, requires } from "../../http/auth";
 import { forbidden, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
@@ -267,18 +267,19 @@ export const projectsResource = declareResource({
 
     app.get(
       "/projects/get_next_project_code",
-      { schema: doc({ tags, summary: "Siguiente código de proyecto" }) },
-      async (request) => {
-        authorize(request, "projects", "create");
+      { config: requires("projects", "create"), schema: doc({ tags, summary: "Siguiente código de proyecto" }) },
+      async (_request) => {
         return { next_project_code: await nextProjectCode(app.db.db) };
       },
     );
 
     app.post(
       "/projects/:id/aasm_transition",
-      { schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto", version: "optional" }) },
+      {
+        config: requires("projects", "transition"),
+        schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto", version: "optional" }),
+      },
       async (request) => {
-        authorize(request, "projects", "transition");
         const id = idOf(request);
         await service.find(service.context(app, request, "show"), id);
         const input = service.parseBody(request.body, projectTransitionSchema) as z.infer<typeof projectTransitionSchema>;
@@ -289,7 +290,7 @@ export const projectsResource = declareResource({
 
     app.get(
       "/projects/:id/project_stages",
-      { schema: doc({ tags, summary: "Historial de estados del proyecto" }) },
+      { config: requires("projects", "show"), schema: doc({ tags, summary: "Historial de estados del proyecto" }) },
       async (request) => {
         const ctx = service.context(app, request, "show");
         const id = idOf(request);
@@ -300,7 +301,7 @@ export const projectsResource = declareResource({
 
     app.get(
       "/projects/:id/audit_logs",
-      { schema: doc({ tags, summary: "Bitácora de cambios del proyecto" }) },
+      { config: requires("projects", "show"), schema: doc({ tags, summary: "Bitácora de cambios del proyecto" }) },
       async (request) => {
         const ctx = service.context(app, request, "show");
         const id = idOf(request);
@@ -315,7 +316,10 @@ export const projectsResource = declareResource({
 
     app.post(
       "/projects/:id/extend_project",
-      { schema: doc({ tags, summary: "Extender la ETA del proyecto", version: "optional" }) },
+      {
+        config: requires("projects", "update"),
+        schema: doc({ tags, summary: "Extender la ETA del proyecto", version: "optional" }),
+      },
       async (request) => {
         const ctx = service.context(app, request, "update");
         const id = idOf(request);
@@ -348,7 +352,7 @@ export const projectsResource = declareResource({
     for (const action of Object.keys(INVOICE_ACTIONS) as Array<keyof typeof INVOICE_ACTIONS>) {
       app.post(
         `/projects/:id/${action}`,
-        { schema: doc({ tags, summary: INVOICE_ACTIONS[action], version: "optional" }) },
+        { config: requires("projects", "invoice"), schema: doc({ tags, summary: INVOICE_ACTIONS[action], version: "optional" }) },
         async (request) => {
           const ctx = service.context(app, request, "invoice");
           const id = idOf(request);
@@ -369,7 +373,7 @@ export const projectsResource = declareResource({
 
     app.post(
       "/projects/:id/notify_user",
-      { schema: doc({ tags, summary: "Avisar al PM y al responsable del proyecto" }) },
+      { config: requires("projects", "notify"), schema: doc({ tags, summary: "Avisar al PM y al responsable del proyecto" }) },
       async (request) => {
         const ctx = service.context(app, request, "notify");
         const id = idOf(request);

@@ -42,7 +42,7 @@ import {
   prospects,
   quotations,
 } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { currentUser, requires } from "../../http/auth";
 import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { expectedVersion, idOf, type ResourceService, staleVersion, withValidation } from "../../http/resource";
@@ -114,6 +114,7 @@ export function transitionRoute(app: FastifyInstance, service: ResourceService) 
   app.post(
     "/quotations/:id/aasm_transition",
     {
+      config: requires("quotations", "transition"),
       schema: doc({
         tags: ["quotations"],
         summary: "Cambiar el estado de la cotización",
@@ -122,7 +123,6 @@ export function transitionRoute(app: FastifyInstance, service: ResourceService) 
       }),
     },
     async (request) => {
-      authorize(request, "quotations", "transition");
       const user = currentUser(request);
       const id = idOf(request);
       const expected = expectedVersion(request, request.body, "quotation");
