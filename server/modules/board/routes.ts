@@ -10,7 +10,7 @@ import { parseWrapped } from "../../http/body";
 import { forbidden, HttpError, notFound, parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";
-import { pushNotified } from "../notifications/service";
+import { pushNotified } from "../notifications";
 import { boardMembers, canReadBoard, history, markRead, postMessage, unreadTotal } from "./service";
 
 const historyQuery = z.object({

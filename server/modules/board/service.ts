@@ -11,7 +11,7 @@ import type { Db, Tx } from "../../db/client";
 import { project_message_reads, project_messages, projects, users } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import { publish } from "../../http/realtime";
-import { type Notified, notify } from "../notifications/service";
+import { type Notified, notify } from "../notifications";
 
 /** Advisory-lock key that serialises board inserts, so message ids commit in order (stream cursors rely on it). */
 export const BOARD_INSERT_LOCK_KEY = 7_310_090;

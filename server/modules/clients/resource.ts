@@ -12,8 +12,18 @@ import { declareResource, filter } from "../../http/resource";
 import { searchCondition } from "../../http/search";
 import { outer } from "../../http/sql";
 import { safeFolderName } from "../../ports/documents";
-import { assertFolderFree, keepVersion, placeProjectFolder, projectsOfClient, renameOwnFolder } from "../drive/folders";
-import { driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder, undoDriveWorkOnFailure } from "../drive/service";
+import {
+  assertFolderFree,
+  driveFailure,
+  driveWorkOf,
+  keepVersion,
+  placeProjectFolder,
+  projectsOfClient,
+  renameOwnFolder,
+  resolveDriveFolder,
+  touchesFolder,
+  undoDriveWorkOnFailure,
+} from "../drive";
 
 /** The next numeric client code: one more than the largest numeric code so far. */
 export async function nextClientCode(db: Tx): Promise<string> {

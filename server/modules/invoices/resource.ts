@@ -8,13 +8,13 @@ import {
 import { messages } from "../../../src/core/messages";
 import { z } from "../../../src/core/schemas/fields";
 import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../../../src/core/schemas/invoice";
+import { audit, auditTrail } from "../../db/audit";
 import { invoices, projects } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
-import { audit, auditTrail } from "../projects/audit";
 import {
   checkFolioFree,
   checkPercentage,

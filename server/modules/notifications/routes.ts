@@ -14,7 +14,7 @@ import { parseWrapped } from "../../http/body";
 import { notFound, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";
-import { unreadTotal } from "../board/service";
+import { unreadTotal } from "../board";
 import { notify, pushNotified } from "./service";
 
 const listQuery = z.object({

@@ -13,6 +13,7 @@ import {
   requiredComment,
 } from "../../../src/core/schemas/project";
 import { ARCHIVED_PROJECT_STATES, INVOICE_ACTIONS, PROJECT_STATES, PROJECT_STATUS_FILTERS } from "../../../src/core/states";
+import { audit, auditTrail } from "../../db/audit";
 import {
   activities,
   assignments,
@@ -29,17 +30,17 @@ import { forbidden, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
-import { memberSql, unreadCountSql } from "../board/service";
-import { assertFolderFree, placeProjectFolder } from "../drive/folders";
+import { memberSql, unreadCountSql } from "../board";
 import {
+  assertFolderFree,
   driveFailure,
   driveWorkOf,
+  placeProjectFolder,
   resolveDriveFolder,
   touchesFolder,
   undoDriveWorkOnFailure,
   withDriveWork,
-} from "../drive/service";
-import { audit, auditTrail } from "./audit";
+} from "../drive";
 import {
   extendProject,
   nextProjectCode,

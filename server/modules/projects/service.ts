@@ -17,13 +17,13 @@ import {
 import type { SessionUser } from "../../../src/core/session";
 import type { ProjectState } from "../../../src/core/states";
 import { businessToday } from "../../../src/core/week";
+import { audit } from "../../db/audit";
 import type { Db, Tx } from "../../db/client";
 import { employees, project_stages, projects, users } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
 import { staleVersion, withValidation } from "../../http/resource";
-import { invoicedPercentage } from "../invoices/service";
-import { notify } from "../notifications/service";
-import { audit } from "./audit";
+import { invoicedPercentage } from "../invoices";
+import { notify } from "../notifications";
 
 export const PROJECT_CODE_PREFIX = "PRY-";
 

@@ -23,9 +23,8 @@ import { notFound, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf, ResourceService, withValidation } from "../../http/resource";
 import type { DocumentsPort } from "../../ports/documents";
-import { clientsResource, nextClientCode } from "../clients/resource";
-import { assertFolderFree } from "../drive/folders";
-import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
+import { clientsResource, nextClientCode } from "../clients";
+import { assertFolderFree, driveFailure, resolveDriveFolder, withDriveWork } from "../drive";
 
 /** Is `id` the folder `ancestorId` or inside it? */
 export async function isWithin(port: DocumentsPort, id: string, ancestorId: string): Promise<boolean> {

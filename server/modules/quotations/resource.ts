@@ -8,6 +8,7 @@ import { messages } from "../../../src/core/messages";
 import { FINAL_QUOTATION_STATES, permittedEvents, quotationStateOptions } from "../../../src/core/quotationMachine";
 import { quotationSchema, quotationUpdateSchema } from "../../../src/core/schemas/quotation";
 import { QUOTATION_STATES, type QuotationState } from "../../../src/core/states";
+import { auditTrail } from "../../db/audit";
 import type { Tx } from "../../db/client";
 import { clients, products, prospects, quotations, users } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
@@ -17,8 +18,7 @@ import { declareResource, filter, idOf } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
 import { type CalendarAccount, CalendarError, toIcs } from "../../ports/calendar";
-import { auditTrail } from "../projects/audit";
-import { storeCloudToken } from "../users/service";
+import { storeCloudToken } from "../users";
 import { type EventInput, eventForStorage, eventTimes, invitationPath } from "./event";
 import { transitionRoute } from "./transition";
 

@@ -49,10 +49,9 @@ import { expectedVersion, idOf, type ResourceService, staleVersion, withValidati
 import { testPause } from "../../http/testPause";
 import { TEMPLATES_DIR } from "../../paths";
 import { type DocumentsPort, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
-import { nextClientCode } from "../clients/resource";
-import { assertFolderFree } from "../drive/folders";
-import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
-import { nextProjectCode, recordCreation } from "../projects/service";
+import { nextClientCode } from "../clients";
+import { assertFolderFree, driveFailure, resolveDriveFolder, withDriveWork } from "../drive";
+import { nextProjectCode, recordCreation } from "../projects";
 
 export const QUOTATIONS_FOLDER = "Cotizaciones";
 export const CONTRACT_TEMPLATE = "contrato_pld.docx";
