@@ -269,9 +269,7 @@ export const projectsResource = declareResource({
     app.get(
       "/projects/get_next_project_code",
       { config: requires("projects", "create"), schema: doc({ tags, summary: "Siguiente código de proyecto" }) },
-      async (_request) => {
-        return { next_project_code: await nextProjectCode(app.db.db) };
-      },
+      async () => ({ next_project_code: await nextProjectCode(app.db.db) }),
     );
 
     app.post(
@@ -334,15 +332,7 @@ export const projectsResource = declareResource({
             id,
             { ...input, eta: input.eta ?? null },
             expectedVersion(request, request.body, "project"),
-            async (tx) => {
-              if (input.name === undefined) return;
-              const [row] = await tx.select().from(projects).where(eq(projects.id, id));
-              try {
-                await placeProjectFolder(tx, work, row, { bump: false });
-              } catch (error) {
-                driveFailure(error);
-              }
-            },
+            work,
           ),
         );
         return showAfter(request, id);

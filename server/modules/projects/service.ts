@@ -22,6 +22,8 @@ import type { Db, Tx } from "../../db/client";
 import { employees, project_stages, projects, users } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
 import { staleVersion, withValidation } from "../../http/resource";
+import type { DriveWork } from "../../ports/documents";
+import { driveFailure, placeProjectFolder } from "../drive";
 import { invoicedPercentage } from "../invoices";
 import { notify } from "../notifications";
 
@@ -153,8 +155,8 @@ export async function extendProject(
   id: number,
   input: ExtendInput,
   expected?: number,
-  /** Runs last in the transaction (the project's folder renamed with it). */
-  after?: (tx: Tx) => Promise<void>,
+  /** The drive work of the request: a new name renames the project's folder in the same transaction. */
+  work?: DriveWork,
 ) {
   await withValidation(() =>
     db.transaction(async (tx) => {
@@ -170,7 +172,14 @@ export async function extendProject(
         userId,
         comment: input.audit_comment,
       });
-      await after?.(tx);
+      if (input.name !== undefined && work) {
+        const [row] = await tx.select().from(projects).where(eq(projects.id, id));
+        try {
+          await placeProjectFolder(tx, work, row, { bump: false });
+        } catch (error) {
+          driveFailure(error);
+        }
+      }
     }),
   );
 }
