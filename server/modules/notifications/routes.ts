@@ -3,19 +3,19 @@
  * the menu's counters, and the administrators' notices (SPEC §7: POST notifications {notification:
  * {message, author_name}}), to everyone or to one notifiable workspace's employees.
  */
-import { and, count, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { boardMessages, messages } from "../../../src/core/messages";
 import { noticeSchema } from "../../../src/core/schemas/board";
 import { z } from "../../../src/core/schemas/fields";
-import { employees, notices, notifications, projects, users, workspaces } from "../../db/schema";
+import { notifications, projects } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
-import { notFound, parse, ValidationError } from "../../http/errors";
+import { notFound, parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";
 import { unreadTotal } from "../board";
-import { notify, pushNotified } from "./service";
+import { pushNotified, sendNotice } from "./service";
 
 const listQuery = z.object({
   before_id: z.coerce.number({ error: messages.mustBeNumber }).int().positive().max(2_147_483_647).optional(),
@@ -98,40 +98,9 @@ export async function notificationRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const user = currentUser(request);
       const input = parseWrapped(request.body, "notification", noticeSchema);
-      const authorName = input.author_name?.trim() || user.name;
-      const workspaceId = input.workspace_id ?? null;
-      if (workspaceId) {
-        const [workspace] = await app.db.db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
-        if (!workspace) throw ValidationError.field("workspace_id", messages.invalidReference);
-        if (!workspace.is_notifiable) throw ValidationError.field("workspace_id", boardMessages.workspaceNotNotifiable);
-      }
-      const result = await app.db.db.transaction(async (tx) => {
-        const recipients = workspaceId
-          ? await tx
-              .selectDistinct({ id: employees.user_id })
-              .from(employees)
-              .where(and(eq(employees.workspace_id, workspaceId), eq(employees.is_active, true), isNotNull(employees.user_id)))
-          : await tx.select({ id: users.id }).from(users);
-        const ids = recipients.map((r) => r.id as number);
-        const [notice] = await tx
-          .insert(notices)
-          .values({ message: input.message, author_name: authorName, workspace_id: workspaceId, created_by: user.id })
-          .returning();
-        await notify(
-          tx,
-          ids.map((user_id) => ({
-            kind: "notice",
-            user_id,
-            workspace_id: workspaceId,
-            notice_id: notice.id,
-            message: input.message,
-            author_name: authorName,
-          })),
-        );
-        return { notice, ids };
-      });
+      const result = await app.db.db.transaction((tx) => sendNotice(tx, user, input));
       pushNotified(app, result.ids, {
-        title: boardMessages.noticeTitle(authorName),
+        title: boardMessages.noticeTitle(result.notice.author_name),
         body: input.message,
         url: "/app/notices",
         tag: `notice-${result.notice.id}`,
