@@ -12,8 +12,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { hashPassword } from "../server/auth/passwords";
 import { type Database, openPostgres } from "../server/db/client";
-import { hashPassword } from "../server/modules/sessions/service";
 import { adminUrl, withDatabase } from "../tests/support/database-url";
 
 const BASE_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

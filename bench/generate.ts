@@ -19,9 +19,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { hashPassword } from "../server/auth/passwords";
 import { type Database, openPglite, openPostgres } from "../server/db/client";
 import { mexicanHolidays, seedBase } from "../server/db/seed";
-import { hashPassword } from "../server/modules/sessions/service";
 import { adminUrl, withDatabase } from "../tests/support/database-url";
 
 export const BENCH_EMAIL = "bench@sia.local";

@@ -4,11 +4,11 @@
  */
 import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
+import { hashPassword } from "../auth/passwords";
 import { loadConfig, PUBLIC_DEMO_PASSWORD } from "../config";
 import { createDb, type Database, DataDirLockedError, type Db } from "../db/client";
 import { app_settings, employees, users } from "../db/schema";
 import { seedBase } from "../db/seed";
-import { hashPassword } from "../modules/sessions/service";
 
 export const MIN_PASSWORD_LENGTH = 8;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

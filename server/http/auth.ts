@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { messages } from "../../src/core/messages";
 import { type Action, type Grant, grantFor } from "../../src/core/permissions";
 import { SESSION_COOKIE, SESSION_STAMP_HEADER, type SessionUser, sessionStamp } from "../../src/core/session";
-import { userForToken } from "../modules/sessions/service";
+import { userForToken } from "../auth/sessionLookup";
 import { forbidden, HttpError, unauthorized } from "./errors";
 
 declare module "fastify" {
@@ -96,6 +96,12 @@ function checkOrigin(app: FastifyInstance, request: FastifyRequest) {
 export function currentUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthorized();
   return request.user;
+}
+
+/** The grant of the route's declared permission (the auth hook has checked it; "all" or "own"). */
+export function grantOf(request: FastifyRequest): Grant {
+  if (!request.grant) throw forbidden();
+  return request.grant;
 }
 
 /**

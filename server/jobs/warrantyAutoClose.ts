@@ -12,7 +12,7 @@ import type { ProjectState } from "../../src/core/states";
 import { businessToday } from "../../src/core/week";
 import type { Db, Tx } from "../db/client";
 import { projects } from "../db/schema";
-import { applyProjectEvent } from "../modules/projects/service";
+import { applyProjectEvent } from "../modules/projects";
 import { type JobDefinition, withAdvisoryLock } from "./runner";
 import { hourPeriod } from "./schedule";
 

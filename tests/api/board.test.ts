@@ -351,6 +351,23 @@ describe("tablero en tiempo real (SSE)", () => {
     outsiderStream.close();
   }, 60_000);
 
+  it("un aviso del proyecto (notify_user) llega en vivo al PM y al responsable, como una mención", async () => {
+    const stream = openStream(base, rape.api.token);
+    await stream.waitFor((e) => e.event === "ready");
+    const sent = await admin.api.post(`/api/v1/projects/${projectId}/notify_user`, {
+      project: { message: "Revisen la ETA en vivo" },
+    });
+    expect(sent.status).toBe(200);
+    const bell = await stream.waitFor((e) => e.event === "notification" && e.data.message === "Revisen la ETA en vivo");
+    expect(bell.data).toMatchObject({
+      kind: "project",
+      project_id: projectId,
+      user_id: rape.user.id,
+      author_name: admin.user.name,
+    });
+    stream.close();
+  }, 30_000);
+
   it("envía latidos y termina el flujo cuando la sesión termina", async () => {
     const before = streamTiming.heartbeatMs;
     streamTiming.heartbeatMs = 150;

@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../server/auth/passwords";
 import { AdminInputError, createAdmin, runCreateAdmin } from "../../server/cli/admin";
 import type { Database } from "../../server/db/client";
 import { employees, users } from "../../server/db/schema";
 import { seedBase } from "../../server/db/seed";
-import { verifyPassword } from "../../server/modules/sessions/service";
 import { openTestDatabase } from "../support/app";
 
 let database: Database;

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../server/auth/passwords";
 import type { Database } from "../../server/db/client";
 import { mexicanHolidays, type SeedDemoResult, seedBase, seedDemo } from "../../server/db/seed";
-import { verifyPassword } from "../../server/modules/sessions/service";
 import { ACTIVITY_TYPES, NON_SELECTABLE_PRODUCTS, VACATION_DESCRIPTION } from "../../src/core/constants";
 import { PROJECT_STATES, QUOTATION_STATES } from "../../src/core/states";
 import { openTestDatabase } from "../support/app";

@@ -1,11 +1,12 @@
 /**
  * Issue 8, the tickets port's Azure DevOps adapter: the real route POST /activities/get_ticket_by_proyect on
  * an app whose environment points at a local Azure DevOps (tests/support/fake-azure-devops.ts), reached
- * through the official client. Errors are 422 titled "Azure Devops" with a Spanish reason.
+ * through the official client. The route answers the port's errors as 422s titled "Azure Devops" with the
+ * port's Spanish reason.
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TicketsDirectory } from "../../server/ports/tickets";
+import { type TicketsDirectory, TicketsError } from "../../server/ports/tickets";
 import { AzureDevOpsTickets, ticketsWiql } from "../../server/ports/tickets/azure";
 import { messages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
@@ -175,16 +176,15 @@ describe("Azure DevOps: búsqueda de tickets", () => {
     await expect(unknownProject.check()).rejects.toThrow(messages.ticketsProjectNotFound("Fantasma"));
   });
 
-  it("no project to search, no token, or an organisation that does not answer: 422s with the reason", async () => {
+  it("no project to search, no token, or an organisation that does not answer: the port says why, in Spanish", async () => {
     const directory: TicketsDirectory = { userToken: async () => null, projectName: async () => null };
     const search = { search: "falla", user_id: 1 };
     const noProject = new AzureDevOpsTickets({ orgUrl: azure.url, pat: PAT }, directory);
-    await expect(noProject.search(search)).rejects.toMatchObject({
-      statusCode: 422,
-      body: azureError(messages.ticketsNoProject),
-    });
+    // The port's own error, not an HTTP answer: the route that calls it makes it a 422 (see above).
+    await expect(noProject.search(search)).rejects.toMatchObject({ kind: "no_project", message: messages.ticketsNoProject });
+    await expect(noProject.search(search)).rejects.toBeInstanceOf(TicketsError);
     const noToken = new AzureDevOpsTickets({ orgUrl: azure.url, project: "Soporte" }, directory);
-    await expect(noToken.search(search)).rejects.toMatchObject({ statusCode: 422, body: azureError(messages.ticketsNoToken) });
+    await expect(noToken.search(search)).rejects.toMatchObject({ kind: "no_token", message: messages.ticketsNoToken });
     // A port nobody listens on (taken from the system, then released).
     const closed = await new Promise<number>((resolve) => {
       const probe = net.createServer().listen(0, "127.0.0.1", () => {
@@ -193,7 +193,7 @@ describe("Azure DevOps: búsqueda de tickets", () => {
       });
     });
     const down = new AzureDevOpsTickets({ orgUrl: `http://127.0.0.1:${closed}/firma`, pat: PAT, project: "Soporte" }, directory);
-    await expect(down.search(search)).rejects.toMatchObject({ statusCode: 422, body: azureError(messages.ticketsUnreachable) });
+    await expect(down.search(search)).rejects.toMatchObject({ kind: "unreachable", message: messages.ticketsUnreachable });
     await expect(down.check()).rejects.toThrow(messages.ticketsUnreachable);
   });
 });

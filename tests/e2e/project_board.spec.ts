@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import pg from "pg";
-import { hashPassword } from "../../server/modules/sessions/service";
+import { hashPassword } from "../../server/auth/passwords";
 
 const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3199);

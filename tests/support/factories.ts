@@ -1,8 +1,8 @@
 /** Record builders for tests: each returns the inserted row; overrides win over the defaults. */
 import type { FastifyInstance, InjectOptions } from "fastify";
+import { hashPassword } from "../../server/auth/passwords";
 import type { Db } from "../../server/db/client";
 import { client_groups, clients, employees, products, users, workspaces } from "../../server/db/schema";
-import { hashPassword } from "../../server/modules/sessions/service";
 
 export type RoleName = "admin" | "operator" | "finance";
 export const PASSWORD = "secreto-de-prueba";

@@ -5,7 +5,7 @@
  */
 import { inArray, sql } from "drizzle-orm";
 import { ACTIVITY_TYPES } from "../../../src/core/constants";
-import { hashPassword, verifyPassword } from "../../modules/sessions/service";
+import { hashPassword, verifyPassword } from "../../auth/passwords";
 import type { Db, Tx } from "../client";
 import { activity_type_catalogs, app_settings, users } from "../schema";
 import { EMPLOYEES } from "./data";

@@ -42,7 +42,7 @@ import {
   withValidation,
 } from "../../http/resource";
 import { outer } from "../../http/sql";
-import { ticketsError } from "../../ports/tickets";
+import { searchTickets } from "../integrations";
 import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports/report";
 import { copyWeek, weekCopyOf } from "./copyWeek";
 import { freezeTarget, setFrozen } from "./freeze";
@@ -366,20 +366,14 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
       const user = currentUser(request);
       const p = paramsOf(request);
       const id = (v: unknown) => (v === undefined || v === null || v === "" ? null : Number(v) || null);
-      try {
-        const tickets = await app.tickets.search({
-          search: String(p.search ?? "").slice(0, 200),
-          project_id: id(p.project_id),
-          client_id: id(p.client_id),
-          product_catalog_id: id(p.product_catalog_id),
-          user_id: user.id,
-        });
-        return { tickets };
-      } catch (error) {
-        if (error instanceof HttpError) throw error;
-        request.log.error({ err: error }, "tickets port failed");
-        throw ticketsError(messages.ticketsFailed);
-      }
+      const tickets = await searchTickets(app, request, {
+        search: String(p.search ?? "").slice(0, 200),
+        project_id: id(p.project_id),
+        client_id: id(p.client_id),
+        product_catalog_id: id(p.product_catalog_id),
+        user_id: user.id,
+      });
+      return { tickets };
     },
   );
 }

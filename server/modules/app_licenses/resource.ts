@@ -4,7 +4,7 @@ import { messages } from "../../../src/core/messages";
 import { appLicenseSchema, appLicenseUpdateSchema } from "../../../src/core/schemas/app_license";
 import { z } from "../../../src/core/schemas/fields";
 import { app_licenses, clients, products } from "../../db/schema";
-import { authorize } from "../../http/auth";
+import { requires } from "../../http/auth";
 import { doc } from "../../http/openapi";
 import { declareResource, filter, idOf, jsonArray } from "../../http/resource";
 import { outer } from "../../http/sql";
@@ -60,9 +60,11 @@ export const appLicensesResource = declareResource({
   routes(app) {
     app.get(
       "/app_licenses/:id/download_license_script",
-      { schema: doc({ tags: ["app_licenses"], summary: "Script SQL que instala la licencia (docs/license-script.md)" }) },
+      {
+        config: requires("app_licenses", "show"),
+        schema: doc({ tags: ["app_licenses"], summary: "Script SQL que instala la licencia (docs/license-script.md)" }),
+      },
       async (request, reply) => {
-        authorize(request, "app_licenses", "show");
         const { filename, sql: script } = await licenseScript(app.db.db, idOf(request));
         return reply
           .header("content-type", "application/sql; charset=utf-8")

@@ -7,9 +7,10 @@ import { z } from "../../../src/core/schemas/fields";
 import { projects } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
-import { forbidden, HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { forbidden, HttpError, notFound, parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";
+import { pushNotified } from "../notifications";
 import { boardMembers, canReadBoard, history, markRead, postMessage, unreadTotal } from "./service";
 
 const historyQuery = z.object({
@@ -35,35 +36,36 @@ export async function boardRoutes(app: FastifyInstance) {
 
   app.get(
     "/projects/:id/messages",
-    { schema: doc({ tags, summary: "Mensajes del tablero del proyecto (paginados)" }) },
+    { config: { signedIn: true }, schema: doc({ tags, summary: "Mensajes del tablero del proyecto (paginados)" }) },
     async (request) => {
       const { project } = await boardOf(request);
-      const parsed = historyQuery.safeParse(request.query ?? {});
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      const page = await history(app.db.db, project.id, parsed.data.before_id, parsed.data.per_page);
-      return { ...page, per_page: parsed.data.per_page };
+      const query = parse(historyQuery, request.query ?? {});
+      const page = await history(app.db.db, project.id, query.before_id, query.per_page);
+      return { ...page, per_page: query.per_page };
     },
   );
 
   app.post(
     "/projects/:id/messages",
-    { schema: doc({ tags, summary: "Escribir en el tablero del proyecto", body: boardMessageSchema, wrap: "message" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({ tags, summary: "Escribir en el tablero del proyecto", body: boardMessageSchema, wrap: "message" }),
+    },
     async (request, reply) => {
       const { user, project } = await boardOf(request);
       const input = parseWrapped(request.body, "message", boardMessageSchema);
       if (!user.can_chat) throw new HttpError(403, boardMessages.cannotChat);
       const posted = await postMessage(app.db.db, user, project.id, input.body);
-      if (posted.notified.length) {
-        app.pushes.enqueue(
-          posted.notified.map((n) => n.user_id),
-          {
-            title: boardMessages.mentionTitle(user.name, posted.projectName),
-            body: input.body,
-            url: `/app/projects/${project.id}?tab=board`,
-            tag: `board-${project.id}`,
-          },
-        );
-      }
+      pushNotified(
+        app,
+        posted.notified.map((n) => n.user_id),
+        {
+          title: boardMessages.mentionTitle(user.name, posted.projectName),
+          body: input.body,
+          url: `/app/projects/${project.id}?tab=board`,
+          tag: `board-${project.id}`,
+        },
+      );
       reply.status(201);
       return { message: posted.message, mentioned: posted.notified.map((n) => n.user_id) };
     },
@@ -71,7 +73,7 @@ export async function boardRoutes(app: FastifyInstance) {
 
   app.post(
     "/projects/:id/messages/read",
-    { schema: doc({ tags, summary: "Marcar mensajes del tablero como leídos" }) },
+    { config: { signedIn: true }, schema: doc({ tags, summary: "Marcar mensajes del tablero como leídos" }) },
     async (request) => {
       const { user, project } = await boardOf(request);
       const input = parseWrapped(request.body ?? {}, "read", markReadSchema);
@@ -82,7 +84,7 @@ export async function boardRoutes(app: FastifyInstance) {
 
   app.get(
     "/projects/:id/members",
-    { schema: doc({ tags, summary: "Usuarios del proyecto (para mencionar)" }) },
+    { config: { signedIn: true }, schema: doc({ tags, summary: "Usuarios del proyecto (para mencionar)" }) },
     async (request) => {
       const { project } = await boardOf(request);
       const members = await boardMembers(app.db.db, project.id);

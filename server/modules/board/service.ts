@@ -8,9 +8,10 @@ import { boardMessages } from "../../../src/core/messages";
 import { type BoardMessageView, handleOf, mentionedHandles } from "../../../src/core/schemas/board";
 import type { SessionUser } from "../../../src/core/session";
 import type { Db, Tx } from "../../db/client";
-import { notifications, project_message_reads, project_messages, projects, users } from "../../db/schema";
+import { project_message_reads, project_messages, projects, users } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import { publish } from "../../http/realtime";
+import { type Notified, notify } from "../notifications";
 
 /** Advisory-lock key that serialises board inserts, so message ids commit in order (stream cursors rely on it). */
 export const BOARD_INSERT_LOCK_KEY = 7_310_090;
@@ -127,11 +128,11 @@ export async function resolveMentions(db: Tx, author: SessionUser, projectId: nu
 
 export interface PostedMessage {
   message: BoardMessageView;
-  notified: Array<{ id: number; user_id: number }>;
+  notified: Notified[];
   projectName: string;
 }
 
-/** Stores a message, its mentions' notifications and its events, in one transaction. */
+/** Stores a message, its mentions' notifications and its events, in one transaction (pushes are the caller's). */
 export async function postMessage(db: Db, author: SessionUser, projectId: number, body: string): Promise<PostedMessage> {
   return db.transaction(async (tx) => {
     const mentions = await resolveMentions(tx, author, projectId, body);
@@ -147,25 +148,20 @@ export async function postMessage(db: Db, author: SessionUser, projectId: number
       .from(projects)
       .where(eq(projects.id, projectId));
     const projectName = `${project.code} ${project.name}`;
-    const notified = mentions.length
-      ? await tx
-          .insert(notifications)
-          .values(
-            mentions.map((user_id) => ({
-              kind: "mention",
-              user_id,
-              project_id: projectId,
-              project_message_id: saved.id,
-              author_name: author.name,
-              message: body,
-            })),
-          )
-          .returning({ id: notifications.id, user_id: notifications.user_id })
-      : [];
     await publish(tx, { t: "message", id: saved.id, project_id: projectId });
-    for (const n of notified) await publish(tx, { t: "notification", id: n.id, user_id: n.user_id as number });
+    const notified = await notify(
+      tx,
+      mentions.map((user_id) => ({
+        kind: "mention",
+        user_id,
+        project_id: projectId,
+        project_message_id: saved.id,
+        author_name: author.name,
+        message: body,
+      })),
+    );
     const [message] = await loadMessages(tx, eq(project_messages.id, saved.id), 1);
-    return { message, notified: notified as Array<{ id: number; user_id: number }>, projectName };
+    return { message, notified, projectName };
   });
 }
 

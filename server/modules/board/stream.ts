@@ -9,13 +9,13 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { boardMessages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
+import { sessionUsers, userForToken } from "../../auth/sessionLookup";
 import { notifications, project_messages, users } from "../../db/schema";
 import { currentUser, tokenOf } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import type { RealtimeEvent } from "../../http/realtime";
 import { outer } from "../../http/sql";
-import { sessionUsers, userForToken } from "../sessions/service";
 import { loadMessages, memberSql } from "./service";
 
 /** How often a stream sends a heartbeat comment and re-checks its session (tests shorten it). */
@@ -164,7 +164,10 @@ export async function realtimeRoutes(app: FastifyInstance) {
 
   app.get(
     "/realtime",
-    { schema: doc({ tags: ["board"], summary: "Flujo de eventos (SSE): mensajes de tablero, lecturas y notificaciones" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({ tags: ["board"], summary: "Flujo de eventos (SSE): mensajes de tablero, lecturas y notificaciones" }),
+    },
     async (request: FastifyRequest, reply: FastifyReply) => {
       const user = currentUser(request);
       const accept = String(request.headers.accept ?? "");

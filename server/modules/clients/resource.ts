@@ -5,15 +5,25 @@ import { canAccess } from "../../../src/core/permissions";
 import { clientSchema, clientUpdateSchema } from "../../../src/core/schemas/client";
 import type { Tx } from "../../db/client";
 import { activities, client_groups, client_product_catalogs, clients, products, prospects } from "../../db/schema";
-import { authorize } from "../../http/auth";
+import { requires } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
 import { searchCondition } from "../../http/search";
 import { outer } from "../../http/sql";
 import { safeFolderName } from "../../ports/documents";
-import { assertFolderFree, keepVersion, placeProjectFolder, projectsOfClient, renameOwnFolder } from "../drive/folders";
-import { driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder, undoDriveWorkOnFailure } from "../drive/service";
+import {
+  assertFolderFree,
+  driveFailure,
+  driveWorkOf,
+  keepVersion,
+  placeProjectFolder,
+  projectsOfClient,
+  renameOwnFolder,
+  resolveDriveFolder,
+  touchesFolder,
+  undoDriveWorkOnFailure,
+} from "../drive";
 
 /** The next numeric client code: one more than the largest numeric code so far. */
 export async function nextClientCode(db: Tx): Promise<string> {
@@ -139,17 +149,15 @@ export const clientsResource = declareResource({
   routes(app) {
     app.get(
       "/clients/next_client_code",
-      { schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) },
-      async (request) => {
-        authorize(request, "clients", "create");
+      { config: requires("clients", "create"), schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) },
+      async (_request) => {
         return { client_code: await nextClientCode(app.db.db) };
       },
     );
     app.get(
       "/clients/search_clients_and_prospects",
-      { schema: doc({ tags: ["clients"], summary: "Buscar clientes y prospectos" }) },
+      { config: requires("clients", "list"), schema: doc({ tags: ["clients"], summary: "Buscar clientes y prospectos" }) },
       async (request) => {
-        authorize(request, "clients", "list");
         const search = String((request.query as Record<string, unknown>).search ?? "").trim();
         if (search.length > 200) throw ValidationError.field("search", messages.tooLong(200));
         const db = app.db.db;

@@ -6,8 +6,7 @@
  *   GET /api/v1/dashboards/clients/:id?year                        support hours per product vs annual (who may show the client)
  */
 import { eq } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { z } from "zod";
+import type { FastifyInstance } from "fastify";
 import { dashboardMessages, messages } from "../../../src/core/messages";
 import { canOnProject } from "../../../src/core/permissions";
 import {
@@ -19,19 +18,13 @@ import {
 } from "../../../src/core/schemas/dashboard";
 import { addDays, businessToday, mondayOf, parseIsoDate, sundayOf } from "../../../src/core/week";
 import { projects } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
-import { forbidden, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { currentUser, grantOf, requires } from "../../http/auth";
+import { forbidden, notFound, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";
 import { clientSupport, employeeWeek, projectHours, teamWeeks } from "./service";
 
 const tags = ["dashboards"];
-
-function parse<S extends z.ZodType>(schema: S, request: FastifyRequest): z.output<S> {
-  const parsed = schema.safeParse(request.query ?? {});
-  if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-  return parsed.data;
-}
 
 const dateParam = (description: string) => ({ type: "string", format: "date", description });
 
@@ -39,6 +32,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
   api.get(
     "/dashboards/employee",
     {
+      config: requires("dashboards", "show"),
       schema: doc({
         tags,
         summary: "Tablero de la semana de un empleado: horas por día y tipo contra la semana esperada",
@@ -52,9 +46,9 @@ export async function dashboardRoutes(api: FastifyInstance) {
       }),
     },
     async (request) => {
-      const grant = authorize(request, "dashboards", "show");
+      const grant = grantOf(request);
       const user = currentUser(request);
-      const query = parse(employeeDashboardQuery, request);
+      const query = parse(employeeDashboardQuery, request.query ?? {});
       const own = user.employee?.id;
       const employeeId = query.employee_id ?? own;
       if (grant === "own" && query.employee_id && query.employee_id !== own) throw forbidden();
@@ -72,6 +66,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
   api.get(
     "/dashboards/team",
     {
+      config: requires("dashboards", "list"),
       schema: doc({
         tags,
         summary: "Tablero del equipo: horas por espacio de trabajo y semana; semanas sin cerrar (administradores)",
@@ -85,8 +80,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
       }),
     },
     async (request) => {
-      authorize(request, "dashboards", "list");
-      const query = parse(teamDashboardQuery, request);
+      const query = parse(teamDashboardQuery, request.query ?? {});
       const today = businessToday();
       const to = query.to ?? sundayOf(today);
       const from = query.from ?? addDays(mondayOf(to), -7 * (TEAM_DASHBOARD_DEFAULT_WEEKS - 1));
@@ -101,13 +95,13 @@ export async function dashboardRoutes(api: FastifyInstance) {
   api.get(
     "/dashboards/projects/:id",
     {
+      config: requires("projects", "show"),
       schema: doc({
         tags,
         summary: "Tablero de un proyecto: horas estimadas por puesto contra registradas, y acumulado semanal",
       }),
     },
     async (request) => {
-      authorize(request, "projects", "show");
       const id = idOf(request);
       // Estimates to whoever reads them all, and to an Operador only on a project they lead (decision 029).
       const [leaders] = await api.db.db
@@ -125,6 +119,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
   api.get(
     "/dashboards/clients/:id",
     {
+      config: requires("clients", "show"),
       schema: doc({
         tags,
         summary: "Tablero de un cliente: horas de soporte del año por producto contra las horas anuales contratadas",
@@ -132,8 +127,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
       }),
     },
     async (request) => {
-      authorize(request, "clients", "show");
-      const query = parse(clientDashboardQuery, request);
+      const query = parse(clientDashboardQuery, request.query ?? {});
       const year = query.year ?? Number(businessToday().slice(0, 4));
       const dashboard = await clientSupport(api.db, idOf(request), year);
       if (!dashboard) throw notFound();

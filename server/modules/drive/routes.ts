@@ -12,8 +12,8 @@ import { z } from "zod";
 import { folderMessages, messages, pipelineMessages } from "../../../src/core/messages";
 import { optionalText, requiredText } from "../../../src/core/schemas/fields";
 import type { Db } from "../../db/client";
-import { authorize, registerAuth } from "../../http/auth";
-import { HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { registerAuth, requires } from "../../http/auth";
+import { HttpError, notFound, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf, withValidation } from "../../http/resource";
 import { DocumentsError, type DocumentsPort, LocalDocuments, safeFolderName } from "../../ports/documents";
@@ -37,17 +37,15 @@ export async function driveApiRoutes(api: FastifyInstance) {
   const tags = ["drive"];
   api.get(
     "/drive/folders",
-    { schema: doc({ tags, summary: "Contenido de una carpeta del drive (páginas de 200)" }) },
+    { config: requires("drive", "list"), schema: doc({ tags, summary: "Contenido de una carpeta del drive (páginas de 200)" }) },
     async (request) => {
-      authorize(request, "drive", "list");
-      const parsed = listQuery.safeParse(request.query);
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const query = parse(listQuery, request.query);
       const port = api.documents;
-      const parentId = parsed.data.parent_id ?? port.rootId;
+      const parentId = query.parent_id ?? port.rootId;
       try {
         const folder = await port.info(parentId);
         if (folder?.kind !== "folder") throw notFound();
-        const page = await port.list(parentId, parsed.data.page_token);
+        const page = await port.list(parentId, query.page_token);
         return { folder, items: page.items, next_page_token: page.nextPageToken };
       } catch (error) {
         documentsError(error, "page_token");
@@ -57,17 +55,18 @@ export async function driveApiRoutes(api: FastifyInstance) {
 
   api.post(
     "/drive/folders",
-    { schema: doc({ tags, summary: "Crear una carpeta en el drive", body: createBody, wrap: "folder" }) },
+    {
+      config: requires("drive", "create"),
+      schema: doc({ tags, summary: "Crear una carpeta en el drive", body: createBody, wrap: "folder" }),
+    },
     async (request, reply) => {
-      authorize(request, "drive", "create");
       const raw = (request.body ?? {}) as Record<string, unknown>;
-      const parsed = createBody.safeParse(raw.folder && typeof raw.folder === "object" ? raw.folder : raw);
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const input = parse(createBody, raw.folder && typeof raw.folder === "object" ? raw.folder : raw);
       const port = api.documents;
-      const name = parsed.data.name;
+      const name = input.name;
       if (safeFolderName(name) !== name) throw ValidationError.field("name", messages.invalidCharacters);
       try {
-        const folder = await port.createFolder(parsed.data.parent_id ?? port.rootId, name);
+        const folder = await port.createFolder(input.parent_id ?? port.rootId, name);
         reply.status(201);
         return { folder };
       } catch (error) {
@@ -78,18 +77,22 @@ export async function driveApiRoutes(api: FastifyInstance) {
 
   api.post(
     "/projects/:id/drive_check",
-    { schema: doc({ tags: ["projects"], summary: "Verificar y reparar las carpetas del proyecto" }) },
+    {
+      config: requires("projects", "update"),
+      schema: doc({ tags: ["projects"], summary: "Verificar y reparar las carpetas del proyecto" }),
+    },
     async (request) => {
-      authorize(request, "projects", "update");
       return checkProjectDrive(api, request, idOf(request));
     },
   );
 
   api.post(
     "/clients/:id/drive_check",
-    { schema: doc({ tags: ["clients"], summary: "Verificar y reparar las carpetas del cliente y de sus proyectos" }) },
+    {
+      config: requires("clients", "update"),
+      schema: doc({ tags: ["clients"], summary: "Verificar y reparar las carpetas del cliente y de sus proyectos" }),
+    },
     async (request) => {
-      authorize(request, "clients", "update");
       return checkClientDrive(api, request, idOf(request));
     },
   );
@@ -172,7 +175,6 @@ export async function driveFileRoutes(scope: FastifyInstance) {
     return documents;
   };
   const folderPage = async (request: FastifyRequest, reply: import("fastify").FastifyReply) => {
-    authorize(request, "drive", "show");
     const id = idAfter(request, DRIVE_FOLDERS_PATH);
     if (id === null) throw notFound();
     const documents = port();
@@ -199,10 +201,10 @@ export async function driveFileRoutes(scope: FastifyInstance) {
         `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${up}<ul>${rows.join("") || "<li>Carpeta vacía</li>"}</ul></body></html>`,
       );
   };
-  scope.get("/folders", { schema: { hide: true } }, folderPage);
-  scope.get("/folders/*", { schema: { hide: true } }, folderPage);
-  scope.get("/files/*", { schema: { hide: true } }, async (request, reply) => {
-    authorize(request, "drive", "show");
+  const options = { config: requires("drive", "show"), schema: { hide: true } };
+  scope.get("/folders", options, folderPage);
+  scope.get("/folders/*", options, folderPage);
+  scope.get("/files/*", options, async (request, reply) => {
     const id = idAfter(request, DRIVE_FILES_PATH);
     if (id === null || id === "") throw notFound();
     let file: string;

@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { integrationMessages } from "../../../src/core/messages";
-import { authorize } from "../../http/auth";
+import { requires } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import type { Integration } from "../../ports/integration";
@@ -106,22 +106,24 @@ export async function runCheck(
 
 export async function integrationsRoutes(app: FastifyInstance) {
   const tags = ["integrations"];
-  app.get("/integrations", { schema: doc({ tags, summary: "Integraciones: adaptador de cada puerto" }) }, async (request) => {
-    authorize(request, "integrations", "list");
-    return {
-      integrations: INTEGRATIONS.map((entry) => {
-        const adapter = entry.adapter(app);
-        const kind = adapter?.kind ?? "none";
-        return { port: entry.port, label: entry.label, kind, active: !LOCAL_KINDS.has(kind), variables: entry.variables };
-      }),
-    };
-  });
+  app.get(
+    "/integrations",
+    { config: requires("integrations", "list"), schema: doc({ tags, summary: "Integraciones: adaptador de cada puerto" }) },
+    async (_request) => {
+      return {
+        integrations: INTEGRATIONS.map((entry) => {
+          const adapter = entry.adapter(app);
+          const kind = adapter?.kind ?? "none";
+          return { port: entry.port, label: entry.label, kind, active: !LOCAL_KINDS.has(kind), variables: entry.variables };
+        }),
+      };
+    },
+  );
 
   app.post(
     "/integrations/:port/check",
-    { schema: doc({ tags, summary: "Probar la conexión de una integración" }) },
+    { config: requires("integrations", "show"), schema: doc({ tags, summary: "Probar la conexión de una integración" }) },
     async (request) => {
-      authorize(request, "integrations", "show");
       const port = (request.params as { port: string }).port;
       const entry = INTEGRATIONS.find((e) => e.port === port);
       if (!entry) throw new HttpError(404, integrationMessages.unknownPort);

@@ -8,13 +8,13 @@ import {
 import { messages } from "../../../src/core/messages";
 import { z } from "../../../src/core/schemas/fields";
 import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../../../src/core/schemas/invoice";
+import { audit, auditTrail } from "../../db/audit";
 import { invoices, projects } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { currentUser, requires } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
-import { audit, auditTrail } from "../projects/audit";
 import {
   checkFolioFree,
   checkPercentage,
@@ -160,9 +160,8 @@ export const invoicesResource = declareResource({
 
     app.get(
       "/invoices/percentage_to_invoice",
-      { schema: doc({ tags, summary: "Porcentaje que falta por facturar" }) },
+      { config: requires("invoices", "list"), schema: doc({ tags, summary: "Porcentaje que falta por facturar" }) },
       async (request) => {
-        authorize(request, "invoices", "list");
         const parsed = z.coerce
           .number()
           .int()
@@ -178,9 +177,11 @@ export const invoicesResource = declareResource({
 
     app.post(
       "/invoices/:id/aasm_transition",
-      { schema: doc({ tags, summary: "Cambiar el estado de la factura", version: "optional" }) },
+      {
+        config: requires("invoices", "transition"),
+        schema: doc({ tags, summary: "Cambiar el estado de la factura", version: "optional" }),
+      },
       async (request) => {
-        authorize(request, "invoices", "transition");
         const id = idOf(request);
         await service.find(service.context(app, request, "show"), id);
         const input = service.parseBody(request.body, invoiceTransitionSchema) as z.infer<typeof invoiceTransitionSchema>;
@@ -191,7 +192,7 @@ export const invoicesResource = declareResource({
 
     app.get(
       "/invoices/:id/audit_logs",
-      { schema: doc({ tags, summary: "Bitácora de cambios de la factura" }) },
+      { config: requires("invoices", "show"), schema: doc({ tags, summary: "Bitácora de cambios de la factura" }) },
       async (request) => {
         const ctx = service.context(app, request, "show");
         const id = idOf(request);

@@ -17,11 +17,11 @@ import {
 import { messages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
 import { businessToday } from "../../../src/core/week";
+import { audit } from "../../db/audit";
 import type { Db, Tx } from "../../db/client";
 import { invoices, projects } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
 import { staleVersion, withValidation } from "../../http/resource";
-import { audit } from "../projects/audit";
 
 const cents = (n: number) => Math.round(n * 100);
 

@@ -10,8 +10,8 @@
 import type { FastifyInstance } from "fastify";
 import { jobMessages } from "../../../src/core/messages";
 import { jobRunBody, outboxListQuery } from "../../../src/core/schemas/jobs";
-import { authorize, currentUser } from "../../http/auth";
-import { HttpError, notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { currentUser, requires } from "../../http/auth";
+import { HttpError, notFound, parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { JOBS, jobByName } from "../../jobs";
 import { type JobRun, lastRuns, runJob } from "../../jobs/runner";
@@ -29,29 +29,33 @@ const runView = (run: JobRun) => {
 
 export async function jobsRoutes(api: FastifyInstance) {
   const tags = ["jobs"];
-  api.get("/outbox", { schema: doc({ tags, summary: "Buzón local de correo (.eml)" }) }, async (request) => {
-    authorize(request, "outbox", "list");
-    const parsed = outboxListQuery.safeParse(request.query ?? {});
-    if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-    const { items, total } = await listOutbox(outboxDir(api.config), parsed.data.page, parsed.data.per_page);
-    return {
-      outbox: items,
-      meta: { total_count: total, page: parsed.data.page, per_page: parsed.data.per_page, adapter: api.mail.kind },
-    };
-  });
+  api.get(
+    "/outbox",
+    { config: requires("outbox", "list"), schema: doc({ tags, summary: "Buzón local de correo (.eml)" }) },
+    async (request) => {
+      const query = parse(outboxListQuery, request.query ?? {});
+      const { items, total } = await listOutbox(outboxDir(api.config), query.page, query.per_page);
+      return {
+        outbox: items,
+        meta: { total_count: total, page: query.page, per_page: query.per_page, adapter: api.mail.kind },
+      };
+    },
+  );
 
-  api.get("/outbox/:id", { schema: doc({ tags, summary: "Un mensaje del buzón local" }) }, async (request) => {
-    authorize(request, "outbox", "show");
-    const message = await readOutbox(outboxDir(api.config), (request.params as { id: string }).id);
-    if (!message) throw notFound();
-    return { outbox: message };
-  });
+  api.get(
+    "/outbox/:id",
+    { config: requires("outbox", "show"), schema: doc({ tags, summary: "Un mensaje del buzón local" }) },
+    async (request) => {
+      const message = await readOutbox(outboxDir(api.config), (request.params as { id: string }).id);
+      if (!message) throw notFound();
+      return { outbox: message };
+    },
+  );
 
   api.get(
     "/outbox/:id/eml",
-    { schema: doc({ tags, summary: "Un mensaje del buzón local como archivo .eml" }) },
+    { config: requires("outbox", "show"), schema: doc({ tags, summary: "Un mensaje del buzón local como archivo .eml" }) },
     async (request, reply) => {
-      authorize(request, "outbox", "show");
       const id = (request.params as { id: string }).id;
       const raw = await readOutboxRaw(outboxDir(api.config), id);
       if (!raw) throw notFound();
@@ -59,33 +63,37 @@ export async function jobsRoutes(api: FastifyInstance) {
     },
   );
 
-  api.get("/jobs", { schema: doc({ tags, summary: "Tareas programadas y sus últimas ejecuciones" }) }, async (request) => {
-    authorize(request, "jobs", "list");
-    const now = new Date();
-    const jobs = await Promise.all(
-      JOBS.map(async (job) => ({
-        id: job.name,
-        name: job.name,
-        label: jobMessages.jobLabels[job.name] ?? job.name,
-        current_period: job.period(now, api.config).key,
-        runs: (await lastRuns(api.db.db, job.name)).map(runView),
-      })),
-    );
-    return { jobs, meta: { total_count: jobs.length, adapter: api.mail.kind } };
-  });
+  api.get(
+    "/jobs",
+    { config: requires("jobs", "list"), schema: doc({ tags, summary: "Tareas programadas y sus últimas ejecuciones" }) },
+    async (_request) => {
+      const now = new Date();
+      const jobs = await Promise.all(
+        JOBS.map(async (job) => ({
+          id: job.name,
+          name: job.name,
+          label: jobMessages.jobLabels[job.name] ?? job.name,
+          current_period: job.period(now, api.config).key,
+          runs: (await lastRuns(api.db.db, job.name)).map(runView),
+        })),
+      );
+      return { jobs, meta: { total_count: jobs.length, adapter: api.mail.kind } };
+    },
+  );
 
   api.post(
     "/jobs/:name/run",
-    { schema: doc({ tags, summary: "Ejecutar una tarea programada ahora", body: jobRunBody }) },
+    {
+      config: requires("jobs", "create"),
+      schema: doc({ tags, summary: "Ejecutar una tarea programada ahora", body: jobRunBody }),
+    },
     async (request) => {
-      authorize(request, "jobs", "create");
       const job = jobByName((request.params as { name: string }).name);
       if (!job) throw new HttpError(404, jobMessages.jobUnknown);
-      const parsed = jobRunBody.safeParse(request.body ?? {});
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
+      const body = parse(jobRunBody, request.body ?? {});
       const label = jobMessages.jobLabels[job.name] ?? job.name;
       const outcome = await runJob({ db: api.db.db, mail: api.mail, config: api.config }, job, {
-        force: parsed.data.force,
+        force: body.force,
         trigger: "manual",
         userId: currentUser(request).id,
       });

@@ -3,19 +3,19 @@
  * the menu's counters, and the administrators' notices (SPEC §7: POST notifications {notification:
  * {message, author_name}}), to everyone or to one notifiable workspace's employees.
  */
-import { and, count, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { boardMessages, messages } from "../../../src/core/messages";
 import { noticeSchema } from "../../../src/core/schemas/board";
 import { z } from "../../../src/core/schemas/fields";
-import { employees, notices, notifications, projects, users, workspaces } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { notifications, projects } from "../../db/schema";
+import { currentUser, requires } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
-import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { notFound, parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
-import { publish } from "../../http/realtime";
 import { idOf } from "../../http/resource";
-import { unreadTotal } from "../board/service";
+import { unreadTotal } from "../board";
+import { pushNotified, sendNotice } from "./service";
 
 const listQuery = z.object({
   before_id: z.coerce.number({ error: messages.mustBeNumber }).int().positive().max(2_147_483_647).optional(),
@@ -27,13 +27,13 @@ export async function notificationRoutes(app: FastifyInstance) {
 
   app.get(
     "/notifications",
-    { schema: doc({ tags, summary: "Mis notificaciones (las más recientes primero)" }) },
+    {
+      config: requires("notifications", "list"),
+      schema: doc({ tags, summary: "Mis notificaciones (las más recientes primero)" }),
+    },
     async (request) => {
-      authorize(request, "notifications", "list");
       const user = currentUser(request);
-      const parsed = listQuery.safeParse(request.query ?? {});
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      const { before_id, per_page } = parsed.data;
+      const { before_id, per_page } = parse(listQuery, request.query ?? {});
       const rows = await app.db.db
         .select({
           id: notifications.id,
@@ -55,21 +55,23 @@ export async function notificationRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get("/notifications/summary", { schema: doc({ tags, summary: "Contadores del menú" }) }, async (request) => {
-    authorize(request, "notifications", "list");
-    const user = currentUser(request);
-    const [unseen] = await app.db.db
-      .select({ n: count() })
-      .from(notifications)
-      .where(and(eq(notifications.user_id, user.id), isNull(notifications.seen_at)));
-    return { unread_messages: await unreadTotal(app.db.db, user.id), unseen_notifications: Number(unseen?.n ?? 0) };
-  });
+  app.get(
+    "/notifications/summary",
+    { config: requires("notifications", "list"), schema: doc({ tags, summary: "Contadores del menú" }) },
+    async (request) => {
+      const user = currentUser(request);
+      const [unseen] = await app.db.db
+        .select({ n: count() })
+        .from(notifications)
+        .where(and(eq(notifications.user_id, user.id), isNull(notifications.seen_at)));
+      return { unread_messages: await unreadTotal(app.db.db, user.id), unseen_notifications: Number(unseen?.n ?? 0) };
+    },
+  );
 
   app.put(
     "/notifications/:id/seen",
-    { schema: doc({ tags, summary: "Marcar una notificación como vista" }) },
+    { config: requires("notifications", "update"), schema: doc({ tags, summary: "Marcar una notificación como vista" }) },
     async (request) => {
-      authorize(request, "notifications", "update");
       const user = currentUser(request);
       const id = idOf(request);
       const [row] = await app.db.db
@@ -85,6 +87,7 @@ export async function notificationRoutes(app: FastifyInstance) {
   app.post(
     "/notifications",
     {
+      config: requires("notifications", "create"),
       schema: doc({
         tags,
         summary: "Enviar un aviso a todos o a un espacio de trabajo",
@@ -93,49 +96,11 @@ export async function notificationRoutes(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      authorize(request, "notifications", "create");
       const user = currentUser(request);
       const input = parseWrapped(request.body, "notification", noticeSchema);
-      const authorName = input.author_name?.trim() || user.name;
-      const workspaceId = input.workspace_id ?? null;
-      if (workspaceId) {
-        const [workspace] = await app.db.db.select().from(workspaces).where(eq(workspaces.id, workspaceId));
-        if (!workspace) throw ValidationError.field("workspace_id", messages.invalidReference);
-        if (!workspace.is_notifiable) throw ValidationError.field("workspace_id", boardMessages.workspaceNotNotifiable);
-      }
-      const result = await app.db.db.transaction(async (tx) => {
-        const recipients = workspaceId
-          ? await tx
-              .selectDistinct({ id: employees.user_id })
-              .from(employees)
-              .where(and(eq(employees.workspace_id, workspaceId), eq(employees.is_active, true), isNotNull(employees.user_id)))
-          : await tx.select({ id: users.id }).from(users);
-        const ids = recipients.map((r) => r.id as number);
-        const [notice] = await tx
-          .insert(notices)
-          .values({ message: input.message, author_name: authorName, workspace_id: workspaceId, created_by: user.id })
-          .returning();
-        const rows = ids.length
-          ? await tx
-              .insert(notifications)
-              .values(
-                ids.map((user_id) => ({
-                  kind: "notice",
-                  user_id,
-                  workspace_id: workspaceId,
-                  notice_id: notice.id,
-                  message: input.message,
-                  author_name: authorName,
-                })),
-              )
-              .returning({ id: notifications.id, user_id: notifications.user_id })
-          : [];
-        for (const r of rows) await publish(tx, { t: "notification", id: r.id, user_id: r.user_id as number });
-        return { notice, ids };
-      });
-      // Sent in the background: a slow push service must not hold this request.
-      app.pushes.enqueue(result.ids, {
-        title: boardMessages.noticeTitle(authorName),
+      const result = await app.db.db.transaction((tx) => sendNotice(tx, user, input));
+      pushNotified(app, result.ids, {
+        title: boardMessages.noticeTitle(result.notice.author_name),
         body: input.message,
         url: "/app/notices",
         tag: `notice-${result.notice.id}`,

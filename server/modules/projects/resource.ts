@@ -1,9 +1,8 @@
-import { and, asc, eq, exists, inArray, isNotNull, ne, or, type SQL, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { eq, exists, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import { NON_BILLING_INVOICE_STATES } from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
-import { permittedEvents, projectEvent, projectStateLabel } from "../../../src/core/projectMachine";
+import { permittedEvents, projectStateLabel } from "../../../src/core/projectMachine";
 import { optionalText, z } from "../../../src/core/schemas/fields";
 import {
   extendProjectSchema,
@@ -13,8 +12,8 @@ import {
   projectUpdateSchema,
   requiredComment,
 } from "../../../src/core/schemas/project";
-import type { SessionUser } from "../../../src/core/session";
 import { ARCHIVED_PROJECT_STATES, INVOICE_ACTIONS, PROJECT_STATES, PROJECT_STATUS_FILTERS } from "../../../src/core/states";
+import { audit, auditTrail } from "../../db/audit";
 import {
   activities,
   assignments,
@@ -22,30 +21,35 @@ import {
   employees,
   estimated_work_hours,
   invoices,
-  notifications,
   products,
-  project_stages,
   project_types,
   projects,
-  users,
 } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { currentUser, requires } from "../../http/auth";
 import { forbidden, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
-import { memberSql, unreadCountSql } from "../board/service";
-import { assertFolderFree, placeProjectFolder } from "../drive/folders";
+import { memberSql, unreadCountSql } from "../board";
 import {
+  assertFolderFree,
   driveFailure,
   driveWorkOf,
+  placeProjectFolder,
   resolveDriveFolder,
   touchesFolder,
   undoDriveWorkOnFailure,
   withDriveWork,
-} from "../drive/service";
-import { audit, auditTrail } from "./audit";
-import { extendProject, nextProjectCode, recordCreation, setInvoiceAction, transitionProject } from "./service";
+} from "../drive";
+import {
+  extendProject,
+  nextProjectCode,
+  notifyProjectPeople,
+  projectStages,
+  recordCreation,
+  setInvoiceAction,
+  transitionProject,
+} from "./service";
 
 const nameOf = (table: typeof clients | typeof products | typeof project_types | typeof employees, column: SQL) =>
   sql<string | null>`(select ${sql.identifier("name")} from ${table} where ${sql.identifier("id")} = ${column})`;
@@ -264,18 +268,17 @@ export const projectsResource = declareResource({
 
     app.get(
       "/projects/get_next_project_code",
-      { schema: doc({ tags, summary: "Siguiente código de proyecto" }) },
-      async (request) => {
-        authorize(request, "projects", "create");
-        return { next_project_code: await nextProjectCode(app.db.db) };
-      },
+      { config: requires("projects", "create"), schema: doc({ tags, summary: "Siguiente código de proyecto" }) },
+      async () => ({ next_project_code: await nextProjectCode(app.db.db) }),
     );
 
     app.post(
       "/projects/:id/aasm_transition",
-      { schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto", version: "optional" }) },
+      {
+        config: requires("projects", "transition"),
+        schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto", version: "optional" }),
+      },
       async (request) => {
-        authorize(request, "projects", "transition");
         const id = idOf(request);
         await service.find(service.context(app, request, "show"), id);
         const input = service.parseBody(request.body, projectTransitionSchema) as z.infer<typeof projectTransitionSchema>;
@@ -286,46 +289,18 @@ export const projectsResource = declareResource({
 
     app.get(
       "/projects/:id/project_stages",
-      { schema: doc({ tags, summary: "Historial de estados del proyecto" }) },
+      { config: requires("projects", "show"), schema: doc({ tags, summary: "Historial de estados del proyecto" }) },
       async (request) => {
         const ctx = service.context(app, request, "show");
         const id = idOf(request);
         await service.find(ctx, id);
-        const responsible = alias(employees, "responsible");
-        const rows = await app.db.db
-          .select({
-            id: project_stages.id,
-            event: project_stages.event,
-            from_state: project_stages.from_state,
-            to_state: project_stages.to_state,
-            comment: project_stages.comment,
-            stage_date: project_stages.stage_date,
-            eta: project_stages.eta,
-            responsible_id: project_stages.responsible_id,
-            responsible_name: responsible.name,
-            user_id: project_stages.user_id,
-            user_name: users.name,
-            created_at: project_stages.created_at,
-          })
-          .from(project_stages)
-          .leftJoin(responsible, eq(responsible.id, project_stages.responsible_id))
-          .leftJoin(users, eq(users.id, project_stages.user_id))
-          .where(eq(project_stages.project_id, id))
-          .orderBy(asc(project_stages.created_at), asc(project_stages.id));
-        return {
-          project_stages: rows.map((r) => ({
-            ...r,
-            event_label: projectEvent(r.event)?.label ?? (r.event === "crear" ? "Crear" : r.event),
-            from_state_label: r.from_state ? projectStateLabel(r.from_state) : null,
-            to_state_label: projectStateLabel(r.to_state),
-          })),
-        };
+        return { project_stages: await projectStages(app.db.db, id) };
       },
     );
 
     app.get(
       "/projects/:id/audit_logs",
-      { schema: doc({ tags, summary: "Bitácora de cambios del proyecto" }) },
+      { config: requires("projects", "show"), schema: doc({ tags, summary: "Bitácora de cambios del proyecto" }) },
       async (request) => {
         const ctx = service.context(app, request, "show");
         const id = idOf(request);
@@ -340,7 +315,10 @@ export const projectsResource = declareResource({
 
     app.post(
       "/projects/:id/extend_project",
-      { schema: doc({ tags, summary: "Extender la ETA del proyecto", version: "optional" }) },
+      {
+        config: requires("projects", "update"),
+        schema: doc({ tags, summary: "Extender la ETA del proyecto", version: "optional" }),
+      },
       async (request) => {
         const ctx = service.context(app, request, "update");
         const id = idOf(request);
@@ -354,15 +332,7 @@ export const projectsResource = declareResource({
             id,
             { ...input, eta: input.eta ?? null },
             expectedVersion(request, request.body, "project"),
-            async (tx) => {
-              if (input.name === undefined) return;
-              const [row] = await tx.select().from(projects).where(eq(projects.id, id));
-              try {
-                await placeProjectFolder(tx, work, row, { bump: false });
-              } catch (error) {
-                driveFailure(error);
-              }
-            },
+            work,
           ),
         );
         return showAfter(request, id);
@@ -373,7 +343,7 @@ export const projectsResource = declareResource({
     for (const action of Object.keys(INVOICE_ACTIONS) as Array<keyof typeof INVOICE_ACTIONS>) {
       app.post(
         `/projects/:id/${action}`,
-        { schema: doc({ tags, summary: INVOICE_ACTIONS[action], version: "optional" }) },
+        { config: requires("projects", "invoice"), schema: doc({ tags, summary: INVOICE_ACTIONS[action], version: "optional" }) },
         async (request) => {
           const ctx = service.context(app, request, "invoice");
           const id = idOf(request);
@@ -394,30 +364,20 @@ export const projectsResource = declareResource({
 
     app.post(
       "/projects/:id/notify_user",
-      { schema: doc({ tags, summary: "Avisar al PM y al responsable del proyecto" }) },
+      { config: requires("projects", "notify"), schema: doc({ tags, summary: "Avisar al PM y al responsable del proyecto" }) },
       async (request) => {
         const ctx = service.context(app, request, "notify");
         const id = idOf(request);
         const project = await service.find(ctx, id);
         const input = service.parseBody(request.body ?? {}, notifyUserSchema);
-        const people = [project.pm_id, project.rape_id].filter((v): v is number => typeof v === "number");
-        const recipients = people.length
-          ? await app.db.db
-              .selectDistinct({ user_id: employees.user_id })
-              .from(employees)
-              .where(and(inArray(employees.id, people), isNotNull(employees.user_id)))
-          : [];
-        if (recipients.length === 0) throw ValidationError.base(messages.noUsersToNotify);
-        const user = currentUser(request) as SessionUser;
-        const message =
-          (input.message as string | null | undefined) ??
-          `Proyecto ${project.project_code} «${project.name}»: estado ${projectStateLabel(String(project.state))}.`;
-        const rows = await app.db.db
-          .insert(notifications)
-          .values(
-            recipients.map((r) => ({ message, author_name: user.name, user_id: r.user_id, kind: "project", project_id: id })),
-          )
-          .returning({ id: notifications.id, user_id: notifications.user_id });
+        const rows = await app.db.db.transaction((tx) =>
+          notifyProjectPeople(
+            tx,
+            ctx.user,
+            project as typeof projects.$inferSelect,
+            (input.message as string | null | undefined) ?? null,
+          ),
+        );
         return {
           notified: rows.length,
           notifications: rows,

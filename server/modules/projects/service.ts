@@ -3,7 +3,8 @@
  * transaction that first locks the project row (SELECT … FOR UPDATE), so two concurrent requests
  * cannot both apply; the second sees the first's result and is judged against it.
  */
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { MAX_INVOICED_PERCENTAGE } from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
 import {
@@ -16,12 +17,15 @@ import {
 import type { SessionUser } from "../../../src/core/session";
 import type { ProjectState } from "../../../src/core/states";
 import { businessToday } from "../../../src/core/week";
+import { audit } from "../../db/audit";
 import type { Db, Tx } from "../../db/client";
-import { project_stages, projects } from "../../db/schema";
+import { employees, project_stages, projects, users } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
 import { staleVersion, withValidation } from "../../http/resource";
-import { invoicedPercentage } from "../invoices/service";
-import { audit } from "./audit";
+import type { DriveWork } from "../../ports/documents";
+import { driveFailure, placeProjectFolder } from "../drive";
+import { invoicedPercentage } from "../invoices";
+import { notify } from "../notifications";
 
 export const PROJECT_CODE_PREFIX = "PRY-";
 
@@ -151,8 +155,8 @@ export async function extendProject(
   id: number,
   input: ExtendInput,
   expected?: number,
-  /** Runs last in the transaction (the project's folder renamed with it). */
-  after?: (tx: Tx) => Promise<void>,
+  /** The drive work of the request: a new name renames the project's folder in the same transaction. */
+  work?: DriveWork,
 ) {
   await withValidation(() =>
     db.transaction(async (tx) => {
@@ -168,7 +172,14 @@ export async function extendProject(
         userId,
         comment: input.audit_comment,
       });
-      await after?.(tx);
+      if (input.name !== undefined && work) {
+        const [row] = await tx.select().from(projects).where(eq(projects.id, id));
+        try {
+          await placeProjectFolder(tx, work, row, { bump: false });
+        } catch (error) {
+          driveFailure(error);
+        }
+      }
     }),
   );
 }
@@ -210,4 +221,66 @@ export async function codeTaken(db: Tx, code: string, exceptId?: number) {
     .where(and(eq(projects.project_code, code), exceptId ? ne(projects.id, exceptId) : undefined))
     .limit(1);
   return Boolean(row);
+}
+
+/** The project's state history, oldest first, with the labels the history table shows. */
+export async function projectStages(db: Tx, id: number) {
+  const responsible = alias(employees, "responsible");
+  const rows = await db
+    .select({
+      id: project_stages.id,
+      event: project_stages.event,
+      from_state: project_stages.from_state,
+      to_state: project_stages.to_state,
+      comment: project_stages.comment,
+      stage_date: project_stages.stage_date,
+      eta: project_stages.eta,
+      responsible_id: project_stages.responsible_id,
+      responsible_name: responsible.name,
+      user_id: project_stages.user_id,
+      user_name: users.name,
+      created_at: project_stages.created_at,
+    })
+    .from(project_stages)
+    .leftJoin(responsible, eq(responsible.id, project_stages.responsible_id))
+    .leftJoin(users, eq(users.id, project_stages.user_id))
+    .where(eq(project_stages.project_id, id))
+    .orderBy(asc(project_stages.created_at), asc(project_stages.id));
+  return rows.map((r) => ({
+    ...r,
+    event_label: projectEvent(r.event)?.label ?? (r.event === PROJECT_CREATE_EVENT ? "Crear" : r.event),
+    from_state_label: r.from_state ? projectStateLabel(r.from_state) : null,
+    to_state_label: projectStateLabel(r.to_state),
+  }));
+}
+
+/**
+ * notify_user (SPEC §7): a notification to the users of the project's PM and responsible, in their bell
+ * and on their live feed; without either of them, a 422. `message` defaults to the project's state.
+ */
+export async function notifyProjectPeople(
+  tx: Tx,
+  author: SessionUser,
+  project: { id: number; project_code: string; name: string; state: string; pm_id: number | null; rape_id: number | null },
+  message: string | null,
+) {
+  const people = [project.pm_id, project.rape_id].filter((v): v is number => typeof v === "number");
+  const recipients = people.length
+    ? await tx
+        .selectDistinct({ user_id: employees.user_id })
+        .from(employees)
+        .where(and(inArray(employees.id, people), isNotNull(employees.user_id)))
+    : [];
+  if (recipients.length === 0) throw ValidationError.base(messages.noUsersToNotify);
+  const text = message ?? `Proyecto ${project.project_code} «${project.name}»: estado ${projectStateLabel(project.state)}.`;
+  return notify(
+    tx,
+    recipients.map((r) => ({
+      message: text,
+      author_name: author.name,
+      user_id: r.user_id as number,
+      kind: "project",
+      project_id: project.id,
+    })),
+  );
 }

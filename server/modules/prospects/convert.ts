@@ -18,14 +18,13 @@ import { pipelineMessages } from "../../../src/core/messages";
 import { clientFieldsSchema } from "../../../src/core/schemas/client";
 import type { Db } from "../../db/client";
 import { activities, client_product_catalogs, clients, prospects, quotations } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
-import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
+import { currentUser, requires } from "../../http/auth";
+import { notFound, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf, ResourceService, withValidation } from "../../http/resource";
 import type { DocumentsPort } from "../../ports/documents";
-import { clientsResource, nextClientCode } from "../clients/resource";
-import { assertFolderFree } from "../drive/folders";
-import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
+import { clientsResource, nextClientCode } from "../clients";
+import { assertFolderFree, driveFailure, resolveDriveFolder, withDriveWork } from "../drive";
 
 /** Is `id` the folder `ancestorId` or inside it? */
 export async function isWithin(port: DocumentsPort, id: string, ancestorId: string): Promise<boolean> {
@@ -42,6 +41,7 @@ export function convertToClientRoute(app: FastifyInstance) {
   app.post(
     "/prospects/:id/convert_to_client",
     {
+      config: requires("prospects", "transition"),
       schema: doc({
         tags: ["prospects"],
         summary: "Convertir el prospecto en cliente",
@@ -50,7 +50,6 @@ export function convertToClientRoute(app: FastifyInstance) {
       }),
     },
     async (request, reply) => {
-      authorize(request, "prospects", "transition");
       const ctx = clientService.context(app, request, "create");
       const user = currentUser(request);
       const id = idOf(request);
@@ -62,9 +61,8 @@ export function convertToClientRoute(app: FastifyInstance) {
       const [won] = await db.select({ name: clients.name }).from(clients).where(eq(clients.prospect_id, id));
       if (won) throw ValidationError.base(pipelineMessages.prospectAlreadyClient(prospect.name, won.name));
       const raw = (request.body ?? {}) as Record<string, unknown>;
-      const parsed = clientFieldsSchema.safeParse(raw.client && typeof raw.client === "object" ? raw.client : raw);
-      if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-      const values: Record<string, unknown> = { ...parsed.data };
+      const clientInput = parse(clientFieldsSchema, raw.client && typeof raw.client === "object" ? raw.client : raw);
+      const values: Record<string, unknown> = { ...clientInput };
       const port = app.documents;
       const target = await resolveDriveFolder(port, values, { requiredMessage: pipelineMessages.folderNotSelected });
       if (!target) throw ValidationError.field("drive_root_id", pipelineMessages.folderNotSelected);

@@ -8,8 +8,17 @@ import { ValidationError } from "../../http/errors";
 import { declareResource } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { safeFolderName } from "../../ports/documents";
-import { assertFolderFree, assertParentFree, keepVersion, renameOwnFolder } from "../drive/folders";
-import { driveFailure, driveWorkOf, resolveDriveFolder, touchesFolder, undoDriveWorkOnFailure } from "../drive/service";
+import {
+  assertFolderFree,
+  assertParentFree,
+  driveFailure,
+  driveWorkOf,
+  keepVersion,
+  renameOwnFolder,
+  resolveDriveFolder,
+  touchesFolder,
+  undoDriveWorkOnFailure,
+} from "../drive";
 import { convertToClientRoute } from "./convert";
 
 /** The client a won prospect became (an approved quotation made it): the prospect is that client now. */

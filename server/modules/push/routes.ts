@@ -16,14 +16,19 @@ const endpointOnly = z.object({ endpoint: pushSubscriptionSchema.shape.endpoint 
 export async function pushRoutes(app: FastifyInstance) {
   const tags = ["push"];
 
-  app.get("/push/public_key", { schema: doc({ tags, summary: "Clave pública VAPID" }) }, async (request) => {
-    currentUser(request);
-    return { public_key: await app.push.publicKey() };
-  });
+  app.get(
+    "/push/public_key",
+    { config: { signedIn: true }, schema: doc({ tags, summary: "Clave pública VAPID" }) },
+    async (request) => {
+      currentUser(request);
+      return { public_key: await app.push.publicKey() };
+    },
+  );
 
   app.post(
     "/push/subscriptions",
     {
+      config: { signedIn: true },
       schema: doc({
         tags,
         summary: "Registrar este dispositivo para notificaciones push",
@@ -63,14 +68,18 @@ export async function pushRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete("/push/subscriptions", { schema: doc({ tags, summary: "Dar de baja este dispositivo" }) }, async (request) => {
-    const user = currentUser(request);
-    const raw = request.body && typeof request.body === "object" ? request.body : (request.query ?? {});
-    const input = parseWrapped(raw, "subscription", endpointOnly);
-    const removed = await app.db.db
-      .delete(push_subscriptions)
-      .where(and(eq(push_subscriptions.endpoint, input.endpoint), eq(push_subscriptions.user_id, user.id)))
-      .returning({ id: push_subscriptions.id });
-    return { removed: removed.length };
-  });
+  app.delete(
+    "/push/subscriptions",
+    { config: { signedIn: true }, schema: doc({ tags, summary: "Dar de baja este dispositivo" }) },
+    async (request) => {
+      const user = currentUser(request);
+      const raw = request.body && typeof request.body === "object" ? request.body : (request.query ?? {});
+      const input = parseWrapped(raw, "subscription", endpointOnly);
+      const removed = await app.db.db
+        .delete(push_subscriptions)
+        .where(and(eq(push_subscriptions.endpoint, input.endpoint), eq(push_subscriptions.user_id, user.id)))
+        .returning({ id: push_subscriptions.id });
+      return { removed: removed.length };
+    },
+  );
 }

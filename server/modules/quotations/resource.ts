@@ -8,17 +8,17 @@ import { messages } from "../../../src/core/messages";
 import { FINAL_QUOTATION_STATES, permittedEvents, quotationStateOptions } from "../../../src/core/quotationMachine";
 import { quotationSchema, quotationUpdateSchema } from "../../../src/core/schemas/quotation";
 import { QUOTATION_STATES, type QuotationState } from "../../../src/core/states";
+import { auditTrail } from "../../db/audit";
 import type { Tx } from "../../db/client";
 import { clients, products, prospects, quotations, users } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { currentUser, requires } from "../../http/auth";
 import { notFound, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter, idOf } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
 import { type CalendarAccount, CalendarError, toIcs } from "../../ports/calendar";
-import { auditTrail } from "../projects/audit";
-import { storeCloudToken } from "../users/service";
+import { storeCloudToken } from "../users";
 import { type EventInput, eventForStorage, eventTimes, invitationPath } from "./event";
 import { transitionRoute } from "./transition";
 
@@ -165,17 +165,21 @@ export const quotationsResource = declareResource({
   routes(app, service) {
     app.get(
       "/quotations/quotation_states",
-      { schema: doc({ tags: ["quotations"], summary: "Estados de cotización con su nombre" }) },
-      async (request) => {
-        authorize(request, "quotations", "list");
+      {
+        config: requires("quotations", "list"),
+        schema: doc({ tags: ["quotations"], summary: "Estados de cotización con su nombre" }),
+      },
+      async (_request) => {
         return { quotation_states: quotationStateOptions() };
       },
     );
     app.get(
       "/quotations/:id/invitation.ics",
-      { schema: doc({ tags: ["quotations"], summary: "Invitación iCalendar del evento" }) },
+      {
+        config: requires("quotations", "show"),
+        schema: doc({ tags: ["quotations"], summary: "Invitación iCalendar del evento" }),
+      },
       async (request, reply) => {
-        authorize(request, "quotations", "show");
         const id = idOf(request);
         const [row] = await app.db.db.select().from(quotations).where(eq(quotations.id, id)).limit(1);
         const times = row ? eventTimes(row.event) : null;
@@ -207,9 +211,11 @@ export const quotationsResource = declareResource({
     );
     app.get(
       "/quotations/:id/audit_logs",
-      { schema: doc({ tags: ["quotations"], summary: "Historial de estados y comentarios de la cotización" }) },
+      {
+        config: requires("quotations", "show"),
+        schema: doc({ tags: ["quotations"], summary: "Historial de estados y comentarios de la cotización" }),
+      },
       async (request) => {
-        authorize(request, "quotations", "show");
         const id = idOf(request);
         const [row] = await app.db.db.select({ id: quotations.id }).from(quotations).where(eq(quotations.id, id)).limit(1);
         if (!row) throw notFound();

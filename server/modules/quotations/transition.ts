@@ -42,17 +42,16 @@ import {
   prospects,
   quotations,
 } from "../../db/schema";
-import { authorize, currentUser } from "../../http/auth";
+import { currentUser, requires } from "../../http/auth";
 import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { expectedVersion, idOf, type ResourceService, staleVersion, withValidation } from "../../http/resource";
 import { testPause } from "../../http/testPause";
 import { TEMPLATES_DIR } from "../../paths";
 import { type DocumentsPort, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
-import { nextClientCode } from "../clients/resource";
-import { assertFolderFree } from "../drive/folders";
-import { driveFailure, resolveDriveFolder, withDriveWork } from "../drive/service";
-import { nextProjectCode, recordCreation } from "../projects/service";
+import { nextClientCode } from "../clients";
+import { assertFolderFree, driveFailure, resolveDriveFolder, withDriveWork } from "../drive";
+import { nextProjectCode, recordCreation } from "../projects";
 
 export const QUOTATIONS_FOLDER = "Cotizaciones";
 export const CONTRACT_TEMPLATE = "contrato_pld.docx";
@@ -114,6 +113,7 @@ export function transitionRoute(app: FastifyInstance, service: ResourceService) 
   app.post(
     "/quotations/:id/aasm_transition",
     {
+      config: requires("quotations", "transition"),
       schema: doc({
         tags: ["quotations"],
         summary: "Cambiar el estado de la cotización",
@@ -122,7 +122,6 @@ export function transitionRoute(app: FastifyInstance, service: ResourceService) 
       }),
     },
     async (request) => {
-      authorize(request, "quotations", "transition");
       const user = currentUser(request);
       const id = idOf(request);
       const expected = expectedVersion(request, request.body, "quotation");

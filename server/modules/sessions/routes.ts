@@ -50,13 +50,21 @@ export async function sessionRoutes(app: FastifyInstance) {
 
   await app.register(ssoRoutes);
 
-  app.get("/sessions/current", { schema: doc({ tags: ["sesiones"], summary: "Sesión actual" }) }, async (request) => ({
-    user: currentUser(request),
-  }));
+  app.get(
+    "/sessions/current",
+    { config: { signedIn: true }, schema: doc({ tags: ["sesiones"], summary: "Sesión actual" }) },
+    async (request) => ({
+      user: currentUser(request),
+    }),
+  );
 
-  app.delete("/sessions", { schema: doc({ tags: ["sesiones"], summary: "Cerrar sesión" }) }, async (request, reply) => {
-    if (request.sessionId) await destroySession(app.db.db, request.sessionId);
-    reply.clearCookie(SESSION_COOKIE, { path: "/" });
-    return { ok: true };
-  });
+  app.delete(
+    "/sessions",
+    { config: { signedIn: true }, schema: doc({ tags: ["sesiones"], summary: "Cerrar sesión" }) },
+    async (request, reply) => {
+      if (request.sessionId) await destroySession(app.db.db, request.sessionId);
+      reply.clearCookie(SESSION_COOKIE, { path: "/" });
+      return { ok: true };
+    },
+  );
 }

@@ -1,112 +1,14 @@
-import { createHash, randomBytes } from "node:crypto";
-import { hash, verify } from "@node-rs/argon2";
-import { and, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { COOKIE_MAX_AGE_SECONDS } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
 import { SESSION_COOKIE, type SessionUser, TOKEN_PREFIX } from "../../../src/core/session";
-import type { Config } from "../../config";
+import { verifyPassword } from "../../auth/passwords";
+import { hashToken } from "../../auth/sessionLookup";
 import type { Db } from "../../db/client";
 import { employees, login_attempts, sessions, users } from "../../db/schema";
 import { HttpError } from "../../http/errors";
-
-const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1, algorithm: 2 /* Argon2id */ } as const;
-
-export const hashPassword = (password: string) => hash(password, ARGON2);
-export async function verifyPassword(digest: string | null, password: string): Promise<boolean> {
-  if (!digest) return false;
-  try {
-    return await verify(digest, password);
-  } catch {
-    return false;
-  }
-}
-
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
-
-/** What a SessionUser holds, and the session's id and last use. */
-const sessionUserColumns = {
-  session: { id: sessions.id, last_seen_at: sessions.last_seen_at },
-  user: {
-    id: users.id,
-    name: users.name,
-    email: users.email,
-    administrator_role: users.administrator_role,
-    operator_role: users.operator_role,
-    finance_role: users.finance_role,
-    can_chat: users.can_chat,
-  },
-  employee: {
-    id: employees.id,
-    name: employees.name,
-    employee_code: employees.employee_code,
-    workspace_id: employees.workspace_id,
-    is_active: employees.is_active,
-    is_admin_group: employees.is_admin_group,
-    is_rape: employees.is_rape,
-    assignable: employees.assignable,
-  },
-};
-
-/** A session still valid at this moment: not expired, not idle too long, its employee (if any) active. */
-const sessionValid = (idleLimit: SQL | Date) =>
-  and(
-    gt(sessions.expires_at, sql`now()`),
-    gt(sessions.last_seen_at, idleLimit as SQL),
-    // A deactivated employee's user is signed out on the next request, whatever removed (or missed) its sessions.
-    or(isNull(employees.id), eq(employees.is_active, true)),
-  );
-
-/**
- * The statement of userForToken, built once per database (a prepared statement): every API request
- * runs it, so drizzle does not rebuild it each time.
- */
-function sessionUserQuery(db: Db) {
-  return db
-    .select(sessionUserColumns)
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.user_id))
-    .leftJoin(employees, eq(employees.user_id, users.id))
-    .where(and(eq(sessions.token_hash, sql.placeholder("token_hash")), sessionValid(sql.placeholder("idle_limit") as never)))
-    .limit(1)
-    .prepare("sia_session_user");
-}
-
-/**
- * The users of these sessions as they are now (roles, employee), for the ones still valid: what a
- * long-lived connection (the realtime stream) re-reads before acting on the authority it was opened with.
- */
-export async function sessionUsers(db: Db, sessionIds: number[], config: Config): Promise<Map<number, SessionUser>> {
-  const out = new Map<number, SessionUser>();
-  if (sessionIds.length === 0) return out;
-  const idleLimit = new Date(Date.now() - config.SESSION_IDLE_DAYS * 86_400_000);
-  const rows = await db
-    .select(sessionUserColumns)
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.user_id))
-    .leftJoin(employees, eq(employees.user_id, users.id))
-    .where(and(inArray(sessions.id, [...new Set(sessionIds)]), sessionValid(idleLimit)));
-  for (const row of rows) out.set(row.session.id, { ...row.user, employee: row.employee } as SessionUser);
-  return out;
-}
-const sessionUserQueries = new WeakMap<Db, ReturnType<typeof sessionUserQuery>>();
-
-/** One query: the session's user with its employee. */
-export async function userForToken(db: Db, token: string, config: Config) {
-  const idleLimit = new Date(Date.now() - config.SESSION_IDLE_DAYS * 86_400_000);
-  let query = sessionUserQueries.get(db);
-  if (!query) {
-    query = sessionUserQuery(db);
-    sessionUserQueries.set(db, query);
-  }
-  const [row] = await query.execute({ token_hash: hashToken(token), idle_limit: idleLimit.toISOString() });
-  if (!row) return null;
-  if (Date.now() - row.session.last_seen_at.getTime() > 60_000) {
-    await db.update(sessions).set({ last_seen_at: new Date() }).where(eq(sessions.id, row.session.id));
-  }
-  const { user, employee } = row;
-  return { sessionId: row.session.id, user: { ...user, employee } as SessionUser };
-}
 
 export function toSessionUser(user: typeof users.$inferSelect, employee: typeof employees.$inferSelect | null): SessionUser {
   return {

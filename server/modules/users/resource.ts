@@ -3,7 +3,7 @@ import type { ROLES } from "../../../src/core/constants";
 import { cloudTokenSchema, userRoleFilter, userSchema, userUpdateSchema } from "../../../src/core/schemas/user";
 import { employees, users } from "../../db/schema";
 import { currentUser } from "../../http/auth";
-import { ValidationError, zodFieldErrors } from "../../http/errors";
+import { parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
 import { encryptSecret, secretKey } from "../../http/secrets";
@@ -46,15 +46,17 @@ export const usersResource = declareResource({
   routes(app, service) {
     app.post(
       "/users/save_cloud_token",
-      { schema: doc({ tags: ["users"], summary: "Guardar el token del calendario del usuario", body: cloudTokenSchema }) },
+      {
+        config: { signedIn: true },
+        schema: doc({ tags: ["users"], summary: "Guardar el token del calendario del usuario", body: cloudTokenSchema }),
+      },
       async (request) => {
         const user = currentUser(request);
         const raw = (request.body && typeof request.body === "object" ? request.body : {}) as Record<string, unknown>;
         const inner = raw.user && typeof raw.user === "object" ? raw.user : raw;
-        const parsed = cloudTokenSchema.safeParse(inner);
-        if (!parsed.success) throw new ValidationError(zodFieldErrors(parsed.error));
-        const encrypted = encryptSecret(parsed.data.token, secretKey(app.config));
-        await storeCloudToken(app.db.db, user.id, encrypted, parsed.data.google_id);
+        const input = parse(cloudTokenSchema, inner);
+        const encrypted = encryptSecret(input.token, secretKey(app.config));
+        await storeCloudToken(app.db.db, user.id, encrypted, input.google_id);
         const ctx = { app, request, user, grant: "own" as const, db: app.db.db };
         return { user: await service.show(ctx, user.id) };
       },

@@ -2,13 +2,13 @@
 import { and, eq, isNotNull, ne, notLike, type SQL } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { isAdmin } from "../../../src/core/permissions";
+import { hashPassword } from "../../auth/passwords";
 import { PUBLIC_DEMO_PASSWORD } from "../../config";
 import type { Db, Tx } from "../../db/client";
 import { employees, sessions, users } from "../../db/schema";
 import { forbidden, ValidationError } from "../../http/errors";
 import type { RequestContext } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
-import { hashPassword } from "../sessions/service";
 
 type Values = Record<string, unknown>;
 

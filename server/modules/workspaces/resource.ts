@@ -3,6 +3,7 @@ import { messages } from "../../../src/core/messages";
 import { workspaceSchema, workspaceUpdateSchema } from "../../../src/core/schemas/workspace";
 import type { Tx } from "../../db/client";
 import { app_settings, bosses_workspaces, employees, workspaces } from "../../db/schema";
+import { requires } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, etagOf, idOf, requireVersion, staleVersion } from "../../http/resource";
@@ -93,6 +94,7 @@ export const workspacesResource = declareResource({
     app.put(
       "/workspaces/:id/toggle_notification",
       {
+        config: requires("workspaces", "update"),
         schema: doc({
           tags: ["workspaces"],
           summary: "Activar o desactivar las notificaciones del espacio de trabajo",

@@ -10,8 +10,7 @@ import { getPersonalAccessTokenHandler, WebApi } from "azure-devops-node-api";
 import { WorkItemErrorPolicy } from "azure-devops-node-api/interfaces/WorkItemTrackingInterfaces.js";
 import type { IWorkItemTrackingApi } from "azure-devops-node-api/WorkItemTrackingApi.js";
 import { messages } from "../../../src/core/messages";
-import { HttpError } from "../../http/errors";
-import { type Ticket, type TicketSearch, type TicketsPort, ticketsError } from "./port";
+import { type Ticket, type TicketSearch, TicketsError, type TicketsPort } from "./port";
 
 /** What the adapter reads from SIA's database (injected, so the adapter knows no tables). */
 export interface TicketsDirectory {
@@ -95,29 +94,29 @@ export class AzureDevOpsTickets implements TicketsPort {
 
   async search(query: TicketSearch): Promise<Ticket[]> {
     const token = (await this.directory.userToken(query.user_id))?.trim() || this.settings.pat;
-    if (!token) throw ticketsError(messages.ticketsNoToken);
+    if (!token) throw new TicketsError("no_token", messages.ticketsNoToken);
     let project: string | undefined;
     if (query.project_id) {
       const name = await this.directory.projectName(query.project_id);
-      if (name === null) throw ticketsError(messages.ticketsSiaProjectMissing);
+      if (name === null) throw new TicketsError("project_not_found", messages.ticketsSiaProjectMissing);
       project = name;
     } else {
       project = this.settings.project;
     }
-    if (!project) throw ticketsError(messages.ticketsNoProject);
+    if (!project) throw new TicketsError("no_project", messages.ticketsNoProject);
 
     try {
       const wit = await this.workItems(token);
       const result = await wit.queryByWiql({ query: ticketsWiql(project, query.search) }, { project }, undefined, this.limit);
       // The client answers a 404 with null instead of throwing: the team project does not exist.
-      if (!result) throw ticketsError(messages.ticketsProjectNotFound(project));
+      if (!result) throw new TicketsError("project_not_found", messages.ticketsProjectNotFound(project));
       const ids = (result.workItems ?? [])
         .map((w) => w.id)
         .filter((id): id is number => typeof id === "number")
         .slice(0, this.limit);
       if (ids.length === 0) return [];
       const items = await wit.getWorkItemsBatch({ ids, fields: FIELDS, errorPolicy: WorkItemErrorPolicy.Omit }, project);
-      if (!Array.isArray(items)) throw ticketsError(messages.ticketsProjectNotFound(project));
+      if (!Array.isArray(items)) throw new TicketsError("project_not_found", messages.ticketsProjectNotFound(project));
       const byId = new Map(items.filter((w) => w && typeof w.id === "number").map((w) => [w.id as number, w]));
       return ids.flatMap((id) => {
         const item = byId.get(id);
@@ -146,30 +145,33 @@ export class AzureDevOpsTickets implements TicketsPort {
 
   /** One cheap authenticated call: the first team project the token sees. */
   async check(): Promise<void> {
-    if (!this.settings.pat) throw new Error(messages.ticketsNoToken);
+    if (!this.settings.pat) throw new TicketsError("no_token", messages.ticketsNoToken);
     try {
       const core = await this.connection(this.settings.pat).getCoreApi();
       const projects = await core.getProjects(undefined, 1);
-      if (!Array.isArray(projects)) throw new Error(messages.ticketsBadAnswer);
+      if (!Array.isArray(projects)) throw new TicketsError("bad_answer", messages.ticketsBadAnswer);
       if (this.settings.project) {
         const project = await core.getProject(this.settings.project);
-        if (!project) throw ticketsError(messages.ticketsProjectNotFound(this.settings.project));
+        if (!project) throw new TicketsError("project_not_found", messages.ticketsProjectNotFound(this.settings.project));
       }
     } catch (error) {
-      throw new Error(this.failure(error).message);
+      throw this.failure(error);
     }
   }
 
-  /** Any error of the client as a 422 titled "Azure Devops" with a Spanish reason. */
-  private failure(error: unknown, project?: string): HttpError {
-    if (error instanceof HttpError) return error;
+  /** Any error of the client as a TicketsError with a Spanish reason. */
+  private failure(error: unknown, project?: string): TicketsError {
+    if (error instanceof TicketsError) return error;
     const e = (error ?? {}) as ProviderError;
-    if (e.statusCode === 401 || e.statusCode === 403 || e.statusCode === 203) return ticketsError(messages.ticketsUnauthorized);
+    if (e.statusCode === 401 || e.statusCode === 403 || e.statusCode === 203)
+      return new TicketsError("unauthorized", messages.ticketsUnauthorized);
     if (e.statusCode === 404)
-      return ticketsError(project ? messages.ticketsProjectNotFound(project) : messages.ticketsHttpError(404));
-    if (typeof e.statusCode === "number") return ticketsError(messages.ticketsHttpError(e.statusCode));
+      return project
+        ? new TicketsError("project_not_found", messages.ticketsProjectNotFound(project))
+        : new TicketsError("bad_answer", messages.ticketsHttpError(404));
+    if (typeof e.statusCode === "number") return new TicketsError("bad_answer", messages.ticketsHttpError(e.statusCode));
     if (e.code || /timeout|socket|ECONN|ENOTFOUND|EAI_AGAIN/i.test(e.message ?? ""))
-      return ticketsError(messages.ticketsUnreachable);
-    return ticketsError(messages.ticketsBadAnswer);
+      return new TicketsError("unreachable", messages.ticketsUnreachable);
+    return new TicketsError("bad_answer", messages.ticketsBadAnswer);
   }
 }

@@ -1,11 +1,10 @@
 /**
  * Tickets port: searching work items of a work-tracking service (SPEC §7 get_ticket_by_proyect).
- * The local default is `NoTickets` (no service configured: a clear 422 titled "Azure Devops"); the app
- * holds one port (`app.tickets`, chosen by createTickets from the configuration, or given by a test).
- * Errors of any adapter are titled "Azure Devops" (SPEC §8), so the calendar shows them under that title.
+ * The local default is `NoTickets` (no service configured); the app holds one port (`app.tickets`, chosen
+ * by createTickets from the configuration, or given by a test). An adapter fails with a TicketsError, a
+ * Spanish reason the user can act on; the module calling the port turns it into its HTTP answer.
  */
 import { messages } from "../../../src/core/messages";
-import { HttpError } from "../../http/errors";
 import type { Integration } from "../integration";
 
 export interface Ticket {
@@ -26,14 +25,31 @@ export interface TicketsPort extends Integration {
   search(query: TicketSearch): Promise<Ticket[]>;
 }
 
-/** A 422 titled "Azure Devops": {title, errors: {base: [message]}}. */
-export const ticketsError = (message: string) =>
-  new HttpError(422, message, { title: messages.ticketsTitle, errors: { base: [message] } });
+/** Why a search or a check failed, for the caller (and the logs) to tell the cases apart. */
+export type TicketsErrorKind =
+  | "not_configured"
+  | "no_token"
+  | "no_project"
+  | "project_not_found"
+  | "unauthorized"
+  | "unreachable"
+  | "bad_answer";
+
+/** A failure of the tickets service, with the Spanish reason shown to the user. */
+export class TicketsError extends Error {
+  constructor(
+    readonly kind: TicketsErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = "TicketsError";
+  }
+}
 
 export class NoTickets implements TicketsPort {
   readonly kind = "none";
   async search(): Promise<Ticket[]> {
-    throw ticketsError(messages.ticketsNotConfigured);
+    throw new TicketsError("not_configured", messages.ticketsNotConfigured);
   }
   /** Nothing to reach. */
   async check(): Promise<void> {}

@@ -1,7 +1,7 @@
 /** Field-level audit trail (audit_logs): who, when, old → new, with the comment that justified it. */
 import { and, asc, eq } from "drizzle-orm";
-import type { Tx } from "../../db/client";
-import { audit_logs, users } from "../../db/schema";
+import type { Tx } from "./client";
+import { audit_logs, users } from "./schema";
 
 export type AuditableType = "Project" | "Invoice" | "Quotation";
 

@@ -1,0 +1,2 @@
+/** What other modules use of the clients module. */
+export { clientsResource, nextClientCode } from "./resource";

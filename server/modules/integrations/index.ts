@@ -1,0 +1,2 @@
+/** What other modules use of the integrations module. */
+export { searchTickets } from "./tickets";

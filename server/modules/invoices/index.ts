@@ -1,0 +1,2 @@
+/** What other modules use of the invoices module. */
+export { invoicedPercentage } from "./service";

@@ -1,0 +1,2 @@
+/** What the app uses of the jobs module. */
+export { jobsRoutes } from "./routes";

@@ -1,0 +1,2 @@
+/** What the app uses of the push module. */
+export { PushQueue } from "./service";

@@ -1,0 +1,2 @@
+/** What the app uses of the sessions module. */
+export { sessionRoutes } from "./routes";
