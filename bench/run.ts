@@ -26,7 +26,7 @@ import pg from "pg";
 import { build } from "../server/app";
 import { loadConfig } from "../server/config";
 import { type Database, openPglite, openPostgres } from "../server/db/client";
-import { reportQuery } from "../server/modules/reports/report";
+import { reportQuery } from "../server/modules/reports";
 import { CALENDAR } from "../src/core/constants";
 import { businessToday, mondayOf } from "../src/core/week";
 import { BENCH_EMAIL, BENCH_PASSWORD, benchDatabaseUrl, ensureGenerated, parseArgs, sizes } from "./generate";

@@ -10,7 +10,7 @@ import { jobMessages } from "../../src/core/messages";
 import { addDays, dayOfWeek, endOfDay, isDayFrozen, startOfDay } from "../../src/core/week";
 import type { Tx } from "../db/client";
 import { activities, employees, frozen_periods, holydays, users } from "../db/schema";
-import { localDaySql } from "../modules/activities/service";
+import { localDaySql } from "../modules/activities";
 import { type JobDefinition, sendEach } from "./runner";
 import { previousWeekPeriod, weeklyDue } from "./schedule";
 

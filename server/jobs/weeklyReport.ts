@@ -8,7 +8,7 @@ import { jobMessages } from "../../src/core/messages";
 import type { Tx } from "../db/client";
 import { bosses_workspaces, employees, users, workspaces } from "../db/schema";
 import { csvHeader } from "../http/csv";
-import { ACTIVITY_REPORT_HEADERS, reportQuery } from "../modules/reports/report";
+import { ACTIVITY_REPORT_HEADERS, reportQuery } from "../modules/reports";
 import type { MailMessage } from "../ports/mail";
 import { type JobDefinition, sendEach } from "./runner";
 import { previousWeekPeriod, weeklyDue } from "./schedule";

@@ -43,7 +43,7 @@ import {
 } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { searchTickets } from "../integrations";
-import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports/report";
+import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports";
 import { copyWeek, weekCopyOf } from "./copyWeek";
 import { freezeTarget, setFrozen } from "./freeze";
 import { employeeFor, localDaySql, parseRange, prepareActivityWrite, rangeStartDate, weekState } from "./service";

@@ -28,7 +28,7 @@ import { activities, frozen_periods } from "../../db/schema";
 import { forbidden, HttpError, ValidationError, zodFieldErrors } from "../../http/errors";
 import { outer } from "../../http/sql";
 import { testPause } from "../../http/testPause";
-import { rememberSeries } from "../calendar_imports/service";
+import { rememberSeries } from "../calendar_imports";
 import {
   type ActivityRow,
   type ActivityValues,

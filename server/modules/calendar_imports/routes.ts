@@ -21,7 +21,7 @@ import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { type CalendarInstance, CalendarTokenExpired, IcsError } from "../../ports/calendar";
 import { icsPool } from "../../ports/calendar/icsPool";
 import { decodeText } from "../../ports/text/decode";
-import { storeCloudToken } from "../users/service";
+import { storeCloudToken } from "../users";
 import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
 import { calendarLocalEvents, fitKey, importableInstances, loadResolver } from "./service";
 

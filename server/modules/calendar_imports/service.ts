@@ -29,7 +29,7 @@ import { ARCHIVED_PROJECT_STATES } from "../../../src/core/states";
 import type { Tx } from "../../db/client";
 import { activities, activity_type_catalogs, calendar_mappings, clients, products, projects, prospects } from "../../db/schema";
 import type { CalendarInstance, CalendarRange } from "../../ports/calendar/reader";
-import { loadSettings } from "../activities/service";
+import { loadSettings } from "../activities";
 
 /** What a recurring series was mapped to when it was last saved (calendar_mappings.mapping). */
 export interface SeriesMapping {

@@ -16,7 +16,7 @@ import { currentUser, requires } from "../../http/auth";
 import { parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { encryptSecret, secretKey } from "../../http/secrets";
-import { storeCloudToken } from "../users/service";
+import { storeCloudToken } from "../users";
 
 export const GOOGLE_STATE_COOKIE = "sia_google_state";
 const COOKIE_PATH = "/api/v1/google";

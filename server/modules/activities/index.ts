@@ -1,0 +1,2 @@
+/** What other modules and the jobs use of the activities module. */
+export { loadSettings, localDaySql } from "./service";

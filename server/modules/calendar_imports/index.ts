@@ -1,0 +1,2 @@
+/** What other modules use of the timesheet imports. */
+export { rememberSeries } from "./service";
