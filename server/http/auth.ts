@@ -5,7 +5,7 @@
  * the permission matrix, or `signedIn` for anyone signed in — and this hook checks it before the handler
  * runs, leaving the grant on `request.grant`. A route that declares neither is refused at start-up.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from "fastify";
 import { messages } from "../../src/core/messages";
 import { type Action, type Grant, grantFor } from "../../src/core/permissions";
 import { SESSION_COOKIE, SESSION_STAMP_HEADER, type SessionUser, sessionStamp } from "../../src/core/session";
@@ -51,6 +51,12 @@ export function registerAuth(app: FastifyInstance) {
   app.decorateRequest("user", null);
   app.decorateRequest("sessionId", null);
   app.decorateRequest("grant", null);
+  // A route that forgets to say who may call it must not be served to everyone: the app does not start.
+  app.addHook("onRoute", (route) => {
+    const config = route.config as FastifyContextConfig | undefined;
+    if (config?.public || config?.signedIn || config?.permission) return;
+    throw new Error(`${route.method} ${route.url}: the route declares none of public, signedIn or permission`);
+  });
   app.addHook("onRequest", async (request, reply) => {
     if (UNSAFE.has(request.method)) checkOrigin(app, request);
     const token = tokenOf(request);

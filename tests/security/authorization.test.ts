@@ -6,6 +6,7 @@
  * docs/security.md.
  */
 import { eq } from "drizzle-orm";
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   activities,
@@ -19,6 +20,7 @@ import {
   project_types,
   users,
 } from "../../server/db/schema";
+import { registerAuth, requires } from "../../server/http/auth";
 import { APP_SETTINGS_ID } from "../../server/modules/app_settings/resource";
 import { messages } from "../../src/core/messages";
 import { type Action, canAccess, type Role } from "../../src/core/permissions";
@@ -181,6 +183,8 @@ function allowed(rule: Rule, role: Role): boolean {
 const PREFIX = "/api/v1";
 const ROLES: RoleName[] = ["operator", "finance", "admin"];
 const routes: string[] = [];
+/** What each route declares in its config (server/http/auth.ts checks it before the handler). */
+const declared: Record<string, { public?: boolean; signedIn?: boolean; permission?: { resource: string; action: Action } }> = {};
 /** The local drive's folders and files, outside /api/v1 with an auth hook of their own. */
 const driveRoutes: string[] = [];
 let t: TestApp;
@@ -206,7 +210,9 @@ beforeAll(async () => {
           if (method === "HEAD") continue;
           if (route.url.startsWith("/drive/")) driveRoutes.push(`${method} ${route.url}`);
           if (!route.url.startsWith(`${PREFIX}/`)) continue;
-          routes.push(`${method} ${route.url.slice(PREFIX.length)}`);
+          const key = `${method} ${route.url.slice(PREFIX.length)}`;
+          routes.push(key);
+          declared[key] = (route.config ?? {}) as (typeof declared)[string];
         }
       },
     },
@@ -318,6 +324,31 @@ describe("matriz de autorización", () => {
     expect(unknown, `rutas sin fila en RULES de tests/security/authorization.test.ts: ${unknown.join(", ")}`).toEqual([]);
     const stale = Object.keys(RULES).filter((r) => !routes.includes(r));
     expect(stale, "filas de RULES sin ruta").toEqual([]);
+  });
+
+  it("una ruta que no dice quién puede llamarla impide arrancar la aplicación", async () => {
+    const bare = Fastify();
+    registerAuth(bare);
+    expect(() => bare.get("/sin-regla", async () => "abierta")).toThrow(/declares none of public, signedIn or permission/);
+    expect(() => bare.get("/con-regla", { config: requires("clients", "list") }, async () => "ok")).not.toThrow();
+    await bare.close();
+  });
+
+  it("cada ruta declara en su config la regla de su fila (la que revisa el gancho de autenticación)", () => {
+    const wrong = routes.filter((route) => {
+      const rule = RULES[route];
+      const config = declared[route] ?? {};
+      const said = config.public ? "public" : config.signedIn ? "signedIn" : config.permission ? "permission" : "none";
+      if ("public" in rule) return said !== "public";
+      if ("signedIn" in rule) return said !== "signedIn";
+      // Narrower than a row: the route declares its row or any signed-in user, and the handler refuses the rest.
+      if ("roles" in rule) return said !== "permission" && said !== "signedIn";
+      return said !== "permission" || config.permission?.resource !== rule.resource || config.permission?.action !== rule.action;
+    });
+    expect(
+      wrong.map((route) => `${route}: ${JSON.stringify(declared[route])}`),
+      "rutas cuya config no dice lo que su fila de RULES",
+    ).toEqual([]);
   });
 
   it("cada ruta × {sin sesión, Operador, Finanzas, Administrador} responde lo que dice la matriz", async () => {
