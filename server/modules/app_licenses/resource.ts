@@ -53,8 +53,8 @@ export const appLicensesResource = declareResource({
     }),
   },
   computed: {
-    client_name: clientName.as("client_name") as never,
-    product_name: productName.as("product_name") as never,
+    client_name: clientName.as("client_name"),
+    product_name: productName.as("product_name"),
   },
   beforeWrite: (values, ctx, existing) => applyLicenseRules(values, ctx.db, existing),
   routes(app) {

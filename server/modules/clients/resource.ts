@@ -61,7 +61,7 @@ export const clientsResource = declareResource({
     by_is_production_ready: filter.bool(clients.is_production_ready),
     was_prospect: filter.bool(clients.was_prospect),
   },
-  computed: { client_group_name: groupName.as("client_group_name") as never },
+  computed: { client_group_name: groupName.as("client_group_name") },
   nested: [
     {
       name: "client_product_catalogs",

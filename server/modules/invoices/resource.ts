@@ -74,8 +74,8 @@ export const invoicesResource = declareResource({
   defaultSort: { column: "id", order: "asc" },
   filters: { project_id: filter.idEquals(invoices.project_id), by_state: filter.valueIn(invoices.state) },
   computed: {
-    project_name: projectName.as("project_name") as never,
-    project_code: projectCode.as("project_code") as never,
+    project_name: projectName.as("project_name"),
+    project_code: projectCode.as("project_code"),
   },
   present(record, ctx) {
     return {

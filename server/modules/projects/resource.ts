@@ -160,12 +160,12 @@ export const projectsResource = declareResource({
     ),
   },
   computed: {
-    client_name: clientName.as("client_name") as never,
-    product_name: productName.as("product_name") as never,
-    project_type_name: projectTypeName.as("project_type_name") as never,
-    pm_name: pmName.as("pm_name") as never,
-    rape_name: rapeName.as("rape_name") as never,
-    invoiced_percentage: invoicedPercentage.as("invoiced_percentage") as never,
+    client_name: clientName.as("client_name"),
+    product_name: productName.as("product_name"),
+    project_type_name: projectTypeName.as("project_type_name"),
+    pm_name: pmName.as("pm_name"),
+    rape_name: rapeName.as("rape_name"),
+    invoiced_percentage: invoicedPercentage.as("invoiced_percentage"),
     // Board messages the signed-in user has not read (issue 9): 0 outside the projects they are on.
     unread_messages: (ctx) => unreadCountSql(ctx.user.id, outer(projects.id)).as("unread_messages"),
     // Whether the signed-in user reads the project's board (administrators, members): the page asks for the
@@ -228,13 +228,13 @@ export const projectsResource = declareResource({
     const follows = ["drive_root_id", "project_code", "name", "client_id"] as const;
     if (!existing || follows.some((key) => existing[key] !== saved[key])) {
       try {
-        await placeProjectFolder(ctx.db, driveWorkOf(ctx.app, ctx.request), saved as never, { bump: false });
+        await placeProjectFolder(ctx.db, driveWorkOf(ctx.app, ctx.request), saved, { bump: false });
       } catch (error) {
         driveFailure(error);
       }
     }
     if (!existing) {
-      await recordCreation(ctx.db, saved as never, user.id);
+      await recordCreation(ctx.db, saved, user.id);
       return;
     }
     await audit(ctx.db, { type: "Project", id: saved.id }, [{ field: "eta", old: existing.eta, new: saved.eta }], {

@@ -42,9 +42,9 @@ export const prospectsResource = declareResource({
   sortable: { id: prospects.id, name: prospects.name, created_at: prospects.created_at },
   defaultSort: { column: "name", order: "asc" },
   computed: {
-    client_id: wonClientId.as("client_id") as never,
-    client_name: wonClientName.as("client_name") as never,
-    open_quotations: openQuotations.as("open_quotations") as never,
+    client_id: wonClientId.as("client_id"),
+    client_name: wonClientName.as("client_name"),
+    open_quotations: openQuotations.as("open_quotations"),
   },
   deleteGuards: [
     // quotations.prospect_id is ON DELETE SET NULL and activities point at prospects polymorphically,

@@ -82,10 +82,10 @@ export const quotationsResource = declareResource({
     prospect_id: filter.idEquals(quotations.prospect_id),
   },
   computed: {
-    prospect_name: prospectName.as("prospect_name") as never,
-    product_name: productName.as("product_name") as never,
-    client_name: clientName.as("client_name") as never,
-    state_name: stateName.as("state_name") as never,
+    prospect_name: prospectName.as("prospect_name"),
+    product_name: productName.as("product_name"),
+    client_name: clientName.as("client_name"),
+    state_name: stateName.as("state_name"),
   },
   present: (record) => ({ ...record, permitted_events: permittedEvents(String(record.state)) }),
   deleteGuards: [

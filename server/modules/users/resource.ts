@@ -17,8 +17,8 @@ export const usersResource = declareResource({
   name: "users",
   singular: "user",
   table: users,
-  createSchema: userSchema as never,
-  updateSchema: userUpdateSchema as never,
+  createSchema: userSchema,
+  updateSchema: userUpdateSchema,
   search: [users.name, users.email],
   sortable: {
     id: users.id,
@@ -34,9 +34,9 @@ export const usersResource = declareResource({
     by_role: filter.custom(userRoleFilter, (role) => eq(users[role as (typeof ROLES)[number]], true)),
   },
   computed: {
-    employee: employeeOf.as("employee") as never,
-    has_cloud_token: sql<boolean>`(${users.cloud_token_encrypted} is not null)`.as("has_cloud_token") as never,
-    has_azure_token: sql<boolean>`(${users.azure_token} is not null)`.as("has_azure_token") as never,
+    employee: employeeOf.as("employee"),
+    has_cloud_token: sql<boolean>`(${users.cloud_token_encrypted} is not null)`.as("has_cloud_token"),
+    has_azure_token: sql<boolean>`(${users.azure_token} is not null)`.as("has_azure_token"),
   },
   // Secrets are write-only: no answer carries them, encrypted or not.
   hidden: ["password_digest", "cloud_token_encrypted", "azure_token", "password_changed_at"],

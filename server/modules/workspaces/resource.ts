@@ -48,7 +48,7 @@ export const workspacesResource = declareResource({
   search: [workspaces.name],
   sortable: { id: workspaces.id, name: workspaces.name },
   defaultSort: { column: "name", order: "asc" },
-  computed: { employees_count: employeesCount.as("employees_count") as never },
+  computed: { employees_count: employeesCount.as("employees_count") },
   nested: [
     {
       name: "bosses_workspaces",
