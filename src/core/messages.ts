@@ -217,6 +217,7 @@ export const messages = {
   stateNotEditable: "solo cambia con los eventos del proyecto",
   notificationRecorded: (n: number) =>
     `Se registró el aviso para ${n} usuario(s). El envío por correo aún no está disponible: el aviso queda en notificaciones.`,
+  projectNotice: (code: string, name: string, state: string) => `Proyecto ${code} «${name}»: estado ${state}.`,
   noUsersToNotify: "El proyecto no tiene PM ni responsable con usuario para avisar",
   percentageExceeded: (remaining: number) =>
     `La suma de las facturas no puede superar el 100 % del proyecto; queda ${remaining} % por facturar`,

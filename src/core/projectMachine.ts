@@ -22,6 +22,8 @@ export interface MachineEvent<S extends string> {
 
 /** Event of the creation row of project_stages (not a transition). */
 export const PROJECT_CREATE_EVENT = "crear";
+/** How the creation row is named in the stage history. */
+export const PROJECT_CREATE_LABEL = "Crear";
 /** Days a project stays in Garantía before the scheduled job closes it (SPEC §4). */
 export const WARRANTY_AUTO_CLOSE_DAYS = 60;
 

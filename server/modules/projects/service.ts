@@ -10,6 +10,7 @@ import { messages } from "../../../src/core/messages";
 import {
   type MachineEvent,
   PROJECT_CREATE_EVENT,
+  PROJECT_CREATE_LABEL,
   permittedEvents,
   projectEvent,
   projectStateLabel,
@@ -248,7 +249,7 @@ export async function projectStages(db: Tx, id: number) {
     .orderBy(asc(project_stages.created_at), asc(project_stages.id));
   return rows.map((r) => ({
     ...r,
-    event_label: projectEvent(r.event)?.label ?? (r.event === PROJECT_CREATE_EVENT ? "Crear" : r.event),
+    event_label: projectEvent(r.event)?.label ?? (r.event === PROJECT_CREATE_EVENT ? PROJECT_CREATE_LABEL : r.event),
     from_state_label: r.from_state ? projectStateLabel(r.from_state) : null,
     to_state_label: projectStateLabel(r.to_state),
   }));
@@ -272,7 +273,7 @@ export async function notifyProjectPeople(
         .where(and(inArray(employees.id, people), isNotNull(employees.user_id)))
     : [];
   if (recipients.length === 0) throw ValidationError.base(messages.noUsersToNotify);
-  const text = message ?? `Proyecto ${project.project_code} «${project.name}»: estado ${projectStateLabel(project.state)}.`;
+  const text = message ?? messages.projectNotice(project.project_code, project.name, projectStateLabel(project.state));
   return notify(
     tx,
     recipients.map((r) => ({
