@@ -33,8 +33,6 @@ function remember(user: SessionUser | null) {
   else sessionStorage.removeItem(STORAGE_KEY);
 }
 
-export const getApiUser = read;
-
 let asking: Promise<SessionUser | null> | null = null;
 /** GET sessions/current, once at a time: the checks react-admin makes together share one request. */
 function fetchCurrent(): Promise<SessionUser | null> {

@@ -9,15 +9,12 @@ export const ACTIVITIES_CSV_TIMEOUT_MS = 300_000;
 export const DRIVE_MAX_RETRIES = 5;
 export const DRIVE_PAGE_SIZE = 200;
 export const COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
-export const MESSAGE_MAX_LENGTH = 500;
 export const QUOTATION_EVENT_DEFAULT_MINUTES = 60;
 export const QUOTATION_PROJECT_TYPE_ID = 6;
 export const CLIENT_NOT_CONFIGURED_THROTTLE_MS = 2500;
 export const INVOICE_PERCENTAGE_DEFAULT = 1;
-export const DEFAULT_WORKSPACE_ID = 10;
 export const DEFAULT_EMPLOYEE_CODE = "0";
 export const NEW_CLIENT_CODE = "0";
-export const WARRANTY_AUTO_CLOSE_DAYS = 60;
 export const WORKING_DAY_HOURS = 8;
 export const WORKING_WEEK_HOURS = 40;
 
@@ -55,7 +52,6 @@ export const ACTION_LABELS: Record<ActionType, string> = {
   rh: "Recursos humanos",
   vacation: "Vacaciones",
 };
-export const SUMMARY_CODES = { project: "P", support: "S", quote: "PC", internal: "AS", rh: "RH" } as const;
 export const VACATION_DESCRIPTION = "Vacaciones / Incapacidades";
 
 /** Activity type catalog of SPEC §9: id → summary code. */

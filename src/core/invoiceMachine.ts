@@ -14,7 +14,6 @@ export const INVOICE_EVENTS = [
 ] as const satisfies readonly MachineEvent<InvoiceState>[];
 
 export type InvoiceEventName = (typeof INVOICE_EVENTS)[number]["name"];
-export const INVOICE_EVENT_NAMES = INVOICE_EVENTS.map((e) => e.name) as [InvoiceEventName, ...InvoiceEventName[]];
 
 export const invoiceEvent = (name: string): MachineEvent<InvoiceState> | undefined =>
   (INVOICE_EVENTS as readonly MachineEvent<InvoiceState>[]).find((e) => e.name === name);

@@ -64,7 +64,6 @@ export const PROJECT_EVENTS = [
 ] as const satisfies readonly MachineEvent<ProjectState>[];
 
 export type ProjectEventName = (typeof PROJECT_EVENTS)[number]["name"];
-export const PROJECT_EVENT_NAMES = PROJECT_EVENTS.map((e) => e.name) as [ProjectEventName, ...ProjectEventName[]];
 
 export const projectEvent = (name: string): MachineEvent<ProjectState> | undefined =>
   (PROJECT_EVENTS as readonly MachineEvent<ProjectState>[]).find((e) => e.name === name);

@@ -26,7 +26,6 @@ export const QUOTATION_EVENTS = {
 
 export type QuotationEvent = keyof typeof QUOTATION_EVENTS;
 export const QUOTATION_EVENT_NAMES = Object.keys(QUOTATION_EVENTS) as QuotationEvent[];
-export const INITIAL_QUOTATION_STATE: QuotationState = "demo";
 export const FINAL_QUOTATION_STATES: QuotationState[] = ["finalizada", "rechazada", "cancelada"];
 
 /** The events allowed from a state, with their Spanish labels, in the table's order. */

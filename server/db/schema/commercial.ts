@@ -102,8 +102,6 @@ export const prospects = pgTable(
   (t) => [uniqueIndex("prospects_drive_root_unique").on(t.drive_root_id).where(sql`${t.drive_root_id} <> ''`)],
 );
 
-export const QUOTATION_STATES_SQL = sql`'demo','contract','quote','finalizada','cancelada','rechazada'`;
-
 export const quotations = pgTable(
   "quotations",
   {

@@ -38,7 +38,6 @@ export const users = pgTable(
   ],
 );
 export type User = typeof users.$inferSelect;
-export type NewUser = typeof users.$inferInsert;
 
 export const sessions = pgTable(
   "sessions",

@@ -74,15 +74,6 @@ const businessZoneSql = sql.raw(`'${BUSINESS_TIME_ZONE}'`);
 /** Local date (the firm's zone) an activity belongs to, as SQL. */
 export const localDaySql = (column: unknown) => sql`((${column} at time zone ${businessZoneSql})::date)`;
 
-export async function isFrozen(db: Tx, employeeId: number, day: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: frozen_periods.id })
-    .from(frozen_periods)
-    .where(and(eq(frozen_periods.employee_id, employeeId), lte(frozen_periods.starts_on, day), gte(frozen_periods.ends_on, day)))
-    .limit(1);
-  return !!row;
-}
-
 export async function overlaps(db: Tx, employeeId: number, begins: Date, ends: Date, exceptId?: number): Promise<boolean> {
   const [row] = await db
     .select({ id: activities.id })

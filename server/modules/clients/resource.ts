@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { CLIENT_FOLDERS } from "../../../src/core/constants";
+import { CLIENT_FOLDERS, NEW_CLIENT_CODE } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
 import { canAccess } from "../../../src/core/permissions";
 import { clientSchema, clientUpdateSchema } from "../../../src/core/schemas/client";
@@ -88,10 +88,10 @@ export const clientsResource = declareResource({
   // A failed create or update undoes the folders its hooks made.
   aroundWrite: undoDriveWorkOnFailure,
   async beforeWrite(values, ctx, existing) {
-    if (!existing && (values.client_code === undefined || values.client_code === "0")) {
+    if (!existing && (values.client_code === undefined || values.client_code === NEW_CLIENT_CODE)) {
       values.client_code = await nextClientCode(ctx.db);
     }
-    if (existing && values.client_code === "0") delete values.client_code;
+    if (existing && values.client_code === NEW_CLIENT_CODE) delete values.client_code;
     // The client's folder (SPEC §5): required, one of this drive's folders; the URL is checked only
     // when it changes, so records from before the drive (seeded, imported) still save.
     if (touchesFolder(values, existing)) {

@@ -3,7 +3,7 @@
  * transaction that first locks the project row (SELECT … FOR UPDATE), so two concurrent requests
  * cannot both apply; the second sees the first's result and is judged against it.
  */
-import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { MAX_INVOICED_PERCENTAGE } from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
@@ -212,16 +212,6 @@ export async function setInvoiceAction(
       comment,
     });
   });
-}
-
-/** Other projects using a code (for a Spanish 422 before the unique index answers). */
-export async function codeTaken(db: Tx, code: string, exceptId?: number) {
-  const [row] = await db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(and(eq(projects.project_code, code), exceptId ? ne(projects.id, exceptId) : undefined))
-    .limit(1);
-  return Boolean(row);
 }
 
 /** The project's state history, oldest first, with the labels the history table shows. */

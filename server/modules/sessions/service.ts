@@ -62,8 +62,6 @@ export async function createSession(db: Db, userId: number, meta: { userAgent?: 
 }
 
 export const destroySession = (db: Db, sessionId: number) => db.delete(sessions).where(eq(sessions.id, sessionId));
-/** Logout everywhere (password change, user deactivated). */
-export const destroyUserSessions = (db: Db, userId: number) => db.delete(sessions).where(eq(sessions.user_id, userId));
 
 export async function recordFailure(db: Db, email: string, ip: string) {
   await db.insert(login_attempts).values({ email, ip: ip.slice(0, 64) });

@@ -12,6 +12,7 @@ import {
   useDataProvider,
 } from "react-admin";
 import { useFormContext } from "react-hook-form";
+import { NEW_CLIENT_CODE } from "../../core/constants";
 import type { SiaDataProvider } from "../../dataProvider";
 import { DriveFolderInput } from "../common/DriveFolderInput";
 
@@ -24,7 +25,8 @@ function NextClientCode() {
     dataProvider
       .nextClientCode()
       .then((code) => {
-        if (active && (getValues("client_code") ?? "0") === "0") setValue("client_code", code, { shouldDirty: true });
+        if (active && (getValues("client_code") ?? NEW_CLIENT_CODE) === NEW_CLIENT_CODE)
+          setValue("client_code", code, { shouldDirty: true });
       })
       .catch(() => undefined);
     return () => {

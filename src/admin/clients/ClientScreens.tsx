@@ -12,6 +12,7 @@ import {
   useCanAccess,
   useTranslate,
 } from "react-admin";
+import { NEW_CLIENT_CODE } from "../../core/constants";
 import { messages } from "../../core/messages";
 import { clientFormSchema } from "../../core/schemas/client";
 import { DriveCheckButton } from "../common/DriveCheckButton";
@@ -62,7 +63,7 @@ export function ClientCreate() {
       transform={transform}
       resolver={resolver}
       message={messages.clientCreated}
-      defaultValues={{ client_code: "0", client_product_catalogs: [] }}
+      defaultValues={{ client_code: NEW_CLIENT_CODE, client_product_catalogs: [] }}
     >
       <ClientInputs creating />
     </SiaCreate>

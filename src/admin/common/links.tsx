@@ -4,7 +4,6 @@
  */
 import AddIcon from "@mui/icons-material/Add";
 import EditIcon from "@mui/icons-material/Edit";
-import VisibilityIcon from "@mui/icons-material/Visibility";
 import { Button } from "@mui/material";
 import { useCanAccess, useRecordContext, useResourceContext, useTranslate } from "react-admin";
 import { Link } from "react-router-dom";
@@ -41,7 +40,6 @@ function ScreenLink({
 export const EditLink = ({ to }: { to?: string }) => (
   <ScreenLink kind="edit" action="edit" label="ra.action.edit" icon={<EditIcon />} to={to} />
 );
-export const ShowLink = () => <ScreenLink kind="show" action="show" label="ra.action.show" icon={<VisibilityIcon />} />;
 export const CreateLink = () => <ScreenLink kind="create" action="create" label="ra.action.create" icon={<AddIcon />} />;
 
 /** rowClick for a Datagrid: the spec's show path. */

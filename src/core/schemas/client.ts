@@ -1,3 +1,4 @@
+import { NEW_CLIENT_CODE } from "../constants";
 import { messages } from "../messages";
 import { flag, hours, nestedRow, optionalEmail, optionalId, optionalText, requiredId, requiredText, z } from "./fields";
 
@@ -12,7 +13,7 @@ export const clientProductSchema = nestedRow({
 const clientFields = z.object({
   name: requiredText(200),
   client_code: z.preprocess(
-    (v) => (v === undefined || v === null || v === "" ? "0" : typeof v === "number" ? String(v) : v),
+    (v) => (v === undefined || v === null || v === "" ? NEW_CLIENT_CODE : typeof v === "number" ? String(v) : v),
     z
       .string()
       .trim()

@@ -1,5 +1,4 @@
 import { messages } from "../messages";
-import { INVOICE_ACTIONS } from "../states";
 import { flag, isoDate, optionalId, optionalIsoDate, optionalText, requiredId, requiredText, z } from "./fields";
 import { COLOR_TAG_PATTERN } from "./project_type";
 
@@ -76,8 +75,6 @@ export const extendProjectSchema = z.object({
   project_date: requiredDate().optional(),
   project_type_catalog_id: requiredId().optional(),
 });
-
-export const invoiceActionSchema = z.enum(Object.keys(INVOICE_ACTIONS) as [keyof typeof INVOICE_ACTIONS]);
 
 export const notifyUserSchema = z.object({ message: optionalText(500) });
 
