@@ -1,10 +1,10 @@
 /**
- * bench/generate: fills a database with a large firm for the benchmarks (issue 10).
+ * bench/generate: fills a database with a large firm for the benchmarks.
  *
  *   npx tsx bench/generate.ts [--scale 1] [--seed 42] [--until 2026-11-23] [--db sia_bench] [--fresh]
  *   npx tsx bench/generate.ts --embedded --scale 0.05 [--data-dir .bench/embedded]
  *
- * Scale 1 is the firm of issue 10: 200 employees, five years of working days (~2,000,000 activities),
+ * Scale 1 is the firm SIA is sized for: 200 employees, five years of working days (~2,000,000 activities),
  * 10,000 clients, 20,000 projects, 40,000 invoices, 5,000 quotations, 5,000 licences, 1,000 assignments.
  * Everything is written by set-based SQL (generate_series) in the database itself; every "random" choice
  * is a hash of the seed and the row's coordinates (hashint8extended), so the same seed and end date give

@@ -1,5 +1,5 @@
 /**
- * bench/run: SIA at a large firm's size, each figure beside its floor measured in the same run (issue 10).
+ * bench/run: SIA at a large firm's size, each figure beside its floor measured in the same run.
  *
  *   npm run bench -- [--scale 1] [--seed 42] [--fresh] [--only lists,csv,week,view,start] [--duration 10]
  *
@@ -758,7 +758,7 @@ function writeResults(meta: { scale: number; activities: number; generatedSecond
         " / ",
       )} (1 / 5 / 15 min). Every figure is measured beside its floor in the same run, on the same machine, so the ratios hold when the absolute times do not.`,
     "",
-    `Data: scale ${meta.scale} of the firm of issue 10 (bench/generate.ts): ${sizes(meta.scale).employees} employees, ${meta.activities.toLocaleString("en")} activities over five years, ${sizes(meta.scale).clients.toLocaleString("en")} clients, ${sizes(meta.scale).projects.toLocaleString("en")} projects with two invoices each, quotations, licences, assignments, holidays and frozen months.`,
+    `Data: scale ${meta.scale} of the firm SIA is sized for (bench/generate.ts): ${sizes(meta.scale).employees} employees, ${meta.activities.toLocaleString("en")} activities over five years, ${sizes(meta.scale).clients.toLocaleString("en")} clients, ${sizes(meta.scale).projects.toLocaleString("en")} projects with two invoices each, quotations, licences, assignments, holidays and frozen months.`,
     "",
   ];
   for (const s of sections) {

@@ -76,7 +76,7 @@ const schema = z
     DOCUMENTS_ADAPTER: z.enum(["local", "google"]).default("local"),
     /** Where quotation events go and what the week import reads: `local` (.ics) or `google` (Google Calendar). */
     CALENDAR_ADAPTER: z.enum(["local", "google"]).default("local"),
-    // --- Google (issue 8): DOCUMENTS_ADAPTER=google and CALENDAR_ADAPTER=google ---
+    // --- Google: DOCUMENTS_ADAPTER=google and CALENDAR_ADAPTER=google ---
     /** Id of the Google Drive folder (of a shared drive or not) that is the drive's root. */
     GOOGLE_DRIVE_ROOT_ID: optionalString,
     /** JSON key file of the service account that works in that folder. */
@@ -88,7 +88,7 @@ const schema = z
     GOOGLE_API_ROOT_URL: optionalUrl,
     /** Google's OAuth token endpoint (default https://oauth2.googleapis.com/token). */
     GOOGLE_OAUTH_TOKEN_URL: optionalUrl,
-    // --- mail and scheduled jobs (issue 7) ---
+    // --- mail and scheduled jobs ---
     /** SMTP server (smtp://user:pass@host:587, smtps://…:465); unset: each message is written to DATA_DIR/outbox as .eml. */
     SMTP_URL: z
       .string()
@@ -109,7 +109,7 @@ const schema = z
       .string()
       .default("09:00")
       .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00"),
-    // --- Web Push (issue 8/9) ---
+    // --- Web Push ---
     /** VAPID subject the push services may contact (mailto: or https: URL). */
     PUSH_SUBJECT: z
       .string()
@@ -133,7 +133,7 @@ const schema = z
     /** Milliseconds a push service has to answer one push. */
     PUSH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(5000),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-    // --- Azure DevOps, the tickets port's adapter (issue 8) ---
+    // --- Azure DevOps, the tickets port's adapter ---
     /** Organisation URL (https://dev.azure.com/firma or an Azure DevOps Server collection); set: ticket search uses Azure DevOps. */
     AZURE_DEVOPS_ORG_URL: z
       .string()
@@ -150,7 +150,7 @@ const schema = z
       .string()
       .optional()
       .transform((v) => (v ? v : undefined)),
-    // --- sign-in with Microsoft Entra ID / any OpenID Connect provider (issue 8) ---
+    // --- sign-in with Microsoft Entra ID / any OpenID Connect provider ---
     /** Issuer URL of the OpenID provider (e.g. https://login.microsoftonline.com/<tenant>/v2.0); unset: e-mail and password only. */
     OIDC_AUTHORITY: z
       .string()

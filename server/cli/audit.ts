@@ -1,5 +1,5 @@
 /**
- * `npm run audit` (issue 11): `npm audit --omit=dev --audit-level=high --json`, every high or critical
+ * `npm run audit`: `npm audit --omit=dev --audit-level=high --json`, every high or critical
  * advisory of a production dependency either explained in docs/audit-exceptions.json (id, package, why it
  * does not apply, reviewed date) or a failure. When the advisory database cannot be reached (this network's
  * registry answers the audit endpoint with HTTP 405), it says so — «no verificado» — and does not fail:

@@ -1,5 +1,5 @@
 /**
- * The core of `npm run backup` and `npm run restore` (issue 11), kept apart from the command line so the
+ * The core of `npm run backup` and `npm run restore`, kept apart from the command line so the
  * tests call it directly.
  *   PostgreSQL (DATABASE_URL set): `pg_dump -Fc` into the file; `pg_restore --clean --if-exists
  *   --single-transaction` from it (all or nothing). The PostgreSQL client tools must be installed.

@@ -23,7 +23,7 @@ const dialect = new PgDialect();
 let sequence = 0;
 
 export const CURSOR_BATCH = 1000;
-/** Rows per FETCH for a CSV download: fewer round trips, still a few MB at most (issue 10). */
+/** Rows per FETCH for a CSV download: fewer round trips, still a few MB at most. */
 export const CSV_BATCH = 5000;
 
 interface Compiled {

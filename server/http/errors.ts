@@ -83,7 +83,7 @@ const CONNECTION_MESSAGES =
 
 /**
  * True when the database cannot be reached (server down, restarting, connection cut): the request is not
- * at fault and a retry will do, so it answers 503 with Retry-After instead of a 500 (issue 11). SQLSTATE
+ * at fault and a retry will do, so it answers 503 with Retry-After instead of a 500. SQLSTATE
  * class 08 (connection exception) and 57P01–57P03 (administrator shutdown, crash, cannot connect now).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -1,5 +1,5 @@
 /**
- * The realtime hub (issue 9): every server process LISTENs on one PostgreSQL channel and hands what
+ * The realtime hub: every server process LISTENs on one PostgreSQL channel and hands what
  * arrives to its open event streams (GET /api/v1/realtime). Writers NOTIFY inside their transaction, so
  * an event is delivered only once its rows are committed and visible to every process. Payloads are
  * small (ids); each process loads rows and filters them per connected user.

@@ -1,5 +1,5 @@
 /**
- * A pause point for the crash tests (tests/reliability/crash.test.ts, issue 11). With NODE_ENV=test and
+ * A pause point for the crash tests (tests/reliability/crash.test.ts). With NODE_ENV=test and
  * SIA_TEST_PAUSE=<point>, the service reaching `testPause(point)` — inside its open transaction, after its
  * first writes — prints «SIA_TEST_PAUSED <point>» on stdout and waits for ever: the test then kills the
  * process with SIGKILL, knowing the kill lands mid-transaction. Any other environment: a no-op.

@@ -1,5 +1,5 @@
 /**
- * Mentions not seen within a day go out by e-mail, once each (issue 9). Hourly, through the job runner
+ * Mentions not seen within a day go out by e-mail, once each. Hourly, through the job runner
  * (advisory lock + job_runs), so several server processes send each message once; a notification is
  * marked `emailed_at` only when its message went out.
  */

@@ -32,7 +32,7 @@ import { workspaces } from "./workspaces";
 const ActivitiesPage = lazy(() => import("../timesheet/ActivitiesPage"));
 // The dashboards too: only their screens load the chart library.
 const DashboardPage = lazy(() => import("./dashboards/DashboardPage"));
-// Pages off the daily path (issue 10): the changelog's Markdown reader, the outbox and the report screen.
+// Pages off the daily path: the changelog's Markdown reader, the outbox and the report screen.
 const ChangelogPage = lazy(() => import("./pages/ChangelogPage").then((m) => ({ default: m.ChangelogPage })));
 const OutboxPage = lazy(() => import("./pages/OutboxPage").then((m) => ({ default: m.OutboxPage })));
 const IntegrationsPage = lazy(() => import("./pages/IntegrationsPage").then((m) => ({ default: m.IntegrationsPage })));

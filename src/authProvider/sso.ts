@@ -1,5 +1,5 @@
 /**
- * Sign-in with Microsoft Entra ID / any OpenID Connect provider (issue 8), browser side: MSAL
+ * Sign-in with Microsoft Entra ID / any OpenID Connect provider, browser side: MSAL
  * (authorization code + PKCE, OIDC protocol mode) takes the user to the provider and back to /sign_in;
  * the ID token it brings back goes to the server (authProvider.login({ id_token })), which verifies it.
  * MSAL is loaded only when the provider is configured and used (dynamic import: not in the first bundle).

@@ -88,7 +88,7 @@ export const ROLE_LABELS: Record<RoleFlag, string> = {
   finance_role: "Finanzas",
 };
 
-// --- weekly jobs (issue 7) ---
+// --- weekly jobs ---
 /**
  * The working week the Tuesday reminder expects: Monday to Friday, 8 hours a day, so 40 hours; each
  * holiday that falls on one of those days takes its 8 hours off the week's expectation.

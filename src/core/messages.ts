@@ -137,7 +137,7 @@ export const messages = {
   ticketsTitle: "Azure Devops",
   ticketsNotConfigured: "No hay un servicio de tickets configurado (Azure Devops)",
   ticketsFailed: "No se pudieron consultar los tickets (Azure Devops)",
-  // the Azure DevOps adapter (issue 8): every failure is a 422 titled "Azure Devops" with one of these
+  // the Azure DevOps adapter: every failure is a 422 titled "Azure Devops" with one of these
   ticketsNoProject:
     "Seleccione un proyecto para buscar tickets (o configure AZURE_DEVOPS_PROJECT con el proyecto de Azure Devops)",
   ticketsSiaProjectMissing: "El proyecto seleccionado no existe",
@@ -223,7 +223,7 @@ export const messages = {
     `La suma de las facturas no puede superar el 100 % del proyecto; queda ${remaining} % por facturar`,
   folioOnlyWhenResolved: "solo se puede capturar cuando la factura está Resuelto",
   invoiceCancelledLocked: "la factura está cancelada y ya no se puede modificar",
-  // final records (issue 19, docs/decisions/028-final-records-read-only.md)
+  // final records (docs/decisions/028-final-records-read-only.md)
   quotationFinalLocked: (state: string) =>
     `La cotización está en «${state}»: es un registro final y ya no se puede modificar ni eliminar`,
   quotationFinalDelete: (state: string) => `la cotización está en «${state}», un estado final`,
@@ -317,7 +317,7 @@ export const reportMessages = {
   downloadFailed: "No se pudo descargar el reporte",
 } as const;
 
-// --- scheduled e-mail and jobs (issue 7) ---
+// --- scheduled e-mail and jobs ---
 const WEEKDAY_NAMES = ["domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"];
 const hoursText = (h: number) => `${Number.isInteger(h) ? h : h.toFixed(2)} h`;
 
@@ -360,7 +360,7 @@ export const jobMessages = {
     `Se adjunta el reporte de actividades del espacio de trabajo ${workspace} de la semana ${jobMessages.weekRange(starts, ends)} (${rows} actividad(es)).`,
 } as const;
 
-// Google Calendar (issue 8): the week import and quotation events (SPEC §8)
+// Google Calendar: the week import and quotation events (SPEC §8)
 export const calendarMessages = {
   tokenExpired: "Google Token caducado",
   organizerNotConnected:
@@ -370,7 +370,7 @@ export const calendarMessages = {
   connectFailed: "No se pudo conectar Google Calendar. Intente de nuevo.",
 } as const;
 
-// timesheet imports: calendar (.ics, Google) and CSV (issue 6)
+// timesheet imports: calendar (.ics, Google) and CSV
 export const importMessages = {
   wrongParts: (code: string, shape: string, expected: number, parts: number) =>
     `El título con ${code} necesita ${expected} partes separadas por «|» (${shape}) y tiene ${parts}; se importó como actividad interna para revisar`,
@@ -452,14 +452,14 @@ export const importMessages = {
   csvTooManyRows: (max: number) => `El archivo tiene más de ${max} actividades; una semana se importa con ${max} como máximo`,
 } as const;
 
-// dashboards (issue 7: the charts)
+// dashboards (the charts)
 export const dashboardMessages = {
   rangeOrder: "La fecha de inicio no puede ser posterior a la fecha de fin.",
   rangeTooLong: (weeks: number) => `El periodo no puede abarcar más de ${weeks} semanas.`,
   year: "no es un año válido",
 } as const;
 
-// --- the administrators' «Integraciones» page (issue 8) ---
+// --- the administrators' «Integraciones» page ---
 export const integrationMessages = {
   /** Each port's name on the page (server/modules/integrations/routes.ts lists the ports). */
   labels: {
@@ -480,7 +480,7 @@ export const integrationMessages = {
   unknownPort: "La integración no existe",
 } as const;
 
-// project boards, notifications and Web Push (issues 8 and 9)
+// project boards, notifications and Web Push (9)
 export const boardMessages = {
   bodyRequired: "El mensaje no puede estar vacío",
   bodyTooLong: (max: number) => `El mensaje no puede exceder ${max} caracteres`,

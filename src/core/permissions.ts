@@ -114,7 +114,7 @@ export const permissionMatrix = {
   assignments: { ...adminOnly(), list: everyoneOwn, show: everyoneOwn },
   app_licenses: financeReads(),
   app_settings: { list: everyone, show: everyone, update: admin },
-  // The bell (issue 9): each user lists and marks seen their own notifications; administrators send notices.
+  // The bell: each user lists and marks seen their own notifications; administrators send notices.
   notifications: { list: everyone, show: everyone, create: admin, update: { admin: "own", operator: "own", finance: "own" } },
   outbox: { list: admin, show: admin },
   // Scheduled jobs (server/jobs): administrators see their runs and run one by hand (create = run now).
@@ -123,11 +123,11 @@ export const permissionMatrix = {
   drive: { list: everyone, show: everyone, create: admin },
   // Timesheet imports (calendar .ics / Google): everyone with an employee reads events into their own week.
   calendar_imports: { import: { admin: "own", operator: "own", finance: "own" } },
-  // Tableros (issue 7): `show` is one employee's week (each their own; administrators anyone's), `list` the
+  // Tableros: `show` is one employee's week (each their own; administrators anyone's), `list` the
   // team's (every employee, weeks not closed). A project's or a client's dashboard is read by whoever may
   // show that project or client (`projects`/`clients` × show): the rule is theirs, not repeated here.
   dashboards: { show: everyoneOwn, list: admin },
-  // «Integraciones» (issue 8): administrators see which adapter each port runs (list) and test one (show).
+  // «Integraciones»: administrators see which adapter each port runs (list) and test one (show).
   integrations: { list: admin, show: admin },
   // What a project list or record tells of its invoicing (percentage invoiced, the invoicing action, the
   // ignore_proyect_invoiced filter): whoever reads invoices. An Operador sees projects, not their billing.

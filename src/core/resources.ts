@@ -105,13 +105,13 @@ export const PAGE_PATHS = {
   showGoogleCalendar: "/app/showGoogleCalendar",
   changelog: "/app/changeLogSia",
   reporting: "/app/reporting/list",
-  /** Administrators: the local outbox and the scheduled jobs (issue 7). */
+  /** Administrators: the local outbox and the scheduled jobs. */
   outbox: "/app/outbox",
-  /** Administrators: which adapter each port runs, with a connection test (issue 8). */
+  /** Administrators: which adapter each port runs, with a connection test. */
   integrations: "/app/integrations",
-  /** The dashboards (issue 7; not in SPEC §2). */
+  /** The dashboards (not in SPEC §2). */
   dashboard: "/app/dashboard",
-  /** Administrators send notices (issue 9; not in SPEC §2). */
+  /** Administrators send notices (not in SPEC §2). */
   notices: "/app/notices",
   signIn: "/sign_in",
   notFound: "/404",

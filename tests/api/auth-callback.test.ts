@@ -1,5 +1,5 @@
 /**
- * Issue 8, sign-in with an OpenID Connect provider: POST /api/v1/auth/callback verifies the ID token
+ * Sign-in with an OpenID Connect provider: POST /api/v1/auth/callback verifies the ID token
  * against the keys a local provider publishes (a small HTTP server started here, serving the discovery
  * document and the JWKS the way Entra ID does) and maps its e-mail to an existing active user.
  */

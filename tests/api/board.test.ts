@@ -1,5 +1,5 @@
 /**
- * Issue 9, project boards: every rule through the API (length, can_chat, membership, mentions, receipts,
+ * Project boards: every rule through the API (length, can_chat, membership, mentions, receipts,
  * unread counts, paging, text only), the realtime stream over a real HTTP connection (delivery, resume
  * from the last id, receipts, notifications) and its fan-out to a second server on the same database.
  */

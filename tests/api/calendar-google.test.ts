@@ -1,5 +1,5 @@
 /**
- * Google Calendar (issue 8), switched on with CALENDAR_ADAPTER=google and pointed at a local server that
+ * Google Calendar, switched on with CALENDAR_ADAPTER=google and pointed at a local server that
  * speaks Calendar v3 and Google's token endpoint (tests/support/fake-google.ts):
  * - the week import through the real POST calendar_imports (source «google»): paging over several pages,
  *   the import rules unchanged (cancelled, free, all-day, outside the week), a refresh of the stored

@@ -1,5 +1,5 @@
 /**
- * Timesheet imports (issue 6): POST calendar_imports with a Google-exported .ics (VTIMEZONE, a weekly
+ * Timesheet imports: POST calendar_imports with a Google-exported .ics (VTIMEZONE, a weekly
  * RRULE with an EXDATE and a moved instance, cancelled, free and all-day events, events outside the week,
  * every title format, accents), PUT activities/import_activities_csv, and the whole flow validate → batch
  * → batch again (no duplicates), recurring memory, and the all-or-nothing save.

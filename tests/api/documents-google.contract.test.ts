@@ -1,5 +1,5 @@
 /**
- * The Google Drive adapter (issue 8) against a local server that speaks Drive v3 and Google's token
+ * The Google Drive adapter against a local server that speaks Drive v3 and Google's token
  * endpoint (tests/support/fake-google.ts): the same contract suite as the local drive, then what only
  * Drive has (ids kept across rename and move, trash, shared drives, the service account's token, retries
  * of 403 rate limits, folders outside the root).

@@ -1,5 +1,5 @@
 /**
- * Folders that follow their records, one folder per record (issue 19 item 6, decision 027), on the local
+ * Folders that follow their records, one folder per record (decision 027), on the local
  * drive (ids are paths: what a rename or move changes is rewritten). The Google adapter's side is in
  * documents-google.contract.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8, the administrators' «Integraciones» page: GET /integrations lists each port's adapter,
+ * The administrators' «Integraciones» page: GET /integrations lists each port's adapter,
  * POST /integrations/:port/check tests it (a failure is ok:false with a Spanish reason, never a 500).
  * Apps: one on the local defaults, one with SMTP at a closed port and Azure DevOps at a local server,
  * one with a real local SMTP and a PAT Azure refuses.

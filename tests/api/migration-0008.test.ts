@@ -1,5 +1,5 @@
 /**
- * Migration 0008 (issue 19) on a database written before it: records that broke the new rules (two clients
+ * Migration 0008 on a database written before it: records that broke the new rules (two clients
  * on one folder, one folio on two invoices, a prospect won twice) are brought in line, and then the
  * indexes hold. Embedded database only: the migration is the same SQL on PostgreSQL.
  */

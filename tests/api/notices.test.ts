@@ -1,5 +1,5 @@
 /**
- * Issue 9, notices (SPEC §7: POST notifications {notification: {message, author_name}}): administrators
+ * Notices (SPEC §7: POST notifications {notification: {message, author_name}}): administrators
  * only; to every user or to one notifiable workspace's employees; shown in the bell and pushed to the
  * recipients' subscribed devices (a local push service started here).
  */

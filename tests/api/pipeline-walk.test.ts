@@ -1,5 +1,5 @@
 /**
- * Issue 19's walk of the whole commercial pipeline, as the firm's administrators and finance staff do it:
+ * A walk of the whole commercial pipeline, as the firm's administrators and finance staff do it:
  * prospect, quotation, approval, the project's life, invoices to 100 %, a second quotation on the same
  * prospect, a conversion with an open quotation, renames and a project moved to another client. At the
  * end: exactly one client per won prospect, one project per approval, and folders that match the records.
@@ -76,7 +76,7 @@ async function expectFoldersMatchRecords(clientIds: number[]) {
   }
 }
 
-describe("the whole pipeline (issue 19)", () => {
+describe("the whole pipeline", () => {
   it("leaves one client per won prospect, one project per approval, and folders that match the records", async () => {
     const product = await buildProduct(t.app.db.db, { name: "Nómina" });
     const other = await buildProduct(t.app.db.db, { name: "Timbrado" });

@@ -415,7 +415,7 @@ describe("quotations", () => {
   });
 });
 
-describe("one client per won prospect (issue 19)", () => {
+describe("one client per won prospect", () => {
   const transition = (id: number, event: string, audit_comment = "Comentario") =>
     admin.post(`/api/v1/quotations/${id}/aasm_transition`, { quotation: { event, audit_comment } });
   const newQuotation = async (prospectId: number, productId: number) =>
@@ -542,7 +542,7 @@ describe("one client per won prospect (issue 19)", () => {
   });
 });
 
-describe("a won or converted client's folder is its own (issue 19, decision 027)", () => {
+describe("a won or converted client's folder is its own (decision 027)", () => {
   it("conversion and approval refuse another client's folder or a parent of client folders", async () => {
     const taken = await folder("Carpeta Ocupada");
     const owner = await admin.post("/api/v1/clients", { client: { name: "Dueño de carpeta", drive_root_id: taken.id } });
@@ -600,7 +600,7 @@ describe("a won or converted client's folder is its own (issue 19, decision 027)
   });
 });
 
-describe("a conversion and an approval of the same prospect at once (issue 19)", () => {
+describe("a conversion and an approval of the same prospect at once", () => {
   it("end with one client, whichever comes first, and no deadlock", async () => {
     for (let round = 0; round < 3; round++) {
       const name = `Carrera Conversión ${round}`;

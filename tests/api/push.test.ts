@@ -1,5 +1,5 @@
 /**
- * Issue 8, Web Push: the web-push adapter against a local push service started here (RFC 8030), with a
+ * Web Push: the web-push adapter against a local push service started here (RFC 8030), with a
  * real subscription (P-256 key pair + auth secret): the request is RFC 8291/8292-shaped and decrypts;
  * VAPID keys are made once and shared by every process; 410 removes the subscription.
  */
@@ -25,7 +25,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe("Web Push (issue 8)", () => {
+describe("Web Push", () => {
   it("makes the VAPID key pair once and every process on the database uses the same", async () => {
     const { api } = await signInAs(t.app, "operator");
     const sibling = await buildSiblingApp(t);

@@ -1,5 +1,5 @@
 /**
- * No N+1 (issue 10): a list request of every declared resource sends a small, constant number of
+ * No N+1: a list request of every declared resource sends a small, constant number of
  * statements (besides the session's), the same for a page of 1 row as for a page of 100 (counted with the Database's query
  * listeners, on the demo firm's data). And the indexes the lists rely on exist.
  */

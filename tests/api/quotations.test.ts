@@ -1,5 +1,5 @@
 /**
- * Issue 19: a quotation in a final state (Alta Cliente, Rechazada, Cancelada) is read-only — no edit, no
+ * A quotation in a final state (Alta Cliente, Rechazada, Cancelada) is read-only — no edit, no
  * delete, not even one racing the approval — and each step's comment stays as its history.
  */
 import { eq } from "drizzle-orm";

@@ -1,6 +1,6 @@
 /**
  * The activity CSV lines PostgreSQL writes (activityCsvLine) are byte for byte what the JS writer wrote from
- * the same rows before (issue 10): the reference below is that writer's column list — the driver's Date,
+ * the same rows before: the reference below is that writer's column list — the driver's Date,
  * the Mexico City offset per UTC hour, hoursBetween and formatHours, csvCell of formatCell through toCsv —
  * run on tricky data. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
  */

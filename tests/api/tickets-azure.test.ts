@@ -1,5 +1,5 @@
 /**
- * Issue 8, the tickets port's Azure DevOps adapter: the real route POST /activities/get_ticket_by_proyect on
+ * The tickets port's Azure DevOps adapter: the real route POST /activities/get_ticket_by_proyect on
  * an app whose environment points at a local Azure DevOps (tests/support/fake-azure-devops.ts), reached
  * through the official client. The route answers the port's errors as 422s titled "Azure Devops" with the
  * port's Spanish reason.

@@ -1,5 +1,5 @@
 /**
- * «Conectar Google Calendar» in the week import (issue 8): when Google answers that the user's token is
+ * «Conectar Google Calendar» in the week import: when Google answers that the user's token is
  * missing or expired, the import's error offers the button that starts the server's OAuth flow; coming
  * back from it (?google=connected / ?google=error) says how it went. The server runs the local defaults,
  * so Google's answer is played by intercepting the import call (the Google adapter itself is covered by

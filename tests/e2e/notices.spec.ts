@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { expectNoEnglish, signIn } from "./fixtures";
 
-/** Issue 9: an administrator sends a notice from «Avisos»; it shows in another user's bell. */
+/** an administrator sends a notice from «Avisos»; it shows in another user's bell. */
 test("an administrator sends a notice to everyone and an operator finds it in the bell", async ({ page, browser }) => {
   await signIn(page, "admin");
   await page.getByRole("menuitem", { name: "Avisos", exact: true }).click();

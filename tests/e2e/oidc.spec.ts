@@ -1,5 +1,5 @@
 /**
- * Issue 8, sign-in with an OpenID Connect provider, end to end: a real OpenID provider (`oidc-provider`
+ * Sign-in with an OpenID Connect provider, end to end: a real OpenID provider (`oidc-provider`
  * over HTTPS with a self-signed certificate, its development login form) and a SIA server of this spec's
  * own configured with it (OIDC_AUTHORITY, OIDC_CLIENT_ID, and NODE_EXTRA_CA_CERTS so it trusts the
  * provider). The browser runs MSAL in OIDC protocol mode: SIA's button → the provider's login → back to

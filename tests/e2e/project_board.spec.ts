@@ -1,5 +1,5 @@
 /**
- * Issue 9, the live board across TWO server processes over ONE PostgreSQL database: each browser talks
+ * The live board across TWO server processes over ONE PostgreSQL database: each browser talks
  * to its own server; messages and read receipts cross through LISTEN/NOTIFY; a mention notifies only the
  * mentioned user; a server that stops and comes back resumes its board stream without losing messages.
  * The spec makes its own database (dropped at the end) and starts both servers itself.

@@ -1,5 +1,5 @@
 /**
- * Backups (issue 11): `npm run backup` / `npm run restore` round trip on the database under test — PGlite
+ * Backups: `npm run backup` / `npm run restore` round trip on the database under test — PGlite
  * in a data folder, or PostgreSQL with pg_dump/pg_restore when DATABASE_URL is set. Data is made, backed
  * up, changed and deleted, restored: every table's row count and the changed rows are back exactly.
  * The embedded restore refuses (in Spanish) while a server holds the data folder.

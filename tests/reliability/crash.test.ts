@@ -1,5 +1,5 @@
 /**
- * Crash safety (issue 11): the server process is killed with SIGKILL in the middle of a week save, the save
+ * Crash safety: the server process is killed with SIGKILL in the middle of a week save, the save
  * of an imported CSV week, a holiday import and a quotation approval — the kill lands inside the open
  * transaction, after its first writes, thanks to the test-only pause point (server/http/testPause.ts). On
  * restart the database holds none of it (no half-made client or project either), the same request then

@@ -1,5 +1,5 @@
 /**
- * Load (issue 11): 100 simulated users against the real server on loopback for LOAD_SECONDS (60 by
+ * Load: 100 simulated users against the real server on loopback for LOAD_SECONDS (60 by
  * default): each signs in once, then loops — open their week, validate and save it, list clients and
  * projects, download their week as CSV. Zero errors (every answer 2xx), and no memory growth: the server's
  * RSS (/proc/<pid>/status) sampled every second. The last third of the run is compared with the middle

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL outage (issue 11): the server reaches PostgreSQL through a TCP proxy the test cuts and
+ * PostgreSQL outage: the server reaches PostgreSQL through a TCP proxy the test cuts and
  * restores. While cut, requests answer a clean Spanish 503 with Retry-After (never a 500) and the process
  * stays up — also when the cut lands while a transaction holds a connection; once restored, requests
  * succeed again without restarting the server. PostgreSQL only: the embedded database has no connection

@@ -1,5 +1,5 @@
 /**
- * Issue 11, authorization: every route of /api/v1 (collected from the built app, so none escapes) is
+ * Authorization: every route of /api/v1 (collected from the built app, so none escapes) is
  * called with no session and as Operador, Finanzas and Administrador, and must answer what the
  * permission matrix (src/core/permissions.ts) says. Then IDOR probes: an Operador on other people's
  * records (unchanged afterwards, never listed) and ids that do not exist or are junk. Figures in
@@ -154,7 +154,7 @@ const RULES: Record<string, Rule> = {
   "POST /jobs/:name/run": m("jobs", "create"),
   "GET /integrations": m("integrations", "list"),
   "POST /integrations/:port/check": m("integrations", "show"),
-  // Project boards (issue 9): a board is its project's members' (and the administrators'); no role here is a member.
+  // Project boards: a board is its project's members' (and the administrators'); no role here is a member.
   "GET /projects/:id/messages": boardRule,
   "POST /projects/:id/messages": boardRule,
   "POST /projects/:id/messages/read": boardRule,

@@ -210,7 +210,7 @@ describe("bad input on the other write routes", () => {
     ["POST", "/api/v1/users/save_cloud_token"],
     ["PUT", "/api/v1/workspaces/1/toggle_notification"],
     ["POST", "/api/v1/sessions"],
-    // Issues 8 and 9: sign-in callback, boards, notices, push subscriptions, integrations.
+    // sign-in callback, boards, notices, push subscriptions, integrations.
     ["POST", "/api/v1/auth/callback"],
     ["POST", "/api/v1/projects/1/messages"],
     ["POST", "/api/v1/projects/1/messages/read"],

@@ -156,7 +156,7 @@ describe("actualizaciones perdidas: cada recurso escribe solo la versión que se
 
   it("marcar la facturación de un proyecto desde una pantalla vieja → 409 y nada cambia", async () => {
     const url = `${PREFIX}/projects/${ids.projects}`;
-    // «100% facturas ya realizadas» needs the invoices at 100 % (issue 19): the project's 10 % and 90 % more.
+    // «100% facturas ya realizadas» needs the invoices at 100 %: the project's 10 % and 90 % more.
     await buildInvoice(t.app.db.db, ids.projects, { percentage_value: 90 });
     const before = (await admin.get(url)).body.project;
     const mark = (action: string, version: number) =>

@@ -1,5 +1,5 @@
 /**
- * A local server that speaks Google's documented protocol, for the Google adapters' tests (issue 8):
+ * A local server that speaks Google's documented protocol, for the Google adapters' tests:
  * - the OAuth 2.0 token endpoint (POST /token): the JWT-bearer grant of a service account (the assertion's
  *   RS256 signature checked with the key's public half, iss, aud and scope) and the refresh_token grant of
  *   an OAuth client (client_id/client_secret checked; a revoked or unknown refresh token → 400 invalid_grant);

@@ -1,5 +1,5 @@
 /**
- * The real server as a child process (issue 11's reliability tests): `node --import tsx server/main.ts`,
+ * The real server as a child process (the reliability tests): `node --import tsx server/main.ts`,
  * one process (so SIGKILL hits the server itself, not a launcher), the API only (main.ts never builds the
  * interface). Its database is a fresh PostgreSQL database when DATABASE_URL is set, an embedded PGlite
  * folder otherwise; `withDatabase` opens it from the test while no server holds it.

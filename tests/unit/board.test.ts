@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { handleOf, mentionedHandles, tokenizeMessage } from "../../src/core/schemas/board";
 
-describe("board mentions and links (issue 9)", () => {
+describe("board mentions and links", () => {
   it("finds @handles, once each, and not e-mail addresses", () => {
     expect(mentionedHandles("@Ana.Lopez y @beto, ¿vieron a@b.mx? (@ana.lopez) @carla.")).toEqual(["ana.lopez", "beto", "carla"]);
     expect(mentionedHandles("sin menciones @ ni correo x@y.com")).toEqual([]);

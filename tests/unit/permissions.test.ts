@@ -41,7 +41,7 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["project_invoicing", "show", "all", null, "all"],
   ["employee_work", "list", "all", "own", "all"],
   ["api_docs", "show", "all", null, null],
-  // scheduled e-mail (issue 7)
+  // scheduled e-mail
   ["outbox", "list", "all", null, null],
   ["outbox", "show", "all", null, null],
   ["jobs", "list", "all", null, null],
@@ -50,7 +50,7 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["integrations", "show", "all", null, null],
   ["dashboards", "show", "all", "own", "own"],
   ["dashboards", "list", "all", null, null],
-  // the bell and notices (issue 9)
+  // the bell and notices
   ["notifications", "list", "all", "all", "all"],
   ["notifications", "update", "own", "own", "own"],
   ["notifications", "create", "all", null, null],

@@ -1,4 +1,4 @@
-/** Project boards (issue 9): history, posting with mentions, read receipts and the members list. */
+/** Project boards: history, posting with mentions, read receipts and the members list. */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { boardMessages, messages } from "../../../src/core/messages";

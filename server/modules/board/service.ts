@@ -1,5 +1,5 @@
 /**
- * Project boards (issue 9). Members of a project's board are its involved users: the PM's and the
+ * Project boards. Members of a project's board are its involved users: the PM's and the
  * responsible's users, the users of employees assigned to the project's client and product, and whoever
  * has already written on it. Administrators read and write every board; only members can be mentioned.
  */

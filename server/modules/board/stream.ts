@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/realtime: the signed-in user's server-sent events (issue 9). Events `message` (a board
+ * GET /api/v1/realtime: the signed-in user's server-sent events. Events `message` (a board
  * message of a project the user may read), `receipt` (someone read up to a message) and `notification`
  * (the user's bell). Every event carries `id:` = the newest board message id the stream has delivered,
  * so a reconnecting EventSource (Last-Event-ID) or `?last_id=` resumes without losing messages: the

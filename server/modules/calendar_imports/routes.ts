@@ -1,5 +1,5 @@
 /**
- * Timesheet imports over HTTP (issue 6). Both answer local events (src/core/localEvent.ts); nothing is
+ * Timesheet imports over HTTP. Both answer local events (src/core/localEvent.ts); nothing is
  * saved — the browser keeps them as the saved week until POST activities/validate and activities/batch.
  *   POST /api/v1/calendar_imports                       start_date (the week), optional day, and a
  *        multipart .ics `file` or `source: "google"`   → { events: LocalEvent[], warnings: string[] }

@@ -1,5 +1,5 @@
 /**
- * Timesheet imports (issue 6): calendar events (.ics or a provider) and CSV rows become local events
+ * Timesheet imports: calendar events (.ics or a provider) and CSV rows become local events
  * (src/core/localEvent.ts) for the employee to fix and save; nothing is saved here.
  *
  * - loadResolver(): the lookup tables (clients, prospects, projects, selectable products, activity

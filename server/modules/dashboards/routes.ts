@@ -1,5 +1,5 @@
 /**
- * The dashboards (issue 7: the pictures):
+ * The dashboards (the pictures):
  *   GET /api/v1/dashboards/employee?week=YYYY-MM-DD[&employee_id]   one employee's week (own only, admins anyone's)
  *   GET /api/v1/dashboards/team?from&to                            hours per workspace and week; weeks not closed (admins)
  *   GET /api/v1/dashboards/projects/:id                            estimated vs logged hours (who may show the project)

@@ -1,5 +1,5 @@
 /**
- * One folder, one record; a record's folder follows the record (issue 19, docs/decisions/027).
+ * One folder, one record; a record's folder follows the record (docs/decisions/027).
  *
  * - `assertFolderFree(db, port, folder, owner)`: a folder may be a client's, prospect's or project's only
  *   when it is not the drive's root, not another record's folder, not inside another record's folder

@@ -1,5 +1,5 @@
 /**
- * «Conectar Google Calendar» (issue 8): the OAuth 2.0 authorization-code flow, server side, so the browser
+ * «Conectar Google Calendar»: the OAuth 2.0 authorization-code flow, server side, so the browser
  * never holds Google tokens.
  *   GET /api/v1/google/connect   → 302 to Google's consent page (offline access, calendar scope), with a
  *                                  random `state` also kept in a short-lived HttpOnly cookie

@@ -1,5 +1,5 @@
 /**
- * The administrators' «Integraciones» page (issue 8): which adapter each port runs and a connection test.
+ * The administrators' «Integraciones» page: which adapter each port runs and a connection test.
  *   GET  /api/v1/integrations              {integrations: [{port, label, kind, active, variables}]}
  *   POST /api/v1/integrations/:port/check  runs the adapter's check() (bounded by a timeout) →
  *                                          {ok: true, message: "Conexión correcta"} or {ok: false, message: reason}

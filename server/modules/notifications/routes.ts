@@ -1,5 +1,5 @@
 /**
- * The bell (issue 9): each user's notifications (mentions, notices, project notes), marking them seen,
+ * The bell: each user's notifications (mentions, notices, project notes), marking them seen,
  * the menu's counters, and the administrators' notices (SPEC §7: POST notifications {notification:
  * {message, author_name}}), to everyone or to one notifiable workspace's employees.
  */

@@ -166,7 +166,7 @@ export const projectsResource = declareResource({
     pm_name: pmName.as("pm_name"),
     rape_name: rapeName.as("rape_name"),
     invoiced_percentage: invoicedPercentage.as("invoiced_percentage"),
-    // Board messages the signed-in user has not read (issue 9): 0 outside the projects they are on.
+    // Board messages the signed-in user has not read: 0 outside the projects they are on.
     unread_messages: (ctx) => unreadCountSql(ctx.user.id, outer(projects.id)).as("unread_messages"),
     // Whether the signed-in user reads the project's board (administrators, members): the page asks for the
     // board only then, instead of asking and being refused (decision 029).

@@ -1,4 +1,4 @@
-/** Web Push subscriptions (issue 8): one per device (endpoint), at most MAX_SUBSCRIPTIONS_PER_USER per user, only to push services of the allow-list. */
+/** Web Push subscriptions: one per device (endpoint), at most MAX_SUBSCRIPTIONS_PER_USER per user, only to push services of the allow-list. */
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { boardMessages } from "../../../src/core/messages";

@@ -1,5 +1,5 @@
 /**
- * Sign-in with Microsoft Entra ID / any OpenID Connect provider (issue 8). GET /auth/config tells the
+ * Sign-in with Microsoft Entra ID / any OpenID Connect provider. GET /auth/config tells the
  * sign-in page whether to show the button; GET /auth/nonce gives the nonce the page sends the provider;
  * POST /auth/callback takes the ID token the browser got, has the identity port verify it, checks its
  * nonce (issued here, recent, unused) and signs in the user bound to the provider's account, binding an

@@ -1,5 +1,5 @@
 /**
- * Reading a calendar for the timesheet import (issue 6): the server reads, the browser never holds
+ * Reading a calendar for the timesheet import: the server reads, the browser never holds
  * provider tokens. Two sources answer the same CalendarInstance shape:
  * - an uploaded .ics file (readIcs, below): works with no account anywhere;
  * - a provider read with the user's token (CalendarReader: Google Calendar, server/ports/calendar/google.ts,

@@ -1,5 +1,5 @@
 /**
- * Identity port: sign-in with Microsoft Entra ID or any OpenID Connect provider (issue 8). The browser
+ * Identity port: sign-in with Microsoft Entra ID or any OpenID Connect provider. The browser
  * signs in at the provider (MSAL, authorization code + PKCE) and posts the ID token it got; this port
  * checks that token against the provider's published keys — signature, issuer, audience, expiry, age
  * and lifetime — and says which account it names (issuer + subject) and the e-mail only when the

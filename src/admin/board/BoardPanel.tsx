@@ -1,5 +1,5 @@
 /**
- * «Tablero» of a project (issue 9): the members' messages, oldest to newest, with older pages on demand,
+ * «Tablero» of a project: the members' messages, oldest to newest, with older pages on demand,
  * read receipts («Visto por …»), a composer with a live 500-character counter and @-autocomplete of the
  * project's users, and live updates through the realtime stream.
  */

@@ -1,5 +1,5 @@
 /**
- * The bell in the app bar (issue 9): the user's notifications (mentions, notices, project notes), each
+ * The bell in the app bar: the user's notifications (mentions, notices, project notes), each
  * marked seen when opened, and «Activar notificaciones», which registers the service worker (public/sw.js)
  * and subscribes this device to Web Push only when the user asks for it.
  */

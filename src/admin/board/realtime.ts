@@ -1,5 +1,5 @@
 /**
- * The browser side of GET /api/v1/realtime (issue 9): one EventSource while a board is open. The
+ * The browser side of GET /api/v1/realtime: one EventSource while a board is open. The
  * browser reconnects by itself with Last-Event-ID; when it gives up (the server answered an error while
  * restarting) we open a new one with ?last_id= after a pause, so no message is lost.
  */

@@ -1,6 +1,6 @@
 /**
  * The MUI X date picker behind SiaDatePicker (src/admin/common/DatePickerInput.tsx), in its own module so
- * the picker library loads only when a screen shows a date field (issue 10: code splitting).
+ * the picker library loads only when a screen shows a date field (code splitting).
  */
 import { AdapterDateFns } from "@mui/x-date-pickers/AdapterDateFns";
 import { DatePicker } from "@mui/x-date-pickers/DatePicker";

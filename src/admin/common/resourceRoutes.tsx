@@ -4,7 +4,7 @@
  * `:id` where the spec has no such path) redirect to the spec's, so links react-admin builds still work.
  * Called as a function, not rendered as a component: <Admin> reads its <Resource> children directly.
  *
- * A resource's screens are code-split (issue 10): its index.ts declares them with `lazyScreens`, so its
+ * A resource's screens are code-split: its index.ts declares them with `lazyScreens`, so its
  * screen module (and what only it uses) loads when one of its screens is first shown, never with the
  * timesheet or another resource's screens.
  */

@@ -545,7 +545,7 @@ export const sia = {
     message: "La dirección que buscó no existe o el registro ya no está disponible.",
     back_home: "Ir a mis actividades",
   },
-  // The dashboards (issue 7).
+  // The dashboards.
   dashboards: {
     menu: "Tablero",
     title: "Tablero",
@@ -615,7 +615,7 @@ export const sia = {
   app_bar: {
     version: "Versión %{version}",
   },
-  // --- the administrators' «Integraciones» page (issue 8) ---
+  // --- the administrators' «Integraciones» page ---
   integrations: {
     title: "Integraciones",
     intro:
@@ -639,7 +639,7 @@ export const sia = {
       webpush: "Web Push (VAPID)",
     },
   },
-  // --- outbox and scheduled jobs (issue 7) ---
+  // --- outbox and scheduled jobs ---
   outbox: {
     title: "Correo y tareas",
     jobs: "Tareas programadas",
@@ -666,7 +666,7 @@ export const sia = {
     download: "Descargar .eml",
     schedule_note: "El recordatorio y el reporte semanales salen los martes; cada semana se envían una sola vez.",
   },
-  // project boards, the bell and «Avisos» (issue 9); the product messages the server also sends stay in
+  // project boards, the bell and «Avisos»; the product messages the server also sends stay in
   // src/core/messages.ts (boardMessages)
   board: {
     title: "Tablero",

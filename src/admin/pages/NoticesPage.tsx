@@ -1,5 +1,5 @@
 /**
- * «Avisos» (issue 9, SPEC §7 POST notifications): an administrator sends a notice to everyone or to one
+ * «Avisos» (SPEC §7 POST notifications): an administrator sends a notice to everyone or to one
  * notifiable workspace; it appears in each recipient's bell and is pushed to their subscribed devices.
  */
 import { Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from "@mui/material";

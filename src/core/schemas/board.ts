@@ -1,5 +1,5 @@
 /**
- * Project boards (issue 9): the message rule shared by the composer and the route, the mention handle,
+ * Project boards: the message rule shared by the composer and the route, the mention handle,
  * and the tokenizer that turns a message into text and safe links (no HTML ever rendered).
  */
 import { z } from "zod";

@@ -36,7 +36,7 @@ const shape = {
       .regex(/^[A-Za-z0-9_.-]+$/, { error: messages.invalidValue }),
   ),
   name: requiredText(250),
-  /** Type, product and date are required (issue 19): a project is typed, sold and dated from the start. */
+  /** Type, product and date are required: a project is typed, sold and dated from the start. */
   project_date: requiredDate(),
   eta: optionalIsoDate(),
   audit_comment: optionalText(2000),
