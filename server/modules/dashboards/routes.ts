@@ -16,7 +16,7 @@ import {
   TEAM_DASHBOARD_MAX_WEEKS,
   teamDashboardQuery,
 } from "../../../src/core/schemas/dashboard";
-import { addDays, businessToday, mondayOf, parseIsoDate, sundayOf } from "../../../src/core/week";
+import { addDays, businessToday, daysBetween, mondayOf, sundayOf } from "../../../src/core/week";
 import { projects } from "../../db/schema";
 import { currentUser, grantOf, requires } from "../../http/auth";
 import { forbidden, notFound, parse, ValidationError } from "../../http/errors";
@@ -85,7 +85,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
       const to = query.to ?? sundayOf(today);
       const from = query.from ?? addDays(mondayOf(to), -7 * (TEAM_DASHBOARD_DEFAULT_WEEKS - 1));
       if (from > to) throw ValidationError.field("from", dashboardMessages.rangeOrder);
-      const weeks = (parseIsoDate(mondayOf(to)) - parseIsoDate(mondayOf(from))) / (7 * 86_400_000) + 1;
+      const weeks = daysBetween(mondayOf(from), mondayOf(to)) / 7 + 1;
       if (weeks > TEAM_DASHBOARD_MAX_WEEKS)
         throw ValidationError.field("to", dashboardMessages.rangeTooLong(TEAM_DASHBOARD_MAX_WEEKS));
       return { dashboard: await teamWeeks(api.db, from, to, today) };
