@@ -142,7 +142,7 @@ describe("sessions", () => {
     expect(res.status).toBe(404);
     expect(res.body.error).toBe("La ruta solicitada no existe");
     const health = await call(t.app, "GET", "/healthz");
-    expect(health.body).toEqual({ status: "ok", version: "1.43.0" });
+    expect(health.body).toEqual({ status: "ok", version: "1.44.0" });
   });
 });
 

@@ -50,7 +50,7 @@ for (const role of ["admin", "operator", "finance"] as const) {
     await expect(items.first()).toBeVisible();
     const texts = (await items.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
     expect([...texts].sort()).toEqual([...MENUS[role]].sort());
-    await expect(page.getByTestId("app-version")).toHaveText("v1.43.0");
+    await expect(page.getByTestId("app-version")).toHaveText("v1.44.0");
     await expectNoEnglish(page);
   });
 }

@@ -68,5 +68,5 @@ test("the changelog page renders CHANGELOG.md", async ({ page }) => {
   await signIn(page, "operator");
   await page.goto("/app/changeLogSia");
   await expect(page.getByRole("heading", { name: "Historial de cambios de SIA" })).toBeVisible();
-  await expect(page.getByText("1.43.0").first()).toBeVisible();
+  await expect(page.getByText("1.44.0").first()).toBeVisible();
 });

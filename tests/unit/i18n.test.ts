@@ -482,7 +482,7 @@ describe("i18nProvider", () => {
     expect(t("resources.holydays.name", { smart_count: 2 })).toBe("Días festivos");
     expect(t("resources.products.name", { smart_count: 2 })).toBe("Catálogo de productos");
     expect(t("ra.navigation.page_range_info", { offsetBegin: 1, offsetEnd: 10, total: 42 })).toBe("1-10 de 42");
-    expect(t("sia.app_bar.version", { version: "1.43.0" })).toBe("Versión 1.43.0");
+    expect(t("sia.app_bar.version", { version: "1.44.0" })).toBe("Versión 1.44.0");
   });
 
   it("interpolates every Spanish ra message without leaving a placeholder behind", () => {
