@@ -497,6 +497,7 @@ export const boardMessages = {
     "La suscripción debe apuntar a un servicio de notificaciones del navegador (HTTPS de Google, Mozilla, Microsoft o Apple)",
   mentionTitle: (author: string, project: string) => `${author} te mencionó en ${project}`,
   noticeTitle: (author: string) => `Aviso de ${author}`,
+  projectNoticeTitle: (code: string, author: string) => `Aviso del proyecto ${code} de ${author}`,
   mentionMailSubject: (project: string) => `Te mencionaron en el tablero de ${project}`,
   mentionMailText: (author: string, project: string, body: string, link: string) =>
     `${author} te mencionó en el tablero del proyecto ${project} y aún no lo has visto:\n\n«${body}»\n\nÁbrelo en SIA: ${link}\n`,

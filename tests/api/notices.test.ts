@@ -9,6 +9,7 @@ import { employees, notices, notifications, users, workspaces } from "../../serv
 import { boardMessages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildUser, buildWorkspace, call, signIn, signInAs } from "../support/factories";
+import { buildProject } from "../support/project-factories";
 import { startPushService } from "../support/push-service";
 
 let t: TestApp;
@@ -105,5 +106,28 @@ describe("avisos (POST notifications)", () => {
     expect(
       (await elsewhere.api.get("/api/v1/notifications")).body.notifications.map((n: { message: string }) => n.message),
     ).not.toContain("Junta del espacio");
+  });
+
+  it("el aviso de un proyecto (notify_user) también llega como push al PM", async () => {
+    const admin = await signInAs(t.app, "admin");
+    const pm = await buildUser(db(), "operator");
+    const project = await buildProject(db(), { pm_id: pm.employee!.id });
+    const pmApi = await signIn(t.app, pm.user.email);
+    const sub = service.subscription();
+    expect((await pmApi.post("/api/v1/push/subscriptions", { subscription: sub })).status).toBe(201);
+    const before = service.received.length;
+    const sent = await admin.api.post(`/api/v1/projects/${project.id}/notify_user`, {
+      project: { message: "Revisen la ETA" },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.notified).toBe(1);
+    await t.app.pushes.idle();
+    const pushed = service.received.slice(before).filter((r) => r.path === new URL(sub.endpoint).pathname);
+    expect(pushed).toHaveLength(1);
+    expect(service.decrypt(sub.endpoint, pushed[0].body)).toMatchObject({
+      title: boardMessages.projectNoticeTitle(project.project_code, admin.user.name),
+      body: "Revisen la ETA",
+      url: `/app/projects/${project.id}`,
+    });
   });
 });

@@ -1,8 +1,9 @@
 import { eq, exists, inArray, ne, or, type SQL, sql } from "drizzle-orm";
 import { NON_BILLING_INVOICE_STATES } from "../../../src/core/invoiceMachine";
-import { messages } from "../../../src/core/messages";
+import { boardMessages, messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
 import { permittedEvents, projectStateLabel } from "../../../src/core/projectMachine";
+import { screenPath } from "../../../src/core/resources";
 import { optionalText, z } from "../../../src/core/schemas/fields";
 import {
   extendProjectSchema,
@@ -41,6 +42,7 @@ import {
   undoDriveWorkOnFailure,
   withDriveWork,
 } from "../drive";
+import { pushNotified } from "../notifications";
 import {
   extendProject,
   nextProjectCode,
@@ -370,13 +372,23 @@ export const projectsResource = declareResource({
         const id = idOf(request);
         const project = await service.find(ctx, id);
         const input = service.parseBody(request.body ?? {}, notifyUserSchema);
-        const rows = await app.db.db.transaction((tx) =>
+        const { notified: rows, text } = await app.db.db.transaction((tx) =>
           notifyProjectPeople(
             tx,
             ctx.user,
             project as typeof projects.$inferSelect,
             (input.message as string | null | undefined) ?? null,
           ),
+        );
+        pushNotified(
+          app,
+          rows.map((row) => row.user_id),
+          {
+            title: boardMessages.projectNoticeTitle(project.project_code as string, ctx.user.name),
+            body: text,
+            url: screenPath("projects", "show", id),
+            tag: `project-notice-${id}`,
+          },
         );
         return {
           notified: rows.length,

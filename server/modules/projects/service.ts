@@ -247,7 +247,8 @@ export async function projectStages(db: Tx, id: number) {
 
 /**
  * notify_user (SPEC §7): a notification to the users of the project's PM and responsible, in their bell
- * and on their live feed; without either of them, a 422. `message` defaults to the project's state.
+ * and on their live feed (the caller pushes the answer's text to their devices); without either of them, a
+ * 422. `message` defaults to the project's state.
  */
 export async function notifyProjectPeople(
   tx: Tx,
@@ -264,7 +265,7 @@ export async function notifyProjectPeople(
     : [];
   if (recipients.length === 0) throw ValidationError.base(messages.noUsersToNotify);
   const text = message ?? messages.projectNotice(project.project_code, project.name, projectStateLabel(project.state));
-  return notify(
+  const notified = await notify(
     tx,
     recipients.map((r) => ({
       message: text,
@@ -274,4 +275,5 @@ export async function notifyProjectPeople(
       project_id: project.id,
     })),
   );
+  return { notified, text };
 }
