@@ -152,7 +152,7 @@ export const activitiesResource = declareResource({
   },
   own: (user) => (user.employee ? eq(activities.employee_id, user.employee.id) : sql`false`),
   // The generic create parses with activitySchema; the service re-parses the raw body with the update merge.
-  beforeWrite: (values, ctx, existing) => prepareActivityWrite(values, ctx, existing),
+  beforeWrite: prepareActivityWrite,
   deleteGuards: [
     async (id, db) => {
       const [row] = (await db.select({ is_editable: isEditable }).from(activities).where(eq(activities.id, id))) as {

@@ -10,13 +10,14 @@ import { ACTIVITY_INSERT_COLUMNS, ACTIVITY_WRITABLE, type ActivityField } from "
 import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
 import { projectStateLabel } from "../../../src/core/projectMachine";
-import { type ActivityInput, activitySchema } from "../../../src/core/schemas/activity";
+import { type ActivityInput, activitySchema, type activityUpdateSchema } from "../../../src/core/schemas/activity";
 import type { SessionUser } from "../../../src/core/session";
 import { ARCHIVED_PROJECT_STATES } from "../../../src/core/states";
 import { addDays, BUSINESS_TIME_ZONE, businessToday, localDate, localDateOf } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { activities, app_settings, employees, frozen_periods } from "../../db/schema";
 import { forbidden, parse, ValidationError } from "../../http/errors";
+import type { WriteArgs } from "../../http/resource";
 
 export type ActivityValues = ActivityInput & { employee_id: number };
 type Errors = Record<string, string[]>;
@@ -306,10 +307,8 @@ export type ActivityRow = { [K in ActivityField]: K extends keyof ActivityValues
 
 /** beforeWrite of the resource: merges an update with the stored row, parses, authorises, checks. */
 export async function prepareActivityWrite(
-  input: Record<string, unknown>,
-  ctx: { db: Tx; user: SessionUser },
-  existing: Record<string, unknown> | null,
-): Promise<Record<string, unknown>> {
+  ...[input, ctx, existing]: WriteArgs<typeof activities, typeof activitySchema, typeof activityUpdateSchema>
+) {
   if (existing) {
     if (existing.is_editable === false) throw ValidationError.base(messages.activityFrozen);
   }
@@ -319,12 +318,12 @@ export async function prepareActivityWrite(
   // Changing the action type drops the old type's fields unless sent again (normaliseActivity clears them).
   const parsed = parse(activitySchema, merged);
   const employeeId =
-    existing && input.employee_id === undefined ? (existing.employee_id as number) : employeeFor(ctx.user, input.employee_id);
+    existing && input.employee_id === undefined ? existing.employee_id : employeeFor(ctx.user, input.employee_id);
   const values: ActivityValues = { ...parsed, employee_id: employeeId };
   const errors = await checkActivity(ctx.db, values, {
     settings: await loadSettings(ctx.db),
-    exceptId: existing?.id as number | undefined,
-    storedProjects: [existing ? ((existing.project_id as number | null) ?? null) : undefined],
+    exceptId: existing?.id,
+    storedProjects: [existing ? existing.project_id : undefined],
   });
   if (Object.keys(errors).length) throw new ValidationError(errors);
   return rowOf(values, ctx.user.id);

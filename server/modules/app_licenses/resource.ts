@@ -56,7 +56,7 @@ export const appLicensesResource = declareResource({
     client_name: clientName.as("client_name"),
     product_name: productName.as("product_name"),
   },
-  beforeWrite: (values, ctx, existing) => applyLicenseRules(values, ctx.db, existing),
+  beforeWrite: applyLicenseRules,
   routes(app) {
     app.get(
       "/app_licenses/:id/download_license_script",

@@ -6,17 +6,19 @@
 import { eq } from "drizzle-orm";
 import { MESA_ELECTRONICA_PRODUCT_NAME } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
+import type { appLicenseSchema, appLicenseUpdateSchema } from "../../../src/core/schemas/app_license";
 import type { Tx } from "../../db/client";
 import { app_licenses, clients, products } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
-
-type Values = Record<string, unknown>;
+import type { WriteArgs } from "../../http/resource";
 
 /** SPEC §5: the "mesa electrónica" key flag only stands for Siglo CD licences; any other product resets it. */
-export async function applyLicenseRules(values: Values, db: Tx, existing: Values | null): Promise<Values> {
-  const productId = (values.product_catalog_id ?? existing?.product_catalog_id) as number | undefined;
+export async function applyLicenseRules(
+  ...[values, ctx, existing]: WriteArgs<typeof app_licenses, typeof appLicenseSchema, typeof appLicenseUpdateSchema>
+) {
+  const productId = values.product_catalog_id ?? existing?.product_catalog_id;
   if (productId === undefined) return values;
-  const [product] = await db.select({ name: products.name }).from(products).where(eq(products.id, productId)).limit(1);
+  const [product] = await ctx.db.select({ name: products.name }).from(products).where(eq(products.id, productId)).limit(1);
   if (!product) throw ValidationError.field("product_catalog_id", messages.invalidReference);
   if (product.name.trim() !== MESA_ELECTRONICA_PRODUCT_NAME) values.has_mesa_electronica_license_key = false;
   return values;

@@ -2,12 +2,13 @@
 import { and, eq, isNotNull, ne, notLike, type SQL } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { isAdmin } from "../../../src/core/permissions";
+import type { userSchema, userUpdateSchema } from "../../../src/core/schemas/user";
 import { hashPassword } from "../../auth/passwords";
 import { PUBLIC_DEMO_PASSWORD } from "../../config";
 import type { Db, Tx } from "../../db/client";
 import { employees, sessions, users } from "../../db/schema";
 import { forbidden, ValidationError } from "../../http/errors";
-import type { RequestContext } from "../../http/resource";
+import type { RequestContext, ResourceRecord, WriteArgs } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 
 type Values = Record<string, unknown>;
@@ -21,7 +22,7 @@ const SELF_WRITABLE = new Set(["azure_token", "clear_azure_token"]);
  * e-mail, a role flag, can_chat, a password) refuses the whole request with 403 'Error de Permisos'
  * rather than saving part of it, so the person knows the change did not happen.
  */
-export function restrictToSelfWritable(values: Values, existing: Values): Values {
+export function restrictToSelfWritable(values: Values, existing: ResourceRecord<typeof users>): Values {
   const out: Values = {};
   for (const [key, value] of Object.entries(values)) {
     if (SELF_WRITABLE.has(key)) {
@@ -36,26 +37,29 @@ export function restrictToSelfWritable(values: Values, existing: Values): Values
   return out;
 }
 
-export async function prepareUserWrite(values: Values, ctx: RequestContext, existing: Values | null): Promise<Values> {
-  if (existing && !isAdmin(ctx.user)) values = restrictToSelfWritable(values, existing);
+export async function prepareUserWrite(
+  ...[input, ctx, existing]: WriteArgs<typeof users, typeof userSchema, typeof userUpdateSchema>
+) {
+  const {
+    password,
+    password_confirmation: _confirmation,
+    clear_azure_token: clearAzureToken,
+    ...values
+  } = existing && !isAdmin(ctx.user) ? restrictToSelfWritable(input, existing) : input;
   // Write-only secret: a text replaces it (encrypted), null or clear_azure_token clears it, absent keeps it.
-  if (values.clear_azure_token === true) values.azure_token = null;
-  delete values.clear_azure_token;
+  if (clearAzureToken === true) values.azure_token = null;
   if (values.azure_token !== undefined)
     values.azure_token =
       typeof values.azure_token === "string" && values.azure_token
         ? encryptSecret(values.azure_token, secretKey(ctx.app.config))
         : null;
-  const password = values.password;
-  delete values.password;
-  delete values.password_confirmation;
   if (typeof password === "string") {
     if (ctx.app.config.NODE_ENV === "production" && password === PUBLIC_DEMO_PASSWORD) {
       throw ValidationError.field("password", messages.publicPassword);
     }
     values.password_digest = await hashPassword(password);
     values.password_changed_at = new Date();
-    if (existing) await destroyOtherSessions(ctx, existing.id as number);
+    if (existing) await destroyOtherSessions(ctx, existing.id);
   }
   return values;
 }
