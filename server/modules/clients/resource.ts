@@ -107,7 +107,7 @@ export const clientsResource = declareResource({
       if (record.drive_root_id && (!existing || existing.drive_root_id !== record.drive_root_id)) {
         // Its structure (SPEC §9) inside the chosen folder, created last, undone if the write fails; the
         // projects' folders follow it into its Proyectos.
-        await work.ensureStructure(record.drive_root_id as string, CLIENT_FOLDERS);
+        await work.ensureStructure(record.drive_root_id, CLIENT_FOLDERS);
         if (existing) {
           for (const project of await projectsOfClient(ctx.db, record.id)) {
             await placeProjectFolder(ctx.db, work, project, { bump: true });
@@ -119,7 +119,7 @@ export const clientsResource = declareResource({
           ctx.db,
           work,
           { kind: "client", id: record.id },
-          record.drive_root_id as string | null,
+          record.drive_root_id,
           safeFolderName(String(record.name)),
         );
         if (folder) {

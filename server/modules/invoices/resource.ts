@@ -105,10 +105,10 @@ export const invoicesResource = declareResource({
     },
   ],
   async afterDelete(record, ctx) {
-    await reconcileInvoiceAction(ctx.db, record.project_id as number, ctx.user.id);
+    await reconcileInvoiceAction(ctx.db, record.project_id, ctx.user.id);
   },
   async beforeWrite(values, ctx, existing) {
-    const projectId = (existing?.project_id ?? values.project_id) as number;
+    const projectId = existing ? existing.project_id : values.project_id;
     // The project row is the lock every percentage check of that project waits on.
     await lockProjectFor(ctx.db, projectId);
     let state = "pendiente";
@@ -134,15 +134,15 @@ export const invoicesResource = declareResource({
       throw ValidationError.field("folio", messages.folioOnlyWhenResolved);
     }
     if (values.folio !== undefined && values.folio !== null && !same(values.folio, existing?.folio)) {
-      await checkFolioFree(ctx.db, values.folio as string, existing?.id);
+      await checkFolioFree(ctx.db, values.folio, existing?.id);
     }
     if (values.percentage_value !== undefined) {
-      await checkPercentage(ctx.db, projectId, values.percentage_value as number, existing?.id);
+      await checkPercentage(ctx.db, projectId, values.percentage_value, existing?.id);
     }
     return values;
   },
   async afterWrite(saved, ctx, existing) {
-    const comment = (saved.audit_comment as string | null) ?? null;
+    const comment = saved.audit_comment ?? null;
     await audit(
       ctx.db,
       { type: "Invoice", id: saved.id },
@@ -153,7 +153,7 @@ export const invoicesResource = declareResource({
       { userId: ctx.user.id, comment },
     );
     // A lowered percentage can take the project below 100 %: its «100%» flag follows.
-    if (existing) await reconcileInvoiceAction(ctx.db, saved.project_id as number, ctx.user.id);
+    if (existing) await reconcileInvoiceAction(ctx.db, saved.project_id, ctx.user.id);
   },
   routes(app, service) {
     const tags = ["invoices"];

@@ -214,7 +214,7 @@ export const projectsResource = declareResource({
     // proyecto.') becomes the project's folder, and must be its alone (decision 027); it is then put in place.
     if (touchesFolder(values, existing)) {
       const folder = await resolveDriveFolder(ctx.app.documents, values);
-      const clientId = (values.client_id ?? existing?.client_id) as number;
+      const clientId = existing ? (values.client_id ?? existing.client_id) : values.client_id;
       if (folder) await assertFolderFree(ctx.db, ctx.app.documents, folder, { kind: "project", id: existing?.id, clientId });
     }
     // An ETA changed by an edit is audited, so it needs its comment like an extension (SPEC §5).
@@ -241,7 +241,7 @@ export const projectsResource = declareResource({
     }
     await audit(ctx.db, { type: "Project", id: saved.id }, [{ field: "eta", old: existing.eta, new: saved.eta }], {
       userId: user.id,
-      comment: saved.audit_comment as string | null,
+      comment: saved.audit_comment,
     });
   },
   csv: {

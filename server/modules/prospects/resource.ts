@@ -103,7 +103,7 @@ export const prospectsResource = declareResource({
         ctx.db,
         driveWorkOf(ctx.app, ctx.request),
         { kind: "prospect", id: record.id },
-        record.drive_root_id as string | null,
+        record.drive_root_id,
         safeFolderName(`${PROSPECT_FOLDER_PREFIX}${record.name}`),
       );
       if (folder) {

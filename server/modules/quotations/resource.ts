@@ -19,7 +19,7 @@ import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
 import { type CalendarAccount, CalendarError, toIcs } from "../../ports/calendar";
 import { storeCloudToken } from "../users";
-import { type EventInput, eventForStorage, eventTimes, invitationPath } from "./event";
+import { eventForStorage, eventTimes, invitationPath } from "./event";
 import { transitionRoute } from "./transition";
 
 const prospectName = sql<
@@ -103,7 +103,7 @@ export const quotationsResource = declareResource({
     }
     if (!("event" in values)) return values;
     const calendar = ctx.app.calendar;
-    const previousId = (existing?.event_id as string | null) ?? null;
+    const previousId = existing?.event_id ?? null;
     const user = currentUser(ctx.request);
     // The event lives in its organizer's calendar: an update or a removal goes there, whoever makes it.
     const previousOrganizer =
@@ -127,8 +127,8 @@ export const quotationsResource = declareResource({
       if (previousId) await provider(() => calendar.deleteEvent(previousId, account));
       return { ...values, event: null, event_id: null, event_url: null };
     }
-    const input = values.event as EventInput;
-    const prospectId = (values.prospect_id ?? existing?.prospect_id) as number | null;
+    const input = values.event;
+    const prospectId = values.prospect_id ?? existing?.prospect_id;
     const [prospect] = prospectId
       ? await ctx.db.select({ name: prospects.name }).from(prospects).where(eq(prospects.id, prospectId))
       : [];

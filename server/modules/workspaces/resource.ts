@@ -1,4 +1,5 @@
 import { and, eq, inArray, not, sql } from "drizzle-orm";
+import type { z } from "zod";
 import { messages } from "../../../src/core/messages";
 import { workspaceSchema, workspaceUpdateSchema } from "../../../src/core/schemas/workspace";
 import type { Tx } from "../../db/client";
@@ -12,20 +13,18 @@ import { outer } from "../../http/sql";
 const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.workspace_id} = ${outer(workspaces.id)})`;
 const bossName = sql<string>`(select ${employees.name} from ${employees} where ${employees.id} = ${outer(bosses_workspaces.employee_id)})`;
 
-type BossRow = { id?: number; employee_id?: number; _destroy?: boolean };
-
 /** Bosses must be existing employees, each once per workspace (counting the rows already saved). */
-async function checkBosses(values: Record<string, unknown>, db: Tx, workspaceId: number | null) {
-  const rows = values.bosses_workspaces_attributes as BossRow[] | undefined;
+async function checkBosses(values: z.output<typeof workspaceUpdateSchema>, db: Tx, workspaceId: number | null) {
+  const rows = values.bosses_workspaces_attributes;
   if (!rows?.length) return;
-  const wanted = rows.filter((r) => !r._destroy && r.employee_id).map((r) => r.employee_id as number);
+  const wanted = rows.filter((r) => !r._destroy && r.employee_id).map((r) => r.employee_id);
   if (wanted.length) {
     const found = await db.select({ id: employees.id }).from(employees).where(inArray(employees.id, wanted));
     if (found.length !== new Set(wanted).size)
       throw ValidationError.field("bosses_workspaces_attributes", messages.invalidReference);
   }
   if (!workspaceId) return;
-  const touched = rows.filter((r) => r.id).map((r) => r.id as number);
+  const touched = rows.flatMap((r) => (r.id ? [r.id] : []));
   const kept = await db
     .select({ employee_id: bosses_workspaces.employee_id })
     .from(bosses_workspaces)
