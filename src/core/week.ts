@@ -143,6 +143,12 @@ export const wallClock = (instant: Date) => wallClockIn(instant, BUSINESS_TIME_Z
 /** Local date of an instant. */
 export const localDate = (instant: Date) => wallClock(instant).date;
 /**
+ * The day a browser-local date stands for, read from its local fields: FullCalendar draws its columns in
+ * the browser's zone and hands each column's day as the browser's midnight. Naming that midnight by the
+ * firm's date (localDate) gives the day before in a browser east of Mexico City (Cancún) or in UTC.
+ */
+export const calendarDay = (date: Date) => toIsoDate(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()));
+/**
  * Today's date (YYYY-MM-DD) in the firm's time zone: the one "today" of SIA, in the browser and on the
  * server alike. Never `new Date().toISOString().slice(0, 10)`: that is the UTC date, tomorrow after
  * 18:00 in Mexico City.

@@ -35,7 +35,7 @@ function fakeProvider() {
 describe("the timesheet's opening requests", () => {
   it("opens on the Monday of the browser's week, named by its local date", () => {
     // Wednesday 25 November 2026, 10:00 in the test's zone.
-    expect(openingWeekStart(new Date(2026, 10, 25, 10))).toMatch(/^2026-11-2[23]$/);
+    expect(openingWeekStart(new Date(2026, 10, 25, 10))).toBe("2026-11-23");
     expect(openingWeekStart(new Date(2026, 10, 23, 0, 30))).toBe(openingWeekStart(new Date(2026, 10, 29, 23)));
   });
 

@@ -33,7 +33,7 @@ import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
 import type { LocalEvent } from "../../core/localEvent";
 import { messages } from "../../core/messages";
-import { localDate } from "../../core/week";
+import { calendarDay, localDate } from "../../core/week";
 import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/colors";
 import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
 import { formatHours } from "../model/totals";
@@ -259,7 +259,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
 
   const dayHeader = useCallback(
     (arg: DayHeaderContentArg) => {
-      const day = localDate(arg.date);
+      const day = calendarDay(arg.date);
       return (
         <Box sx={{ lineHeight: 1.2, py: 0.25 }} data-testid={`day-header-${day}`}>
           <div>{arg.text}</div>
@@ -272,7 +272,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     [hoursByDay],
   );
   const holidayClass = useCallback(
-    (arg: { date: Date }) => (holidays.has(localDate(arg.date)) ? ["sia-holiday"] : []),
+    (arg: { date: Date }) => (holidays.has(calendarDay(arg.date)) ? ["sia-holiday"] : []),
     [holidays],
   );
 
@@ -293,7 +293,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
 
   const handlers = useMemo(
     () => ({
-      datesSet: (arg: DatesSetArg) => latest.current.onWeekChange(localDate(arg.start)),
+      datesSet: (arg: DatesSetArg) => latest.current.onWeekChange(calendarDay(arg.start)),
       dateClick: (arg: DateClickArg) => {
         const p = latest.current;
         if (p.readOnly) return;
