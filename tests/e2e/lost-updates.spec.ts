@@ -5,6 +5,7 @@
  * never touched survives.
  */
 import { expect, test } from "@playwright/test";
+import { es } from "../../src/admin/i18n/es";
 import { messages } from "../../src/core/messages";
 import { signIn } from "./fixtures";
 
@@ -71,4 +72,49 @@ test("a stale client save shows what changed, keeps what was typed and can overw
   await expect(firstNotice).toHaveCount(0);
   await expect(first.getByRole("textbox", { name: "Correo electrónico" })).toHaveValue("segunda@versiones.mx");
   await expect(first.getByRole("textbox", { name: "Nombre", exact: true })).toHaveValue(`Cliente de versiones ${suffix}`);
+});
+
+test("a state change another administrator already made is not offered again after the conflict", async ({ browser }) => {
+  const first = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext()).newPage();
+  await signIn(first, "admin");
+  await signIn(second, "admin");
+  const project = await first.evaluate(
+    async (name) => {
+      const any = async (path: string, key: string) => (await (await fetch(`/api/v1/${path}?per_page=1`)).json())[key][0].id;
+      const res = await fetch("/api/v1/projects", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          project: {
+            name,
+            client_id: await any("clients", "clients"),
+            project_type_catalog_id: await any("project_types", "project_types"),
+            product_catalog_id: await any("products", "products"),
+            project_date: "2030-01-15",
+          },
+        }),
+      });
+      return (await res.json()).project as { id: number };
+    },
+    `Estado en disputa ${Date.now().toString(36)}`,
+  );
+
+  // Both open «Enviar propuesta» on the project in Requerimiento.
+  for (const page of [first, second]) {
+    await page.goto(`/app/projects/${project.id}`);
+    await page.getByRole("button", { name: "Enviar propuesta", exact: true }).click();
+    await page.getByRole("dialog").getByRole("textbox", { name: "Comentario" }).fill("Propuesta enviada");
+  }
+  await first.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(first.getByRole("dialog")).toHaveCount(0);
+
+  const dialog = second.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Confirmar" }).click();
+  // The record is read again: the event no longer applies, so the dialog says so instead of asking to confirm.
+  await expect(dialog.getByText(es.sia.action_dialog.event_gone)).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Confirmar" })).toHaveCount(0);
+  await expect(dialog.getByRole("textbox", { name: "Comentario" })).toHaveValue("Propuesta enviada");
+  await dialog.getByRole("button", { name: "Cancelar" }).click();
+  await expect(second.getByRole("button", { name: "Enviar propuesta", exact: true })).toHaveCount(0);
 });

@@ -26,6 +26,11 @@ export interface ActionDialogProps {
   cancelLabel?: string;
   /** Whether the action's button is offered (a notice already sent offers only Cerrar). */
   confirmable?: boolean;
+  /**
+   * Why the action can no longer be taken (another user changed the record meanwhile): said in place of
+   * any earlier refusal, and the action's button is no longer offered.
+   */
+  unavailable?: string;
   /** The message when a refusal brings none of its own. */
   errorFallback?: string;
   /** Told of a refusal besides showing it (a toast, say). */
@@ -39,7 +44,8 @@ export function ActionDialog({
   onClose,
   confirmLabel = "ra.action.confirm",
   cancelLabel = "ra.action.cancel",
-  confirmable = true,
+  confirmable: offered = true,
+  unavailable,
   errorFallback = messages.unexpected,
   onError,
 }: ActionDialogProps) {
@@ -49,6 +55,7 @@ export function ActionDialog({
   const formId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const confirmable = offered && !unavailable;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -71,10 +78,16 @@ export function ActionDialog({
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
         <form id={formId} onSubmit={submit} noValidate>
-          {error && (
-            <Alert severity="error" sx={{ mb: 1 }}>
-              {error}
+          {unavailable ? (
+            <Alert severity="warning" sx={{ mb: 1 }}>
+              {unavailable}
             </Alert>
+          ) : (
+            error && (
+              <Alert severity="error" sx={{ mb: 1 }}>
+                {error}
+              </Alert>
+            )
           )}
           {children}
         </form>

@@ -31,6 +31,7 @@ export function TransitionDialog({
   validate,
   send,
   onClose,
+  available = true,
 }: {
   title: string;
   subtitle?: ReactNode;
@@ -41,6 +42,8 @@ export function TransitionDialog({
   /** Sends it through a named dataProvider verb; answers the success toast. */
   send: (comment: string) => Promise<string>;
   onClose: () => void;
+  /** Whether the record, as last read, still permits the event (another user may have changed its state). */
+  available?: boolean;
 }) {
   const translate = useTranslate();
   const notify = useNotify();
@@ -64,6 +67,7 @@ export function TransitionDialog({
       onConfirm={confirm}
       onClose={onClose}
       errorFallback={messages.somethingFailed}
+      unavailable={available ? undefined : translate("sia.action_dialog.event_gone")}
       onError={(e, message) => {
         if (!alreadyToasted(e)) notify(message, { type: "error" });
       }}

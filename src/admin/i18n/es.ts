@@ -708,6 +708,8 @@ export const sia = {
   // the frame of a dialog that acts on a record (ActionDialog, TransitionDialog)
   action_dialog: {
     comment: "Comentario",
+    event_gone:
+      "Otro usuario cambió el estado de este registro y este cambio ya no es posible desde el estado actual. Cierre el diálogo para ver las opciones vigentes.",
   },
   // A stale save (409): another user saved the record while this form was open.
   stale_version: {

@@ -315,6 +315,7 @@ function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecor
   return (
     <TransitionDialog
       title={event.label}
+      available={((invoice.permitted_events ?? []) as InvoiceEvent[]).some((permitted) => permitted.name === event.name)}
       validate={(comment) => invoiceTransitionSchema.safeParse(input(comment))}
       send={async (comment) => {
         await dataProvider.transitionInvoice(invoice.id, input(comment), invoice.lock_version as number | undefined);

@@ -108,6 +108,7 @@ function ProjectTransitionDialog({
   return (
     <TransitionDialog
       title={event.label}
+      available={(project.permitted_events ?? []).some((permitted) => permitted.name === event.name)}
       subtitle={
         <Typography variant="body2" sx={{ mb: 1 }}>
           {projectStateLabel(project.state ?? "")} → {projectStateLabel(event.to)}

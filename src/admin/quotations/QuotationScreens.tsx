@@ -307,6 +307,7 @@ function QuotationEvents() {
       {open && (
         <TransitionDialog
           title={open.name}
+          available={events.some((permitted) => permitted.id === open.id)}
           subtitle={
             <>
               <Typography variant="body2" sx={{ mb: 1 }}>
