@@ -27,6 +27,8 @@ test("an Operador has no «Integraciones» entry and is refused at its URL", asy
   await expect(page.getByRole("menuitem").first()).toBeVisible();
   await expect(page.getByRole("menuitem", { name: "Integraciones" })).toHaveCount(0);
   await page.goto("/app/integrations");
-  await expect(page.getByText("Error de Permisos")).toBeVisible();
+  // As on the resources' screens: react-admin's «Acceso denegado» page.
+  await expect(page).toHaveURL(/\/app\/access-denied$/);
+  await expect(page.getByText("No tiene los permisos necesarios para acceder a esta página")).toBeVisible();
   await expect(page.getByRole("table", { name: "Integraciones" })).toHaveCount(0);
 });

@@ -53,6 +53,8 @@ test("an Operador has no outbox entry and is refused at its URL", async ({ page 
   await expect(page.getByRole("menuitem").first()).toBeVisible();
   await expect(page.getByRole("menuitem", { name: "Correo y tareas" })).toHaveCount(0);
   await page.goto("/app/outbox");
-  await expect(page.getByText("Error de Permisos")).toBeVisible();
+  // As on the resources' screens: react-admin's «Acceso denegado» page.
+  await expect(page).toHaveURL(/\/app\/access-denied$/);
+  await expect(page.getByText("No tiene los permisos necesarios para acceder a esta página")).toBeVisible();
   await expect(page.getByText("Tareas programadas")).toHaveCount(0);
 });

@@ -5,7 +5,8 @@
 import { Alert, CircularProgress, TableCell, TableHead, TableRow } from "@mui/material";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { Title, usePermissions, useTranslate } from "react-admin";
+import { Title, useBasename, usePermissions, useTranslate } from "react-admin";
+import { Navigate } from "react-router-dom";
 import { messages } from "../../core/messages";
 import { type Action, canAccess } from "../../core/permissions";
 import type { SessionUser } from "../../core/session";
@@ -15,7 +16,7 @@ export const errorText = (error: unknown) => (error instanceof Error && error.me
 
 /**
  * Renders the page, with its title (an es.ts key) in the app bar, only for whom the permission matrix
- * allows it; others see «Error de Permisos».
+ * allows it; others go to react-admin's «Acceso denegado» page, as on the resources' screens.
  */
 export function AdminPageGuard({
   resource,
@@ -29,14 +30,10 @@ export function AdminPageGuard({
   children: ReactNode;
 }) {
   const translate = useTranslate();
+  const basename = useBasename();
   const { permissions, isPending } = usePermissions<SessionUser | null>();
   if (isPending) return null;
-  if (!canAccess({ user: permissions, resource, action }))
-    return (
-      <Alert severity="error" sx={{ mt: 2 }}>
-        {messages.forbidden}
-      </Alert>
-    );
+  if (!canAccess({ user: permissions, resource, action })) return <Navigate to={`${basename}/access-denied`} replace />;
   return (
     <>
       <Title title={translate(title)} />
