@@ -50,3 +50,16 @@ test("an employee's view lists their assignments", async ({ page }) => {
   await expect(page.getByRole("columnheader", { name: "Duración (días)" })).toBeVisible();
   await expect(page.locator("#main-content tbody tr").first()).toBeVisible();
 });
+
+test("an Operador lists employees without a workspace filter it could not fill", async ({ page }) => {
+  const refused: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() === 403) refused.push(response.url());
+  });
+  await signIn(page, "operator");
+  await page.goto("/app/employees");
+  await expect(page.getByRole("combobox", { name: "Estado" })).toBeVisible();
+  await expect(page.locator("tbody tr").first()).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Espacio de trabajo" })).toHaveCount(0);
+  expect(refused).toEqual([]);
+});

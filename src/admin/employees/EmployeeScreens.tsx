@@ -14,6 +14,7 @@ import {
   SimpleShowLayout,
   TextField,
   TextInput,
+  useCanAccess,
   useTranslate,
 } from "react-admin";
 import { DEFAULT_EMPLOYEE_CODE } from "../../core/constants";
@@ -34,6 +35,20 @@ const YES_NO = [
   { id: "false", name: "sia.filters.no" },
 ];
 
+/** The workspace filter lists workspaces: offered only to whom may read them (not an Operador). */
+const workspaceFilter = (
+  <ReferenceInput
+    key="ws"
+    source="workspace_id"
+    reference="workspaces"
+    perPage={1000}
+    sort={{ field: "name", order: "ASC" }}
+    alwaysOn
+  >
+    <SelectInput optionText="name" label="resources.employees.fields.workspace_id" emptyText="sia.filters.all" />
+  </ReferenceInput>
+);
+
 const filters = [
   <SearchFilter key="q" source="q" alwaysOn placeholder="sia.employees.search" />,
   <SelectInput
@@ -52,16 +67,6 @@ const filters = [
     emptyText="sia.filters.all"
     alwaysOn
   />,
-  <ReferenceInput
-    key="ws"
-    source="workspace_id"
-    reference="workspaces"
-    perPage={1000}
-    sort={{ field: "name", order: "ASC" }}
-    alwaysOn
-  >
-    <SelectInput optionText="name" label="resources.employees.fields.workspace_id" emptyText="sia.filters.all" />
-  </ReferenceInput>,
 ];
 
 /** The employee's columns, shown alike in the list and on its detail. */
@@ -77,8 +82,9 @@ const employeeFields = [
 ];
 
 export function EmployeeList() {
+  const { canAccess: readsWorkspaces } = useCanAccess({ resource: "workspaces", action: "list" });
   return (
-    <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
+    <SiaList filters={readsWorkspaces ? [...filters, workspaceFilter] : filters} sort={{ field: "name", order: "ASC" }}>
       {employeeFields}
     </SiaList>
   );
