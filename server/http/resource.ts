@@ -40,6 +40,7 @@ import { z } from "zod";
 import { PAGE_SIZE } from "../../src/core/constants";
 import { messages } from "../../src/core/messages";
 import type { Action, Grant } from "../../src/core/permissions";
+import { notANumber } from "../../src/core/schemas/fields";
 import type { SessionUser } from "../../src/core/session";
 import type { Db, Tx } from "../db/client";
 import { CSV_BATCH, lineBatches, selectBatches } from "../db/cursor";
@@ -229,10 +230,8 @@ export const filter = {
 /* ---------- list parameters ---------- */
 
 const listParams = z.object({
-  page: z.coerce.number({ error: messages.mustBeNumber }).int().min(1).max(1_000_000).default(1),
-  per_page: z
-    .union([z.literal("all"), z.coerce.number({ error: messages.mustBeNumber }).int().min(1).max(1000)])
-    .default(PAGE_SIZE),
+  page: z.coerce.number({ error: notANumber }).int().min(1).max(1_000_000).default(1),
+  per_page: z.union([z.literal("all"), z.coerce.number({ error: notANumber }).int().min(1).max(1000)]).default(PAGE_SIZE),
   search: z.string().max(200).optional(),
   "by_column[column]": z.string().max(60).optional(),
   "by_column[order]": z.enum(["asc", "desc", "ASC", "DESC"]).optional(),

@@ -1,5 +1,7 @@
 /** Odd input on every catalog call answers 4xx with a Spanish message, never 500. */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
 import { multipart, rawRequest } from "../support/catalog-factories";
 import { type ApiClient, signInAs } from "../support/factories";
@@ -82,6 +84,20 @@ describe("catalogs robustness", () => {
       app_setting: { default_customer_id: [1], default_workspace_id: {}, support_excluded_customer_id: -4 },
     });
     expect(settings.status).toBe(422);
+  });
+
+  it("says what is wrong with a page number: not a number, or out of range", async () => {
+    const notNumber = await admin.get("/api/v1/clients?page=abc");
+    expect(notNumber.status).toBe(422);
+    expect(notNumber.body.errors.page).toEqual([messages.mustBeNumber]);
+    for (const q of ["page=-1", "per_page=100000"]) {
+      const res = await admin.get(`/api/v1/clients?${q}`);
+      expect(res.status).toBe(422);
+      const [field] = q.split("=");
+      expect(res.body.errors[field], q).toHaveLength(1);
+      expect(res.body.errors[field][0], q).not.toBe(messages.mustBeNumber);
+      expect(res.body.errors[field][0], q).toMatch(/Demasiado (pequeño|grande)/);
+    }
   });
 
   it("answers odd list parameters with a 4xx", async () => {

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { boardMessages, messages } from "../../../src/core/messages";
 import { BOARD_PAGE_SIZE, boardMessageSchema, markReadSchema } from "../../../src/core/schemas/board";
-import { z } from "../../../src/core/schemas/fields";
+import { notANumber, z } from "../../../src/core/schemas/fields";
 import { projects } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
@@ -14,8 +14,8 @@ import { pushNotified } from "../notifications";
 import { boardMembers, canReadBoard, history, markRead, postMessage, unreadTotal } from "./service";
 
 const historyQuery = z.object({
-  before_id: z.coerce.number({ error: messages.mustBeNumber }).int().positive().max(2_147_483_647).optional(),
-  per_page: z.coerce.number({ error: messages.mustBeNumber }).int().min(1).max(100).default(BOARD_PAGE_SIZE),
+  before_id: z.coerce.number({ error: notANumber }).int().positive().max(2_147_483_647).optional(),
+  per_page: z.coerce.number({ error: notANumber }).int().min(1).max(100).default(BOARD_PAGE_SIZE),
 });
 
 export async function boardRoutes(app: FastifyInstance) {

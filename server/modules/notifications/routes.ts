@@ -7,7 +7,7 @@ import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { boardMessages, messages } from "../../../src/core/messages";
 import { noticeSchema } from "../../../src/core/schemas/board";
-import { z } from "../../../src/core/schemas/fields";
+import { notANumber, z } from "../../../src/core/schemas/fields";
 import { notifications, projects } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
@@ -18,8 +18,8 @@ import { unreadTotal } from "../board";
 import { pushNotified, sendNotice } from "./service";
 
 const listQuery = z.object({
-  before_id: z.coerce.number({ error: messages.mustBeNumber }).int().positive().max(2_147_483_647).optional(),
-  per_page: z.coerce.number({ error: messages.mustBeNumber }).int().min(1).max(100).default(20),
+  before_id: z.coerce.number({ error: notANumber }).int().positive().max(2_147_483_647).optional(),
+  per_page: z.coerce.number({ error: notANumber }).int().min(1).max(100).default(20),
 });
 
 export async function notificationRoutes(app: FastifyInstance) {

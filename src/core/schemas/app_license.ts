@@ -1,7 +1,7 @@
 import { LICENSE_DEFAULTS, LICENSE_ENVIRONMENTS, LICENSE_MODULES, LICENSE_TYPES } from "../constants";
 import { messages } from "../messages";
 import { RFC_PATTERN } from "./client";
-import { flag, optionalIsoDate, requiredId, requiredText, z } from "./fields";
+import { flag, notANumber, optionalIsoDate, requiredId, requiredText, z } from "./fields";
 
 const upper = (v: unknown) => (typeof v === "string" ? v.trim().toUpperCase() : v);
 
@@ -18,7 +18,7 @@ const shape = {
   ),
   environment: z.enum(LICENSE_ENVIRONMENTS, { error: messages.invalidEnvironment }),
   num_licenses: z.coerce
-    .number({ error: messages.mustBeNumber })
+    .number({ error: notANumber })
     .int({ error: messages.mustBeWholeNumber })
     .min(1, { error: messages.mustBeGreaterThanZero })
     .max(1_000_000),

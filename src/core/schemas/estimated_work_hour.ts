@@ -1,5 +1,5 @@
 import { messages } from "../messages";
-import { requiredId, z } from "./fields";
+import { notANumber, requiredId, z } from "./fields";
 
 /** SPEC §5: hours and position are both needed; a missing one answers 'Rellene todos los campos'. */
 const filled = <T extends z.ZodType>(inner: T) =>
@@ -15,7 +15,7 @@ const shape = {
   project_id: requiredId(),
   estimated_hours: filled(
     z.coerce
-      .number({ error: messages.mustBeNumber })
+      .number({ error: notANumber })
       .gt(0, { error: messages.mustBeGreaterThanZero })
       .max(100_000, { error: messages.invalidValue }),
   ),

@@ -79,8 +79,14 @@ export const instant = () =>
 
 export const optionalIsoDate = () => z.preprocess(emptyToNull, isoDate().nullable().optional());
 
-export const hours = () =>
-  z.coerce.number({ error: messages.mustBeNumber }).min(0, { error: messages.mustBePositive }).max(100_000);
+/**
+ * The error of a number field that is not a number. Given as the schema's `error`, a plain message would
+ * also replace its checks' own (a page of -1 would read «debe ser un número»); this one answers only the
+ * type, and the checks keep their Spanish messages.
+ */
+export const notANumber = (issue: { code?: string }) => (issue.code === "invalid_type" ? messages.mustBeNumber : undefined);
+
+export const hours = () => z.coerce.number({ error: notANumber }).min(0, { error: messages.mustBePositive }).max(100_000);
 
 /**
  * Rails-style nested rows: an `id` to update, `_destroy` to remove (then only the id is needed),

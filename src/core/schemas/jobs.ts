@@ -1,10 +1,11 @@
 /** The outbox and scheduled jobs pages (administrators): query and body of their routes. */
 import { z } from "zod";
 import { messages } from "../messages";
+import { notANumber } from "./fields";
 
 export const outboxListQuery = z.object({
-  page: z.coerce.number({ error: messages.mustBeNumber }).int({ error: messages.mustBeNumber }).min(1).max(1_000_000).default(1),
-  per_page: z.coerce.number({ error: messages.mustBeNumber }).int({ error: messages.mustBeNumber }).min(1).max(200).default(25),
+  page: z.coerce.number({ error: notANumber }).int({ error: messages.mustBeNumber }).min(1).max(1_000_000).default(1),
+  per_page: z.coerce.number({ error: notANumber }).int({ error: messages.mustBeNumber }).min(1).max(200).default(25),
 });
 
 /** POST jobs/:name/run. `force` runs a period that already ran again (and sends again). */

@@ -2,7 +2,7 @@ import { QUOTATION_EVENT_DEFAULT_MINUTES } from "../constants";
 import { messages, pipelineMessages } from "../messages";
 import { QUOTATION_EVENT_NAMES } from "../quotationMachine";
 import { clientFieldsSchema } from "./client";
-import { isoDateTime, optionalId, optionalIsoDate, optionalText, requiredId, requiredText, z } from "./fields";
+import { isoDateTime, notANumber, optionalId, optionalIsoDate, optionalText, requiredId, requiredText, z } from "./fields";
 
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]{2,}$/;
 
@@ -10,7 +10,7 @@ const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]{2
 export const quotationEventSchema = z.object({
   starts_at: isoDateTime(),
   duration_minutes: z.coerce
-    .number({ error: messages.mustBeNumber })
+    .number({ error: notANumber })
     .int({ error: messages.mustBeWholeNumber })
     .min(5, { error: messages.invalidValue })
     .max(24 * 60, { error: messages.invalidValue })
