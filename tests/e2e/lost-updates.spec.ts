@@ -118,3 +118,41 @@ test("a state change another administrator already made is not offered again aft
   await dialog.getByRole("button", { name: "Cancelar" }).click();
   await expect(second.getByRole("button", { name: "Enviar propuesta", exact: true })).toHaveCount(0);
 });
+
+test("a double click on a dialog's confirmation sends it once", async ({ page }) => {
+  await signIn(page, "admin");
+  const project = await page.evaluate(
+    async (name) => {
+      const any = async (path: string, key: string) => (await (await fetch(`/api/v1/${path}?per_page=1`)).json())[key][0].id;
+      const res = await fetch("/api/v1/projects", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          project: {
+            name,
+            client_id: await any("clients", "clients"),
+            project_type_catalog_id: await any("project_types", "project_types"),
+            product_catalog_id: await any("products", "products"),
+            project_date: "2030-01-15",
+          },
+        }),
+      });
+      return (await res.json()).project as { id: number };
+    },
+    `Doble clic ${Date.now().toString(36)}`,
+  );
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && request.url().includes("/aasm_transition")) sent.push(request.url());
+  });
+  await page.goto(`/app/projects/${project.id}`);
+  await page.getByRole("button", { name: "Enviar propuesta", exact: true }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("textbox", { name: "Comentario" }).fill("Una sola vez");
+  await dialog.getByRole("button", { name: "Confirmar" }).dblclick();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Historial de estados" }).getByRole("cell", { name: "Una sola vez" })).toHaveCount(
+    1,
+  );
+  expect(sent).toHaveLength(1);
+});
