@@ -90,3 +90,27 @@ export async function pickedDate(page: Page, label: string) {
   const [day, month, year, ...time] = sections.map((s) => s.trim());
   return `${day}/${month}/${year}${time.length ? ` ${time.join(":")}` : ""}`;
 }
+
+/**
+ * A project in Requerimiento created through the API by the signed-in page (an administrator), on the first
+ * client, project type and product: a record no other walk touches.
+ */
+export async function createProject(page: Page, name: string): Promise<{ id: number; name: string }> {
+  return page.evaluate(async (projectName) => {
+    const first = async (path: string, key: string) => (await (await fetch(`/api/v1/${path}?per_page=1`)).json())[key][0].id;
+    const res = await fetch("/api/v1/projects", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        project: {
+          name: projectName,
+          client_id: await first("clients", "clients"),
+          project_type_catalog_id: await first("project_types", "project_types"),
+          product_catalog_id: await first("products", "products"),
+          project_date: "2030-01-15",
+        },
+      }),
+    });
+    return (await res.json()).project as { id: number; name: string };
+  }, name);
+}

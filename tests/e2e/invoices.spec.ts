@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectNoEnglish, signIn } from "./fixtures";
+import { createProject, expectNoEnglish, signIn } from "./fixtures";
 
 test("finance invoices a project up to 100 %, is refused beyond it and resolves an invoice with its folio", async ({
   page,
@@ -10,23 +10,7 @@ test("finance invoices a project up to 100 %, is refused beyond it and resolves 
   const admin = await browser.newPage();
   await signIn(admin, "admin");
   const run = Date.now().toString(36);
-  const project = await admin.evaluate(async (name) => {
-    const first = async (path: string, key: string) => (await (await fetch(`/api/v1/${path}?per_page=1`)).json())[key][0].id;
-    const res = await fetch("/api/v1/projects", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        project: {
-          name,
-          client_id: await first("clients", "clients"),
-          project_type_catalog_id: await first("project_types", "project_types"),
-          product_catalog_id: await first("products", "products"),
-          project_date: "2030-01-15",
-        },
-      }),
-    });
-    return (await res.json()).project as { id: number; name: string };
-  }, `Facturación por etapas ${run}`);
+  const project = await createProject(admin, `Facturación por etapas ${run}`);
   await admin.close();
 
   await signIn(page, "finance");

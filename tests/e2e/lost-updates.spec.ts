@@ -7,7 +7,7 @@
 import { expect, test } from "@playwright/test";
 import { es } from "../../src/admin/i18n/es";
 import { messages } from "../../src/core/messages";
-import { signIn } from "./fixtures";
+import { createProject, signIn } from "./fixtures";
 
 test("a stale client save shows what changed, keeps what was typed and can overwrite deliberately", async ({ browser }) => {
   const suffix = Date.now().toString(36);
@@ -79,26 +79,7 @@ test("a state change another administrator already made is not offered again aft
   const second = await (await browser.newContext()).newPage();
   await signIn(first, "admin");
   await signIn(second, "admin");
-  const project = await first.evaluate(
-    async (name) => {
-      const any = async (path: string, key: string) => (await (await fetch(`/api/v1/${path}?per_page=1`)).json())[key][0].id;
-      const res = await fetch("/api/v1/projects", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          project: {
-            name,
-            client_id: await any("clients", "clients"),
-            project_type_catalog_id: await any("project_types", "project_types"),
-            product_catalog_id: await any("products", "products"),
-            project_date: "2030-01-15",
-          },
-        }),
-      });
-      return (await res.json()).project as { id: number };
-    },
-    `Estado en disputa ${Date.now().toString(36)}`,
-  );
+  const project = await createProject(first, `Estado en disputa ${Date.now().toString(36)}`);
 
   // Both open «Enviar propuesta» on the project in Requerimiento.
   for (const page of [first, second]) {
@@ -121,26 +102,7 @@ test("a state change another administrator already made is not offered again aft
 
 test("a double click on a dialog's confirmation sends it once", async ({ page }) => {
   await signIn(page, "admin");
-  const project = await page.evaluate(
-    async (name) => {
-      const any = async (path: string, key: string) => (await (await fetch(`/api/v1/${path}?per_page=1`)).json())[key][0].id;
-      const res = await fetch("/api/v1/projects", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          project: {
-            name,
-            client_id: await any("clients", "clients"),
-            project_type_catalog_id: await any("project_types", "project_types"),
-            product_catalog_id: await any("products", "products"),
-            project_date: "2030-01-15",
-          },
-        }),
-      });
-      return (await res.json()).project as { id: number };
-    },
-    `Doble clic ${Date.now().toString(36)}`,
-  );
+  const project = await createProject(page, `Doble clic ${Date.now().toString(36)}`);
   const sent: string[] = [];
   page.on("request", (request) => {
     if (request.method() === "POST" && request.url().includes("/aasm_transition")) sent.push(request.url());
