@@ -2,19 +2,13 @@ import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidationError } from "../../server/http/errors";
 import { sqlLiteral } from "../../server/modules/app_licenses/service";
-import { buildTestApp, type TestApp } from "../support/app";
-import { type ApiClient, buildClient, buildProduct, signInAs } from "../support/factories";
+import { buildClient, buildProduct } from "../support/factories";
+import { type AppWithRoles, buildAppWithRoles } from "../support/roles";
 
-let t: TestApp;
-let admin: ApiClient;
-let operator: ApiClient;
-let finance: ApiClient;
+let { t, admin, operator, finance } = {} as AppWithRoles;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  admin = (await signInAs(t.app, "admin")).api;
-  operator = (await signInAs(t.app, "operator")).api;
-  finance = (await signInAs(t.app, "finance")).api;
+  ({ t, admin, operator, finance } = await buildAppWithRoles());
 });
 afterAll(() => t.close());
 

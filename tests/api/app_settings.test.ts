@@ -1,18 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { app_settings } from "../../server/db/schema";
-import { buildTestApp, type TestApp } from "../support/app";
-import { type ApiClient, buildClient, buildWorkspace, signInAs } from "../support/factories";
+import { buildClient, buildWorkspace } from "../support/factories";
+import { type AppWithRoles, buildAppWithRoles } from "../support/roles";
 
-let t: TestApp;
-let admin: ApiClient;
-let operator: ApiClient;
-let finance: ApiClient;
+let { t, admin, operator, finance } = {} as AppWithRoles;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  admin = (await signInAs(t.app, "admin")).api;
-  operator = (await signInAs(t.app, "operator")).api;
-  finance = (await signInAs(t.app, "finance")).api;
+  ({ t, admin, operator, finance } = await buildAppWithRoles());
 });
 afterAll(() => t.close());
 

@@ -2,20 +2,14 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { invoices } from "../../server/db/schema";
 import { databaseValidationError } from "../../server/http/errors";
-import { buildTestApp, type TestApp } from "../support/app";
-import { type ApiClient, signInAs } from "../support/factories";
+import type { ApiClient } from "../support/factories";
 import { buildInvoice, buildProject } from "../support/project-factories";
+import { type AppWithRoles, buildAppWithRoles } from "../support/roles";
 
-let t: TestApp;
-let admin: ApiClient;
-let operator: ApiClient;
-let finance: ApiClient;
+let { t, admin, operator, finance } = {} as AppWithRoles;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  admin = (await signInAs(t.app, "admin")).api;
-  operator = (await signInAs(t.app, "operator")).api;
-  finance = (await signInAs(t.app, "finance")).api;
+  ({ t, admin, operator, finance } = await buildAppWithRoles());
 });
 afterAll(() => t.close());
 

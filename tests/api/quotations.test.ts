@@ -5,20 +5,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { project_types, quotations } from "../../server/db/schema";
-import { buildTestApp, type TestApp } from "../support/app";
-import { type ApiClient, buildProduct, call, signInAs } from "../support/factories";
+import { buildProduct, call } from "../support/factories";
 import { quotationAt as newQuotationAt } from "../support/pipeline";
+import { type AppWithRoles, buildAppWithRoles } from "../support/roles";
 
-let t: TestApp;
-let admin: ApiClient;
-let operator: ApiClient;
-let finance: ApiClient;
+let { t, admin, operator, finance } = {} as AppWithRoles;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  admin = (await signInAs(t.app, "admin")).api;
-  operator = (await signInAs(t.app, "operator")).api;
-  finance = (await signInAs(t.app, "finance")).api;
+  ({ t, admin, operator, finance } = await buildAppWithRoles());
   await t.app.db.db.insert(project_types).values({ id: 6, name: "Cotización aprobada" }).onConflictDoNothing();
 });
 afterAll(() => t.close());
