@@ -59,6 +59,9 @@ function sessionUserQuery(db: Db) {
     .prepare("sia_session_user");
 }
 
+/** Sessions unused since before this instant have expired (SESSION_IDLE_DAYS). */
+const idleSince = (config: Config) => new Date(Date.now() - config.SESSION_IDLE_DAYS * 86_400_000);
+
 /**
  * The users of these sessions as they are now (roles, employee), for the ones still valid: what a
  * long-lived connection (the realtime stream) re-reads before acting on the authority it was opened with.
@@ -66,7 +69,7 @@ function sessionUserQuery(db: Db) {
 export async function sessionUsers(db: Db, sessionIds: number[], config: Config): Promise<Map<number, SessionUser>> {
   const out = new Map<number, SessionUser>();
   if (sessionIds.length === 0) return out;
-  const idleLimit = new Date(Date.now() - config.SESSION_IDLE_DAYS * 86_400_000);
+  const idleLimit = idleSince(config);
   const rows = await db
     .select(sessionUserColumns)
     .from(sessions)
@@ -80,7 +83,7 @@ const sessionUserQueries = new WeakMap<Db, ReturnType<typeof sessionUserQuery>>(
 
 /** One query: the session's user with its employee. */
 export async function userForToken(db: Db, token: string, config: Config) {
-  const idleLimit = new Date(Date.now() - config.SESSION_IDLE_DAYS * 86_400_000);
+  const idleLimit = idleSince(config);
   let query = sessionUserQueries.get(db);
   if (!query) {
     query = sessionUserQuery(db);

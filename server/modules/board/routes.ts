@@ -1,7 +1,7 @@
 /** Project boards: history, posting with mentions, read receipts and the members list. */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { boardMessages, messages } from "../../../src/core/messages";
+import { boardMessages } from "../../../src/core/messages";
 import { BOARD_PAGE_SIZE, boardMessageSchema, markReadSchema } from "../../../src/core/schemas/board";
 import { notANumber, z } from "../../../src/core/schemas/fields";
 import { projects } from "../../db/schema";

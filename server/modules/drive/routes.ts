@@ -11,11 +11,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { folderMessages, messages, pipelineMessages } from "../../../src/core/messages";
 import { optionalText, requiredText } from "../../../src/core/schemas/fields";
-import type { Db } from "../../db/client";
+import type { Db, Tx } from "../../db/client";
 import { registerAuth, requires } from "../../http/auth";
 import { HttpError, notFound, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf, withValidation } from "../../http/resource";
+import type { DriveWork } from "../../ports/documents";
 import { DocumentsError, type DocumentsPort, LocalDocuments, safeFolderName } from "../../ports/documents";
 import { DRIVE_FILES_PATH, DRIVE_FOLDERS_PATH, idSegments } from "../../ports/documents/local";
 import { repairClientFolders, repairProjectFolders } from "./folders";
@@ -110,34 +111,30 @@ export function repairSummary(repairs: string[]) {
  * whatever drifted is repaired (decision 027).
  */
 export async function checkProjectDrive(app: FastifyInstance, request: FastifyRequest, projectId: number) {
-  return withDriveWork(app, request, (work) =>
-    withValidation(() =>
-      (app.db.db as Db).transaction(async (tx) => {
-        try {
-          const { folder, repairs } = await repairProjectFolders(tx, work, projectId);
-          return {
-            ...repairSummary(repairs),
-            project: { id: projectId, drive_root_id: folder.id, drive_root_url: folder.url },
-          };
-        } catch (error) {
-          driveFailure(error);
-        }
-      }),
-    ),
-  );
+  return driveCheck(app, request, async (tx, work) => {
+    const { folder, repairs } = await repairProjectFolders(tx, work, projectId);
+    return { ...repairSummary(repairs), project: { id: projectId, drive_root_id: folder.id, drive_root_url: folder.url } };
+  });
 }
 
 /** The client's drive check: its folder, its name, its 4 folders and its projects' folders (decision 027). */
 export async function checkClientDrive(app: FastifyInstance, request: FastifyRequest, clientId: number) {
+  return driveCheck(app, request, async (tx, work) => {
+    const { client, repairs } = await repairClientFolders(tx, work, clientId);
+    return {
+      ...repairSummary(repairs),
+      client: { id: clientId, drive_root_id: client.drive_root_id, drive_root_url: client.drive_root_url },
+    };
+  });
+}
+
+/** A drive check's repair in one transaction, its folder work undone if it fails, refusals in Spanish. */
+function driveCheck<T>(app: FastifyInstance, request: FastifyRequest, repair: (tx: Tx, work: DriveWork) => Promise<T>) {
   return withDriveWork(app, request, (work) =>
     withValidation(() =>
       (app.db.db as Db).transaction(async (tx) => {
         try {
-          const { client, repairs } = await repairClientFolders(tx, work, clientId);
-          return {
-            ...repairSummary(repairs),
-            client: { id: clientId, drive_root_id: client.drive_root_id, drive_root_url: client.drive_root_url },
-          };
+          return await repair(tx, work);
         } catch (error) {
           driveFailure(error);
         }

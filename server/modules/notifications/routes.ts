@@ -5,7 +5,7 @@
  */
 import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { boardMessages, messages } from "../../../src/core/messages";
+import { boardMessages } from "../../../src/core/messages";
 import { noticeSchema } from "../../../src/core/schemas/board";
 import { notANumber, z } from "../../../src/core/schemas/fields";
 import { notifications, projects } from "../../db/schema";
