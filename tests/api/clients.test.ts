@@ -181,6 +181,17 @@ describe("clients", () => {
     expect(injected.status).toBe(422);
   });
 
+  it("sorts by «Listo para producción», the column the list offers", async () => {
+    await buildClient(t.app.db.db, { name: "Orden listo", is_production_ready: true });
+    await buildClient(t.app.db.db, { name: "Orden pendiente", is_production_ready: false });
+    for (const order of ["asc", "desc"] as const) {
+      const res = await admin.get(`/api/v1/clients?per_page=all&search=orden&by_column[column]=is_production_ready&by_column[order]=${order}`);
+      expect(res.status).toBe(200);
+      const names = res.body.clients.map((c: { name: string }) => c.name);
+      expect(names).toEqual(order === "asc" ? ["Orden pendiente", "Orden listo"] : ["Orden listo", "Orden pendiente"]);
+    }
+  });
+
   it("filters by client group", async () => {
     const group = await buildClientGroup(t.app.db.db);
     await buildClient(t.app.db.db, { name: "En grupo", client_group_id: group.id });

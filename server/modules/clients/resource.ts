@@ -51,6 +51,7 @@ export const clientsResource = declareResource({
     client_code: clients.client_code,
     rfc: clients.rfc,
     email: clients.email,
+    is_production_ready: clients.is_production_ready,
     created_at: clients.created_at,
     client_group_name: groupName,
   },

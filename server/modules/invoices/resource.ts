@@ -68,6 +68,7 @@ export const invoicesResource = declareResource({
     date_of_invoice: invoices.date_of_invoice,
     percentage_value: invoices.percentage_value,
     state: invoices.state,
+    audit_comment: invoices.audit_comment,
     created_at: invoices.created_at,
     project_name: projectName,
   },
