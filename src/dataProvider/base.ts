@@ -37,7 +37,11 @@ const wrap = (resource: string, data: unknown) => ({ [singularOf(resource)]: dat
 
 export const baseDataProvider: DataProvider = {
   async getList(resource, params) {
-    const json = await apiFetch<ListResponse>(resource, { query: listQuery(params), signal: params.signal });
+    const json = await apiFetch<ListResponse>(resource, {
+      query: listQuery(params),
+      signal: params.signal,
+      fieldToasts: false,
+    });
     return { data: json[resource] as never[], total: json.meta.total_count };
   },
   async getOne(resource, params) {

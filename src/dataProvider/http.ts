@@ -21,6 +21,11 @@ export interface ApiOptions {
   raw?: boolean;
   /** Extra request headers (If-Match on updates). */
   headers?: Record<string, string>;
+  /**
+   * Whether a 422's field errors are toasted one by one (forms). A list read says false: its refused
+   * params are dropped and told once by the list itself (src/admin/common/ListRecovery.tsx).
+   */
+  fieldToasts?: boolean;
 }
 
 export function toQueryString(query: Query = {}): string {
@@ -97,11 +102,11 @@ export async function apiFetch<T = unknown>(path: string, options: ApiOptions = 
     if (options.raw) return response as T;
     return (response.status === 204 ? {} : await response.json()) as T;
   }
-  throw errorFor(response.status, await payloadOf(response), resourceOfPath(path));
+  throw errorFor(response.status, await payloadOf(response), resourceOfPath(path), options.fieldToasts);
 }
 
 /** A failed call as an HttpError; record screens send a 404 to the /404 page (src/admin/common/RecordError.tsx). */
-export function errorFor(status: number, payload: unknown, resource?: string) {
+export function errorFor(status: number, payload: unknown, resource?: string, fieldToasts = true) {
   const error = (payload as { error?: string })?.error;
   switch (status) {
     case 401:
@@ -111,9 +116,9 @@ export function errorFor(status: number, payload: unknown, resource?: string) {
     case 404:
       return new HttpError(error ?? messages.notFound, 404, payload);
     case 422: {
-      const { inline, fieldToasts, base } = validationFromBody(payload, resource);
-      if (fieldToasts.length) emit("sia:field-errors", { messages: fieldToasts });
-      const message = base[0] ?? fieldToasts[0] ?? messages.invalidValue;
+      const { inline, fieldToasts: toasts, base } = validationFromBody(payload, resource);
+      if (toasts.length && fieldToasts) emit("sia:field-errors", { messages: toasts });
+      const message = base[0] ?? toasts[0] ?? messages.invalidValue;
       // body.errors holds only field errors, so forms show them inline; base errors travel as the message.
       return new HttpError(message, 422, Object.keys(inline).length ? { errors: inline } : {});
     }

@@ -185,7 +185,9 @@ describe("clients", () => {
     await buildClient(t.app.db.db, { name: "Orden listo", is_production_ready: true });
     await buildClient(t.app.db.db, { name: "Orden pendiente", is_production_ready: false });
     for (const order of ["asc", "desc"] as const) {
-      const res = await admin.get(`/api/v1/clients?per_page=all&search=orden&by_column[column]=is_production_ready&by_column[order]=${order}`);
+      const res = await admin.get(
+        `/api/v1/clients?per_page=all&search=orden&by_column[column]=is_production_ready&by_column[order]=${order}`,
+      );
       expect(res.status).toBe(200);
       const names = res.body.clients.map((c: { name: string }) => c.name);
       expect(names).toEqual(order === "asc" ? ["Orden pendiente", "Orden listo"] : ["Orden listo", "Orden pendiente"]);

@@ -58,11 +58,18 @@ describe("invoices", () => {
 
   it("sorts a project's invoices by «Comentario», the column the list offers", async () => {
     const p = await buildProject(db());
-    for (const [percentage_value, audit_comment] of [[10, "Beta"], [20, "Alfa"]] as const) {
-      expect((await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value, audit_comment } })).status).toBe(201);
+    for (const [percentage_value, audit_comment] of [
+      [10, "Beta"],
+      [20, "Alfa"],
+    ] as const) {
+      expect(
+        (await finance.post("/api/v1/invoices", { invoice: { project_id: p.id, percentage_value, audit_comment } })).status,
+      ).toBe(201);
     }
     for (const order of ["asc", "desc"] as const) {
-      const res = await finance.get(`/api/v1/invoices?project_id=${p.id}&by_column[column]=audit_comment&by_column[order]=${order}`);
+      const res = await finance.get(
+        `/api/v1/invoices?project_id=${p.id}&by_column[column]=audit_comment&by_column[order]=${order}`,
+      );
       expect(res.status).toBe(200);
       const comments = res.body.invoices.map((i: { audit_comment: string }) => i.audit_comment);
       expect(comments).toEqual(order === "asc" ? ["Alfa", "Beta"] : ["Beta", "Alfa"]);

@@ -3,7 +3,7 @@
  * inputs, fields): lists of 10 with the pager window and the spec's paths, forms that save and go to the
  * record's detail with a Spanish toast, edit toolbars, and detail screens that send a missing record to /404.
  */
-import { Children, isValidElement, type ReactElement, type ReactNode } from "react";
+import { Children, isValidElement, type ReactElement, type ReactNode, useMemo } from "react";
 import {
   Create,
   type CreateProps,
@@ -32,6 +32,7 @@ import type { FieldValues, Resolver } from "react-hook-form";
 import { messages } from "../../core/messages";
 import { type ScreenKind, screenPath } from "../../core/resources";
 import { CsvDownloadButton } from "./CsvDownloadButton";
+import { isRefusedParams, type ListDefaults, ListRecovery } from "./ListRecovery";
 import { CreateLink, EditLink, showRowClick } from "./links";
 import { recordError } from "./RecordError";
 import { SiaPagination } from "./SiaPagination";
@@ -92,10 +93,25 @@ export function SiaList({
   emptyRows,
   ...props
 }: SiaListProps) {
+  const notify = useNotify();
+  const perPage = props.perPage ?? 10;
+  const sortField = props.sort?.field ?? "id";
+  const sortOrder = props.sort?.order ?? "ASC";
+  const filterDefaults = JSON.stringify(props.filterDefaultValues ?? {});
+  const defaults = useMemo<ListDefaults>(
+    () => ({ sort: { field: sortField, order: sortOrder }, filter: JSON.parse(filterDefaults), perPage }),
+    [sortField, sortOrder, filterDefaults, perPage],
+  );
   return (
     <List
       perPage={10}
       pagination={<SiaPagination />}
+      // A refused sort, filter or page is dropped and told once by ListRecovery, not toasted on every read.
+      queryOptions={{
+        onError: (error: unknown) => {
+          if (!isRefusedParams(error)) notify((error as Error)?.message || "ra.notification.http_error", { type: "error" });
+        },
+      }}
       actions={
         <TopToolbar>
           {hasTogglableFilters(props.filters) && <FilterButton />}
@@ -106,6 +122,7 @@ export function SiaList({
       }
       {...props}
     >
+      <ListRecovery defaults={defaults} />
       <Datagrid rowClick={rowClick} bulkActionButtons={false} empty={emptyRows}>
         {children}
       </Datagrid>

@@ -867,6 +867,11 @@ export const sia = {
     create: "Crear",
     select: "Seleccionar esta carpeta",
   },
+  // A list whose stored sort, filter or page the server refuses (src/admin/common/ListRecovery.tsx).
+  lists: {
+    params_dropped:
+      "Esta lista tenía guardado un orden, filtro o página que ya no es válido. Se quitó y se muestra la lista sin él.",
+  },
   pagination: {
     label: "Paginación",
     range: "%{first}–%{last} de %{total}",
