@@ -10,7 +10,7 @@ export const INVOICE_EVENTS = [
   { name: "enviar", label: "Enviar", from: ["pendiente"], to: "enviada" },
   { name: "resolver", label: "Resolver", from: ["pendiente", "enviada"], to: "resuelto" },
   { name: "regresar_a_pendiente", label: "Regresar a pendiente", from: ["enviada"], to: "pendiente" },
-  { name: "cancelar", label: "Cancelar", from: ["pendiente", "enviada"], to: "cancelada" },
+  { name: "cancelar", label: "Cancelar factura", from: ["pendiente", "enviada"], to: "cancelada" },
 ] as const satisfies readonly MachineEvent<InvoiceState>[];
 
 export type InvoiceEventName = (typeof INVOICE_EVENTS)[number]["name"];

@@ -48,7 +48,7 @@ export const PROJECT_EVENTS = [
   { name: "no_autorizar", label: "No autorizado", from: ["requerimiento", "propuesta"], to: "no_autorizado" },
   {
     name: "cancelar",
-    label: "Cancelar",
+    label: "Cancelar proyecto",
     from: ["requerimiento", "propuesta", "en_ejecucion", "validacion_cliente", "autorizacion_cliente"],
     to: "cancelado",
   },

@@ -21,7 +21,7 @@ export const QUOTATION_EVENTS = {
   request_contract: { name: "Solicitar contrato", from: ["contract"], to: "quote" },
   approve_quote: { name: "Aprobar cotización", from: ["quote"], to: "finalizada" },
   reject: { name: "Rechazar", from: ["demo", "contract", "quote"], to: "rechazada" },
-  cancel: { name: "Cancelar", from: ["demo", "contract", "quote"], to: "cancelada" },
+  cancel: { name: "Cancelar cotización", from: ["demo", "contract", "quote"], to: "cancelada" },
 } as const satisfies Record<string, { name: string; from: readonly QuotationState[]; to: QuotationState }>;
 
 export type QuotationEvent = keyof typeof QUOTATION_EVENTS;
