@@ -50,6 +50,8 @@ export const messages = {
   invalidVersion: "La versión del registro no es válida: vuelva a abrirlo y guarde de nuevo.",
   staleVersionRetry:
     "Otro usuario cambió este registro mientras tenía abierto este diálogo. Ya se muestra lo que guardó; lo que usted escribió sigue aquí. Revise y confirme de nuevo para aplicar su cambio sobre el suyo.",
+  staleVersionReread:
+    "Otro usuario cambió este registro antes que usted. Ya se muestra lo que guardó; si aún quiere cambiarlo, hágalo de nuevo.",
   versionRequired: "Falta la versión del registro (lock_version o If-Match); vuelva a cargarlo antes de guardar.",
   deleted: "Elemento eliminado",
   // people

@@ -96,7 +96,7 @@ test("a state change another administrator already made is not offered again aft
   await expect(dialog.getByText(es.sia.action_dialog.event_gone)).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Confirmar" })).toHaveCount(0);
   await expect(dialog.getByRole("textbox", { name: "Comentario" })).toHaveValue("Propuesta enviada");
-  await dialog.getByRole("button", { name: "Cancelar" }).click();
+  await dialog.getByRole("button", { name: "Cerrar" }).click();
   await expect(second.getByRole("button", { name: "Enviar propuesta", exact: true })).toHaveCount(0);
 });
 

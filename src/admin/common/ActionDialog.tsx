@@ -2,7 +2,7 @@
  * The frame of a dialog that does one thing to a record (a state event, an ETA extension, a notice): a
  * title, the caller's fields, Cancelar and the action's button. The frame runs the action once at a
  * time (buttons disabled and Escape ignored while it runs), shows a refused action's Spanish message in
- * place (a stale version reads the record again: staleRetry.ts) and keeps what was typed. Enter in a
+ * place (a stale version reads the record again before saying so: staleRetry.ts) and keeps what was typed. Enter in a
  * one-line field confirms, as in any form; a multi-line comment keeps Enter for its new lines.
  *
  * The action decides what success means: it closes the dialog itself (or keeps it open to show an
@@ -12,7 +12,7 @@ import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle } from
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useTranslate } from "react-admin";
 import { messages } from "../../core/messages";
-import { useStaleRetry } from "./staleRetry";
+import { useStaleReread } from "./staleRetry";
 
 export interface ActionDialogProps {
   title: ReactNode;
@@ -50,7 +50,7 @@ export function ActionDialog({
   onError,
 }: ActionDialogProps) {
   const translate = useTranslate();
-  const staleText = useStaleRetry();
+  const staleText = useStaleReread();
   const titleId = useId();
   const formId = useId();
   const [busy, setBusy] = useState(false);
@@ -65,7 +65,7 @@ export function ActionDialog({
     try {
       await onConfirm();
     } catch (e) {
-      const message = staleText(e, errorFallback);
+      const message = await staleText(e, errorFallback);
       setError(message);
       onError?.(e, message);
     } finally {
@@ -94,7 +94,8 @@ export function ActionDialog({
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={busy}>
-          {translate(cancelLabel)}
+          {/* With no action left to take, the only button closes: not «Cancelar», next to «Cancelar factura». */}
+          {translate(confirmable ? cancelLabel : "ra.action.close")}
         </Button>
         {confirmable && (
           <Button type="submit" form={formId} variant="contained" disabled={busy}>

@@ -9,6 +9,7 @@ import { type ReactNode, useState } from "react";
 import { HttpError, useNotify, useRefresh, useTranslate } from "react-admin";
 import { messages } from "../../core/messages";
 import { ActionDialog } from "./ActionDialog";
+import { isStale } from "./staleRetry";
 
 /** What a zod safeParse answers (only what the dialog reads). */
 export interface ParseOutcome {
@@ -69,10 +70,12 @@ export function TransitionDialog({
       errorFallback={messages.somethingFailed}
       unavailable={available ? undefined : translate("sia.action_dialog.event_gone")}
       onError={(e, message) => {
-        if (!alreadyToasted(e)) notify(message, { type: "error" });
+        // A conflict is told once, in the dialog, as the record read again shows it (still possible or not).
+        if (!alreadyToasted(e) && !isStale(e)) notify(message, { type: "error" });
       }}
     >
-      {subtitle}
+      {/* «from → to» from a state the event no longer leaves would describe a change that cannot happen. */}
+      {available && subtitle}
       <TextField
         label={translate("sia.action_dialog.comment")}
         value={comment}

@@ -342,7 +342,11 @@ function InvoiceEvents() {
   const invoice = useRecordContext();
   const [open, setOpen] = useState<InvoiceEvent | null>(null);
   const events = (invoice?.permitted_events ?? []) as InvoiceEvent[];
-  if (!invoice || events.length === 0) return null;
+  if (!invoice) return null;
+  const dialog = open && <InvoiceTransitionDialog invoice={invoice} event={open} onClose={() => setOpen(null)} />;
+  // Another user resolved or cancelled it meanwhile: no events are left, but the open dialog stays to say
+  // so, with what was typed, until it is closed.
+  if (events.length === 0) return dialog || null;
   return (
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
@@ -357,7 +361,7 @@ function InvoiceEvents() {
           ))}
         </Stack>
       </CardContent>
-      {open && <InvoiceTransitionDialog invoice={invoice} event={open} onClose={() => setOpen(null)} />}
+      {dialog}
     </Card>
   );
 }

@@ -288,8 +288,44 @@ function QuotationEvents() {
   const { canAccess } = useCanAccess({ resource: "quotations", action: "transition", record });
   const [open, setOpen] = useState<{ id: string; name: string } | null>(null);
   const events = record?.permitted_events ?? [];
-  if (!record || !canAccess || events.length === 0) return null;
+  if (!record || !canAccess) return null;
   const to = open ? nextState(String(record.state), open.id) : null;
+  const dialog = open && (
+    <TransitionDialog
+      title={open.name}
+      available={events.some((permitted) => permitted.id === open.id)}
+      subtitle={
+        <>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            {stateLabel(record.state)} → {stateLabel(to ?? undefined)}
+          </Typography>
+          {open.id === "approve_quote" && (
+            <Typography variant="body2" sx={{ mb: 1 }} data-testid="approval-client">
+              {record.client_name
+                ? translate("sia.quotations.approval_adds_project", { name: record.client_name })
+                : translate("sia.quotations.approval_creates_client", { name: record.prospect_name ?? record.contact_name })}
+            </Typography>
+          )}
+        </>
+      }
+      validate={(comment) => quotationTransitionSchema.safeParse({ quotation: { event: open.id, audit_comment: comment } })}
+      send={async (comment) => {
+        const answer = (await dataProvider.transitionQuotation(
+          record.id,
+          { quotation: { event: open.id, audit_comment: comment } },
+          record.lock_version as number | undefined,
+        )) as QuotationRecord;
+        if (answer.state === "finalizada")
+          return record.client_name
+            ? translate("sia.quotations.project_added", { name: record.client_name })
+            : translate("sia.quotations.client_created");
+        return translate("sia.quotations.moved_to", { state: stateLabel(answer.state) });
+      }}
+      onClose={() => setOpen(null)}
+    />
+  );
+  // Another user moved it to a final state meanwhile: the open dialog stays to say so until it is closed.
+  if (events.length === 0) return dialog || null;
   return (
     <Card variant="outlined" sx={{ mt: 2 }}>
       <CardContent>
@@ -304,40 +340,7 @@ function QuotationEvents() {
           ))}
         </Stack>
       </CardContent>
-      {open && (
-        <TransitionDialog
-          title={open.name}
-          available={events.some((permitted) => permitted.id === open.id)}
-          subtitle={
-            <>
-              <Typography variant="body2" sx={{ mb: 1 }}>
-                {stateLabel(record.state)} → {stateLabel(to ?? undefined)}
-              </Typography>
-              {open.id === "approve_quote" && (
-                <Typography variant="body2" sx={{ mb: 1 }} data-testid="approval-client">
-                  {record.client_name
-                    ? translate("sia.quotations.approval_adds_project", { name: record.client_name })
-                    : translate("sia.quotations.approval_creates_client", { name: record.prospect_name ?? record.contact_name })}
-                </Typography>
-              )}
-            </>
-          }
-          validate={(comment) => quotationTransitionSchema.safeParse({ quotation: { event: open.id, audit_comment: comment } })}
-          send={async (comment) => {
-            const answer = (await dataProvider.transitionQuotation(
-              record.id,
-              { quotation: { event: open.id, audit_comment: comment } },
-              record.lock_version as number | undefined,
-            )) as QuotationRecord;
-            if (answer.state === "finalizada")
-              return record.client_name
-                ? translate("sia.quotations.project_added", { name: record.client_name })
-                : translate("sia.quotations.client_created");
-            return translate("sia.quotations.moved_to", { state: stateLabel(answer.state) });
-          }}
-          onClose={() => setOpen(null)}
-        />
-      )}
+      {dialog}
     </Card>
   );
 }

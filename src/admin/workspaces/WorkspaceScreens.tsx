@@ -62,7 +62,7 @@ function NotificationToggle(_props: { label?: string }) {
           refresh();
         } catch (error) {
           // A 409: someone else flipped it first; the list is read again and shows their choice.
-          notify(staleText(error, messages.somethingFailed), { type: "error" });
+          notify(staleText(error, messages.somethingFailed, false), { type: "error" });
         } finally {
           setBusy(false);
         }
