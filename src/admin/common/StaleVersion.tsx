@@ -17,17 +17,9 @@ import {
   useTranslate,
 } from "react-admin";
 import { useFormContext } from "react-hook-form";
+import { BOOKKEEPING_FIELDS as BOOKKEEPING, changedSince, mineOnTop, sameValue as same } from "../../core/changedFields";
 import { messages } from "../../core/messages";
 import { apiResourceOf, singularOf } from "../../core/resources";
-
-/** Fields the server keeps for itself: their change is not news to the user. */
-const BOOKKEEPING = new Set(["lock_version", "updated_at", "created_at"]);
-
-/** Equal as the user sees them: colours ignore letter case (#1565c0 is #1565C0). */
-const same = (a: unknown, b: unknown) => {
-  const text = (v: unknown) => (typeof v === "string" && /^#[0-9a-f]{3,8}$/i.test(v) ? v.toLowerCase() : v);
-  return JSON.stringify(text(a)) === JSON.stringify(text(b));
-};
 
 const isPlainObject = (v: unknown) => !!v && typeof v === "object" && !Array.isArray(v);
 
@@ -78,12 +70,7 @@ export function mineOverTheirs(
   read: Record<string, unknown>,
   current: Record<string, unknown>,
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...values };
-  for (const key of Object.keys(values)) {
-    if (BOOKKEEPING.has(key) || !(key in current)) continue;
-    if (same(values[key], read[key])) out[key] = current[key];
-  }
-  return out;
+  return mineOnTop(current, values, changedSince(read, values));
 }
 
 /** The record in a 409's body: under the resource's singular, else the one object that has a version. */
@@ -132,7 +119,10 @@ export function useStaleVersion(onError?: (error: unknown) => void, resourceName
     (transform?: TransformData): TransformData =>
     async (data, options) => {
       const out = transform ? await transform(data, options) : data;
-      return { ...out, lock_version: overwrite.current ?? data.lock_version ?? options?.previousData?.lock_version };
+      // The overwrite is for the one save the user chose it for: a later save carries the version read.
+      const chosen = overwrite.current;
+      overwrite.current = undefined;
+      return { ...out, lock_version: chosen ?? data.lock_version ?? options?.previousData?.lock_version };
     };
 
   const state: StaleState = {
@@ -205,9 +195,11 @@ export function StaleVersionNotice({ state }: { state: StaleState }): ReactNode 
           onClick={() => {
             if (typeof conflict.lock_version !== "number") return;
             state.overwriteAt(conflict.lock_version);
-            const read = (record ?? {}) as Record<string, unknown>;
+            // What this person changed is judged against what the form started from, not against a
+            // record read again since: only those fields go over the server's current record.
+            const base = (form.formState.defaultValues ?? record ?? {}) as Record<string, unknown>;
             state.clear();
-            form.handleSubmit((values) => saveContext.save?.(mineOverTheirs(values, read, conflict)))();
+            form.handleSubmit((values) => saveContext.save?.(mineOverTheirs(values, base, conflict)))();
           }}
         >
           {translate("sia.stale_version.overwrite")}

@@ -1,0 +1,36 @@
+/**
+ * What a person changed in a form since it read the record, and what a retry after a conflict (409)
+ * sends: the record as the server has it now, with only those fields taken from the form. A field the
+ * person did not touch keeps whatever the other person saved, so a retry never undoes their change.
+ */
+
+/** Fields the server keeps for itself: never "changed by the person", never news to them. */
+export const BOOKKEEPING_FIELDS: ReadonlySet<string> = new Set(["lock_version", "updated_at", "created_at"]);
+
+/** Equal as the person sees them: colours ignore letter case (#1565c0 is #1565C0); rows compare by value. */
+export const sameValue = (a: unknown, b: unknown): boolean => {
+  const text = (v: unknown) => (typeof v === "string" && /^#[0-9a-f]{3,8}$/i.test(v) ? v.toLowerCase() : v);
+  return JSON.stringify(text(a) ?? null) === JSON.stringify(text(b) ?? null);
+};
+
+/** The fields of `values` that differ from what the form started from (`base`), bookkeeping left out. */
+export function changedSince(base: Record<string, unknown>, values: Record<string, unknown>): string[] {
+  return Object.keys(values).filter((key) => !BOOKKEEPING_FIELDS.has(key) && !sameValue(values[key], base[key]));
+}
+
+/**
+ * The retry's record: `current` (the server's record now) with the fields this person changed (`mine`)
+ * taken from the form's `values`. Fields of the form the server's record lacks stay as the form has them.
+ */
+export function mineOnTop(
+  current: Record<string, unknown>,
+  values: Record<string, unknown>,
+  mine: readonly string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const key of Object.keys(values)) {
+    if (BOOKKEEPING_FIELDS.has(key) || mine.includes(key) || !(key in current)) continue;
+    out[key] = current[key];
+  }
+  return out;
+}

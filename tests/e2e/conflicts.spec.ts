@@ -1,0 +1,155 @@
+/**
+ * Two people on one record, as they meet in a month of use: a form kept open in a second tab, two
+ * administrators resolving one invoice, a project's state changed under an open dialog. What each screen
+ * says must be what it shows, and no retry may undo the other person's change.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { es } from "../../src/admin/i18n/es";
+import { messages } from "../../src/core/messages";
+import { createProject, signIn } from "./fixtures";
+
+/** The person switches to this tab (and the page hears it is visible again, as a browser tells it). */
+async function switchTo(page: Page) {
+  await page.bringToFront();
+  await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+}
+
+test("a form left open in another tab keeps what was typed, and its retry keeps the other tab's change", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext();
+  const first = await context.newPage();
+  await signIn(first, "admin");
+  // Same person, same session, two tabs.
+  const second = await context.newPage();
+  const suffix = Date.now().toString(36);
+  const client = await first.evaluate(async (name) => {
+    const folder = await fetch("/api/v1/drive/folders", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ folder: { name } }),
+    });
+    const res = await fetch("/api/v1/clients", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client: { name, email: "inicial@pestanas.mx", drive_root_url: (await folder.json()).folder.url } }),
+    });
+    return (await res.json()).client as { id: number };
+  }, `Cliente en dos pestañas ${suffix}`);
+
+  for (const page of [first, second]) {
+    await switchTo(page);
+    await page.goto(`/app/clients/update/${client.id}`);
+    await expect(page.getByRole("textbox", { name: "Correo electrónico" })).toHaveValue("inicial@pestanas.mx", {
+      timeout: 30_000,
+    });
+  }
+  // Tab 2: the person starts changing only the e-mail, then goes to tab 1.
+  const email = second.getByRole("textbox", { name: "Correo electrónico" });
+  await email.fill("segunda@pestanas.mx");
+  // Tab 1 changes only the legal name and saves.
+  await switchTo(first);
+  await first.getByRole("textbox", { name: "Razón social" }).fill(`Razón de la primera ${suffix}`);
+  await first.getByRole("button", { name: "Guardar" }).click();
+  await expect(first.getByText("Cliente Actualizado")).toBeVisible();
+
+  // Back in tab 2: what was typed is still there.
+  await switchTo(second);
+  await second.waitForLoadState("networkidle");
+  await expect(email).toHaveValue("segunda@pestanas.mx");
+  await second.getByRole("button", { name: "Guardar" }).click();
+  const notice = second.getByTestId("stale-version");
+  await expect(notice).toContainText("Razón social");
+  await expect(notice).toContainText(`Razón de la primera ${suffix}`);
+  await notice.getByRole("button", { name: es.sia.stale_version.overwrite }).click();
+  await expect(second.getByText("Cliente Actualizado")).toBeVisible();
+
+  // Both changes kept, as the server has them.
+  const saved = await second.evaluate(
+    async (id) => (await (await fetch(`/api/v1/clients/${id}`)).json()).client as { email: string; complete_name: string },
+    client.id,
+  );
+  expect(saved.email).toBe("segunda@pestanas.mx");
+  expect(saved.complete_name).toBe(`Razón de la primera ${suffix}`);
+  await context.close();
+});
+
+test("two administrators resolve one invoice: the loser's dialog stays, says the truth once and keeps the folio", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const first = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext()).newPage();
+  await signIn(first, "admin");
+  await signIn(second, "admin");
+  const run = Date.now().toString(36);
+  const project = await createProject(first, `Factura en disputa ${run}`);
+  const invoice = await first.evaluate(async (projectId) => {
+    const res = await fetch("/api/v1/invoices", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ invoice: { project_id: projectId, percentage_value: 40, audit_comment: "Anticipo" } }),
+    });
+    return (await res.json()).invoice as { id: number };
+  }, project.id);
+
+  for (const [page, folio] of [
+    [first, `B-500-${run}`],
+    [second, `B-501-${run}`],
+  ] as const) {
+    await page.goto(`/app/projects/${project.id}/invoices/${invoice.id}`);
+    await expect(page.getByText("Anticipo")).toBeVisible({ timeout: 30_000 });
+    // The state action has its own words: «Cancelar» alone only ever closes a dialog.
+    await expect(page.getByRole("button", { name: "Cancelar factura" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Cancelar", exact: true })).toHaveCount(0);
+    await page.getByRole("button", { name: "Resolver", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("textbox", { name: "Comentario" }).fill("Pagada");
+    await dialog.getByRole("textbox", { name: "Folio" }).fill(folio);
+  }
+  await first.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(first.getByRole("dialog")).toHaveCount(0);
+
+  const dialog = second.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Confirmar" }).click();
+  // One message, the true one: the invoice is resolved, this resolution is no longer possible.
+  await expect(dialog.getByText(es.sia.action_dialog.event_gone)).toBeVisible();
+  await expect(dialog.getByRole("textbox", { name: "Folio" })).toHaveValue(`B-501-${run}`);
+  await expect(dialog.getByRole("button", { name: "Confirmar" })).toHaveCount(0);
+  await expect(second.getByText(messages.staleVersionRetry)).toHaveCount(0);
+  await expect(second.getByText(/confirme de nuevo/)).toHaveCount(0);
+  // Behind the dialog, the other administrator's resolution already shows.
+  await expect(second.getByText(`B-500-${run}`)).toBeVisible();
+  await dialog.getByRole("button", { name: "Cerrar" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(second.getByRole("button", { name: "Resolver", exact: true })).toHaveCount(0);
+});
+
+test("a project state race: the dialog shows no impossible change and no toast contradicts it", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const first = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext()).newPage();
+  await signIn(first, "admin");
+  await signIn(second, "admin");
+  const project = await createProject(first, `Estado en carrera ${Date.now().toString(36)}`);
+
+  await second.goto(`/app/projects/${project.id}`);
+  await second.getByRole("button", { name: "Enviar propuesta", exact: true }).click();
+  const dialog = second.getByRole("dialog");
+  await expect(dialog.getByText("Requerimiento → Propuesta")).toBeVisible();
+  await dialog.getByRole("textbox", { name: "Comentario" }).fill("Propuesta enviada");
+  // Meanwhile the other administrator marks it «No autorizado».
+  await first.goto(`/app/projects/${project.id}`);
+  await expect(first.getByRole("button", { name: "Cancelar proyecto" })).toBeVisible();
+  await first.getByRole("button", { name: "No autorizado", exact: true }).click();
+  await first.getByRole("dialog").getByRole("textbox", { name: "Comentario" }).fill("El cliente no autorizó");
+  await first.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(first.getByRole("dialog")).toHaveCount(0);
+
+  await dialog.getByRole("button", { name: "Confirmar" }).click();
+  await expect(dialog.getByText(es.sia.action_dialog.event_gone)).toBeVisible();
+  await expect(dialog.getByText(/→/)).toHaveCount(0);
+  await expect(second.getByText(messages.staleVersionRetry)).toHaveCount(0);
+  await expect(dialog.getByRole("textbox", { name: "Comentario" })).toHaveValue("Propuesta enviada");
+  await dialog.getByRole("button", { name: "Cerrar" }).click();
+  await expect(second.getByRole("button", { name: "Enviar propuesta", exact: true })).toHaveCount(0);
+});

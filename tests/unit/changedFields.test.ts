@@ -1,0 +1,39 @@
+/** What a person changed since the form read the record, and what a retry after a conflict sends. */
+import { describe, expect, it } from "vitest";
+import { changedSince, mineOnTop, sameValue } from "../../src/core/changedFields";
+
+const read = { id: 7, name: "Cliente", email: "a@x.mx", complete_name: "Razón", color_tag: "#1565c0", lock_version: 3 };
+
+describe("fields changed since the form read the record", () => {
+  it("names only what differs from what the form started from, bookkeeping left out", () => {
+    expect(changedSince(read, { ...read, email: "b@x.mx", lock_version: 9, updated_at: "x" })).toEqual(["email"]);
+    expect(changedSince(read, read)).toEqual([]);
+    // A colour only re-cased is not a change; null and a missing value are the same nothing.
+    expect(changedSince(read, { ...read, color_tag: "#1565C0" })).toEqual([]);
+    expect(sameValue(null, undefined)).toBe(true);
+    expect(sameValue("", null)).toBe(false);
+    expect(changedSince({ rows: [{ a: 1 }] }, { rows: [{ a: 2 }] })).toEqual(["rows"]);
+  });
+
+  it("a retry keeps the other person's change to a field this person did not touch", () => {
+    // Tab 1 saved a new legal name; tab 2 changed only the e-mail, on a form that still shows the old name.
+    const current = { ...read, complete_name: "Razón nueva", lock_version: 4 };
+    const typed = { ...read, email: "b@x.mx" };
+    const sent = mineOnTop(current, typed, changedSince(read, typed));
+    expect(sent.email).toBe("b@x.mx");
+    expect(sent.complete_name).toBe("Razón nueva");
+    // The version is not taken from the server's record here: the caller chooses it.
+    expect(sent.lock_version).toBe(3);
+  });
+
+  it("what this person changed wins, even where the other person changed it too", () => {
+    const current = { ...read, email: "otro@x.mx", lock_version: 4 };
+    const typed = { ...read, email: "mio@x.mx" };
+    expect(mineOnTop(current, typed, changedSince(read, typed)).email).toBe("mio@x.mx");
+  });
+
+  it("a form field the server's record lacks stays as the form has it", () => {
+    const typed = { ...read, audit_comment: "Motivo" };
+    expect(mineOnTop({ ...read }, typed, []).audit_comment).toBe("Motivo");
+  });
+});
