@@ -3,9 +3,12 @@
  * page size the server refuses (kept by react-admin in localStorage from an older version, another tab or
  * a hand-edited address) is dropped by the list itself, which shows its rows and says so once.
  */
-import { expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { es } from "../../src/admin/i18n/es";
 import { createProject, signIn } from "./fixtures";
+
+// On a loaded machine two browsers and the server share little CPU: screens get longer to appear.
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 const DROPPED = es.sia.lists.params_dropped;
 const STORE_KEY = "RaStore.clients.listParams";
@@ -20,7 +23,7 @@ async function sortBy(page: Page, header: string, column: string) {
 }
 
 test("every offered sort works, and a refused stored sort, filter or page size is dropped and told once", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signIn(page, "admin");
 
   // «Listo para producción» sorts (it used to answer 422 and leave a headerless, empty list behind).
