@@ -870,7 +870,7 @@ export const sia = {
   // A list whose stored sort, filter or page the server refuses (src/admin/common/ListRecovery.tsx).
   lists: {
     params_dropped:
-      "Esta lista tenía guardado un orden, filtro o página que ya no es válido. Se quitó y se muestra la lista sin él.",
+      "El servidor no aceptó el orden, el filtro o la página de esta lista: se quitaron y se muestra la lista sin ellos.",
   },
   pagination: {
     label: "Paginación",
