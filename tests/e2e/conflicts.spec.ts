@@ -63,8 +63,13 @@ test("a form left open in another tab keeps what was typed, and its retry keeps 
   const notice = second.getByTestId("stale-version");
   await expect(notice).toContainText("Razón social");
   await expect(notice).toContainText(`Razón de la primera ${suffix}`);
+  const retry = second.waitForRequest((r) => r.method() === "PUT" && r.url().endsWith(`/clients/${client.id}`));
   await notice.getByRole("button", { name: es.sia.stale_version.overwrite }).click();
   await expect(second.getByText("Cliente Actualizado")).toBeVisible();
+  // The retry sent only what this person changed: the other tab's legal name is not written back.
+  const sent = (await retry).postDataJSON().client;
+  expect(sent.email).toBe("segunda@pestanas.mx");
+  expect(sent).not.toHaveProperty("complete_name");
 
   // Both changes kept, as the server has them.
   const saved = await second.evaluate(
@@ -118,13 +123,14 @@ test("two administrators resolve one invoice: the loser's dialog stays, says the
   await expect(dialog.getByText(es.sia.action_dialog.event_gone)).toBeVisible();
   await expect(dialog.getByRole("textbox", { name: "Folio" })).toHaveValue(`B-501-${run}`);
   await expect(dialog.getByRole("button", { name: "Confirmar" })).toHaveCount(0);
-  await expect(second.getByText(messages.staleVersionRetry)).toHaveCount(0);
-  await expect(second.getByText(/confirme de nuevo/)).toHaveCount(0);
   // Behind the dialog, the other administrator's resolution already shows.
   await expect(second.getByText(`B-500-${run}`).first()).toBeVisible();
   await dialog.getByRole("button", { name: "Cerrar" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(second.getByRole("button", { name: "Resolver", exact: true })).toHaveCount(0);
+  // No toast said otherwise (a toast stays for seconds: these steps ran within its time).
+  await expect(second.getByText(messages.staleVersionRetry)).toHaveCount(0);
+  await expect(second.getByText(/confirme de nuevo/)).toHaveCount(0);
 });
 
 test("a project state race: the dialog shows no impossible change and no toast contradicts it", async ({ browser }) => {
@@ -151,8 +157,69 @@ test("a project state race: the dialog shows no impossible change and no toast c
   await dialog.getByRole("button", { name: "Confirmar" }).click();
   await expect(dialog.getByText(es.sia.action_dialog.event_gone)).toBeVisible();
   await expect(dialog.getByText(/→/)).toHaveCount(0);
-  await expect(second.getByText(messages.staleVersionRetry)).toHaveCount(0);
   await expect(dialog.getByRole("textbox", { name: "Comentario" })).toHaveValue("Propuesta enviada");
   await dialog.getByRole("button", { name: "Cerrar" }).click();
   await expect(second.getByRole("button", { name: "Enviar propuesta", exact: true })).toHaveCount(0);
+  // No toast invited confirming again (a toast stays for seconds: these steps ran within its time).
+  await expect(second.getByText(messages.staleVersionRetry)).toHaveCount(0);
+});
+
+test("a form that stays put after «Guardar mis cambios» saves the next change at its new version", async ({ browser }) => {
+  test.setTimeout(240_000);
+  const first = await (await browser.newContext()).newPage();
+  const second = await (await browser.newContext()).newPage();
+  await signIn(first, "admin");
+  await signIn(second, "admin");
+  const choices = await first.evaluate(async () => {
+    const settings = (await (await fetch("/api/v1/app_settings/1")).json()).app_setting;
+    const clients = (await (await fetch("/api/v1/clients?per_page=20&by_column[column]=name")).json()).clients as {
+      id: number;
+      name: string;
+    }[];
+    const workspaces = (await (await fetch("/api/v1/workspaces?per_page=20")).json()).workspaces as {
+      id: number;
+      name: string;
+    }[];
+    const others = clients.filter(
+      (c) => c.id !== settings.default_customer_id && c.id !== settings.support_excluded_customer_id && !/[()]/.test(c.name),
+    );
+    return {
+      customer: others[0],
+      excluded: others[1],
+      workspace: workspaces.find((w) => w.id !== settings.default_workspace_id && !/[()]/.test(w.name))!,
+    };
+  });
+  const pick = async (page: Page, label: string, name: string) => {
+    const box = page.getByRole("combobox", { name: label, exact: true });
+    await box.click();
+    await box.fill(name);
+    await page.getByRole("option", { name, exact: true }).click();
+  };
+  for (const page of [first, second]) {
+    await page.goto("/app/app_settings");
+    await expect(page.getByRole("combobox", { name: "Cliente predeterminado", exact: true })).not.toHaveValue("");
+  }
+  await pick(first, "Espacio de trabajo predeterminado", choices.workspace.name);
+  await first.getByRole("button", { name: "Guardar" }).click();
+  await expect(first.getByText("Elemento guardado")).toBeVisible();
+
+  await pick(second, "Cliente predeterminado", choices.customer.name);
+  await second.getByRole("button", { name: "Guardar" }).click();
+  const notice = second.getByTestId("stale-version");
+  await notice.getByRole("button", { name: es.sia.stale_version.overwrite }).click();
+  await expect(notice).toHaveCount(0);
+  await expect(second.getByText("Elemento guardado")).toBeVisible();
+  await expect(second.getByText("Elemento guardado")).toHaveCount(0);
+
+  // Nobody else saved since: the next change is simply saved, not refused as stale.
+  await pick(second, "Cliente excluido de soporte", choices.excluded.name);
+  await second.getByRole("button", { name: "Guardar" }).click();
+  await expect(second.getByText("Elemento guardado")).toBeVisible();
+  await expect(second.getByTestId("stale-version")).toHaveCount(0);
+  const saved = await second.evaluate(async () => (await (await fetch("/api/v1/app_settings/1")).json()).app_setting);
+  expect(saved).toMatchObject({
+    default_customer_id: choices.customer.id,
+    default_workspace_id: choices.workspace.id,
+    support_excluded_customer_id: choices.excluded.id,
+  });
 });

@@ -199,7 +199,9 @@ export function StaleVersionNotice({ state }: { state: StaleState }): ReactNode 
             // record read again since: only those fields go over the server's current record.
             const base = (form.formState.defaultValues ?? record ?? {}) as Record<string, unknown>;
             state.clear();
-            form.handleSubmit((values) => saveContext.save?.(mineOverTheirs(values, base, conflict)))();
+            form.handleSubmit((values) =>
+              saveContext.save?.(mineOverTheirs(values, base, conflict), { meta: { base: conflict } }),
+            )();
           }}
         >
           {translate("sia.stale_version.overwrite")}

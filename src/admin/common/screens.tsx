@@ -203,7 +203,6 @@ export function SiaEdit({
   then,
   onError,
   mutationOptions,
-  queryOptions,
   ...props
 }: FormScreenProps &
   EditToolbarProps & {
@@ -216,10 +215,6 @@ export function SiaEdit({
     <Edit
       error={recordError}
       mutationMode="pessimistic"
-      // The form is one reading of the record: coming back to the tab (or online) must not read it again,
-      // which would reset the form (losing what was typed) and move its version past another tab's save
-      // unseen. A save at the version read is refused when stale, and StaleVersion.tsx takes it from there.
-      queryOptions={{ refetchOnWindowFocus: false, refetchOnReconnect: false, ...queryOptions }}
       transform={stale.withVersion(transform)}
       mutationOptions={{ ...saved, ...mutationOptions, onError: stale.onError }}
       {...props}
