@@ -19,6 +19,20 @@ export function changedSince(base: Record<string, unknown>, values: Record<strin
 }
 
 /**
+ * What an update sends when judged against `base` (the server's current record, for a retry): the fields
+ * whose value differs from it, fields it lacks, and nested-row attributes (always whole). Another person's
+ * value, already on the server, is not written back.
+ */
+export function differingFrom(data: Record<string, unknown>, base: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(data).filter(
+      ([key, value]) =>
+        BOOKKEEPING_FIELDS.has(key) || key.endsWith("_attributes") || !(key in base) || !sameValue(value, base[key]),
+    ),
+  );
+}
+
+/**
  * The retry's record: `current` (the server's record now) with the fields this person changed (`mine`)
  * taken from the form's `values`. Fields of the form the server's record lacks stay as the form has them.
  */

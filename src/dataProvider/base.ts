@@ -71,13 +71,9 @@ export const baseDataProvider: DataProvider = {
   },
   async update(resource, params) {
     // The version the form read (or the one the user chose to overwrite): a stale save answers 409.
-    // The body holds what differs from the record the changes are judged against: the one the form read,
-    // or, for a retry after a conflict, the server's current one (`meta.base`), so the retry sends only
-    // this person's changes and never writes another person's values back.
-    const base = (params.meta as { base?: Record<string, unknown> } | undefined)?.base ?? params.previousData;
     const json = await apiFetch(recordPath(resource, params.id), {
       method: "PUT",
-      body: wrap(resource, changedFields(params.data, base)),
+      body: wrap(resource, changedFields(params.data, params.previousData)),
       headers: ifMatch(params.data?.lock_version ?? params.previousData?.lock_version),
     });
     return { data: unwrap(resource, json) };

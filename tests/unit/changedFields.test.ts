@@ -1,6 +1,6 @@
 /** What a person changed since the form read the record, and what a retry after a conflict sends. */
 import { describe, expect, it } from "vitest";
-import { changedSince, mineOnTop, sameValue } from "../../src/core/changedFields";
+import { changedSince, differingFrom, mineOnTop, sameValue } from "../../src/core/changedFields";
 
 const read = { id: 7, name: "Cliente", email: "a@x.mx", complete_name: "Razón", color_tag: "#1565c0", lock_version: 3 };
 
@@ -35,5 +35,14 @@ describe("fields changed since the form read the record", () => {
   it("a form field the server's record lacks stays as the form has it", () => {
     const typed = { ...read, audit_comment: "Motivo" };
     expect(mineOnTop({ ...read }, typed, []).audit_comment).toBe("Motivo");
+  });
+
+  it("the retry's body holds only what differs from the server's record: this person's changes", () => {
+    const current = { ...read, complete_name: "Razón nueva", lock_version: 4 };
+    const typed = { ...read, email: "b@x.mx" };
+    const record = mineOnTop(current, typed, changedSince(read, typed));
+    const body = differingFrom({ ...record, products_attributes: [{ id: 1 }], extra: 1 }, current);
+    expect(body).toEqual({ email: "b@x.mx", lock_version: 3, products_attributes: [{ id: 1 }], extra: 1 });
+    expect(body).not.toHaveProperty("complete_name");
   });
 });

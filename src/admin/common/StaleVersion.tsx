@@ -17,7 +17,13 @@ import {
   useTranslate,
 } from "react-admin";
 import { useFormContext } from "react-hook-form";
-import { BOOKKEEPING_FIELDS as BOOKKEEPING, changedSince, mineOnTop, sameValue as same } from "../../core/changedFields";
+import {
+  BOOKKEEPING_FIELDS as BOOKKEEPING,
+  changedSince,
+  differingFrom,
+  mineOnTop,
+  sameValue as same,
+} from "../../core/changedFields";
 import { messages } from "../../core/messages";
 import { apiResourceOf, singularOf } from "../../core/resources";
 
@@ -86,8 +92,11 @@ interface StaleState {
   /** The record as the server has it now (from the 409), or null while there is no conflict. */
   conflict: RaRecord | null;
   clear: () => void;
-  /** Save at this version next time (the user chose to overwrite). */
-  overwriteAt: (version: number) => void;
+  /**
+   * Save at the server's version next time (the user chose to overwrite), sending only what differs
+   * from the server's record: this person's changes.
+   */
+  overwrite: (current: RaRecord) => void;
 }
 
 /**
@@ -99,7 +108,7 @@ export function useStaleVersion(onError?: (error: unknown) => void, resourceName
   const notify = useNotify();
   const resource = useResourceContext({ resource: resourceName }) as string;
   const [conflict, setConflict] = useState<RaRecord | null>(null);
-  const overwrite = useRef<number | undefined>(undefined);
+  const overwrite = useRef<RaRecord | undefined>(undefined);
 
   const handleError = (error: unknown) => {
     const failure = error as { status?: number; message?: string; body?: Record<string, unknown> };
@@ -120,16 +129,17 @@ export function useStaleVersion(onError?: (error: unknown) => void, resourceName
     async (data, options) => {
       const out = transform ? await transform(data, options) : data;
       // The overwrite is for the one save the user chose it for: a later save carries the version read.
-      const chosen = overwrite.current;
+      const current = overwrite.current;
       overwrite.current = undefined;
-      return { ...out, lock_version: chosen ?? data.lock_version ?? options?.previousData?.lock_version };
+      if (current) return { ...differingFrom(out, current), lock_version: current.lock_version };
+      return { ...out, lock_version: data.lock_version ?? options?.previousData?.lock_version };
     };
 
   const state: StaleState = {
     conflict,
     clear: () => setConflict(null),
-    overwriteAt: (version) => {
-      overwrite.current = version;
+    overwrite: (current) => {
+      overwrite.current = current;
     },
   };
   return { onError: handleError, withVersion, state };
@@ -194,14 +204,12 @@ export function StaleVersionNotice({ state }: { state: StaleState }): ReactNode 
           disabled={typeof conflict.lock_version !== "number"}
           onClick={() => {
             if (typeof conflict.lock_version !== "number") return;
-            state.overwriteAt(conflict.lock_version);
+            state.overwrite(conflict);
             // What this person changed is judged against what the form started from, not against a
             // record read again since: only those fields go over the server's current record.
             const base = (form.formState.defaultValues ?? record ?? {}) as Record<string, unknown>;
             state.clear();
-            form.handleSubmit((values) =>
-              saveContext.save?.(mineOverTheirs(values, base, conflict), { meta: { base: conflict } }),
-            )();
+            form.handleSubmit((values) => saveContext.save?.(mineOverTheirs(values, base, conflict)))();
           }}
         >
           {translate("sia.stale_version.overwrite")}

@@ -343,26 +343,29 @@ function InvoiceEvents() {
   const [open, setOpen] = useState<InvoiceEvent | null>(null);
   const events = (invoice?.permitted_events ?? []) as InvoiceEvent[];
   if (!invoice) return null;
-  const dialog = open && <InvoiceTransitionDialog invoice={invoice} event={open} onClose={() => setOpen(null)} />;
-  // Another user resolved or cancelled it meanwhile: no events are left, but the open dialog stays to say
-  // so, with what was typed, until it is closed.
-  if (events.length === 0) return dialog || null;
+  // The dialog is not inside the card: when another user resolves or cancels the invoice meanwhile, no
+  // events are left and the card goes, but the open dialog stays (the same element, with what was typed)
+  // to say so until it is closed.
   return (
-    <Card variant="outlined" sx={{ mt: 2 }}>
-      <CardContent>
-        <Typography variant="h6" gutterBottom>
-          {translate("resources.invoices.change_state")}
-        </Typography>
-        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
-          {events.map((event) => (
-            <Button key={event.name} variant="contained" size="small" onClick={() => setOpen(event)}>
-              {event.label}
-            </Button>
-          ))}
-        </Stack>
-      </CardContent>
-      {dialog}
-    </Card>
+    <>
+      {events.length > 0 && (
+        <Card variant="outlined" sx={{ mt: 2 }}>
+          <CardContent>
+            <Typography variant="h6" gutterBottom>
+              {translate("resources.invoices.change_state")}
+            </Typography>
+            <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }}>
+              {events.map((event) => (
+                <Button key={event.name} variant="contained" size="small" onClick={() => setOpen(event)}>
+                  {event.label}
+                </Button>
+              ))}
+            </Stack>
+          </CardContent>
+        </Card>
+      )}
+      {open && <InvoiceTransitionDialog invoice={invoice} event={open} onClose={() => setOpen(null)} />}
+    </>
   );
 }
 

@@ -324,24 +324,34 @@ function QuotationEvents() {
       onClose={() => setOpen(null)}
     />
   );
-  // Another user moved it to a final state meanwhile: the open dialog stays to say so until it is closed.
-  if (events.length === 0) return dialog || null;
+  // The dialog is not inside the card: when another user moves the quotation to a final state meanwhile,
+  // the card goes but the open dialog stays (the same element, with what was typed) to say so.
   return (
-    <Card variant="outlined" sx={{ mt: 2 }}>
-      <CardContent>
-        <Typography variant="h6" gutterBottom>
-          {translate("sia.quotations.change_state")}
-        </Typography>
-        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap" }} aria-label={translate("sia.quotations.events")}>
-          {events.map((event) => (
-            <Button key={event.id} variant="contained" size="small" onClick={() => setOpen(event)}>
-              {event.name}
-            </Button>
-          ))}
-        </Stack>
-      </CardContent>
+    <>
+      {events.length > 0 && (
+        <Card variant="outlined" sx={{ mt: 2 }}>
+          <CardContent>
+            <Typography variant="h6" gutterBottom>
+              {translate("sia.quotations.change_state")}
+            </Typography>
+            <Stack
+              direction="row"
+              spacing={1}
+              useFlexGap
+              sx={{ flexWrap: "wrap" }}
+              aria-label={translate("sia.quotations.events")}
+            >
+              {events.map((event) => (
+                <Button key={event.id} variant="contained" size="small" onClick={() => setOpen(event)}>
+                  {event.name}
+                </Button>
+              ))}
+            </Stack>
+          </CardContent>
+        </Card>
+      )}
       {dialog}
-    </Card>
+    </>
   );
 }
 
