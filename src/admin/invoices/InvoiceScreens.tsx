@@ -299,11 +299,26 @@ interface InvoiceEvent {
   to: string;
 }
 
-/** State change of an invoice: comment (required), date and, when resolving, an optional folio. */
+/**
+ * What the dialog's date does to the invoice's «Fecha de facturación», said before saving: the date it
+ * shows is the invoice's own, so a state change keeps it unless the user changes it here.
+ */
+function billingDateHelp(current: string | null, picked: string | null): { key: string; args: Record<string, string> } {
+  // Left empty, the server keeps the invoice's date, or dates it today when it has none.
+  const chosen = picked ?? current ?? businessToday();
+  if (chosen === current) return { key: "resources.invoices.transition.date_kept", args: {} };
+  if (!current) return { key: "resources.invoices.transition.date_set", args: { date: formatDate(chosen) } };
+  return { key: "resources.invoices.transition.date_changes", args: { from: formatDate(current), to: formatDate(chosen) } };
+}
+
+/** State change of an invoice: comment (required), its billing date and, when resolving, an optional folio. */
 function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecord; event: InvoiceEvent; onClose: () => void }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
-  const [date, setDate] = useState<string | null>(businessToday());
+  const current = (invoice.date_of_invoice as string | null | undefined) ?? null;
+  // The invoice's own billing date, not today: a state change is not a new billing date.
+  const [date, setDate] = useState<string | null>(current ?? businessToday());
+  const help = billingDateHelp(current, date);
   const [folio, setFolio] = useState("");
   const withFolio = event.to === "resuelto";
   const input = (comment: string) => ({
@@ -323,7 +338,12 @@ function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecor
       }}
       onClose={onClose}
     >
-      <SiaDatePicker label={translate("resources.invoices.transition.date")} value={date} onChange={setDate} />
+      <SiaDatePicker
+        label={translate("resources.invoices.transition.date")}
+        value={date}
+        onChange={setDate}
+        helperText={translate(help.key, help.args)}
+      />
       {withFolio && (
         <MuiTextField
           label={translate("resources.invoices.fields.folio")}
