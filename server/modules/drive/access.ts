@@ -13,12 +13,7 @@ import type { DocumentsPort, DriveItem } from "../../ports/documents";
 const MAX_DEPTH = 50;
 
 /** Compared without case, accents or outer spaces: «administracion» is the same folder to a person. */
-const plain = (name: string) =>
-  name
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .trim()
-    .toLowerCase();
+const plain = (name: string) => name.normalize("NFD").replace(/\p{M}/gu, "").trim().toLowerCase();
 const RESTRICTED = plain(ADMINISTRATION_FOLDER);
 
 /** Whether the item itself is an «Administración» folder. */

@@ -153,11 +153,7 @@ export async function applyProjectEvent(
   await audit(
     tx,
     { type: "Project", id: project.id },
-    [
-      { field: "state", old: project.state, new: event.to },
-      { field: "eta", old: project.eta, new: eta },
-      ...rapeChanges,
-    ],
+    [{ field: "state", old: project.state, new: event.to }, { field: "eta", old: project.eta, new: eta }, ...rapeChanges],
     { userId, comment: input.audit_comment },
   );
 }

@@ -38,6 +38,7 @@ import { INVOICE_PATHS } from "../../core/resources";
 import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../../core/schemas/invoice";
 import { businessToday } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
+import { AdminPageGuard } from "../common/AdminPage";
 import { AuditTrail } from "../common/AuditTrail";
 import { DatePickerInput, formatDate, SiaDatePicker } from "../common/DatePickerInput";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
@@ -433,16 +434,45 @@ export function InvoiceShow() {
 
 const [LIST, CREATE, EDIT, SHOW] = INVOICE_PATHS;
 
-/** The routes under /app/projects/:projectId/invoices/*. */
+/**
+ * The routes under /app/projects/:projectId/invoices/*. Each asks the permission matrix first: a role
+ * without invoices goes to «Acceso denegado» instead of a screen waiting on calls the server refuses.
+ */
 export function ProjectInvoicesRoutes() {
+  const list = (
+    <AdminPageGuard resource="invoices" action="list">
+      <InvoiceList />
+    </AdminPageGuard>
+  );
   return (
     <ResourceContextProvider value="invoices">
       <Routes>
-        <Route index element={<InvoiceList />} />
-        {LIST !== "" && <Route path={LIST} element={<InvoiceList />} />}
-        <Route path={CREATE} element={<InvoiceCreate />} />
-        <Route path={EDIT} element={<InvoiceEdit />} />
-        <Route path={SHOW} element={<InvoiceShow />} />
+        <Route index element={list} />
+        {LIST !== "" && <Route path={LIST} element={list} />}
+        <Route
+          path={CREATE}
+          element={
+            <AdminPageGuard resource="invoices" action="create">
+              <InvoiceCreate />
+            </AdminPageGuard>
+          }
+        />
+        <Route
+          path={EDIT}
+          element={
+            <AdminPageGuard resource="invoices" action="update">
+              <InvoiceEdit />
+            </AdminPageGuard>
+          }
+        />
+        <Route
+          path={SHOW}
+          element={
+            <AdminPageGuard resource="invoices" action="show">
+              <InvoiceShow />
+            </AdminPageGuard>
+          }
+        />
       </Routes>
     </ResourceContextProvider>
   );

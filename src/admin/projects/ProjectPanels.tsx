@@ -496,8 +496,7 @@ export function EstimatedHoursPanel() {
       },
     );
   };
-  const fieldError = (field: "estimated_hours" | "employee_position_id") =>
-    error?.field === field ? error.message : undefined;
+  const fieldError = (field: "estimated_hours" | "employee_position_id") => (error?.field === field ? error.message : undefined);
 
   return (
     <Card variant="outlined" sx={{ mt: 2 }}>
