@@ -23,7 +23,7 @@ test("an administrator adds estimated hours by position on a project and sees th
   await page.getByRole("option", { name: position, exact: true }).click();
   // A negative number, typed with the typographic minus or the hyphen: refused in its own words, and the
   // earlier message is gone (it no longer describes what is on screen).
-  const hoursBox = page.getByRole("textbox", { name: "Horas" });
+  const hoursBox = page.getByLabel("Horas", { exact: true });
   for (const negative of ["−5", "-5"]) {
     await hoursBox.fill(negative);
     await expect(page.getByText("Rellene todos los campos")).toHaveCount(0);
@@ -56,7 +56,7 @@ test("an administrator adds estimated hours by position on a project and sees th
   // («Puesto»), never its column (employee_position_id).
   await page.getByRole("combobox", { name: "Puesto" }).click();
   await page.getByRole("option", { name: position, exact: true }).click();
-  await page.getByRole("textbox", { name: "Horas" }).fill("5");
+  await page.getByLabel("Horas", { exact: true }).fill("5");
   await page.getByRole("button", { name: "Agregar" }).click();
   await expect(page.getByText("Error en los parametros Puesto: ya tiene horas estimadas en este proyecto").first()).toBeVisible();
   await expect(page.getByText(/employee_position_id/)).toHaveCount(0);
