@@ -38,7 +38,7 @@ test("an administrator's comment, responsible and ETA on a project's state chang
   await dialog.getByRole("textbox", { name: "Comentario" }).fill("Propuesta enviada al cliente");
   await dialog.getByRole("combobox", { name: "Responsable (RAPE)" }).click();
   const option = page.getByRole("option").first();
-  const responsible = (await option.innerText()).trim();
+  const responsible = ((await option.textContent()) ?? "").trim();
   await option.click();
   await fillDate(page, "Fecha estimada de entrega", "2030-01-10");
   const tooEarly = messages.etaBeforeProjectDate("2030-01-15");

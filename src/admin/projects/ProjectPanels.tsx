@@ -552,7 +552,12 @@ export function EstimatedHoursPanel() {
           </TableBody>
         </Table>
         {canCreate && (
-          <Stack direction="row" spacing={1} sx={{ mt: 2 }} alignItems="flex-start">
+          <Stack
+            direction={{ xs: "column", sm: "row" }}
+            spacing={1}
+            sx={{ mt: 2 }}
+            alignItems={{ xs: "stretch", sm: "flex-start" }}
+          >
             <TextField
               select
               label={translate("resources.projects.estimated_hours.position")}
