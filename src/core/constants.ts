@@ -31,7 +31,12 @@ export const PROJECT_FOLDERS = [
 ] as const;
 /** SIA's own folder at the drive's root: the documents templates (the PLD contract); never a record's. */
 export const TEMPLATES_FOLDER = "Plantillas";
-export const CLIENT_FOLDERS = ["Administración", "Comercial", "Proyectos", "Soporte Técnico"] as const;
+/**
+ * A client's or prospect's «Administración» folder (contracts such as the PLD): read only by the roles of
+ * the permission matrix's `drive_administration` row (docs/decisions/034-drive-folders-by-role.md).
+ */
+export const ADMINISTRATION_FOLDER = "Administración";
+export const CLIENT_FOLDERS = [ADMINISTRATION_FOLDER, "Comercial", "Proyectos", "Soporte Técnico"] as const;
 export const PROSPECT_FOLDER_PREFIX = "CV_";
 
 export const LICENSE_ENVIRONMENTS = ["prod", "test"] as const;

@@ -214,6 +214,7 @@ export const messages = {
   commentRequired: "Por favor, agregue un comentario",
   invalidTransition: (event: string, state: string) => `El evento «${event}» no está permitido en el estado «${state}»`,
   etaMustBeLater: (current: string) => `debe ser posterior a la fecha estimada actual (${dmy(current)})`,
+  etaBeforeProjectDate: (projectDate: string) => `no puede ser anterior a la fecha del proyecto (${dmy(projectDate)})`,
   projectInUse: (invoices: number, activities: number, hours: number) =>
     `el proyecto tiene ${invoices} facturas, ${activities} actividades y ${hours} horas estimadas registradas`,
   stateNotEditable: "solo cambia con los eventos del proyecto",

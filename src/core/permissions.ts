@@ -121,6 +121,11 @@ export const permissionMatrix = {
   jobs: { list: admin, create: admin },
   // The drive (documents port): everyone signed in browses and opens files; administrators create folders.
   drive: { list: everyone, show: everyone, create: admin },
+  // Inside an «Administración» folder (a client's or prospect's contracts, the PLD among them): listed and
+  // opened by administrators and Finanzas only; an Operador does not see the folder at all. Every drive
+  // route (list, open, download, create) checks the item and the folders above it
+  // (docs/decisions/034-drive-folders-by-role.md).
+  drive_administration: { list: adminFinance, show: adminFinance, create: admin },
   // Timesheet imports (calendar .ics / Google): everyone with an employee reads events into their own week.
   calendar_imports: { import: { admin: "own", operator: "own", finance: "own" } },
   // Tableros: `show` is one employee's week (each their own; administrators anyone's), `list` the

@@ -21,17 +21,42 @@ test("an administrator adds estimated hours by position on a project and sees th
 
   await page.getByRole("combobox", { name: "Puesto" }).click();
   await page.getByRole("option", { name: position, exact: true }).click();
-  await page.getByRole("spinbutton", { name: "Horas" }).fill("42");
+  // A negative number, typed with the typographic minus or the hyphen: refused in its own words, and the
+  // earlier message is gone (it no longer describes what is on screen).
+  const hoursBox = page.getByLabel("Horas", { exact: true });
+  for (const negative of ["−5", "-5"]) {
+    await hoursBox.fill(negative);
+    await expect(page.getByText("Rellene todos los campos")).toHaveCount(0);
+    await page.getByRole("button", { name: "Agregar" }).click();
+    await expect(page.getByText("debe ser mayor a cero")).toBeVisible();
+    await expect(page.getByText("Rellene todos los campos")).toHaveCount(0);
+  }
+  await expect(panel.getByRole("row").filter({ hasText: position })).toHaveCount(0);
+
+  // «Horas estimadas vs. registradas» follows the new estimate without a reload.
+  const totals = page.getByTestId("project-hours-panel");
+  await expect(totals).toBeVisible();
+  const estimatedBefore = await page.evaluate(async (id) => {
+    const rows = (await (await fetch(`/api/v1/estimated_work_hours?per_page=all&project_id=${id}`)).json())
+      .estimated_work_hours as { estimated_hours: number }[];
+    return rows.reduce((sum, r) => sum + Number(r.estimated_hours), 0);
+  }, projectId);
+  const estimatedText = (n: number) => `${n.toLocaleString("es-MX", { maximumFractionDigits: 2 })} h estimadas`;
+  await expect(totals).not.toContainText(estimatedText(estimatedBefore + 42));
+
+  await hoursBox.fill("42");
   await page.getByRole("button", { name: "Agregar" }).click();
   const row = panel.getByRole("row").filter({ hasText: position });
   await expect(row).toContainText("42");
+  await expect(page.getByText("debe ser mayor a cero")).toHaveCount(0);
+  await expect(totals).toContainText(estimatedText(estimatedBefore + 42));
   await expectNoEnglish(page);
 
   // The same position again: the server refuses it, and the toast names the field as the form does
   // («Puesto»), never its column (employee_position_id).
   await page.getByRole("combobox", { name: "Puesto" }).click();
   await page.getByRole("option", { name: position, exact: true }).click();
-  await page.getByRole("spinbutton", { name: "Horas" }).fill("5");
+  await page.getByLabel("Horas", { exact: true }).fill("5");
   await page.getByRole("button", { name: "Agregar" }).click();
   await expect(page.getByText("Error en los parametros Puesto: ya tiene horas estimadas en este proyecto").first()).toBeVisible();
   await expect(page.getByText(/employee_position_id/)).toHaveCount(0);

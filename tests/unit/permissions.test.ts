@@ -37,6 +37,10 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["calendar_imports", "import", "own", "own", "own"],
   ["calendar_imports", "create", null, null, null],
   ["drive", "create", "all", null, null],
+  // «Administración» folders (decision 034): contracts, for administrators and Finanzas
+  ["drive_administration", "list", "all", null, "all"],
+  ["drive_administration", "show", "all", null, "all"],
+  ["drive_administration", "create", "all", null, null],
   // what a role sees beyond its rows (tests/security/role-visibility.test.ts)
   ["project_invoicing", "show", "all", null, "all"],
   ["employee_work", "list", "all", "own", "all"],

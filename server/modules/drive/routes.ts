@@ -5,6 +5,7 @@
  *   POST /api/v1/projects/:id/drive_check                verifies the project's folder, repairs any drift
  *   POST /api/v1/clients/:id/drive_check                 the same for a client's folder and its projects'
  *   GET  /drive/folders/<id>, /drive/files/<id>          the local drive, for signed-in users only
+ * Each one judges the item and the folders above it by role (access.ts, decision 034).
  */
 import fs from "node:fs";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -12,13 +13,14 @@ import { z } from "zod";
 import { folderMessages, messages, pipelineMessages } from "../../../src/core/messages";
 import { optionalText, requiredText } from "../../../src/core/schemas/fields";
 import type { Db, Tx } from "../../db/client";
-import { registerAuth, requires } from "../../http/auth";
+import { currentUser, registerAuth, requires } from "../../http/auth";
 import { HttpError, notFound, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf, withValidation } from "../../http/resource";
 import type { DriveWork } from "../../ports/documents";
 import { DocumentsError, type DocumentsPort, LocalDocuments, safeFolderName } from "../../ports/documents";
 import { DRIVE_FILES_PATH, DRIVE_FOLDERS_PATH, idSegments } from "../../ports/documents/local";
+import { assertDriveAccess, visibleItems } from "./access";
 import { repairClientFolders, repairProjectFolders } from "./folders";
 import { driveFailure, withDriveWork } from "./service";
 
@@ -46,8 +48,10 @@ export async function driveApiRoutes(api: FastifyInstance) {
       try {
         const folder = await port.info(parentId);
         if (folder?.kind !== "folder") throw notFound();
+        const user = currentUser(request);
+        await assertDriveAccess(port, user, folder, "list");
         const page = await port.list(parentId, query.page_token);
-        return { folder, items: page.items, next_page_token: page.nextPageToken };
+        return { folder, items: visibleItems(user, page.items), next_page_token: page.nextPageToken };
       } catch (error) {
         documentsError(error, "page_token");
       }
@@ -66,6 +70,8 @@ export async function driveApiRoutes(api: FastifyInstance) {
       const port = api.documents;
       const name = input.name;
       if (safeFolderName(name) !== name) throw ValidationError.field("name", messages.invalidCharacters);
+      const parent = await port.info(input.parent_id ?? port.rootId).catch(() => null);
+      if (parent) await assertDriveAccess(port, currentUser(request), parent, "create");
       try {
         const folder = await port.createFolder(input.parent_id ?? port.rootId, name);
         reply.status(201);
@@ -177,11 +183,13 @@ export async function driveFileRoutes(scope: FastifyInstance) {
     const documents = port();
     const folder = await documents.info(id);
     if (folder?.kind !== "folder") throw notFound();
+    const user = currentUser(request);
+    await assertDriveAccess(documents, user, folder, "show");
     const rows: string[] = [];
     let token: string | null = null;
     do {
       const page = await documents.list(id, token);
-      for (const item of page.items) {
+      for (const item of visibleItems(user, page.items)) {
         rows.push(
           `<li>${item.kind === "folder" ? "📁" : "📄"} <a href="${escapeHtml(item.url)}">${escapeHtml(item.name)}</a></li>`,
         );
@@ -204,9 +212,13 @@ export async function driveFileRoutes(scope: FastifyInstance) {
   scope.get("/files/*", options, async (request, reply) => {
     const id = idAfter(request, DRIVE_FILES_PATH);
     if (id === null || id === "") throw notFound();
+    const documents = port();
+    const item = await documents.info(id).catch(() => null);
+    if (!item) throw notFound();
+    await assertDriveAccess(documents, currentUser(request), item, "show");
     let file: string;
     try {
-      file = await port().filePath(id);
+      file = await documents.filePath(id);
     } catch (error) {
       if (error instanceof DocumentsError || error instanceof HttpError) throw notFound();
       throw error;

@@ -44,9 +44,12 @@ import {
 } from "../drive";
 import { pushNotified } from "../notifications";
 import {
+  checkEtaAfterProjectDate,
   extendProject,
   nextProjectCode,
   notifyProjectPeople,
+  PROJECT_COMMENT_FIELD,
+  peopleChanges,
   projectStages,
   recordCreation,
   setInvoiceAction,
@@ -217,6 +220,16 @@ export const projectsResource = declareResource({
       const clientId = existing ? (values.client_id ?? existing.client_id) : values.client_id;
       if (folder) await assertFolderFree(ctx.db, ctx.app.documents, folder, { kind: "project", id: existing?.id, clientId });
     }
+    // Checked when either date changes: an older project out of order still takes other edits.
+    if (
+      ("eta" in values && (values.eta ?? null) !== (existing?.eta ?? null)) ||
+      ("project_date" in values && (values.project_date ?? null) !== (existing?.project_date ?? null))
+    ) {
+      checkEtaAfterProjectDate(
+        "eta" in values ? values.eta : existing?.eta,
+        "project_date" in values ? values.project_date : existing?.project_date,
+      );
+    }
     // An ETA changed by an edit is audited, so it needs its comment like an extension (SPEC §5).
     if (existing && "eta" in values && (values.eta ?? null) !== (existing.eta ?? null)) {
       const comment = requiredComment().safeParse(values.audit_comment);
@@ -239,10 +252,21 @@ export const projectsResource = declareResource({
       await recordCreation(ctx.db, saved, user.id);
       return;
     }
-    await audit(ctx.db, { type: "Project", id: saved.id }, [{ field: "eta", old: existing.eta, new: saved.eta }], {
-      userId: user.id,
-      comment: saved.audit_comment,
-    });
+    const written = await audit(
+      ctx.db,
+      { type: "Project", id: saved.id },
+      [{ field: "eta", old: existing.eta, new: saved.eta }, ...peopleChanges(existing, saved)],
+      { userId: user.id, comment: saved.audit_comment },
+    );
+    // A comment saved on its own is part of the project's history: the project keeps only its latest
+    // comment (the next state change replaces it), the change log keeps them all.
+    const comment = saved.audit_comment?.trim();
+    if (written === 0 && comment && comment !== existing.audit_comment?.trim()) {
+      await audit(ctx.db, { type: "Project", id: saved.id }, [{ field: PROJECT_COMMENT_FIELD, old: null, new: comment }], {
+        userId: user.id,
+        comment,
+      });
+    }
   },
   csv: {
     filename: "projects.csv",

@@ -18,7 +18,7 @@ import {
 import type { SessionUser } from "../../../src/core/session";
 import type { ProjectState } from "../../../src/core/states";
 import { businessToday } from "../../../src/core/week";
-import { audit } from "../../db/audit";
+import { type AuditChange, audit } from "../../db/audit";
 import type { Db, Tx } from "../../db/client";
 import { employees, project_stages, projects, users } from "../../db/schema";
 import { notFound, ValidationError } from "../../http/errors";
@@ -61,21 +61,82 @@ export interface TransitionInput {
 }
 
 /**
- * Applies an event to a locked project row: state, state_changed_at, ETA and comment on the project,
- * a project_stages row and audit_logs rows. The caller has already decided the event is allowed.
+ * An ETA never comes before the project's date: the state-change dialog, «Extender fecha estimada» and the
+ * project's form answer the same 422 on `eta`.
+ */
+export function checkEtaAfterProjectDate(eta: string | null | undefined, projectDate: string | null | undefined) {
+  if (eta && projectDate && eta < projectDate) throw ValidationError.field("eta", messages.etaBeforeProjectDate(projectDate));
+}
+
+/** An employee's name for the change log, or a 422 on `field` when there is no such employee. */
+async function employeeName(tx: Tx, id: number, field: string): Promise<string> {
+  const [row] = await tx.select({ name: employees.name }).from(employees).where(eq(employees.id, id));
+  if (!row) throw ValidationError.field(field, messages.invalidReference);
+  return row.name;
+}
+
+/** The change log's field of a comment saved on its own (its text is the row's comment). */
+export const PROJECT_COMMENT_FIELD = "audit_comment";
+
+/** Names of the project's client, PM and responsible as the change log shows them (its ids mean nothing to people). */
+export interface ProjectPeople {
+  client_id: number;
+  client_name?: string | null;
+  pm_id: number | null;
+  pm_name?: string | null;
+  rape_id: number | null;
+  rape_name?: string | null;
+}
+
+/** The client, PM and responsible changes between two versions of a project, as names. */
+export function peopleChanges(before: ProjectPeople, after: ProjectPeople): AuditChange[] {
+  const changes: AuditChange[] = [];
+  const pairs = [
+    ["client_id", "client_name"],
+    ["pm_id", "pm_name"],
+    ["rape_id", "rape_name"],
+  ] as const;
+  for (const [id, name] of pairs) {
+    if ((before[id] ?? null) === (after[id] ?? null)) continue;
+    const label = (p: ProjectPeople) => (p[id] === null ? null : (p[name] ?? `#${p[id]}`));
+    changes.push({ field: id, old: label(before), new: label(after) });
+  }
+  return changes;
+}
+
+/**
+ * Applies an event to a locked project row: state, state_changed_at, ETA, comment and, when the event
+ * names one, the responsible person (RAPE) on the project, a project_stages row and audit_logs rows. The
+ * caller has already decided the event is allowed.
  */
 export async function applyProjectEvent(
   tx: Tx,
-  project: { id: number; state: string; eta: string | null },
+  project: { id: number; state: string; eta: string | null; project_date?: string | null; rape_id?: number | null },
   event: MachineEvent<ProjectState>,
   input: TransitionInput,
   userId: number | null,
   now: Date = new Date(),
 ) {
   const eta = input.eta ?? project.eta;
+  if (input.eta) checkEtaAfterProjectDate(input.eta, project.project_date);
+  // The responsible chosen in a state change is the project's responsible from then on, not only the stage's.
+  const responsible = input.responsible_id ?? null;
+  const before = project.rape_id ?? null;
+  const rapeChanges: AuditChange[] = [];
+  if (responsible !== null && responsible !== before) {
+    const newName = await employeeName(tx, responsible, "responsible_id");
+    const oldName = before === null ? null : await employeeName(tx, before, "rape_id");
+    rapeChanges.push({ field: "rape_id", old: oldName, new: newName });
+  }
   await tx
     .update(projects)
-    .set({ state: event.to, state_changed_at: now, eta, audit_comment: input.audit_comment })
+    .set({
+      state: event.to,
+      state_changed_at: now,
+      eta,
+      audit_comment: input.audit_comment,
+      ...(responsible !== null ? { rape_id: responsible } : {}),
+    })
     .where(eq(projects.id, project.id));
   await tx.insert(project_stages).values({
     project_id: project.id,
@@ -92,10 +153,7 @@ export async function applyProjectEvent(
   await audit(
     tx,
     { type: "Project", id: project.id },
-    [
-      { field: "state", old: project.state, new: event.to },
-      { field: "eta", old: project.eta, new: eta },
-    ],
+    [{ field: "state", old: project.state, new: event.to }, { field: "eta", old: project.eta, new: eta }, ...rapeChanges],
     { userId, comment: input.audit_comment },
   );
 }
@@ -164,6 +222,7 @@ export async function extendProject(
       const project = await lockProject(tx, id, expected);
       const eta = input.eta as string;
       if (project.eta && eta <= project.eta) throw ValidationError.field("eta", messages.etaMustBeLater(project.eta));
+      checkEtaAfterProjectDate(eta, input.project_date ?? project.project_date);
       const values: Partial<typeof projects.$inferInsert> = { eta, audit_comment: input.audit_comment };
       if (input.name !== undefined) values.name = input.name;
       if (input.project_date !== undefined) values.project_date = input.project_date;

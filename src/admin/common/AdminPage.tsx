@@ -26,7 +26,8 @@ export function AdminPageGuard({
 }: {
   resource: string;
   action: Action;
-  title: string;
+  /** The app bar's title; left out when the page's own frame sets it. */
+  title?: string;
   children: ReactNode;
 }) {
   const translate = useTranslate();
@@ -36,7 +37,7 @@ export function AdminPageGuard({
   if (!canAccess({ user: permissions, resource, action })) return <Navigate to={`${basename}/access-denied`} replace />;
   return (
     <>
-      <Title title={translate(title)} />
+      {title && <Title title={translate(title)} />}
       {children}
     </>
   );

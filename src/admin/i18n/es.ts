@@ -302,7 +302,9 @@ export const resources = {
     },
     transition: {
       date: "Fecha",
-      responsible: "Responsable",
+      // The responsible chosen in a state change becomes the project's «Responsable (RAPE)».
+      responsible: "Responsable (RAPE)",
+      responsible_help: "Queda como responsable del proyecto",
       no_options: "Sin opciones",
       eta: "Fecha estimada de entrega",
       done: "Proyecto en %{state}",
@@ -392,7 +394,11 @@ export const resources = {
       resolved_locked: "La factura resuelta ya no cambia",
     },
     transition: {
-      date: "Fecha",
+      // The dialog's date is the invoice's billing date: it says whether saving keeps or changes it.
+      date: "Fecha de facturación",
+      date_kept: "Se conserva la fecha de facturación de la factura",
+      date_set: "La factura no tiene fecha de facturación: se guardará %{date}",
+      date_changes: "La fecha de facturación cambiará de %{from} a %{to}",
       done: "Factura en %{state}",
     },
   },

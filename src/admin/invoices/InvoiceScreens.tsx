@@ -38,6 +38,7 @@ import { INVOICE_PATHS } from "../../core/resources";
 import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../../core/schemas/invoice";
 import { businessToday } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
+import { AdminPageGuard } from "../common/AdminPage";
 import { AuditTrail } from "../common/AuditTrail";
 import { DatePickerInput, formatDate, SiaDatePicker } from "../common/DatePickerInput";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
@@ -299,11 +300,26 @@ interface InvoiceEvent {
   to: string;
 }
 
-/** State change of an invoice: comment (required), date and, when resolving, an optional folio. */
+/**
+ * What the dialog's date does to the invoice's «Fecha de facturación», said before saving: the date it
+ * shows is the invoice's own, so a state change keeps it unless the user changes it here.
+ */
+function billingDateHelp(current: string | null, picked: string | null): { key: string; args: Record<string, string> } {
+  // Left empty, the server keeps the invoice's date, or dates it today when it has none.
+  const chosen = picked ?? current ?? businessToday();
+  if (chosen === current) return { key: "resources.invoices.transition.date_kept", args: {} };
+  if (!current) return { key: "resources.invoices.transition.date_set", args: { date: formatDate(chosen) } };
+  return { key: "resources.invoices.transition.date_changes", args: { from: formatDate(current), to: formatDate(chosen) } };
+}
+
+/** State change of an invoice: comment (required), its billing date and, when resolving, an optional folio. */
 function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecord; event: InvoiceEvent; onClose: () => void }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
-  const [date, setDate] = useState<string | null>(businessToday());
+  const current = (invoice.date_of_invoice as string | null | undefined) ?? null;
+  // The invoice's own billing date, not today: a state change is not a new billing date.
+  const [date, setDate] = useState<string | null>(current ?? businessToday());
+  const help = billingDateHelp(current, date);
   const [folio, setFolio] = useState("");
   const withFolio = event.to === "resuelto";
   const input = (comment: string) => ({
@@ -323,7 +339,12 @@ function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecor
       }}
       onClose={onClose}
     >
-      <SiaDatePicker label={translate("resources.invoices.transition.date")} value={date} onChange={setDate} />
+      <SiaDatePicker
+        label={translate("resources.invoices.transition.date")}
+        value={date}
+        onChange={setDate}
+        helperText={translate(help.key, help.args)}
+      />
       {withFolio && (
         <MuiTextField
           label={translate("resources.invoices.fields.folio")}
@@ -420,16 +441,45 @@ export function InvoiceShow() {
 
 const [LIST, CREATE, EDIT, SHOW] = INVOICE_PATHS;
 
-/** The routes under /app/projects/:projectId/invoices/*. */
+/**
+ * The routes under /app/projects/:projectId/invoices/*. Each asks the permission matrix first: a role
+ * without invoices goes to «Acceso denegado» instead of a screen waiting on calls the server refuses.
+ */
 export function ProjectInvoicesRoutes() {
+  const list = (
+    <AdminPageGuard resource="invoices" action="list">
+      <InvoiceList />
+    </AdminPageGuard>
+  );
   return (
     <ResourceContextProvider value="invoices">
       <Routes>
-        <Route index element={<InvoiceList />} />
-        {LIST !== "" && <Route path={LIST} element={<InvoiceList />} />}
-        <Route path={CREATE} element={<InvoiceCreate />} />
-        <Route path={EDIT} element={<InvoiceEdit />} />
-        <Route path={SHOW} element={<InvoiceShow />} />
+        <Route index element={list} />
+        {LIST !== "" && <Route path={LIST} element={list} />}
+        <Route
+          path={CREATE}
+          element={
+            <AdminPageGuard resource="invoices" action="create">
+              <InvoiceCreate />
+            </AdminPageGuard>
+          }
+        />
+        <Route
+          path={EDIT}
+          element={
+            <AdminPageGuard resource="invoices" action="update">
+              <InvoiceEdit />
+            </AdminPageGuard>
+          }
+        />
+        <Route
+          path={SHOW}
+          element={
+            <AdminPageGuard resource="invoices" action="show">
+              <InvoiceShow />
+            </AdminPageGuard>
+          }
+        />
       </Routes>
     </ResourceContextProvider>
   );

@@ -19,7 +19,7 @@ import {
   TextField,
   Typography,
 } from "@mui/material";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import {
   type Identifier,
@@ -64,6 +64,7 @@ type ProjectRecord = RaRecord & {
   invoiced_percentage?: number;
   invoice_action?: string | null;
   eta?: string | null;
+  project_date?: string | null;
   permitted_events?: PermittedEvent[];
   rape_id?: number | null;
 };
@@ -74,6 +75,8 @@ export const stateValueLabel = (field: string, value: string | null) => {
   if (field === "state") return projectStateLabel(value);
   if (field === "invoice_action") return INVOICE_ACTIONS[value as keyof typeof INVOICE_ACTIONS] ?? value;
   if (field === "eta") return formatDate(value);
+  // A comment saved on its own: its text is the row's comment, not a value that changed.
+  if (field === "audit_comment") return null;
   return value;
 };
 
@@ -104,6 +107,9 @@ function ProjectTransitionDialog({
   const [responsible, setResponsible] = useState<number | null>(project.rape_id ?? null);
   const [eta, setEta] = useState<string | null>(project.eta ?? null);
   const input = (comment: string) => ({ event: event.name, audit_comment: comment, date, responsible_id: responsible, eta });
+  // Refused here as the server refuses it (and as «Extender fecha estimada» does).
+  const etaError =
+    eta && project.project_date && eta < project.project_date ? messages.etaBeforeProjectDate(project.project_date) : undefined;
 
   return (
     <TransitionDialog
@@ -114,7 +120,11 @@ function ProjectTransitionDialog({
           {projectStateLabel(project.state ?? "")} → {projectStateLabel(event.to)}
         </Typography>
       }
-      validate={(comment) => projectTransitionSchema.safeParse(input(comment))}
+      validate={(comment) => {
+        const parsed = projectTransitionSchema.safeParse(input(comment));
+        if (!parsed.success || !etaError) return parsed;
+        return { success: false, error: { issues: [{ path: ["eta"], message: etaError }] } };
+      }}
       send={async (comment) => {
         await dataProvider.transitionProject(project.id, input(comment), project.lock_version);
         return translate("resources.projects.transition.done", { state: projectStateLabel(event.to) });
@@ -130,10 +140,22 @@ function ProjectTransitionDialog({
         isOptionEqualToValue={(a, b) => a.id === b.id}
         noOptionsText={translate("resources.projects.transition.no_options")}
         renderInput={(params) => (
-          <TextField {...params} label={translate("resources.projects.transition.responsible")} margin="dense" size="small" />
+          <TextField
+            {...params}
+            label={translate("resources.projects.transition.responsible")}
+            helperText={translate("resources.projects.transition.responsible_help")}
+            margin="dense"
+            size="small"
+          />
         )}
       />
-      <SiaDatePicker label={translate("resources.projects.transition.eta")} value={eta} onChange={setEta} />
+      <SiaDatePicker
+        label={translate("resources.projects.transition.eta")}
+        value={eta}
+        onChange={setEta}
+        error={Boolean(etaError)}
+        helperText={etaError}
+      />
     </TransitionDialog>
   );
 }
@@ -432,19 +454,32 @@ export function EstimatedHoursPanel() {
     { pagination: { page: 1, perPage: MAX_PER_PAGE }, sort: { field: "name", order: "ASC" } },
     { enabled: canCreate },
   );
+  const queryClient = useQueryClient();
   const [hours, setHours] = useState("");
   const [position, setPosition] = useState("");
-  const [error, setError] = useState<string>();
+  // The message of the last attempt, on the field it is about: an edit clears it, so an old error never
+  // stands for a new value.
+  const [error, setError] = useState<{ field?: "estimated_hours" | "employee_position_id"; message: string }>();
   const [create, { isPending: creating }] = useCreate();
   const [remove] = useDelete();
   if (!project || !canList) return null;
   const total = rows.reduce((sum, r) => sum + Number(r.estimated_hours ?? 0), 0);
+  // «Horas estimadas vs. registradas» reads the same estimates: it follows every change here.
+  const changed = () => {
+    refetch();
+    queryClient.invalidateQueries({ queryKey: ["dashboards", "project", String(project.id)] });
+  };
 
   const add = () => {
     const data = { project_id: project.id, estimated_hours: hours, employee_position_id: position };
     const parsed = estimatedWorkHourSchema.safeParse(data);
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
+      const issue = parsed.error.issues[0];
+      const field = issue?.path[0];
+      setError({
+        field: field === "estimated_hours" || field === "employee_position_id" ? field : undefined,
+        message: issue?.message ?? messages.somethingFailed,
+      });
       return;
     }
     setError(undefined);
@@ -455,12 +490,13 @@ export function EstimatedHoursPanel() {
         onSuccess: () => {
           setHours("");
           setPosition("");
-          refetch();
+          changed();
         },
-        onError: (e) => setError(staleText(e)),
+        onError: (e) => setError({ message: staleText(e) }),
       },
     );
   };
+  const fieldError = (field: "estimated_hours" | "employee_position_id") => (error?.field === field ? error.message : undefined);
 
   return (
     <Card variant="outlined" sx={{ mt: 2 }}>
@@ -492,7 +528,7 @@ export function EstimatedHoursPanel() {
                           { id: row.id, previousData: row },
                           {
                             mutationMode: "pessimistic",
-                            onSuccess: () => refetch(),
+                            onSuccess: changed,
                             onError: (e) => notify(errorText(e), { type: "error" }),
                           },
                         )
@@ -516,12 +552,22 @@ export function EstimatedHoursPanel() {
           </TableBody>
         </Table>
         {canCreate && (
-          <Stack direction="row" spacing={1} sx={{ mt: 2 }} alignItems="flex-start">
+          <Stack
+            direction={{ xs: "column", sm: "row" }}
+            spacing={1}
+            sx={{ mt: 2 }}
+            alignItems={{ xs: "stretch", sm: "flex-start" }}
+          >
             <TextField
               select
               label={translate("resources.projects.estimated_hours.position")}
               value={position}
-              onChange={(e) => setPosition(e.target.value)}
+              onChange={(e) => {
+                setPosition(e.target.value);
+                setError(undefined);
+              }}
+              error={Boolean(fieldError("employee_position_id"))}
+              helperText={fieldError("employee_position_id")}
               size="small"
               sx={{ minWidth: 220 }}
             >
@@ -531,22 +577,29 @@ export function EstimatedHoursPanel() {
                 </MenuItem>
               ))}
             </TextField>
+            {/* Text, not type=number: the browser would blank what it cannot read (−5, 1,5) and the
+                schema would never see it. */}
             <TextField
               label={translate("resources.projects.estimated_hours.hours")}
-              type="number"
               value={hours}
-              onChange={(e) => setHours(e.target.value)}
+              onChange={(e) => {
+                setHours(e.target.value);
+                setError(undefined);
+              }}
+              error={Boolean(fieldError("estimated_hours"))}
+              helperText={fieldError("estimated_hours")}
+              slotProps={{ htmlInput: { inputMode: "decimal" } }}
               size="small"
-              sx={{ width: 120 }}
+              sx={{ width: 160 }}
             />
             <Button variant="outlined" onClick={add} disabled={creating}>
               {translate("resources.projects.estimated_hours.add")}
             </Button>
           </Stack>
         )}
-        {error && (
+        {error && !error.field && (
           <Alert severity="error" sx={{ mt: 1 }}>
-            {error}
+            {error.message}
           </Alert>
         )}
       </CardContent>

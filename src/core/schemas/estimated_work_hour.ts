@@ -4,7 +4,12 @@ import { notANumber, requiredId, z } from "./fields";
 /** SPEC §5: hours and position are both needed; a missing one answers 'Rellene todos los campos'. */
 const filled = <T extends z.ZodType>(inner: T) =>
   z.preprocess(
-    (v) => (v === "" || v === null || v === "null" ? undefined : v),
+    (v) => {
+      if (typeof v !== "string") return v ?? undefined;
+      // Typed or pasted with the typographic minus (−5) it is still a negative number, and is refused as one.
+      const text = v.trim().replace(/\u2212/g, "-");
+      return text === "" || text === "null" ? undefined : text;
+    },
     z
       .unknown()
       .refine((v): boolean => v !== undefined, { error: messages.fillAllFields })
