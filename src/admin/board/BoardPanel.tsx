@@ -22,12 +22,10 @@ import { type RaRecord, usePermissions, useRecordContext, useTranslate } from "r
 import { boardMessages } from "../../core/messages";
 import { BOARD_MESSAGE_MAX, boardMessageSchema } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
+import { formatDateTime } from "../../core/week";
 import { type BoardMember, type BoardMessage, boardApi } from "../../dataProvider/board";
 import { MessageText } from "./MessageText";
 import { announceBoardActivity, useRealtime } from "./realtime";
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString("es-MX", { dateStyle: "short", timeStyle: "short", timeZone: "America/Mexico_City" });
 
 /** The @word being typed just before the cursor, if any. */
 function mentionQuery(text: string, caret: number): { start: number; query: string } | null {
@@ -213,7 +211,7 @@ export function BoardPanel() {
                   <Typography variant="subtitle2" component="div">
                     {m.author_name}{" "}
                     <Typography variant="caption" color="text.secondary" component="span">
-                      {when(m.created_at)}
+                      {formatDateTime(m.created_at)}
                     </Typography>
                   </Typography>
                   <Typography variant="body2" component="div" data-testid="board-message-body">

@@ -5,7 +5,6 @@ import {
   BooleanField,
   BooleanInput,
   Datagrid,
-  DateField,
   NumberField,
   Pagination,
   ReferenceInput,
@@ -19,6 +18,7 @@ import {
 } from "react-admin";
 import { DEFAULT_EMPLOYEE_CODE } from "../../core/constants";
 import { employeeSchema, employeeUpdateSchema } from "../../core/schemas/employee";
+import { SiaDateField } from "../common/DateField";
 import { showRowClick } from "../common/links";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
@@ -182,8 +182,8 @@ export function EmployeeShow() {
           >
             <TextField source="client_name" />
             <TextField source="product_name" />
-            <DateField source="start_on" locales="es-MX" options={{ timeZone: "UTC" }} />
-            <DateField source="end_on" locales="es-MX" options={{ timeZone: "UTC" }} />
+            <SiaDateField source="start_on" />
+            <SiaDateField source="end_on" />
             <NumberField source="duration_days" locales="es-MX" />
           </Datagrid>
         </ReferenceManyField>
