@@ -487,7 +487,9 @@ export const boardMessages = {
   cannotChat: "Tu usuario no tiene permiso para escribir en los tableros de proyecto",
   selfMention: "No puedes mencionarte a ti mismo",
   notMember: (handles: string[]) =>
-    `Solo puedes mencionar a usuarios del proyecto (${handles.map((h) => `@${h}`).join(", ")} no participa en él)`,
+    `Solo puedes mencionar a usuarios del proyecto (${handles.map((h) => `@${h}`).join(", ")} ${
+      handles.length === 1 ? "no participa" : "no participan"
+    } en él)`,
   noticeRequired: "El aviso no puede estar vacío",
   workspaceNotNotifiable: "El espacio de trabajo no recibe avisos: active sus notificaciones primero",
   noticeSent: (n: number) => (n === 1 ? "Aviso enviado a 1 usuario" : `Aviso enviado a ${n} usuarios`),

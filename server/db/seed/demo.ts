@@ -297,7 +297,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
   const employeeRows = await tx
     .insert(employees)
     .values(
-      EMPLOYEES.map((e) => ({
+      EMPLOYEES.map((e, i) => ({
         name: e.name,
         employee_code: e.code,
         user_id: userIdByCode[e.code],
@@ -307,6 +307,8 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
         workspace_id: workspaceId[e.workspace],
         employee_position_id: positionId[e.position],
         assignable: e.assignable ?? false,
+        // Hired between two and five years ago, before any week the demo tracks.
+        start_on: addDays(today, -(730 + ((i * 97) % 1100))),
       })),
     )
     .returning({ id: employees.id, code: employees.employee_code });

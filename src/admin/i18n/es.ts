@@ -112,6 +112,7 @@ export const resources = {
       workspace_name: "Espacio de trabajo",
       employee_position_name: "Puesto",
       assignments: "Asignaciones",
+      start_on: "Fecha de ingreso",
     },
   },
   employee_positions: {
@@ -501,6 +502,8 @@ export const apiFields = {
   client_product_catalogs_attributes: "Productos",
   bosses_workspaces: "Jefes",
   password_confirmation: "Confirmación de contraseña",
+  // A board message's text (POST projects/:id/messages).
+  body: "Mensaje",
 } as const;
 
 export const sia = {
