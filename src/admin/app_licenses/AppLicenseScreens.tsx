@@ -100,7 +100,7 @@ const licenseFields = [
 
 export function AppLicenseList() {
   return (
-    <SiaList filters={filters} sort={{ field: "id", order: "DESC" }}>
+    <SiaList filters={filters} sort={{ field: "entity_name", order: "ASC" }}>
       {licenseFields}
       <BooleanField source="is_active" />
       <LicenseScriptButton label="sia.app_licenses.script" />
