@@ -8,9 +8,9 @@ import {
   PROJECT_FOLDERS,
   PROSPECT_FOLDER_PREFIX,
 } from "../../../src/core/constants";
+import { quotationInvitationPath } from "../../../src/core/resources";
 import type { InvoiceState, ProjectState, QuotationState } from "../../../src/core/states";
 import { addDays, wallClock, zonedTime } from "../../../src/core/week";
-import { invitationPath } from "../../modules/quotations/event";
 import { type DocumentsPort, type DriveItem, ensureStructure, safeFolderName } from "../../ports/documents/port";
 import type { Tx } from "../client";
 import {
@@ -695,7 +695,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date; do
     if (q.event_id)
       await tx
         .update(quotations)
-        .set({ event_url: invitationPath(q.id) })
+        .set({ event_url: quotationInvitationPath(q.id) })
         .where(eq(quotations.id, q.id));
 
   // Licences: Siglo CD (with the mesa electrónica key on some), SICAJAS, CFDI and Nómina.
