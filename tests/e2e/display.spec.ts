@@ -83,7 +83,7 @@ test("the board explains a refusal in plain words, counts what a person sees, an
   expect(project).toBeTruthy();
   await page.goto(`/app/projects/${project?.id}?tab=board`);
   const board = page.getByTestId("project-board");
-  await expect(board.getByText("Aún no hay mensajes en este tablero.")).toBeVisible();
+  await expect(board.getByText("Aún no hay mensajes en este tablero.")).toBeVisible({ timeout: 30_000 });
   const box = board.getByRole("textbox", { name: "Mensaje" });
 
   // The @ list opens whole and can be used with the mouse.
@@ -180,6 +180,7 @@ test("closing someone else's week asks about that person and those days", async 
 test("licences and client groups are in alphabetical order; charts write hours plainly", async ({ page }) => {
   await signIn(page, "admin");
   await page.goto("/app/app_licenses");
+  await expect(page.locator("tbody tr td.column-entity_name").first()).toBeVisible();
   const names = await page.locator("tbody tr td.column-entity_name").allInnerTexts();
   expect(names.length).toBeGreaterThan(1);
   const fold = (s: string) =>
@@ -189,7 +190,8 @@ test("licences and client groups are in alphabetical order; charts write hours p
       .toLowerCase();
   expect(names.map(fold)).toEqual([...names.map(fold)].sort());
 
-  await page.goto("/app/client_groups");
+  await page.getByRole("menuitem", { name: "Grupos de clientes" }).click();
+  await expect(page.locator("tbody tr td.column-name").first()).toBeVisible();
   const groups = await page.locator("tbody tr td.column-name").allInnerTexts();
   expect(groups.length).toBeGreaterThan(1);
   expect(groups.map(fold)).toEqual([...groups.map(fold)].sort());
