@@ -11,10 +11,10 @@ import { expectNoEnglish, fillDate, signIn } from "./fixtures";
 
 const MONTHS = "enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre";
 const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Mexico_City" }).format(new Date());
-const dmy = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
 /** The main area's text holds dates only as DD/MM/AAAA and times only on a 24-hour clock. */
 async function expectOnlyMexicanDates(page: Page) {
+  // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator; its rendered text keeps table cells apart.
   const text = await page.locator("main").innerText();
   expect(text).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
   expect(text).not.toMatch(/[ap]\.\s?m\./i);
