@@ -8,6 +8,7 @@ import { createDb, DataDirLockedError } from "./db/client";
 import { lockPublicDemoPasswords, seedBase, seedDemo } from "./db/seed";
 import { JOBS } from "./jobs";
 import { startJobs } from "./jobs/runner";
+import { createDocuments } from "./ports/documents";
 
 /** The demo firm's accounts (server/db/seed/data.ts), printed at start. */
 const DEMO_ACCOUNTS = [
@@ -32,7 +33,13 @@ export async function main() {
   await seedBase(database.db);
   const demo =
     !config.DATABASE_URL && config.SIA_DEMO
-      ? (await seedDemo(database.db, { password: config.SIA_DEMO_PASSWORD })).seeded
+      ? (
+          await seedDemo(database.db, {
+            password: config.SIA_DEMO_PASSWORD,
+            // Folders only on the drive of this installation: demo records never point into a real Google Drive.
+            documents: config.DOCUMENTS_ADAPTER === "local" ? await createDocuments(config) : undefined,
+          })
+        ).seeded
       : false;
   // In production the public demo password never opens an account (config refuses it for new demo data;
   // this covers demo data loaded before, e.g. by a start without NODE_ENV=production).

@@ -4,6 +4,8 @@
  */
 /** 'YYYY-MM-DD' (or an ISO instant) → 'DD/MM/YYYY': a date shown to a person is never written the ISO way. */
 export const dmy = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
+/** A count with its noun in the right number: «1 proyecto», «2 proyectos», «0 proyectos». */
+export const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export const messages = {
   unexpected: "Hubo un error inesperado. Favor de contactar al administrador del sistema",
@@ -38,7 +40,9 @@ export const messages = {
   clientUpdated: "Cliente Actualizado",
   clientGroupSaved: "Grupo de Cliente",
   holydaysImported: (imported: number, skipped: number) =>
-    `Se importaron ${imported} días festivos${skipped ? `; ${skipped} ya estaban registrados` : ""}`,
+    `${imported === 1 ? "Se importó" : "Se importaron"} ${counted(imported, "día festivo", "días festivos")}${
+      skipped ? `; ${skipped} ${skipped === 1 ? "ya estaba registrado" : "ya estaban registrados"}` : ""
+    }`,
   clientFolderRequired: "Favor de seleccionar una ruta para el cliente",
   driveUrlInvalid: "Favor de verificar la ruta del proyecto.",
   deleteRefused: (what: string) => `No se puede eliminar: ${what}`,
@@ -62,10 +66,11 @@ export const messages = {
   inactiveEmployeeLink: "no se puede vincular un usuario a un empleado inactivo",
   publicPassword: "es la contraseña pública de la demostración; elija otra",
   ownEmployeeDeactivation: "No puede dar de baja ni desvincular su propio empleado: pídaselo a otro administrador",
-  workspaceHasEmployees: (n: number) => `el espacio de trabajo tiene ${n} empleados`,
+  workspaceHasEmployees: (n: number) => `el espacio de trabajo tiene ${counted(n, "empleado", "empleados")}`,
   workspaceIsDefault: "es el espacio de trabajo predeterminado de la aplicación",
   duplicateBoss: "El empleado está repetido en los jefes del espacio de trabajo",
-  positionInUse: (employees: number, hours: number) => `el puesto se usa en ${employees} empleados y ${hours} horas estimadas`,
+  positionInUse: (employees: number, hours: number) =>
+    `el puesto se usa en ${counted(employees, "empleado", "empleados")} y ${counted(hours, "hora estimada", "horas estimadas")}`,
   clientProductsMissing: "Se tienen que configurar los productos del cliente",
   productNotOfClient: "no es un producto configurado del cliente",
   employeeNotAssignable: "el empleado no es asignable",
@@ -100,11 +105,11 @@ export const messages = {
   holydaysTooManyRows: (max: number) => `El archivo tiene demasiadas filas (máximo ${max})`,
   holydaysAllRegistered: "Todos los días festivos ya estaban registrados",
   prospectInUse: (quotations: number, activities: number) =>
-    `el prospecto tiene ${quotations} cotizaciones y ${activities} actividades registradas`,
-  clientGroupInUse: (n: number) => `el grupo tiene ${n} clientes`,
+    `el prospecto tiene ${counted(quotations, "cotización", "cotizaciones")} y ${counted(activities, "actividad", "actividades")} registradas`,
+  clientGroupInUse: (n: number) => `el grupo tiene ${counted(n, "cliente", "clientes")}`,
   productInUse: (uses: string) => `el producto se usa en ${uses}`,
-  projectTypeInUse: (n: number) => `el tipo de proyecto se usa en ${n} proyectos`,
-  activityTypeInUse: (n: number) => `el tipo de actividad se usa en ${n} actividades`,
+  projectTypeInUse: (n: number) => `el tipo de proyecto se usa en ${counted(n, "proyecto", "proyectos")}`,
+  activityTypeInUse: (n: number) => `el tipo de actividad se usa en ${counted(n, "actividad", "actividades")}`,
   // activities
   invalidActionType: "debe ser project, support, quote, internal, rh o vacation",
   activityEndBeforeStart: "debe ser posterior a la hora de inicio",
@@ -184,7 +189,7 @@ export const messages = {
   activityDeleted: "La actividad se eliminó correctamente",
   confirmDeleteActivity: "¿Deseas eliminar la actividad?",
   confirmCloseWeek: "¿Deseas cerrar la semana? Ya no podrás modificar sus actividades.",
-  copySkippedSummary: (n: number) => `No se copiaron ${n} actividades:`,
+  copySkippedSummary: (n: number) => `${n === 1 ? "No se copió" : "No se copiaron"} ${counted(n, "actividad", "actividades")}:`,
   // timesheet imports: the local saved week (SPEC §4, §8)
   savedWeekNone: "No tienes ninguna actividad de la semana guardada",
   savedWeekNotFound: "No se encontró ninguna semana almacenada",
@@ -216,7 +221,7 @@ export const messages = {
   etaMustBeLater: (current: string) => `debe ser posterior a la fecha estimada actual (${dmy(current)})`,
   etaBeforeProjectDate: (projectDate: string) => `no puede ser anterior a la fecha del proyecto (${dmy(projectDate)})`,
   projectInUse: (invoices: number, activities: number, hours: number) =>
-    `el proyecto tiene ${invoices} facturas, ${activities} actividades y ${hours} horas estimadas registradas`,
+    `el proyecto tiene ${counted(invoices, "factura", "facturas")}, ${counted(activities, "actividad", "actividades")} y ${counted(hours, "hora estimada", "horas estimadas")} registradas`,
   stateNotEditable: "solo cambia con los eventos del proyecto",
   notificationRecorded: (n: number) =>
     `Se registró el aviso para ${n} usuario(s). El envío por correo aún no está disponible: el aviso queda en notificaciones.`,
@@ -490,7 +495,9 @@ export const boardMessages = {
   cannotChat: "Tu usuario no tiene permiso para escribir en los tableros de proyecto",
   selfMention: "No puedes mencionarte a ti mismo",
   notMember: (handles: string[]) =>
-    `Solo puedes mencionar a usuarios del proyecto (${handles.map((h) => `@${h}`).join(", ")} no participa en él)`,
+    `Solo puedes mencionar a usuarios del proyecto (${handles.map((h) => `@${h}`).join(", ")} ${
+      handles.length === 1 ? "no participa" : "no participan"
+    } en él)`,
   noticeRequired: "El aviso no puede estar vacío",
   workspaceNotNotifiable: "El espacio de trabajo no recibe avisos: active sus notificaciones primero",
   noticeSent: (n: number) => (n === 1 ? "Aviso enviado a 1 usuario" : `Aviso enviado a ${n} usuarios`),

@@ -119,3 +119,6 @@ export const PAGE_PATHS = {
 
 /** Invoices live under their project: /app/projects/:projectId/invoices/… */
 export const INVOICE_PATHS = ["", "new_invoice", "update/:invoiceId", ":invoiceId"] as const;
+
+/** A quotation's invitation, served by SIA itself (GET quotations/:id/invitation.ics): what its event links to. */
+export const quotationInvitationPath = (id: number) => `/api/v1/quotations/${id}/invitation.ics`;

@@ -219,3 +219,35 @@ export function localDateOf(value: string): string | null {
   const instant = new Date(Date.parse(value));
   return isInstantInRange(instant) ? localDate(instant) : null;
 }
+
+/**
+ * How SIA shows dates and times on every screen: DD/MM/AAAA, and DD/MM/AAAA HH:mm on a 24-hour clock in
+ * the firm's zone. One formatter each, so no screen falls back on the browser's locale or zone (an
+ * «a.m.», a «2026-11-30», a «27 nov 2026» or the date of a browser in another zone).
+ */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** Whether a value is a plain 'YYYY-MM-DD' date (a date column), not an instant. */
+export const isIsoDate = (value: unknown): value is string => typeof value === "string" && ISO_DATE.test(value);
+const instantOf = (value: string | Date) => (value instanceof Date ? value : new Date(value));
+/**
+ * 'DD/MM/AAAA' of a plain date ('2026-11-30' → '30/11/2026') or of an instant's local date; '—' when
+ * empty or not a date.
+ */
+export function formatDate(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "—";
+  let date: string;
+  if (isIsoDate(value)) date = value;
+  else {
+    const instant = instantOf(value);
+    if (Number.isNaN(instant.getTime())) return "—";
+    date = localDate(instant);
+  }
+  return `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
+}
+/** 'DD/MM/AAAA HH:mm' (24 h) of an instant in the firm's zone; '—' when empty or not a date. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "—";
+  const instant = instantOf(value);
+  if (Number.isNaN(instant.getTime())) return "—";
+  return `${formatDate(instant)} ${hhmm(instant)}`;
+}

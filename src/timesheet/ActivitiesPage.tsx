@@ -409,7 +409,13 @@ export default function ActivitiesPage() {
             />
           )}
           {(viewingOwn || (isAdmin && chosenEmployee !== null)) && (
-            <FreezeButtons state={weekState} isAdmin={isAdmin} busy={busy} onFreeze={freeze} />
+            <FreezeButtons
+              state={weekState}
+              isAdmin={isAdmin}
+              busy={busy}
+              employeeName={employees.find((e) => Number(e.id) === chosenEmployee)?.name ?? me?.employee?.name}
+              onFreeze={freeze}
+            />
           )}
           <Box sx={{ flex: 1 }} />
           <Downloads weekStart={weekStart} employee={choice} isAdmin={isAdmin} hasEmployee={!!me?.employee} />

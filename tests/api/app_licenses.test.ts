@@ -179,6 +179,15 @@ describe("app_licenses", () => {
     expect((await q("by_license_type=forever")).status).toBe(422);
     const sorted = await q(`by_client=${enc([c1.id, c2.id])}&by_column[column]=entity_name&by_column[order]=desc`);
     expect(sorted.body.app_licenses[0].entity_name).toBe("Servicios Únicos");
+    // By default, by the licensee's name as a person alphabetises it (not by internal id).
+    const byDefault = await q(`by_client=${enc([c1.id, c2.id])}`);
+    expect(byDefault.body.app_licenses.map((l: { entity_name: string }) => l.entity_name)).toEqual([
+      "Comercializadora Peñón",
+      "Distribuidora Ávila",
+      "Servicios Únicos",
+    ]);
+    const ascending = await q(`by_column[column]=entity_name&by_column[order]=asc&search=${encodeURIComponent("ávila")}`);
+    expect(ascending.status).toBe(200);
     expect((await q("by_column[column]=client_name")).status).toBe(200);
     expect((await q("by_column[column]=modules")).status).toBe(422);
   });

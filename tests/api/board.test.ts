@@ -85,12 +85,31 @@ describe("tablero: reglas de escritura", () => {
     const empty = await post(pm, "   ");
     expect(empty.status).toBe(422);
     expect(empty.body.errors.body).toEqual([boardMessages.bodyRequired]);
-    // The database enforces it too.
+    // The database holds what no person's 500 characters can pass (8000 code points).
     await expect(
       db()
         .insert(project_messages)
-        .values({ project_id: projectId, user_id: pm.user.id, body: "z".repeat(501) }),
+        .values({ project_id: projectId, user_id: pm.user.id, body: "z".repeat(8001) }),
     ).rejects.toThrow();
+  });
+
+  it("cuenta los caracteres como se ven: un emoji es uno", async () => {
+    // 👍 is 2 UTF-16 units, 👍🏽 is 4, a family 11: each is one character to whoever writes it.
+    const thumbs = "👍".repeat(500);
+    const ok = await post(pm, thumbs);
+    expect(ok.status).toBe(201);
+    expect(ok.body.message.body).toBe(thumbs);
+    const families = await post(pm, "👨‍👩‍👧‍👦".repeat(500));
+    expect(families.status).toBe(201);
+    const mixed = await post(pm, `${"á".repeat(499)}👍🏽`);
+    expect(mixed.status).toBe(201);
+    const over = await post(pm, "👍".repeat(501));
+    expect(over.status).toBe(422);
+    expect(over.body.errors.body).toEqual(["El mensaje no puede exceder 500 caracteres"]);
+    // One character piled with thousands of marks is still refused, not stored without bound.
+    const piled = await post(pm, `a${"\u0301".repeat(9000)}`);
+    expect(piled.status).toBe(422);
+    expect(piled.body.errors.body).toEqual(["El mensaje no puede exceder 500 caracteres"]);
   });
 
   it("solo quien tiene can_chat escribe; un miembro sin él lee", async () => {
@@ -176,6 +195,13 @@ describe("tablero: menciones", () => {
     expect(stranger.body.errors.body[0]).toMatch(/^Solo puedes mencionar a usuarios del proyecto/);
     const nobody = await post(pm, "Hola @nadie.existe");
     expect(nobody.status).toBe(422);
+    expect(nobody.body.errors.body).toEqual(["Solo puedes mencionar a usuarios del proyecto (@nadie.existe no participa en él)"]);
+    // Two outsiders: the verb agrees with them.
+    const two = await post(pm, `Hola ${at(outsider)} y @noexiste`);
+    expect(two.status).toBe(422);
+    expect(two.body.errors.body).toEqual([
+      `Solo puedes mencionar a usuarios del proyecto (${at(outsider)}, @noexiste no participan en él)`,
+    ]);
   });
 
   it("notifica solo a los mencionados; un correo en el texto no es mención", async () => {

@@ -51,12 +51,28 @@ describe("client_groups", () => {
     expect((await admin.get("/api/v1/client_groups?by_column[column]=secret")).status).toBe(422);
   });
 
+  it("sorts names as a person alphabetises them: without case or accents", async () => {
+    for (const name of ["zeta minúsculas", "Ámbar Orden", "beta Orden", "Alfa Orden", "Carbono Orden"])
+      await buildClientGroup(t.app.db.db, name);
+    const res = await admin.get("/api/v1/client_groups?per_page=all&search=orden&by_column[column]=name&by_column[order]=asc");
+    expect(res.status).toBe(200);
+    expect(res.body.client_groups.map((g: { name: string }) => g.name)).toEqual([
+      "Alfa Orden",
+      "Ámbar Orden",
+      "beta Orden",
+      "Carbono Orden",
+    ]);
+    // The list's default order is the same.
+    const byDefault = await admin.get("/api/v1/client_groups?per_page=all&search=orden");
+    expect(byDefault.body.client_groups.map((g: { name: string }) => g.name)[2]).toBe("beta Orden");
+  });
+
   it("refuses to delete a group while clients belong to it", async () => {
     const group = await buildClientGroup(t.app.db.db);
     const client = await buildClient(t.app.db.db, { client_group_id: group.id });
     const refused = await admin.delete(`/api/v1/client_groups/${group.id}`);
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el grupo tiene 1 clientes"]);
+    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el grupo tiene 1 cliente"]);
     await admin.put(`/api/v1/clients/${client.id}`, { client: { client_group_id: "null" } });
     expect((await admin.delete(`/api/v1/client_groups/${group.id}`)).status).toBe(200);
   });

@@ -241,6 +241,44 @@ describe("dashboards: the team", () => {
     expect(late).toHaveLength(3);
   });
 
+  it("counts an employee's weeks from their start date on, as the employee form records it", async () => {
+    const hire = async (name: string, start_on?: string) => {
+      const res = await admin.post("/api/v1/employees", {
+        employee: { name, is_active: true, workspace_id: workspace.id, ...(start_on ? { start_on } : {}) },
+      });
+      expect(res.status).toBe(201);
+      return res.body.employee as { id: number; start_on: string | null };
+    };
+    // Hired on the Wednesday of the second week: the first is not theirs, the second is (from the 19th).
+    const midWeek = await hire("Ingreso a media semana", "2025-03-19");
+    expect(midWeek.start_on).toBe("2025-03-19");
+    // Hired after both weeks: neither is late.
+    const later = await hire("Ingreso posterior", "2025-03-24");
+    // Without a start date (records from before it existed) every week counts, as before.
+    const unknown = await hire("Ingreso sin fecha");
+    const res = await admin.get(`/api/v1/dashboards/team?from=${MONDAY}&to=2025-03-23`);
+    const weeksOf = (id: number) =>
+      res.body.dashboard.weeks_not_closed
+        .filter((w: { employee_id: number }) => w.employee_id === id)
+        .map((w: { week: string }) => w.week);
+    expect(weeksOf(midWeek.id)).toEqual(["2025-03-17"]);
+    expect(weeksOf(later.id)).toEqual([]);
+    expect(weeksOf(unknown.id)).toEqual([MONDAY, "2025-03-17"]);
+
+    // Closing the days from the start on closes their week, though the days before it are open.
+    await db()
+      .insert(frozen_periods)
+      .values({ employee_id: midWeek.id, kind: "week", starts_on: "2025-03-19", ends_on: "2025-03-23" });
+    const closed = await admin.get(`/api/v1/dashboards/team?from=${MONDAY}&to=2025-03-23`);
+    expect(closed.body.dashboard.weeks_not_closed.filter((w: { employee_id: number }) => w.employee_id === midWeek.id)).toEqual(
+      [],
+    );
+
+    const bad = await admin.post("/api/v1/employees", { employee: { name: "Fecha imposible", start_on: "2025-02-30" } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.start_on).toEqual(["no es una fecha válida"]);
+  });
+
   it("is for administrators only, and refuses a backwards or too long range in Spanish", async () => {
     expect((await operator.get(`/api/v1/dashboards/team`)).status).toBe(403);
     expect((await finance.get(`/api/v1/dashboards/team`)).status).toBe(403);

@@ -35,7 +35,7 @@ describe("project_types", () => {
     await buildProject(t.app.db.db, (await buildClient(t.app.db.db)).id, { project_type_catalog_id: type.id });
     const refused = await admin.delete(`/api/v1/project_types/${type.id}`);
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el tipo de proyecto se usa en 1 proyectos"]);
+    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el tipo de proyecto se usa en 1 proyecto"]);
     const free = (await admin.post("/api/v1/project_types", { project_type: { name: "Libre" } })).body.project_type;
     expect((await admin.delete(`/api/v1/project_types/${free.id}`)).status).toBe(200);
   });

@@ -539,7 +539,11 @@ describe("projects: list filters and CSV", () => {
     expect(res.headers["content-type"]).toContain("text/csv");
     expect(res.headers["content-disposition"]).toContain("projects.csv");
     const lines = res.text.replace(/^\uFEFF/, "").split("\r\n");
-    expect(lines[0]).toContain("Código,Nombre,Cliente");
+    // Every header in Spanish: the leader and the estimated date as the screens name them, never «PM» or «ETA».
+    expect(lines[0]).toBe(
+      "ID,Código,Nombre,Cliente,Tipo de proyecto,Producto,Líder de proyecto,Responsable,Estado,Fecha del proyecto," +
+        "Fecha estimada de entrega,Porcentaje facturado,Facturación",
+    );
     expect(lines[1]).toContain(p.project_code);
     expect(lines[1]).toContain("'=Fórmula");
     expect(lines[1]).toContain("Garantía");

@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../server/auth/passwords";
 import type { Database } from "../../server/db/client";
 import { mexicanHolidays, type SeedDemoResult, seedBase, seedDemo } from "../../server/db/seed";
+import { LocalDocuments } from "../../server/ports/documents";
 import { ACTIVITY_TYPES, NON_SELECTABLE_PRODUCTS, VACATION_DESCRIPTION } from "../../src/core/constants";
 import { PROJECT_STATES, QUOTATION_STATES } from "../../src/core/states";
 import { openTestDatabase } from "../support/app";
@@ -16,12 +20,20 @@ let result: SeedDemoResult;
 const one = async <T = Record<string, unknown>>(query: ReturnType<typeof sql>) => (await database.rows<T>(query))[0];
 const n = async (query: ReturnType<typeof sql>) => Number((await one<{ n: number }>(query)).n);
 
+let driveDir: string;
+let drive: LocalDocuments;
+
 beforeAll(async () => {
   database = await openTestDatabase();
   await seedBase(database.db);
-  result = await seedDemo(database.db, { password: PASSWORD, now: NOW });
+  driveDir = await mkdtemp(path.join(os.tmpdir(), "sia-demo-drive-"));
+  drive = new LocalDocuments(driveDir);
+  result = await seedDemo(database.db, { password: PASSWORD, now: NOW, documents: drive });
 });
-afterAll(() => database.close());
+afterAll(async () => {
+  await database.close();
+  await rm(driveDir, { recursive: true, force: true });
+});
 
 describe("mexicanHolidays", () => {
   it("computes the movable Mondays of 2026 and 2027", () => {
@@ -77,7 +89,7 @@ describe("seedDemo", () => {
       projects: 30,
       quotations: 12,
       app_licenses: 12,
-      prospects: 8,
+      prospects: 10,
     });
   });
 
@@ -123,7 +135,9 @@ describe("seedDemo", () => {
     expect(
       await n(sql`select count(*) n from products where not is_selectable and name not in ('SIA', 'Framework', 'SICAJAS')`),
     ).toBe(0);
-    expect(await n(sql`select count(*) n from prospects`)).toBe(8);
+    // Eight open prospects and the two the converted customers were won from.
+    expect(await n(sql`select count(*) n from prospects`)).toBe(10);
+    expect(await n(sql`select count(*) n from clients where prospect_id is not null`)).toBe(2);
     expect(await n(sql`select count(*) n from project_types where id = 6`)).toBe(1);
   });
 
@@ -317,6 +331,52 @@ describe("seeded activities", () => {
   });
 });
 
+describe("seedDemo: links that lead somewhere", () => {
+  it("makes every record's folder on the installation's drive, where its link opens it", async () => {
+    const rows = await database.rows<{ kind: string; name: string; id: string | null; url: string | null }>(sql`
+      select 'client' kind, name, drive_root_id id, drive_root_url url from clients
+      union all select 'project', name, drive_root_id, drive_root_url from projects
+      union all select 'prospect', name, drive_root_id, drive_root_url from prospects
+        where not exists (select 1 from clients c where c.prospect_id = prospects.id)`);
+    expect(rows.length).toBe(27 + 30 + 8);
+    for (const row of rows) {
+      expect(row.id, `${row.kind} ${row.name}`).toBeTruthy();
+      const folder = await drive.info(row.id!);
+      expect(folder?.kind, `${row.kind} ${row.name}`).toBe("folder");
+      expect(row.url).toBe(drive.getUrl(row.id!));
+    }
+    // A project's folder is in its client's «Proyectos», with the nine numbered folders.
+    const [project] = await database.rows<{ id: string; client: string }>(
+      sql`select p.drive_root_id id, c.drive_root_id client from projects p join clients c on c.id = p.client_id limit 1`,
+    );
+    expect(project.id.startsWith(`${project.client}/Proyectos/`)).toBe(true);
+    expect((await drive.list(project.id)).items).toHaveLength(9);
+    expect(
+      await n(sql`select count(*) n from clients where drive_root_url like '%google.com%'
+        or drive_root_id like 'demo-%'`),
+    ).toBe(0);
+  });
+
+  it("links demo invitations to SIA's own .ics, never to a calendar that does not have them", async () => {
+    const events = await database.rows<{ id: number; event_url: string }>(
+      sql`select id, event_url from quotations where event is not null order by id`,
+    );
+    expect(events.length).toBeGreaterThan(0);
+    for (const e of events) expect(e.event_url).toBe(`/api/v1/quotations/${e.id}/invitation.ics`);
+  });
+
+  it("joins each approved quotation to the client its own prospect became", async () => {
+    const approved = await database.rows<{ prospect: string; client: string; linked: number | null; prospect_id: number }>(sql`
+      select p.name prospect, c.name client, c.prospect_id linked, q.prospect_id from quotations q
+      join prospects p on p.id = q.prospect_id join clients c on c.id = q.client_id`);
+    expect(approved.length).toBe(2);
+    for (const q of approved) {
+      expect(q.prospect).toBe(q.client);
+      expect(q.linked).toBe(q.prospect_id);
+    }
+  });
+});
+
 describe("seedDemo again", () => {
   it("does nothing once there are users", async () => {
     const before = await n(
@@ -334,6 +394,16 @@ describe("seedDemo again", () => {
     try {
       const run = await seedDemo(fresh.db, { password: PASSWORD });
       expect(run.seeded).toBe(true);
+      // Without a drive of its own, no record gets a folder link (a dead one would be worse).
+      expect(
+        (
+          await fresh.rows<{ n: number }>(
+            sql`select (select count(*) from clients where drive_root_url is not null)
+              + (select count(*) from projects where drive_root_url is not null)
+              + (select count(*) from prospects where drive_root_url is not null) as n`,
+          )
+        )[0].n,
+      ).toBe(0);
       const year = Number(
         new Intl.DateTimeFormat("en-CA", {
           timeZone: "America/Mexico_City",

@@ -3,7 +3,7 @@ import { expectNoEnglish, fillDate, signIn } from "./fixtures";
 
 /** A picker's day section: disabled with the whole field. */
 const dayOf = (page: Page, label: string) =>
-  page.getByRole("group", { name: label, exact: true }).getByRole("spinbutton", { name: "Dia" });
+  page.getByRole("group", { name: label, exact: true }).getByRole("spinbutton", { name: "Día" });
 
 type Client = { id: number; name: string; client_product_catalogs: { product_catalog_name: string }[] };
 

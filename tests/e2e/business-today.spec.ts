@@ -12,8 +12,7 @@ const EVENING = new Date(`${TODAY}T19:30:00-06:00`);
 
 async function expectDate(field: Locator, date: string) {
   const [year, month, day] = date.split("-");
-  // (MUI X's Spanish locale names the day section "Dia".)
-  await expect(field.getByRole("spinbutton", { name: "Dia" })).toHaveText(day);
+  await expect(field.getByRole("spinbutton", { name: "Día" })).toHaveText(day);
   await expect(field.getByRole("spinbutton", { name: "Mes" })).toHaveText(month);
   await expect(field.getByRole("spinbutton", { name: "Año" })).toHaveText(year);
 }

@@ -78,8 +78,7 @@ export async function fillDate(page: Page, label: string, value: string) {
   const field = page.getByRole("group", { name: label, exact: true });
   const [date, time] = value.split("T");
   const [year, month, day] = date.split("-");
-  // (MUI X's Spanish locale names the day section "Dia".)
-  await field.getByRole("spinbutton", { name: "Dia" }).click();
+  await field.getByRole("spinbutton", { name: "Día" }).click();
   await page.keyboard.type(`${day}${month}${year}${time ? time.replace(":", "") : ""}`);
   await expect(field.getByRole("spinbutton", { name: "Año" })).toHaveText(year);
 }

@@ -40,7 +40,7 @@ test("an administrator creates a project, finds it in the list and walks it to T
   await expect(page).toHaveURL(/\/app\/projects\/new$/);
   await fillProjectBasics(page);
   const date = page.getByRole("group", { name: /Fecha del proyecto/ });
-  await expect(date.getByRole("spinbutton", { name: "Dia" })).toHaveText("15");
+  await expect(date.getByRole("spinbutton", { name: "Día" })).toHaveText("15");
   await expect(page.getByText("es obligatorio")).toHaveCount(0);
   await expectNoEnglish(page);
   await page.getByRole("button", { name: "Guardar" }).click();
@@ -98,7 +98,7 @@ test("an administrator creates a project, finds it in the list and walks it to T
   // The edit form cannot clear the date either.
   await page.getByRole("link", { name: "Editar" }).click();
   const editDate = page.getByRole("group", { name: /Fecha del proyecto/ });
-  await editDate.getByRole("spinbutton", { name: "Dia" }).click();
+  await editDate.getByRole("spinbutton", { name: "Día" }).click();
   await page.keyboard.press("Control+a");
   await page.keyboard.press("Backspace");
   await page.getByRole("button", { name: "Guardar" }).click();
@@ -141,8 +141,7 @@ async function fillProjectBasics(page: Page) {
   await page.getByRole("combobox", { name: "Producto" }).click();
   await page.getByRole("option").first().click();
   const date = page.getByRole("group", { name: /Fecha del proyecto/ });
-  // (MUI X's Spanish locale names the day section "Dia".)
-  await date.getByRole("spinbutton", { name: "Dia" }).click();
+  await date.getByRole("spinbutton", { name: "Día" }).click();
   await page.keyboard.type("15032030");
 }
 

@@ -76,21 +76,20 @@ test("the validation messages of SPEC §5 appear", async ({ page }) => {
   await page.getByRole("option").first().click();
   // The end date before the start date.
   const end = page.getByRole("group", { name: "Fecha de fin" });
-  // (MUI X's Spanish locale names the day section "Dia".)
-  await end.getByRole("spinbutton", { name: "Dia" }).click();
+  await end.getByRole("spinbutton", { name: "Día" }).click();
   await page.keyboard.type("01");
-  await expect(end.getByRole("spinbutton", { name: "Dia" })).toHaveText("01");
+  await expect(end.getByRole("spinbutton", { name: "Día" })).toHaveText("01");
   await page.getByRole("button", { name: "Descargar CSV" }).click();
   await expect(page.getByText("La fecha de inicio no puede ser posterior a la fecha de fin.")).toBeVisible();
   await expect(page.getByText("Por favor seleccione un proyecto antes de descargar")).toHaveCount(0);
   // No dates.
-  await end.getByRole("spinbutton", { name: "Dia" }).click();
+  await end.getByRole("spinbutton", { name: "Día" }).click();
   await page.keyboard.press("Control+a");
   await page.keyboard.press("Backspace");
   await page.getByRole("button", { name: "Descargar CSV" }).click();
   await expect(page.getByText("Por favor seleccione las fechas de inicio y fin.")).toBeVisible();
   // An end date typed past today: the picker does not stop the keyboard, the shared schema does (and the route).
-  await end.getByRole("spinbutton", { name: "Dia" }).click();
+  await end.getByRole("spinbutton", { name: "Día" }).click();
   await page.keyboard.type("31122099");
   await expect(end.getByRole("spinbutton", { name: "Año" })).toHaveText("2099");
   await page.getByRole("button", { name: "Descargar CSV" }).click();

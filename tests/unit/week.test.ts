@@ -3,6 +3,8 @@ import {
   addDays,
   daysBetween,
   endOfDay,
+  formatDate,
+  formatDateTime,
   hhmm,
   isDayFrozen,
   localDate,
@@ -149,5 +151,23 @@ describe("wall-clock parts (cached per zone and hour) agree with Intl's formatTo
         expect(wallClock(instant)).toEqual(reference(instant, "America/Mexico_City"));
       }
     }
+  });
+});
+
+describe("the one date and date-time formatters of every screen", () => {
+  it("writes dates DD/MM/AAAA, whatever the browser's locale", () => {
+    expect(formatDate("2027-02-04")).toBe("04/02/2027");
+    expect(formatDate("2025-12-31")).toBe("31/12/2025");
+    expect(formatDate(null)).toBe("—");
+    expect(formatDate("no es fecha")).toBe("—");
+  });
+  it("writes instants DD/MM/AAAA HH:mm on a 24-hour clock in Mexico City", () => {
+    // 11:08 UTC is 05:08 in Mexico City (UTC−6): no «a.m.», and the firm's date, not the browser's.
+    expect(formatDateTime("2026-11-27T11:08:00.000Z")).toBe("27/11/2026 05:08");
+    expect(formatDateTime("2026-11-27T23:34:00.000Z")).toBe("27/11/2026 17:34");
+    // 03:00 UTC on the 28th is still the 27th in Mexico City.
+    expect(formatDateTime(new Date("2026-11-28T03:00:00.000Z"))).toBe("27/11/2026 21:00");
+    expect(formatDate("2026-11-28T03:00:00.000Z")).toBe("27/11/2026");
+    expect(formatDateTime(undefined)).toBe("—");
   });
 });

@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from "drizzle-orm/pg-core";
 import { timestamps } from "./_helpers";
 
 export const users = pgTable(
@@ -106,6 +118,8 @@ export const employees = pgTable(
       onDelete: "restrict",
     }),
     assignable: boolean("assignable").notNull().default(false),
+    /** The first day they work for the firm: no week before it is theirs to close. Null: not known (earlier records). */
+    start_on: date("start_on", { mode: "string" }),
     ...timestamps,
   },
   (t) => [

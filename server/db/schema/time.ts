@@ -219,13 +219,14 @@ export const project_messages = pgTable(
     user_id: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "restrict" }),
-    body: varchar("body", { length: 500 }).notNull(),
+    // 500 characters as a person counts them (src/core/schemas/board.ts), up to 8000 code points.
+    body: varchar("body", { length: 8000 }).notNull(),
     mentions: integer("mentions").array().notNull().default(sql`'{}'::integer[]`),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("project_messages_project_idx").on(t.project_id, t.id),
-    check("project_messages_length", sql`char_length(${t.body}) between 1 and 500`),
+    check("project_messages_length", sql`char_length(${t.body}) between 1 and 8000`),
   ],
 );
 

@@ -1,7 +1,17 @@
 /** The demo firm's data, built in one transaction with bulk inserts. */
-import { LICENSE_MODULES, LICENSE_TYPES, MESA_ELECTRONICA_PRODUCT_NAME } from "../../../src/core/constants";
+import { eq } from "drizzle-orm";
+import {
+  CLIENT_FOLDERS,
+  LICENSE_MODULES,
+  LICENSE_TYPES,
+  MESA_ELECTRONICA_PRODUCT_NAME,
+  PROJECT_FOLDERS,
+  PROSPECT_FOLDER_PREFIX,
+} from "../../../src/core/constants";
+import { quotationInvitationPath } from "../../../src/core/resources";
 import type { InvoiceState, ProjectState, QuotationState } from "../../../src/core/states";
 import { addDays, wallClock, zonedTime } from "../../../src/core/week";
+import { type DocumentsPort, type DriveItem, ensureStructure, safeFolderName } from "../../ports/documents/port";
 import type { Tx } from "../client";
 import {
   app_licenses,
@@ -261,8 +271,26 @@ const QUOTATION_COMMENT: Record<QuotationState, string> = {
   cancelada: "El prospecto pospuso la compra al siguiente ejercicio.",
 };
 
-export async function buildDemo(tx: Tx, options: { digest: string; now: Date }): Promise<DemoFigures> {
+/**
+ * The demo's folders on the installation's drive: each record's folder as the screens would make it (a
+ * client's with its four, a prospect's CV_, a project's in its client's Proyectos with its nine). Without a
+ * drive (or with one of somebody else's, Google's) records get no folder rather than a link to nowhere.
+ */
+function demoDrive(port: DocumentsPort | undefined) {
+  const folder = async (parentId: string, name: string, inside: readonly string[] = []) => {
+    if (!port) return null;
+    const { folders } = await ensureStructure(port, parentId, [safeFolderName(name)]);
+    const made = Object.values(folders)[0];
+    const children = inside.length ? (await ensureStructure(port, made.id, inside)).folders : {};
+    return { made, children };
+  };
+  const link = (item: DriveItem | undefined | null) => ({ drive_root_id: item?.id ?? null, drive_root_url: item?.url ?? null });
+  return { folder, link, rootId: port?.rootId ?? "" };
+}
+
+export async function buildDemo(tx: Tx, options: { digest: string; now: Date; documents?: DocumentsPort }): Promise<DemoFigures> {
   const rng = createRandom(SEED);
+  const drive = demoDrive(options.documents);
   const { date: today, minutes: nowMinutes } = wallClock(options.now);
   const year = Number(today.slice(0, 4));
 
@@ -297,7 +325,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
   const employeeRows = await tx
     .insert(employees)
     .values(
-      EMPLOYEES.map((e) => ({
+      EMPLOYEES.map((e, i) => ({
         name: e.name,
         employee_code: e.code,
         user_id: userIdByCode[e.code],
@@ -307,6 +335,8 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
         workspace_id: workspaceId[e.workspace],
         employee_position_id: positionId[e.position],
         assignable: e.assignable ?? false,
+        // Hired between two and five years ago, before any week the demo tracks.
+        start_on: addDays(today, -(730 + ((i * 97) % 1100))),
       })),
     )
     .returning({ id: employees.id, code: employees.employee_code });
@@ -345,10 +375,14 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
   const groupId = Object.fromEntries(groupRows.map((g) => [g.name, g.id])) as Record<string, number>;
 
   // Clients: the firm itself (default customer), 25 customers 1001…1025, "Público en General".
-  const drive = (code: string) => ({
-    drive_root_id: `demo-cliente-${code}`,
-    drive_root_url: `https://drive.google.com/drive/folders/demo-cliente-${code}`,
-  });
+  const clientFolders = new Map<string, Awaited<ReturnType<typeof drive.folder>>>();
+  for (const [code, name] of [
+    [FIRM.client_code, FIRM.name],
+    ...CLIENTS.map((c, i) => [String(1001 + i), c.name]),
+    [SUPPORT_EXCLUDED.client_code, SUPPORT_EXCLUDED.name],
+  ])
+    clientFolders.set(code, await drive.folder(drive.rootId, name, CLIENT_FOLDERS));
+  const clientDrive = (code: string) => drive.link(clientFolders.get(code)?.made);
   const clientValues = [
     {
       name: FIRM.name,
@@ -357,7 +391,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
       email: FIRM.email,
       rfc: rfcFor(FIRM.complete_name, rng),
       is_production_ready: true,
-      ...drive(FIRM.client_code),
+      ...clientDrive(FIRM.client_code),
     },
     ...CLIENTS.map((c, i) => {
       const code = String(1001 + i);
@@ -371,7 +405,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
         is_production_ready: i % 7 !== 3,
         was_prospect: CONVERTED_CLIENTS.includes(i),
         converted_to_prospect_by: CONVERTED_CLIENTS.includes(i) ? adminUserId : null,
-        ...drive(code),
+        ...clientDrive(code),
       };
     }),
     {
@@ -380,7 +414,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
       client_code: SUPPORT_EXCLUDED.client_code,
       rfc: "XAXX010101000",
       is_production_ready: false,
-      ...drive(SUPPORT_EXCLUDED.client_code),
+      ...clientDrive(SUPPORT_EXCLUDED.client_code),
     },
   ];
   const clientRows = await tx.insert(clients).values(clientValues).returning({
@@ -442,16 +476,21 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
     support_excluded_customer_id: excludedClient.id,
   });
 
-  const prospectRows = await tx
+  const prospectValues = [];
+  for (const name of PROSPECTS)
+    prospectValues.push({ name, ...drive.link((await drive.folder(drive.rootId, `${PROSPECT_FOLDER_PREFIX}${name}`))?.made) });
+  const prospectRows = await tx.insert(prospects).values(prospectValues).returning({ id: prospects.id, name: prospects.name });
+
+  // The two converted customers were prospects once: each stays as the prospect its client was won from.
+  const wonRows = await tx
     .insert(prospects)
-    .values(
-      PROSPECTS.map((name, i) => ({
-        name,
-        drive_root_id: `demo-prospecto-${i + 1}`,
-        drive_root_url: `https://drive.google.com/drive/folders/demo-prospecto-${i + 1}`,
-      })),
-    )
+    .values(CONVERTED_CLIENTS.map((i) => ({ name: customers[i].name })))
     .returning({ id: prospects.id, name: prospects.name });
+  const wonProspect = new Map<number, { id: number; name: string }>();
+  for (const [k, i] of CONVERTED_CLIENTS.entries()) {
+    await tx.update(clients).set({ prospect_id: wonRows[k].id }).where(eq(clients.id, customers[i].id));
+    wonProspect.set(customers[i].id, wonRows[k]);
+  }
 
   await tx.insert(project_types).values(PROJECT_TYPES);
   await resetSequence(tx, "project_types");
@@ -462,6 +501,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
   const shuffledCustomers = rng.shuffle(customers.filter((_, i) => !CONVERTED_CLIENTS.includes(i)));
   const convertedCustomers = CONVERTED_CLIENTS.map((i) => customers[i]);
   interface PlannedProject {
+    clientCode: string;
     values: typeof projects.$inferInsert;
     stages: { state: ProjectState; date: string }[];
   }
@@ -495,6 +535,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
     const pm = pms[i % pms.length];
     const last = dates[dates.length - 1];
     planned.push({
+      clientCode: client.code,
       values: {
         project_code: `PRY-${String(101 + i).padStart(4, "0")}`,
         name,
@@ -510,8 +551,6 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
         state_changed_at: zonedTime(last, 12 * 60),
         estimate_hours_needed: state === "requerimiento" || state === "propuesta",
         color_tag: rng.pick(COLOR_TAGS),
-        drive_root_id: `demo-proyecto-${101 + i}`,
-        drive_root_url: `https://drive.google.com/drive/folders/demo-proyecto-${101 + i}`,
         created_at: zonedTime(dates[0], 10 * 60),
       },
       stages: path.map((s, k) => ({ state: s, date: dates[k] })),
@@ -544,6 +583,14 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
     }
   });
 
+  for (const p of planned) {
+    const parent = clientFolders.get(p.clientCode)?.children.Proyectos;
+    if (parent)
+      Object.assign(
+        p.values,
+        drive.link((await drive.folder(parent.id, `${p.values.project_code} ${p.values.name}`, PROJECT_FOLDERS))?.made),
+      );
+  }
   const projectRows = await tx
     .insert(projects)
     .values(planned.map((p) => p.values))
@@ -614,8 +661,9 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
     .insert(quotations)
     .values(
       QUOTATION_PLAN.map((state, i) => {
-        const prospect = prospectRows[i % prospectRows.length];
         const done = state === "finalizada" ? convertedProjects[finalized++] : undefined;
+        // An approved quotation made its client out of its prospect: the prospect it names is that one.
+        const prospect = done ? wonProspect.get(done.client_id)! : prospectRows[i % prospectRows.length];
         const start = zonedTime(
           addDays(today, state === "demo" ? rng.int(1, 10) : -rng.int(10, 60)),
           rng.pick([10, 11, 12, 16]) * 60,
@@ -630,8 +678,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
           audit_comment: QUOTATION_COMMENT[state],
           client_id: done?.client_id ?? null,
           project_id: done?.id ?? null,
-          event_id: withEvent ? `demo-evento-${i + 1}` : null,
-          event_url: withEvent ? `https://calendar.google.com/calendar/event?eid=demo-evento-${i + 1}` : null,
+          event_id: withEvent ? `demo-evento-${i + 1}@sia` : null,
           event: withEvent
             ? {
                 summary: `Demostración — ${prospect.name}`,
@@ -642,7 +689,14 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
         };
       }),
     )
-    .returning({ id: quotations.id });
+    .returning({ id: quotations.id, event_id: quotations.event_id });
+  // Their invitations are SIA's own (the .ics every calendar opens), never a link into someone's calendar.
+  for (const q of quotationRows)
+    if (q.event_id)
+      await tx
+        .update(quotations)
+        .set({ event_url: quotationInvitationPath(q.id) })
+        .where(eq(quotations.id, q.id));
 
   // Licences: Siglo CD (with the mesa electrónica key on some), SICAJAS, CFDI and Nómina.
   const licenseable = catalogValues.filter(
@@ -783,7 +837,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date }):
     client_groups: groupRows.length,
     clients: clientRows.length,
     products: productRows.length,
-    prospects: prospectRows.length,
+    prospects: prospectRows.length + wonRows.length,
     project_types: PROJECT_TYPES.length,
     projects: projectRows.length,
     project_stages: stageValues.length,

@@ -6,6 +6,7 @@
 import { inArray, sql } from "drizzle-orm";
 import { ACTIVITY_TYPES } from "../../../src/core/constants";
 import { hashPassword, verifyPassword } from "../../auth/passwords";
+import type { DocumentsPort } from "../../ports/documents/port";
 import type { Db, Tx } from "../client";
 import { activity_type_catalogs, app_settings, users } from "../schema";
 import { EMPLOYEES } from "./data";
@@ -30,6 +31,8 @@ export interface SeedDemoOptions {
   password: string;
   /** The seed's "today" (tests pin it); defaults to now. */
   now?: Date;
+  /** The installation's own drive, where the demo's folders are made; without it records get none. */
+  documents?: DocumentsPort;
 }
 
 export interface SeedDemoResult {
@@ -48,7 +51,7 @@ export async function seedDemo(db: Db, options: SeedDemoOptions): Promise<SeedDe
   const figures = await db.transaction(async (tx) => {
     if ((await countUsers(tx)) > 0) return undefined; // another process got there first
     await seedBase(tx);
-    return buildDemo(tx, { digest, now: options.now ?? new Date() });
+    return buildDemo(tx, { digest, now: options.now ?? new Date(), documents: options.documents });
   });
   return {
     seeded: figures !== undefined,

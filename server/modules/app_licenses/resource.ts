@@ -7,7 +7,7 @@ import { app_licenses, clients, products } from "../../db/schema";
 import { requires } from "../../http/auth";
 import { doc } from "../../http/openapi";
 import { declareResource, filter, idOf, jsonArray } from "../../http/resource";
-import { outer } from "../../http/sql";
+import { alphabetical, outer } from "../../http/sql";
 import { applyLicenseRules, licenseScript } from "./service";
 
 const clientName = sql<
@@ -30,7 +30,7 @@ export const appLicensesResource = declareResource({
   search: [app_licenses.entity_name, app_licenses.entity_rfc],
   sortable: {
     id: app_licenses.id,
-    entity_name: app_licenses.entity_name,
+    entity_name: alphabetical(app_licenses.entity_name),
     entity_rfc: app_licenses.entity_rfc,
     client_name: clientName,
     product_name: productName,
@@ -41,7 +41,8 @@ export const appLicensesResource = declareResource({
     is_active: app_licenses.is_active,
     created_at: app_licenses.created_at,
   },
-  defaultSort: { column: "id", order: "desc" },
+  // By the name a person reads first (the licensee), not by the internal id.
+  defaultSort: { column: "entity_name", order: "asc" },
   filters: {
     by_client: filter.idIn(app_licenses.client_id),
     by_product: filter.idIn(app_licenses.product_catalog_id),

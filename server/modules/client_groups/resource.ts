@@ -5,6 +5,7 @@ import { messages } from "../../../src/core/messages";
 import { clientGroupSchema, clientGroupUpdateSchema } from "../../../src/core/schemas/client_group";
 import { client_groups, clients } from "../../db/schema";
 import { declareResource } from "../../http/resource";
+import { alphabetical } from "../../http/sql";
 
 const clientsCount = sql<number>`(select count(*)::int from ${clients} where ${clients.client_group_id} = ${sql.raw('"client_groups"."id"')})`;
 
@@ -17,7 +18,7 @@ export const clientGroupsResource = declareResource({
   search: [client_groups.name],
   sortable: {
     id: client_groups.id,
-    name: client_groups.name,
+    name: alphabetical(client_groups.name),
     clients_count: clientsCount,
     created_at: client_groups.created_at,
   },

@@ -78,7 +78,8 @@ export async function employeeWeek(database: Database, employeeId: number, date:
 
 /**
  * The team between two dates (whole weeks): hours per workspace (the employee's current one) and week,
- * and the employee-weeks already over that no frozen period covers entirely (weeks not closed).
+ * and the employee-weeks already over that no frozen period covers entirely (weeks not closed): only the days
+ * from the employee's start date on count, so someone hired today owes no week of before.
  */
 export async function teamWeeks(database: Database, from: string, to: string, today: string) {
   const firstMonday = mondayOf(from);
@@ -104,7 +105,8 @@ export async function teamWeeks(database: Database, from: string, to: string, to
               from ${employees} e left join ${workspaces} w on w.id = e.workspace_id
               cross join lateral (select d::date as monday from generate_series(${firstMonday}::date, ${lastClosable}::date, interval '7 day') d) s
               where e.is_active and exists (
-                select 1 from generate_series(0, 6) as g(i) where not exists (
+                select 1 from generate_series(0, 6) as g(i)
+                where (e.start_on is null or s.monday + g.i >= e.start_on) and not exists (
                   select 1 from ${frozen_periods} f where f.employee_id = e.id and (s.monday + g.i) between f.starts_on and f.ends_on))
               order by s.monday, e.name, e.id`,
         ),

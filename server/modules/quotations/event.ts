@@ -1,5 +1,6 @@
 /** A quotation's event as stored in quotations.event (the calendar's shape: start/end dateTime). */
 import { QUOTATION_EVENT_DEFAULT_MINUTES } from "../../../src/core/constants";
+import { quotationInvitationPath } from "../../../src/core/resources";
 
 export interface EventInput {
   starts_at: string;
@@ -20,7 +21,7 @@ export interface StoredEvent {
   sequence: number;
 }
 
-export const invitationPath = (id: number) => `/api/v1/quotations/${id}/invitation.ics`;
+export const invitationPath = quotationInvitationPath;
 
 export function eventForStorage(
   input: EventInput,

@@ -5,7 +5,6 @@ import { useState } from "react";
 import {
   AutocompleteInput,
   BooleanField,
-  DateField,
   FunctionField,
   NumberField,
   ReferenceInput,
@@ -20,13 +19,13 @@ import {
 import { LICENSE_DEFAULTS } from "../../core/constants";
 import { appLicenseSchema } from "../../core/schemas/app_license";
 import { downloadCsv } from "../../dataProvider";
+import { SiaDateField } from "../common/DateField";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { AppLicenseInputs } from "./AppLicenseInputs";
 import { environmentChoices, licenseTypeChoices, moduleLabel, statusChoices } from "./licenseChoices";
 
 const resolver = zodResolver(appLicenseSchema as never);
-const day = { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" } as const;
 
 const filters = [
   <SearchFilter key="q" source="q" alwaysOn placeholder="sia.app_licenses.search" />,
@@ -96,12 +95,12 @@ const licenseFields = [
   <SelectField key="environment" source="environment" choices={environmentChoices} />,
   <SelectField key="license_type" source="license_type" choices={licenseTypeChoices} />,
   <NumberField key="num_licenses" source="num_licenses" locales="es-MX" />,
-  <DateField key="valid_until" source="license_valid_until" locales="es-MX" options={day} emptyText="—" />,
+  <SiaDateField key="valid_until" source="license_valid_until" />,
 ];
 
 export function AppLicenseList() {
   return (
-    <SiaList filters={filters} sort={{ field: "id", order: "DESC" }}>
+    <SiaList filters={filters} sort={{ field: "entity_name", order: "ASC" }}>
       {licenseFields}
       <BooleanField source="is_active" />
       <LicenseScriptButton label="sia.app_licenses.script" />

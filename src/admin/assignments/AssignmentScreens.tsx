@@ -3,7 +3,6 @@ import { Grid } from "@mui/material";
 import { useEffect, useMemo, useRef } from "react";
 import {
   AutocompleteInput,
-  DateField,
   NumberField,
   ReferenceInput,
   SelectInput,
@@ -17,13 +16,13 @@ import { useFormContext, useWatch } from "react-hook-form";
 import { CLIENT_NOT_CONFIGURED_THROTTLE_MS, MAX_PER_PAGE } from "../../core/constants";
 import { messages } from "../../core/messages";
 import { assignmentSchema, assignmentUpdateSchema, dateReached } from "../../core/schemas/assignment";
+import { SiaDateField } from "../common/DateField";
 import { DatePickerInput } from "../common/DatePickerInput";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { assignmentErrorText, type ClientWithProducts, hasProducts, productChoicesOf, throttled } from "./assignmentRules";
 
 const createResolver = zodResolver(assignmentSchema as never);
 const updateResolver = zodResolver(assignmentUpdateSchema);
-const dateOptions = { timeZone: "UTC" } as const;
 
 const filters = [
   <ReferenceInput
@@ -45,8 +44,8 @@ const assignmentFields = [
   <TextField key="employee" source="employee_name" />,
   <TextField key="client" source="client_name" />,
   <TextField key="product" source="product_name" />,
-  <DateField key="start" source="start_on" locales="es-MX" options={dateOptions} />,
-  <DateField key="end" source="end_on" locales="es-MX" options={dateOptions} />,
+  <SiaDateField key="start" source="start_on" />,
+  <SiaDateField key="end" source="end_on" />,
   <NumberField key="days" source="duration_days" locales="es-MX" />,
 ];
 

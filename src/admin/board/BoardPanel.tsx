@@ -13,6 +13,7 @@ import {
   ListItemButton,
   ListItemText,
   Paper,
+  Popper,
   Stack,
   TextField,
   Typography,
@@ -20,14 +21,12 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type RaRecord, usePermissions, useRecordContext, useTranslate } from "react-admin";
 import { boardMessages } from "../../core/messages";
-import { BOARD_MESSAGE_MAX, boardMessageSchema } from "../../core/schemas/board";
+import { BOARD_MESSAGE_MAX, BOARD_MESSAGE_MAX_UNITS, boardMessageSchema, graphemeCount } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
+import { formatDateTime } from "../../core/week";
 import { type BoardMember, type BoardMessage, boardApi } from "../../dataProvider/board";
 import { MessageText } from "./MessageText";
 import { announceBoardActivity, useRealtime } from "./realtime";
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString("es-MX", { dateStyle: "short", timeStyle: "short", timeZone: "America/Mexico_City" });
 
 /** The @word being typed just before the cursor, if any. */
 function mentionQuery(text: string, caret: number): { start: number; query: string } | null {
@@ -65,6 +64,7 @@ export function BoardPanel() {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLTextAreaElement>(null);
+  const composer = useRef<HTMLDivElement>(null);
   const lastRead = useRef(0);
 
   const markRead = useCallback(
@@ -182,7 +182,9 @@ export function BoardPanel() {
       setCaret(0);
       lastRead.current = Math.max(lastRead.current, message.id);
     } catch (e) {
-      setError((e as Error).message);
+      // A refusal of the message itself says only why (its field is this box), never «Error en los parametros».
+      const field = (e as { body?: { errors?: { body?: string } } }).body?.errors?.body;
+      setError(field ?? (e as Error).message);
     } finally {
       setBusy(false);
     }
@@ -190,7 +192,10 @@ export function BoardPanel() {
 
   if (!project) return null;
   const canChat = Boolean(me?.can_chat);
-  const length = text.trim().length;
+  const trimmed = text.trim();
+  // Characters as a person counts them, as the route does: an emoji is one.
+  const length = graphemeCount(trimmed);
+  const tooLong = length > BOARD_MESSAGE_MAX || trimmed.length > BOARD_MESSAGE_MAX_UNITS;
   return (
     <Card variant="outlined" sx={{ mt: 2 }} id="tablero" data-testid="project-board">
       <CardContent>
@@ -213,7 +218,7 @@ export function BoardPanel() {
                   <Typography variant="subtitle2" component="div">
                     {m.author_name}{" "}
                     <Typography variant="caption" color="text.secondary" component="span">
-                      {when(m.created_at)}
+                      {formatDateTime(m.created_at)}
                     </Typography>
                   </Typography>
                   <Typography variant="body2" component="div" data-testid="board-message-body">
@@ -224,7 +229,7 @@ export function BoardPanel() {
               ))}
             </Stack>
             {canChat ? (
-              <Box sx={{ position: "relative" }}>
+              <Box sx={{ position: "relative" }} ref={composer}>
                 <TextField
                   inputRef={input}
                   label={translate("sia.board.message")}
@@ -233,6 +238,8 @@ export function BoardPanel() {
                   onChange={(e) => {
                     setText(e.target.value);
                     setCaret(e.target.selectionStart ?? e.target.value.length);
+                    // What the error was about has changed: the next send says whether it still holds.
+                    setError(undefined);
                   }}
                   onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? 0)}
                   onKeyDown={(e) => {
@@ -241,15 +248,21 @@ export function BoardPanel() {
                       void send();
                     }
                   }}
-                  error={Boolean(error) || length > BOARD_MESSAGE_MAX}
+                  error={Boolean(error) || tooLong}
                   helperText={error ?? " "}
                   multiline
                   minRows={2}
                   fullWidth
                   slotProps={{ htmlInput: { "aria-label": translate("sia.board.message"), "data-testid": "board-input" } }}
                 />
-                {suggestions.length > 0 && (
-                  <Paper elevation={4} sx={{ position: "absolute", zIndex: 10, left: 8, bottom: "100%" }}>
+                {/* In a layer of its own: inside the card, an empty board left no room above the box and cut it off. */}
+                <Popper
+                  open={suggestions.length > 0 && composer.current !== null}
+                  anchorEl={composer.current}
+                  placement="top-start"
+                  sx={{ zIndex: (theme) => theme.zIndex.modal }}
+                >
+                  <Paper elevation={4}>
                     <List dense aria-label={translate("sia.board.mentions")} data-testid="board-mentions">
                       {suggestions.map((m) => (
                         <ListItemButton key={m.id} onClick={() => insertMention(m)}>
@@ -258,20 +271,12 @@ export function BoardPanel() {
                       ))}
                     </List>
                   </Paper>
-                )}
+                </Popper>
                 <Stack direction="row" justifyContent="space-between" alignItems="center">
-                  <Typography
-                    variant="caption"
-                    color={length > BOARD_MESSAGE_MAX ? "error" : "text.secondary"}
-                    data-testid="board-counter"
-                  >
+                  <Typography variant="caption" color={tooLong ? "error" : "text.secondary"} data-testid="board-counter">
                     {translate("sia.board.counter", { length, max: BOARD_MESSAGE_MAX })}
                   </Typography>
-                  <Button
-                    variant="contained"
-                    onClick={() => void send()}
-                    disabled={busy || length === 0 || length > BOARD_MESSAGE_MAX}
-                  >
+                  <Button variant="contained" onClick={() => void send()} disabled={busy || length === 0 || tooLong}>
                     {translate("sia.board.send")}
                   </Button>
                 </Stack>

@@ -7,18 +7,14 @@ import { Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Ty
 import { useQuery } from "@tanstack/react-query";
 import type { Identifier } from "react-admin";
 import { useDataProvider, useTranslate } from "react-admin";
+import { formatDate, formatDateTime, isIsoDate } from "../../core/week";
 import type { SiaDataProvider } from "../../dataProvider";
 
-/** DD/MM/AAAA HH:mm (24 h), as the firm writes dates. */
-const dateTime = new Intl.DateTimeFormat("es-MX", {
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-export const formatDateTime = (value: string | null | undefined) => (value ? dateTime.format(new Date(value)) : "—");
+/** DD/MM/AAAA HH:mm (24 h) in the firm's zone, as the firm writes dates (src/core/week.ts). */
+export { formatDateTime };
+
+/** A changed value as a person reads it: a date column's value (a folio's date, an ETA) as DD/MM/AAAA. */
+const shown = (value: string | null) => (value !== null && isIsoDate(value) ? formatDate(value) : value);
 
 export function AuditTrail({
   resource,
@@ -47,6 +43,7 @@ export function AuditTrail({
     queryKey: [resource, "auditLogs", String(id)],
     queryFn: () => dataProvider.auditLogs(resource, id),
   });
+  const valueText = (field: string, value: string | null) => shown(valueLabel(field, value)) ?? "—";
   const fieldLabel = (field: string) => translate(`resources.${resource}.fields.${field}`, { _: field });
   const text = (key: string) => translate(key, { _: key });
   const rows = steps ? data.filter((row) => row.field === steps.field) : data;
@@ -87,13 +84,13 @@ export function AuditTrail({
                   <TableCell>{row.user_name ?? (row.user_id ? `#${row.user_id}` : translate("sia.audit.system"))}</TableCell>
                   {steps ? (
                     <TableCell>
-                      {valueLabel(row.field, row.old_value) ?? "—"} → {valueLabel(row.field, row.new_value) ?? "—"}
+                      {valueText(row.field, row.old_value)} → {valueText(row.field, row.new_value)}
                     </TableCell>
                   ) : (
                     <>
                       <TableCell>{fieldLabel(row.field)}</TableCell>
-                      <TableCell>{valueLabel(row.field, row.old_value) ?? "—"}</TableCell>
-                      <TableCell>{valueLabel(row.field, row.new_value) ?? "—"}</TableCell>
+                      <TableCell>{valueText(row.field, row.old_value)}</TableCell>
+                      <TableCell>{valueText(row.field, row.new_value)}</TableCell>
                     </>
                   )}
                   <TableCell>{row.comment ?? "—"}</TableCell>

@@ -9,9 +9,11 @@ import { LocalizationProvider } from "@mui/x-date-pickers/LocalizationProvider";
 import { esES } from "@mui/x-date-pickers/locales";
 import { es } from "date-fns/locale";
 import type { ReactNode } from "react";
+import { pickerTexts } from "../i18n/es";
 import { type SiaDatePickerProps, type SiaDateTimePickerProps, toDate, toIso } from "./dateValues";
 
-const localeText = esES.components.MuiLocalizationProvider.defaultProps.localeText;
+/** The library's Spanish, with the accents it lacks («Dia») and our words where its own read oddly. */
+const localeText = { ...esES.components.MuiLocalizationProvider.defaultProps.localeText, ...pickerTexts };
 
 export function DatesProvider({ children }: { children: ReactNode }) {
   return (

@@ -4,8 +4,8 @@
  * and the inputs that load it (DatePickerInput.tsx) import them without importing each other.
  */
 import { format, isValid, parseISO } from "date-fns";
-import { es } from "date-fns/locale";
 import type { ReactNode } from "react";
+import { formatDate as formatDay } from "../../core/week";
 
 export const toDate = (value: unknown): Date | null => {
   if (typeof value !== "string" || !value) return null;
@@ -14,11 +14,8 @@ export const toDate = (value: unknown): Date | null => {
 };
 export const toIso = (date: Date | null): string | null => (date && isValid(date) ? format(date, "yyyy-MM-dd") : null);
 
-/** An ISO date shown the Mexican way (dd/MM/yyyy), '—' when empty. */
-export const formatDate = (value: unknown) => {
-  const date = toDate(value);
-  return date ? format(date, "dd/MM/yyyy", { locale: es }) : "—";
-};
+/** An ISO date shown the Mexican way (dd/MM/yyyy), '—' when empty: the one formatter of src/core/week.ts. */
+export const formatDate = (value: unknown) => (typeof value === "string" ? formatDay(value) : "—");
 
 export interface SiaDatePickerProps {
   label: ReactNode;

@@ -8,7 +8,7 @@ import { useState } from "react";
 import { type Identifier, useDataProvider, useTranslate } from "react-admin";
 import { businessToday } from "../../core/week";
 import type { ClientDashboard, SiaDataProvider } from "../../dataProvider";
-import { DashboardCard, EmptyState, formatHours, hoursFormatter, Loaded, useChartLocale } from "./chartKit";
+import { DashboardCard, EmptyState, formatHours, hoursAxis, hoursFormatter, Loaded, useChartLocale } from "./chartKit";
 
 const percent = new Intl.NumberFormat("es-MX", { style: "percent", maximumFractionDigits: 1 });
 
@@ -33,7 +33,7 @@ function SupportCharts({ data }: { data: ClientDashboard }) {
             localeText={localeText}
             layout="horizontal"
             yAxis={[{ scaleType: "band", data: names, width: 140 }]}
-            xAxis={[{ min: 0 }]}
+            xAxis={[hoursAxis]}
             grid={{ vertical: true }}
             series={[
               {

@@ -11,6 +11,7 @@ import {
   DashboardCard,
   EmptyState,
   formatHours,
+  hoursAxis,
   hoursFormatter,
   Loaded,
   shortDate,
@@ -43,7 +44,7 @@ function ProjectCharts({ data }: { data: ProjectDashboard }) {
             height={280}
             localeText={localeText}
             xAxis={[{ scaleType: "band", data: positions }]}
-            yAxis={[{ min: 0 }]}
+            yAxis={[hoursAxis]}
             grid={{ horizontal: true }}
             series={[
               ...(data.estimates_visible
@@ -77,7 +78,7 @@ function ProjectCharts({ data }: { data: ProjectDashboard }) {
               margin={{ right: 24 }}
               localeText={localeText}
               xAxis={[{ scaleType: "point", data: data.weekly.map((w) => shortDate(w.week)) }]}
-              yAxis={[{ min: 0, max: Math.max(data.estimated_hours ?? 0, data.logged_hours) * 1.05 || undefined }]}
+              yAxis={[{ ...hoursAxis, max: Math.max(data.estimated_hours ?? 0, data.logged_hours) * 1.05 || undefined }]}
               grid={{ horizontal: true }}
               series={[
                 {

@@ -6,7 +6,7 @@ import { Link } from "react-router-dom";
 import { screenPath } from "../../core/resources";
 import { addDays } from "../../core/week";
 import type { TeamDashboard } from "../../dataProvider";
-import { ChartTitle, EmptyState, formatHours, hoursFormatter, shortDate, useChartLocale } from "./chartKit";
+import { ChartTitle, EmptyState, formatHours, fullDate, hoursAxis, hoursFormatter, shortDate, useChartLocale } from "./chartKit";
 
 export function TeamCharts({ data }: { data: TeamDashboard }) {
   const translate = useTranslate();
@@ -30,7 +30,7 @@ export function TeamCharts({ data }: { data: TeamDashboard }) {
               height={320}
               localeText={localeText}
               xAxis={[{ scaleType: "band", data: weeks.map(shortDate) }]}
-              yAxis={[{ min: 0 }]}
+              yAxis={[hoursAxis]}
               grid={{ horizontal: true }}
               series={workspaces.map(([id, name]) => ({
                 id: String(id),
@@ -62,7 +62,7 @@ export function TeamCharts({ data }: { data: TeamDashboard }) {
                 const expected = data.weeks.find((w) => w.week === r.week)?.expected_hours;
                 return (
                   <TableRow key={`${r.week}-${r.employee_id}`}>
-                    <TableCell>{`${shortDate(r.week)} – ${shortDate(addDays(r.week, 6))}`}</TableCell>
+                    <TableCell>{`${fullDate(r.week)} – ${fullDate(addDays(r.week, 6))}`}</TableCell>
                     <TableCell>
                       <Link to={screenPath("employees", "show", r.employee_id)}>{r.employee_name}</Link>
                     </TableCell>

@@ -17,7 +17,16 @@ import { ACTION_LABELS, ACTION_TYPES, type ActionType, WORKING_DAY_HOURS } from 
 import { addDays, dayOfWeek } from "../../core/week";
 import type { EmployeeDashboard } from "../../dataProvider";
 import { ACTION_COLORS } from "../../timesheet/model/colors";
-import { ChartTitle, EmptyState, formatHours, fullDate, hoursFormatter, useChartLocale, weekdayDate } from "./chartKit";
+import {
+  ChartTitle,
+  EmptyState,
+  formatHours,
+  fullDate,
+  hoursAxis,
+  hoursFormatter,
+  useChartLocale,
+  weekdayDate,
+} from "./chartKit";
 
 const typeLabel = (t: string) => ACTION_LABELS[t as ActionType] ?? t;
 
@@ -64,7 +73,7 @@ export function WeekCharts({ data }: { data: EmployeeDashboard }) {
               height={300}
               localeText={localeText}
               xAxis={[{ id: "days", scaleType: "band", data: days.map(weekdayDate) }]}
-              yAxis={[{ id: "hours", min: 0 }]}
+              yAxis={[{ id: "hours", ...hoursAxis }]}
               series={[
                 ...types.map((t) => ({
                   type: "bar" as const,

@@ -5,7 +5,7 @@
 import { Alert, Box, Card, CardContent, CardHeader, LinearProgress, Typography } from "@mui/material";
 import type { ReactNode } from "react";
 import { useTranslate } from "react-admin";
-import { parseIsoDate } from "../../core/week";
+import { formatDate, parseIsoDate } from "../../core/week";
 import { formatHours } from "../../timesheet/model/totals";
 
 export { formatHours };
@@ -16,16 +16,21 @@ export function useChartLocale() {
   return { noData: translate("sia.dashboards.no_data"), loading: translate("sia.dashboards.loading") };
 }
 
-const dayMonth = new Intl.DateTimeFormat("es-MX", { day: "numeric", month: "short", timeZone: "UTC" });
 const weekdayDay = new Intl.DateTimeFormat("es-MX", { weekday: "short", day: "numeric", timeZone: "UTC" });
-const longDate = new Intl.DateTimeFormat("es-MX", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
-/** '10 mar' of a 'YYYY-MM-DD'. */
-export const shortDate = (date: string) => dayMonth.format(new Date(parseIsoDate(date)));
+/** '10/03' of a 'YYYY-MM-DD': a chart's axis, where the year is the period's. */
+export const shortDate = (date: string) => formatDate(date).slice(0, 5);
 /** 'lun 10' of a 'YYYY-MM-DD'. */
 export const weekdayDate = (date: string) => weekdayDay.format(new Date(parseIsoDate(date)));
-/** '10 mar 2025' of a 'YYYY-MM-DD'. */
-export const fullDate = (date: string) => longDate.format(new Date(parseIsoDate(date)));
+/** '10/03/2025' of a 'YYYY-MM-DD' (src/core/week.ts). */
+export const fullDate = (date: string) => formatDate(date);
+
+const AXIS_NUMBER = new Intl.NumberFormat("es-MX", { maximumFractionDigits: 2 });
+/**
+ * An hours axis: from 0, ticks at least one hour apart, written as a person writes hours. Without a step and
+ * a format, an axis whose values are all 0 gets ticks a millionth apart («0.000000»).
+ */
+export const hoursAxis = { min: 0, tickMinStep: 1, valueFormatter: (value: number) => AXIS_NUMBER.format(value) };
 
 /** Hours for a chart's tooltip ('7.5 h'); nothing for a missing value. */
 export const hoursFormatter = (value: number | null) => (value === null ? "" : formatHours(value));

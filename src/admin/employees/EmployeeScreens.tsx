@@ -5,7 +5,6 @@ import {
   BooleanField,
   BooleanInput,
   Datagrid,
-  DateField,
   NumberField,
   Pagination,
   ReferenceInput,
@@ -19,6 +18,9 @@ import {
 } from "react-admin";
 import { DEFAULT_EMPLOYEE_CODE } from "../../core/constants";
 import { employeeSchema, employeeUpdateSchema } from "../../core/schemas/employee";
+import { businessToday } from "../../core/week";
+import { SiaDateField } from "../common/DateField";
+import { DatePickerInput } from "../common/DatePickerInput";
 import { showRowClick } from "../common/links";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
@@ -119,6 +121,9 @@ function EmployeeInputs() {
           <SelectInput optionText="name" emptyText="sia.common.none" fullWidth />
         </ReferenceInput>
       </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <DatePickerInput source="start_on" fullWidth />
+      </Grid>
       <Grid size={{ xs: 12, md: 3 }}>
         <BooleanInput source="is_active" />
       </Grid>
@@ -145,6 +150,7 @@ export function EmployeeCreate() {
         assignable: false,
         is_rape: false,
         is_admin_group: false,
+        start_on: businessToday(),
       }}
     >
       <EmployeeInputs />
@@ -166,6 +172,7 @@ export function EmployeeShow() {
     <SiaShow>
       <SimpleShowLayout>
         {employeeFields}
+        <SiaDateField source="start_on" emptyText="—" />
         <BooleanField source="is_admin_group" />
         <ReferenceManyField
           label="resources.employees.fields.assignments"
@@ -182,8 +189,8 @@ export function EmployeeShow() {
           >
             <TextField source="client_name" />
             <TextField source="product_name" />
-            <DateField source="start_on" locales="es-MX" options={{ timeZone: "UTC" }} />
-            <DateField source="end_on" locales="es-MX" options={{ timeZone: "UTC" }} />
+            <SiaDateField source="start_on" />
+            <SiaDateField source="end_on" />
             <NumberField source="duration_days" locales="es-MX" />
           </Datagrid>
         </ReferenceManyField>

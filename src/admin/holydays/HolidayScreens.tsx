@@ -2,16 +2,15 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import UploadFileIcon from "@mui/icons-material/UploadFile";
 import { Button } from "@mui/material";
 import { useState } from "react";
-import { DateField, DeleteButton, TextField, TextInput, useCanAccess, useTranslate } from "react-admin";
+import { DeleteButton, TextField, TextInput, useCanAccess, useTranslate } from "react-admin";
 import { holydaySchema } from "../../core/schemas/holyday";
+import { SiaDateField } from "../common/DateField";
 import { DatePickerInput } from "../common/DatePickerInput";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaList } from "../common/screens";
 import { HolidayImportDialog } from "./HolidayImportDialog";
 
 const resolver = zodResolver(holydaySchema as never);
-/** Dates are calendar days (YYYY-MM-DD): shown in UTC so Mexico's offset never moves them a day back. */
-const longDate = { weekday: "long", year: "numeric", month: "long", day: "numeric", timeZone: "UTC" } as const;
 const filters = [<SearchFilter key="q" source="q" alwaysOn placeholder="sia.holydays.search" />];
 
 function ImportButton() {
@@ -38,7 +37,7 @@ function RowDelete() {
 export function HolidayList() {
   return (
     <SiaList filters={filters} sort={{ field: "date", order: "ASC" }} rowClick={false} actions={<ImportButton />}>
-      <DateField source="date" locales="es-MX" options={longDate} />
+      <SiaDateField source="date" />
       <TextField source="name" emptyText="—" />
       <RowDelete />
     </SiaList>

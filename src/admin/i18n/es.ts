@@ -112,6 +112,7 @@ export const resources = {
       workspace_name: "Espacio de trabajo",
       employee_position_name: "Puesto",
       assignments: "Asignaciones",
+      start_on: "Fecha de ingreso",
     },
   },
   employee_positions: {
@@ -481,6 +482,13 @@ export const resources = {
   },
 } as const;
 
+/** The date pickers' own words where the library's Spanish lacks an accent (their fields' accessible names). */
+export const pickerTexts = {
+  day: "Día",
+  weekDay: "Día de la semana",
+  okButtonLabel: "Aceptar",
+} as const;
+
 /** The app's own texts (menus, pages, filters). */
 /** The names of an API error's keys that are not a field of any form (SPEC §8's «Error en los parametros {campo}»). */
 export const apiFields = {
@@ -507,6 +515,8 @@ export const apiFields = {
   client_product_catalogs_attributes: "Productos",
   bosses_workspaces: "Jefes",
   password_confirmation: "Confirmación de contraseña",
+  // A board message's text (POST projects/:id/messages).
+  body: "Mensaje",
 } as const;
 
 export const sia = {
@@ -974,11 +984,12 @@ export const sia = {
       close_month_activities: "Cerrar mes",
       open_month_activities: "Abrir mes",
     },
+    // Whose week or month, and which days: an administrator acts on someone else's time.
     freeze_ask: {
-      close_activities: "¿Deseas cerrar semana?",
-      open_activities: "¿Deseas abrir semana?",
-      close_month_activities: "¿Deseas cerrar mes?",
-      open_month_activities: "¿Deseas abrir mes?",
+      close_activities: "¿Deseas cerrar la semana del %{from} al %{to} de %{name}?",
+      open_activities: "¿Deseas abrir la semana del %{from} al %{to} de %{name}?",
+      close_month_activities: "¿Deseas cerrar el mes del %{month_from} al %{month_to} de %{name}?",
+      open_month_activities: "¿Deseas abrir el mes del %{month_from} al %{month_to} de %{name}?",
     },
     week_total: "Total de la semana: %{hours}",
     employee: "Empleado",

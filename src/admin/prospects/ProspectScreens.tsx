@@ -4,7 +4,6 @@ import SwapHorizIcon from "@mui/icons-material/SwapHoriz";
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Link as MuiLink, Typography } from "@mui/material";
 import { useState } from "react";
 import {
-  DateField,
   Form,
   FunctionField,
   HttpError,
@@ -24,6 +23,7 @@ import { messages } from "../../core/messages";
 import { screenPath } from "../../core/resources";
 import { prospectConversionSchema, prospectSchema } from "../../core/schemas/prospect";
 import type { SiaDataProvider } from "../../dataProvider";
+import { SiaDateField } from "../common/DateField";
 import { DriveFolderInput } from "../common/DriveFolderInput";
 import { DriveFolderField } from "../common/DriveFolderLink";
 import { SearchFilter } from "../common/SearchFilter";
@@ -31,7 +31,6 @@ import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const resolver = zodResolver(prospectSchema as never);
 const conversionResolver = zodResolver(prospectConversionSchema as never) as Resolver<FieldValues, unknown, FieldValues>;
-const dateTime = { dateStyle: "medium", timeStyle: "short" } as const;
 
 const filters = [<SearchFilter key="q" source="q" alwaysOn placeholder="sia.prospects.search" />];
 
@@ -64,7 +63,7 @@ export function ProspectList() {
         render={(r: ProspectRecord) => (r.client_id ? <WonClient record={r} /> : "—")}
       />
       <DriveFolderField source="drive_root_url" sortable={false} />
-      <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
+      <SiaDateField source="created_at" showTime />
     </SiaList>
   );
 }
@@ -225,7 +224,7 @@ export function ProspectShow() {
       <SimpleShowLayout>
         <TextField source="name" />
         <DriveFolderField source="drive_root_url" />
-        <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
+        <SiaDateField source="created_at" showTime />
       </SimpleShowLayout>
     </SiaShow>
   );

@@ -11,7 +11,6 @@ import { Alert, Box, Button, Card, CardContent, Chip, Link as MuiLink, Stack, Ty
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import {
-  DateField,
   FunctionField,
   type RaRecord,
   ReferenceInput,
@@ -35,13 +34,13 @@ import { quotationFormSchema, quotationTransitionSchema } from "../../core/schem
 import { QUOTATION_STATES, type QuotationState } from "../../core/states";
 import type { SiaDataProvider } from "../../dataProvider";
 import { AuditTrail, formatDateTime } from "../common/AuditTrail";
+import { SiaDateField } from "../common/DateField";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { TransitionDialog } from "../common/TransitionDialog";
 import { emptyEvent, eventForForm, QuotationInputs } from "./QuotationInputs";
 
 const resolver = zodResolver(quotationFormSchema as never);
-const dateTime = { dateStyle: "medium", timeStyle: "short" } as const;
 
 type QuotationRecord = RaRecord & {
   state?: string;
@@ -121,7 +120,7 @@ export function QuotationList() {
         sortBy="state"
         render={(r: QuotationRecord) => <QuotationStateChip state={r.state} label={r.state_name} />}
       />
-      <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
+      <SiaDateField source="created_at" showTime />
     </SiaList>
   );
 }
@@ -394,7 +393,7 @@ export function QuotationShow() {
             render={(r: QuotationRecord) => <QuotationStateChip state={r.state} label={r.state_name} />}
           />
           <TextField source="audit_comment" label="resources.quotations.fields.audit_comment_last" emptyText="—" />
-          <DateField source="created_at" locales="es-MX" options={dateTime} showTime />
+          <SiaDateField source="created_at" showTime />
         </SimpleShowLayout>
         <CreatedRecords />
         <QuotationEvents />

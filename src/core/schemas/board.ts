@@ -18,15 +18,31 @@ export interface BoardMessageView {
   seen_by: Array<{ user_id: number; name: string; read_at: string }>;
 }
 
+/** The most characters a message holds, counted as a person sees them (graphemeCount). */
 export const BOARD_MESSAGE_MAX = 500;
+/**
+ * The most UTF-16 units a message may take: a character a person sees can be many (👨‍👩‍👧‍👦 is 11, and
+ * combining marks pile up without limit), so the visible limit alone would let a message grow unbounded.
+ * 500 family emoji fit; the column holds as many code points.
+ */
+export const BOARD_MESSAGE_MAX_UNITS = 8000;
 export const BOARD_PAGE_SIZE = 30;
+
+const graphemes = new Intl.Segmenter("es", { granularity: "grapheme" });
+/** Characters as a person counts them: an emoji, a flag or a letter with its accent is one. */
+export function graphemeCount(text: string): number {
+  let n = 0;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
 
 export const boardMessageSchema = z.object({
   body: z
     .string({ error: boardMessages.bodyRequired })
     .trim()
     .min(1, { error: boardMessages.bodyRequired })
-    .max(BOARD_MESSAGE_MAX, { error: boardMessages.bodyTooLong(BOARD_MESSAGE_MAX) }),
+    .max(BOARD_MESSAGE_MAX_UNITS, { error: boardMessages.bodyTooLong(BOARD_MESSAGE_MAX) })
+    .refine((body) => graphemeCount(body) <= BOARD_MESSAGE_MAX, { error: boardMessages.bodyTooLong(BOARD_MESSAGE_MAX) }),
 });
 
 export const markReadSchema = z.object({

@@ -1,6 +1,6 @@
 import { DEFAULT_EMPLOYEE_CODE } from "../constants";
 import { messages } from "../messages";
-import { flag, optionalId, requiredText, z } from "./fields";
+import { flag, optionalId, optionalIsoDate, requiredText, z } from "./fields";
 
 export const employeeSchema = z.object({
   name: requiredText(200),
@@ -19,6 +19,8 @@ export const employeeSchema = z.object({
   assignable: flag(),
   workspace_id: optionalId(),
   employee_position_id: optionalId(),
+  /** Start date: weeks before it are not theirs to close (the team dashboard's «Semanas sin cerrar»). */
+  start_on: optionalIsoDate(),
 });
 export type EmployeeInput = z.infer<typeof employeeSchema>;
 export const employeeUpdateSchema = employeeSchema.partial();

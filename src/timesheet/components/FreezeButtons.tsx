@@ -8,6 +8,7 @@ import { Button, Chip } from "@mui/material";
 import { useState } from "react";
 import { Confirm, useTranslate } from "react-admin";
 import { messages } from "../../core/messages";
+import { firstOfMonth, formatDate, lastOfMonth } from "../../core/week";
 import type { FreezeVerb } from "../../dataProvider";
 import type { WeekState } from "../data/queries";
 
@@ -20,12 +21,22 @@ export function FreezeButtons(props: {
   /** Admins: every verb (the month too); others: closing their own week. */
   isAdmin: boolean;
   busy: boolean;
+  /** Whose week it is, named in the question. */
+  employeeName?: string;
   onFreeze(verb: FreezeVerb): void;
 }) {
-  const { state, isAdmin, busy } = props;
+  const { state, isAdmin, busy, employeeName } = props;
   const translate = useTranslate();
   const [asking, setAsking] = useState<FreezeVerb | null>(null);
   if (!state) return null;
+  const ask = (verb: FreezeVerb) =>
+    translate(question(verb), {
+      name: employeeName ?? `#${state.employee_id}`,
+      from: formatDate(state.week_start),
+      to: formatDate(state.week_end),
+      month_from: formatDate(firstOfMonth(state.week_start)),
+      month_to: formatDate(lastOfMonth(state.week_start)),
+    });
   const verbs: FreezeVerb[] = [];
   if (!state.frozen && state.can_close) verbs.push("close_activities");
   if (state.frozen && state.frozen_kind === "week" && state.can_open) verbs.push("open_activities");
@@ -56,7 +67,7 @@ export function FreezeButtons(props: {
       <Confirm
         isOpen={asking !== null}
         title={asking ? label(asking) : ""}
-        content={asking === "close_activities" && !isAdmin ? messages.confirmCloseWeek : asking ? question(asking) : ""}
+        content={asking === "close_activities" && !isAdmin ? messages.confirmCloseWeek : asking ? ask(asking) : ""}
         confirm="sia.common.confirm"
         cancel="sia.common.cancel"
         onConfirm={() => {
