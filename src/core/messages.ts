@@ -244,6 +244,8 @@ export const messages = {
       : `Ya tiene ${max} descargas en curso: espere a que termine una antes de iniciar otra.`,
   downloadsBusy: "Hay demasiadas descargas en curso en este momento: espere unos segundos e intente de nuevo.",
   downloadStalled: "La descarga se interrumpió porque el navegador dejó de recibir datos",
+  activityNotAvailable: (id: number) =>
+    `La actividad ${id} no existe o no es suya: pudo haber sido eliminada. Actualice la semana.`,
 } as const;
 
 export type Messages = typeof messages;

@@ -175,6 +175,21 @@ describe("downloads: a fair share of the server", () => {
     ).toBe(true);
   }, 60_000);
 
+  it("signed-in answers and downloads are never stored by a browser or proxy", async () => {
+    for (const res of [
+      await admin.get("/api/v1/clients"),
+      await operator.get("/api/v1/sessions/current"),
+      await operator.get("/api/v1/users"),
+      await operator.post("/api/v1/activities/batch", {}),
+    ])
+      expect(res.headers["cache-control"], `${res.status}`).toBe("no-store");
+    const download = await openDownload(urls()[0], operator.token);
+    expect(download.status).toBe(200);
+    expect(download.head.toLowerCase()).toContain("\r\ncache-control: no-store");
+    download.socket.destroy();
+    await download.closed;
+  }, 60_000);
+
   it("past the total cap, the next download of anyone waits its turn with a 429", async () => {
     const list = urls();
     const mine = await Promise.all([openDownload(list[0], operator.token), openDownload(list[2], operator.token)]);

@@ -211,11 +211,13 @@ export async function planWeekSave(
     lock,
   );
   // 403 before anything is said about the rows: someone else's activity is not the caller's to touch.
+  // Under an "own" grant a missing id gets the very same answer, so ids cannot be probed.
   for (const ref of refs) {
     const row = stored.get(ref.id);
     const grant = ref.kind === "update" ? grants.update : grants.delete;
     if (!grant) throw forbidden();
-    if (row && grant === "own" && row.employee_id !== user.employee?.id) throw forbidden();
+    if (grant === "own" && (!row || row.employee_id !== user.employee?.id))
+      throw new HttpError(403, messages.activityNotAvailable(ref.id));
   }
   // 409 for the whole save when any version is stale: the draft was made from a week that changed.
   const stale = refs.filter((r) => stored.has(r.id) && stored.get(r.id)?.lock_version !== r.lockVersion);
