@@ -71,6 +71,13 @@ const schema = z
       .int()
       .positive()
       .default(10 * 1_048_576),
+    // --- a download's fair share (server/http/downloads.ts; README «Descargas») ---
+    /** CSV downloads one user may have running at once (two tabs); the next is refused with 429 until one ends. */
+    DOWNLOADS_PER_USER: z.coerce.number().int().min(1).max(10).default(2),
+    /** CSV downloads running at once, everyone together: each may hold a database connection, the pool has 10. */
+    DOWNLOADS_TOTAL: z.coerce.number().int().min(1).max(100).default(4),
+    /** Seconds a download may wait for a reader that takes nothing before it is ended. */
+    DOWNLOAD_STALL_SECONDS: z.coerce.number().positive().max(600).default(10),
     SECRET_KEY: z.string().min(32).optional(),
     /** Where the drive lives: `local` (folders under DATA_DIR/drive) or `google` (a Google Drive folder). */
     DOCUMENTS_ADAPTER: z.enum(["local", "google"]).default("local"),

@@ -69,6 +69,9 @@ export function registerAuth(app: FastifyInstance) {
         reply.header(SESSION_STAMP_HEADER, sessionStamp(found.user));
       }
     }
+    // A signed-in answer (a download too) is this user's alone: no browser or proxy may keep a copy
+    // that the next person at a shared computer could read back.
+    if (request.user) reply.header("cache-control", "no-store");
     const config = request.routeOptions.config;
     if (config?.public) return;
     if (!request.user) throw unauthorized();
@@ -94,9 +97,14 @@ function checkOrigin(app: FastifyInstance, request: FastifyRequest) {
       return null;
     }
   };
-  const allowed = new Set([hostOf(request.headers.host ?? "")]);
-  if (app.config.PUBLIC_URL) allowed.add(new URL(app.config.PUBLIC_URL).host);
-  if (!allowed.has(from.host)) throw new HttpError(403, messages.originRejected);
+  // Behind a proxy the Host header is whatever the client or the proxy wrote: with PUBLIC_URL set, the
+  // one origin SIA is served from is that URL's, and only it may send unsafe requests.
+  if (app.config.PUBLIC_URL) {
+    const own = new URL(app.config.PUBLIC_URL);
+    if (from.protocol !== own.protocol || from.host !== own.host) throw new HttpError(403, messages.originRejected);
+    return;
+  }
+  if (from.host !== hostOf(request.headers.host ?? "")) throw new HttpError(403, messages.originRejected);
 }
 
 export function currentUser(request: FastifyRequest): SessionUser {

@@ -47,6 +47,7 @@ import { CSV_BATCH, lineBatches, selectBatches } from "../db/cursor";
 import { authorize, requires } from "./auth";
 import { parseWrapped } from "./body";
 import { type CsvColumn, csvFilename, csvLineStream, csvStream } from "./csv";
+import { guardedDownload } from "./downloads";
 import { databaseValidationError, HttpError, notFound, parse, ValidationError } from "./errors";
 import { doc } from "./openapi";
 import { searchCondition } from "./search";
@@ -680,9 +681,16 @@ export function idOf(request: FastifyRequest): number {
   return parsed.data.id;
 }
 
-/** Sends a CSV body (a string or the writer's stream, piped with back-pressure) as a download. */
+/**
+ * Sends a CSV body (a string or the writer's stream, piped with back-pressure) as a download. A stream
+ * takes one of the user's download slots and is ended if its reader stalls (server/http/downloads.ts).
+ */
 export function sendCsv(reply: FastifyReply, filename: string, body: string | Readable) {
-  return reply.header("content-type", "text/csv; charset=utf-8").header("content-disposition", csvFilename(filename)).send(body);
+  const payload = typeof body === "string" ? body : guardedDownload(reply, body);
+  return reply
+    .header("content-type", "text/csv; charset=utf-8")
+    .header("content-disposition", csvFilename(filename))
+    .send(payload);
 }
 
 /** Registers one declared resource's routes. */

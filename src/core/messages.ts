@@ -245,6 +245,15 @@ export const messages = {
   invoiceActionReverted: (invoiced: number) =>
     `Las facturas del proyecto ya no suman 100 % (hoy ${invoiced} %): queda como parcialmente facturado`,
   warrantyAutoClosed: (days: number) => `Cierre automático: la garantía cumplió ${days} días.`,
+  // a fair share of the server: downloads, future hours (docs/decisions/037-downloads-fair-share.md)
+  downloadInProgress: (max: number) =>
+    max === 1
+      ? "Ya tiene una descarga en curso: espere a que termine antes de iniciar otra."
+      : `Ya tiene ${max} descargas en curso: espere a que termine una antes de iniciar otra.`,
+  downloadsBusy: "Hay demasiadas descargas en curso en este momento: espere unos segundos e intente de nuevo.",
+  downloadStalled: "La descarga se interrumpió porque el navegador dejó de recibir datos",
+  activityNotAvailable: (id: number) =>
+    `La actividad ${id} no existe o no es suya: pudo haber sido eliminada. Actualice la semana.`,
 } as const;
 
 export type Messages = typeof messages;

@@ -194,15 +194,14 @@ describe("the week save: creates, updates and deletions in one request", () => {
         { ...ref(a), description: "Bien" },
         { ...ref(b), ends_at: at("2031-01-10", "01:00") },
       ],
-      deletions: [{ id: 99_999_999, lock_version: 0 }, { id: a.id }],
+      deletions: [{ id: a.id }],
     };
     const res = await save(operator, body);
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({
       "1": { description: ["13:00 - 14:00: es obligatorio"] },
       "updates.1": { ends_at: [`10:00 - 01:00: ${messages.activitySameDay}`] },
-      "deletions.0": { id: [`Actividad 1: ${messages.activityMissing(99_999_999)}`] },
-      "deletions.1": { lock_version: ["Actividad 2: es obligatorio"] },
+      "deletions.0": { lock_version: ["Actividad 1: es obligatorio"] },
     });
     expect(await snapshot()).toEqual(before);
     expect((await check(operator, body)).body).toEqual(res.body);
@@ -231,6 +230,32 @@ describe("the week save: creates, updates and deletions in one request", () => {
     const ok = await save(admin, { updates: [{ ...ref(theirs), description: "Por el administrador" }] });
     expect(ok.status).toBe(200);
     expect(ok.body.updated[0]).toMatchObject({ employee_id: otherEmployee.id, description: "Por el administrador" });
+  });
+
+  it("another employee's activity and a missing one get the same 403, so ids cannot be probed", async () => {
+    const [theirs] = await stored(admin, internal("2031-01-11", "09:00", "10:00", { employee_id: otherEmployee.id }));
+    await t.app.db.db.delete(activities).where(eq(activities.id, theirs.id));
+    const [kept] = await stored(admin, internal("2031-01-11", "10:00", "11:00", { employee_id: otherEmployee.id }));
+    const before = await snapshot();
+    for (const path of ["batch", "validate"] as const) {
+      for (const part of ["updates", "deletions"] as const) {
+        const answer = async (id: number) => {
+          const res = await operator.post(`/api/v1/activities/${path}`, {
+            [part]: [{ id, lock_version: 0, ...(part === "updates" ? { description: "Mía" } : {}) }],
+          });
+          return { status: res.status, body: JSON.stringify(res.body).replaceAll(String(id), "ID") };
+        };
+        const other = await answer(kept.id);
+        expect(other.status).toBe(403);
+        expect(await answer(theirs.id)).toEqual(other);
+        expect(await answer(2_000_000_000)).toEqual(other);
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+    // An administrator, who may see every activity, is still told which one no longer exists.
+    const missing = await save(admin, { deletions: [{ id: theirs.id, lock_version: 0 }] });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors["deletions.0"].id).toEqual([`Actividad 1: ${messages.activityMissing(theirs.id)}`]);
   });
 
   it("a frozen activity is refused at its old day and at its new day", async () => {

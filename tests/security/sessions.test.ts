@@ -156,6 +156,23 @@ describe("Origin check on unsafe methods", () => {
     const after = await call(t.app, "GET", `/api/v1/clients/${client.id}`, undefined, auth);
     expect(after.status).toBe(200);
     expect(JSON.stringify(after.body)).toContain("Cliente intacto");
+    // With PUBLIC_URL set, a Host header the client wrote itself (or a proxy passed on) proves nothing:
+    // only the public origin, with its scheme, may write.
+    for (const origin of ["https://evil.example", "http://sia.ejemplo.mx"]) {
+      const forged = await call(
+        t.app,
+        "PUT",
+        `/api/v1/clients/${client.id}`,
+        { client: { name: "Intruso" } },
+        {
+          ...auth,
+          origin,
+          host: new URL(origin).host,
+        },
+      );
+      expect(forged.status, `${origin} con Host ${new URL(origin).host}`).toBe(403);
+      expect(forged.body).toEqual({ error: "Origen de la solicitud no permitido" });
+    }
     // Its public origin and a safe method from anywhere pass.
     const own = await call(
       t.app,

@@ -24,6 +24,7 @@ import type { Tx } from "../../db/client";
 import { activities, holydays } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import { type ActivityValues, type BatchItem, checkActivities, employeeFor, loadSettings, rangeStartDate } from "./service";
+import { lockEmployeeWeeks } from "./weekLock";
 import { insertBatch } from "./weekSave";
 
 /** What one copy asks for: from which week to which, for whom, and whether to write. */
@@ -78,6 +79,7 @@ export function weekCopyOf(user: SessionUser, params: Record<string, unknown>): 
 /** Copies (or, in a dry run, plans) one week onto another; answers the ids written, in source order. */
 export async function copyWeek(tx: Tx, copy: WeekCopy, userId: number): Promise<WeekCopyResult> {
   const { source, target, employeeId, dryRun } = copy;
+  await lockEmployeeWeeks(tx, [employeeId]);
   const shift = daysBetween(source.starts_on, target.starts_on);
   const sourceRows = await tx
     .select()

@@ -10,6 +10,7 @@ import type { Tx } from "../../db/client";
 import { employees, frozen_periods } from "../../db/schema";
 import { forbidden, ValidationError } from "../../http/errors";
 import { isAdmin, mayCloseWeek } from "./service";
+import { lockEmployeeWeeks } from "./weekLock";
 
 export type FreezeKind = "week" | "month";
 
@@ -44,6 +45,8 @@ export function freezeTarget(user: SessionUser, byEmployee: unknown, kind: Freez
 /** Closes or opens the period; closing twice or opening an open period changes nothing. */
 export async function setFrozen(tx: Tx, user: SessionUser, freeze: Freeze) {
   const { kind, close, employeeId } = freeze;
+  // After any save into this employee's weeks that already checked them, before any that has not.
+  await lockEmployeeWeeks(tx, [employeeId]);
   const [employee] = await tx.select({ id: employees.id }).from(employees).where(eq(employees.id, employeeId));
   if (!employee) throw ValidationError.field("by_employee", messages.invalidReference);
   const period = kind === "week" ? weekOf(freeze.date) : monthOf(freeze.date);

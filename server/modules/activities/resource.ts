@@ -47,6 +47,7 @@ import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports";
 import { copyWeek, weekCopyOf } from "./copyWeek";
 import { freezeTarget, setFrozen } from "./freeze";
 import { employeeFor, localDaySql, parseRange, prepareActivityWrite, rangeStartDate, weekState } from "./service";
+import { lockEmployeeWeeks } from "./weekLock";
 import { planWeekSave, type SaveGrants, saveWeek } from "./weekSave";
 
 type Row = Record<string, unknown> & { id: number };
@@ -155,6 +156,9 @@ export const activitiesResource = declareResource({
   beforeWrite: prepareActivityWrite,
   deleteGuards: [
     async (id, db) => {
+      // Under the owner's lock (./weekLock.ts): a close of the week cannot commit between this check and the delete.
+      const [owner] = await db.select({ id: activities.employee_id }).from(activities).where(eq(activities.id, id));
+      if (owner) await lockEmployeeWeeks(db, [owner.id]);
       const [row] = (await db.select({ is_editable: isEditable }).from(activities).where(eq(activities.id, id))) as {
         is_editable: boolean;
       }[];

@@ -18,6 +18,7 @@ import type { Tx } from "../../db/client";
 import { activities, app_settings, employees, frozen_periods } from "../../db/schema";
 import { forbidden, parse, ValidationError } from "../../http/errors";
 import type { WriteArgs } from "../../http/resource";
+import { lockEmployeeWeeks } from "./weekLock";
 
 export type ActivityValues = ActivityInput & { employee_id: number };
 type Errors = Record<string, string[]>;
@@ -305,6 +306,17 @@ export function rowOf(values: ActivityValues, userId: number): ActivityRow {
 }
 export type ActivityRow = { [K in ActivityField]: K extends keyof ActivityValues ? ActivityValues[K] | null : number | null };
 
+/** Whether the local day of `instant` lies in a closed week or month of the employee. */
+export async function isFrozenDay(db: Tx, employeeId: number, instant: Date): Promise<boolean> {
+  const day = localDate(instant);
+  const [row] = await db
+    .select({ id: frozen_periods.id })
+    .from(frozen_periods)
+    .where(and(eq(frozen_periods.employee_id, employeeId), lte(frozen_periods.starts_on, day), gte(frozen_periods.ends_on, day)))
+    .limit(1);
+  return !!row;
+}
+
 /** beforeWrite of the resource: merges an update with the stored row, parses, authorises, checks. */
 export async function prepareActivityWrite(
   ...[input, ctx, existing]: WriteArgs<typeof activities, typeof activitySchema, typeof activityUpdateSchema>
@@ -317,9 +329,13 @@ export async function prepareActivityWrite(
   for (const [key, value] of Object.entries(input)) if (value !== undefined) merged[key] = value;
   // Changing the action type drops the old type's fields unless sent again (normaliseActivity clears them).
   const parsed = parse(activitySchema, merged);
-  const employeeId =
-    existing && input.employee_id === undefined ? existing.employee_id : employeeFor(ctx.user, input.employee_id);
-  const values: ActivityValues = { ...parsed, employee_id: employeeId };
+  const target = existing && input.employee_id === undefined ? existing.employee_id : employeeFor(ctx.user, input.employee_id);
+  // Serialised with closing a week or month (./weekLock.ts); the stored row's day is checked again under
+  // the lock, since a close may have committed after it was read.
+  await lockEmployeeWeeks(ctx.db, existing ? [target, existing.employee_id] : [target]);
+  if (existing && (await isFrozenDay(ctx.db, existing.employee_id, existing.begins_at)))
+    throw ValidationError.base(messages.activityFrozen);
+  const values: ActivityValues = { ...parsed, employee_id: target };
   const errors = await checkActivity(ctx.db, values, {
     settings: await loadSettings(ctx.db),
     exceptId: existing?.id,

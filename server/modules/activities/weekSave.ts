@@ -40,6 +40,7 @@ import {
   rowOf,
   storedImportKeys,
 } from "./service";
+import { lockEmployeeWeeks } from "./weekLock";
 
 type Errors = Record<string, string[]>;
 
@@ -145,25 +146,26 @@ function parseCreates(user: SessionUser, raw: unknown[], errors: Record<string, 
  * Checks a whole draft (see the file's comment) and answers what to write. `lock` takes row locks on the
  * touched activities (the batch, inside its transaction); validate reads without them.
  */
-/** Namespace of the week save's advisory locks (pg_advisory_xact_lock's first key). */
-const WEEK_SAVE_LOCK = 7_020_001;
-
 /**
- * Saves of the same employee's week run one after another (a transaction-scoped advisory lock per
- * employee, in id order): the second of a double click, or of two tabs, then reads what the first wrote
+ * Saves of the same employee's week run one after another, and after or before a close of that week or
+ * month (./weekLock.ts): the second of a double click, or of two tabs, then reads what the first wrote
  * in every statement of its plan — its import keys as already stored, not as overlaps. Without it, under
  * READ COMMITTED, the key lookup could miss a row the overlap check then saw, refusing a save that should
  * have answered «already there».
  */
-async function lockEmployees(db: Tx, user: SessionUser, body: ActivityBatch) {
+async function lockEmployees(db: Tx, user: SessionUser, body: ActivityBatch, storedIds: number[]) {
   const ids = new Set<number>();
+  // The owners of the stored rows it changes or deletes (an administrator's save may name none of them).
+  if (storedIds.length) {
+    const owners = await db.select({ id: activities.employee_id }).from(activities).where(inArray(activities.id, storedIds));
+    for (const owner of owners) ids.add(owner.id);
+  }
   if (user.employee?.id) ids.add(user.employee.id);
   for (const item of [...body.activities, ...body.updates] as unknown[]) {
     const id = (item as { employee_id?: unknown } | null)?.employee_id;
     if (typeof id === "number" && Number.isInteger(id) && id > 0) ids.add(id);
   }
-  for (const id of [...ids].sort((a, b) => a - b).slice(0, 50))
-    await db.execute(sql`select pg_advisory_xact_lock(${WEEK_SAVE_LOCK}, ${id})`);
+  await lockEmployeeWeeks(db, ids);
 }
 
 export async function planWeekSave(
@@ -174,7 +176,6 @@ export async function planWeekSave(
   lock: boolean,
 ): Promise<WeekPlan> {
   const errors: Record<string, Errors> = {};
-  if (lock) await lockEmployees(db, user, body);
   // The stored activities named by updates and deletions: each once, with the version the draft read.
   const refs: { key: string; id: number; lockVersion: number; raw: Record<string, unknown>; kind: "update" | "delete" }[] = [];
   const seenIds = new Set<number>();
@@ -197,17 +198,26 @@ export async function planWeekSave(
       refs.push({ key, id: parsed.data.id, lockVersion: parsed.data.lock_version, raw: item as Record<string, unknown>, kind });
     }
   }
+  if (lock)
+    await lockEmployees(
+      db,
+      user,
+      body,
+      refs.map((r) => r.id),
+    );
   const stored = await storedRows(
     db,
     refs.map((r) => r.id),
     lock,
   );
   // 403 before anything is said about the rows: someone else's activity is not the caller's to touch.
+  // Under an "own" grant a missing id gets the very same answer, so ids cannot be probed.
   for (const ref of refs) {
     const row = stored.get(ref.id);
     const grant = ref.kind === "update" ? grants.update : grants.delete;
     if (!grant) throw forbidden();
-    if (row && grant === "own" && row.employee_id !== user.employee?.id) throw forbidden();
+    if (grant === "own" && (!row || row.employee_id !== user.employee?.id))
+      throw new HttpError(403, messages.activityNotAvailable(ref.id));
   }
   // 409 for the whole save when any version is stale: the draft was made from a week that changed.
   const stale = refs.filter((r) => stored.has(r.id) && stored.get(r.id)?.lock_version !== r.lockVersion);
