@@ -14,6 +14,7 @@ import { Alert, Box, CircularProgress, Paper, Stack } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Confirm, HttpError, Title, useDataProvider, useNotify, usePermissions } from "react-admin";
 import { type Activity, copyOfActivity, localEventChanges, templateOfLocal } from "../core/activity";
+import { pickFields } from "../core/changedFields";
 import { CALENDAR } from "../core/constants";
 import { messages } from "../core/messages";
 import type { SessionUser } from "../core/session";
@@ -202,7 +203,7 @@ export default function ActivitiesPage() {
 
   /* ---------- what the dialog gives back ---------- */
 
-  const submit = async (values: ActivityFormValues, labels: ChoiceLabels) => {
+  const submit = async (values: ActivityFormValues, labels: ChoiceLabels, changed: (keyof ActivityFormValues)[]) => {
     if (!target) return;
     const begins = new Date(String(values.begins_at));
     const ends = new Date(String(values.ends_at));
@@ -227,15 +228,19 @@ export default function ActivitiesPage() {
     }
     if (target.activity) {
       try {
-        await mutations.update.mutateAsync({ activity: target.activity, data: values as unknown as Record<string, unknown> });
+        // Only what this person changed: the fields they left alone keep whatever SIA holds now.
+        await mutations.update.mutateAsync({
+          activity: target.activity,
+          data: pickFields(values, changed) as Record<string, unknown>,
+        });
       } catch (error) {
         const current =
           (error as HttpError).status === 409 ? ((error as HttpError).body?.activity as Activity | undefined) : undefined;
         if (!current) throw error;
-        // Someone else saved it meanwhile: the dialog keeps what was typed; the next Guardar applies it
-        // over the current version (the week behind shows theirs, read again).
+        // Someone else saved it meanwhile: the dialog shows their version with this person's changes over
+        // it; the next Guardar sends those changes at the current version (the week behind shows theirs).
         setTarget((t) => (t ? { ...t, activity: current } : t));
-        throw new HttpError(messages.staleVersionRetry, 409, {});
+        throw new HttpError(messages.staleVersionRetry, 409, { activity: current });
       }
       notify(messages.activityEdited, { type: "success" });
     } else {
