@@ -783,6 +783,15 @@ export const sia = {
     prospect_suffix: "%{name} (prospecto)",
     all_employees_read_only: "Vista de todos los empleados: solo lectura. Elija un empleado para editar.",
   },
+  // the timesheet's conflicts, unsaved changes, navigation and closing a month
+  timesheet_more: {
+    keep_this_window: "Conservar lo de esta ventana",
+    keep_other_window: "Conservar lo guardado",
+    discard_title: "¿Descartar lo que escribió?",
+    discard_content: "La actividad tiene cambios sin guardar. Si cierra el diálogo se perderán.",
+    discard: "Descartar",
+    keep_editing: "Seguir editando",
+  },
   // reports: the reporting screen (/app/reporting/list)
   reporting: {
     title: "Reportes",

@@ -11,7 +11,7 @@ import { Confirm, type HttpError, useNotify, useTranslate } from "react-admin";
 import { useSearchParams } from "react-router-dom";
 import type { Activity } from "../../core/activity";
 import type { ImportType, LocalEvent } from "../../core/localEvent";
-import { calendarMessages, importMessages, messages } from "../../core/messages";
+import { calendarMessages, importMessages, messages, timesheetMessages } from "../../core/messages";
 import { CALENDAR_IMPORT_PARAM } from "../../core/resources";
 import { sundayOf } from "../../core/week";
 import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../../dataProvider";
@@ -21,16 +21,21 @@ import {
   applySaveErrors,
   type Draft,
   errorLineText,
+  eventTitle,
   findConflicts,
   isEmpty,
+  type KeyConflict,
+  keyConflictsOf,
   newDraft,
   pendingCount,
   rebase,
   replaceDay,
+  resolveKeyConflicts,
   savePayload,
   settle,
   shownEvents,
   timesProblems,
+  whenOf,
 } from "../model/draft";
 import {
   errorLines,
@@ -204,6 +209,25 @@ export function DraftBar(props: DraftBarProps) {
     }
   };
 
+  /** The person's choice on events another window saved differently; the week is read again either way. */
+  const resolveConflicts = async (conflicts: KeyConflict[], keep: "mine" | "stored") => {
+    const current = store.current();
+    if (!current) return;
+    setBusy(true);
+    try {
+      const result = (await props.refetch()) as { data?: Activity[] };
+      const resolved = resolveKeyConflicts(current, conflicts, keep);
+      const next = keep === "mine" ? resolved : result?.data ? settle(resolved, result.data) : resolved;
+      if (!store.save(next)) return localSaveFailed();
+      setFailure(null);
+      notify(keep === "mine" ? timesheetMessages.importKeyKeptMine : timesheetMessages.importKeyKeptStored, {
+        type: "info",
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const saveWeek = async () => {
     const current = store.current();
     if (!current) return notify(messages.savedWeekNotFound, { type: "warning" });
@@ -216,6 +240,26 @@ export function DraftBar(props: DraftBarProps) {
       return notify(`${messages.savedWeekNone}. ${messages.importAllSaved}`, { type: "info" });
     }
     const shown = shownEvents(current, props.activities);
+    // A red new event (an import that did not resolve) is saved only once fixed: opened and confirmed
+    // with «Guardar» one by one, never saved as whatever its fallback type is.
+    const red = shown.filter((e) => e.activityId === undefined && !e.isValidate);
+    if (red.length) {
+      notify(timesheetMessages.invalidBeforeSaveTitle, { type: "warning" });
+      setFailure({
+        title: timesheetMessages.invalidBeforeSaveTitle,
+        lines: [
+          timesheetMessages.invalidBeforeSave,
+          ...red.map((e) =>
+            errorLineText({
+              when: whenOf(e.start, e.end),
+              field: null,
+              reason: [eventTitle(e), ...(e.errors ?? [])].filter(Boolean).join(": "),
+            }),
+          ),
+        ],
+      });
+      return;
+    }
     const conflicts = findConflicts(shown, messages.activityConflict);
     if (conflicts.length) {
       notify(messages.activityConflict, { type: "error" });
@@ -245,7 +289,21 @@ export function DraftBar(props: DraftBarProps) {
       const status = (error as HttpError).status;
       const byIndex = error instanceof ImportCallError ? error.byIndex : {};
       const refused = Object.keys(byIndex).length ? applySaveErrors(current, payload, byIndex, props.fieldLabel) : null;
-      if (status === 409) {
+      const keyConflicts = error instanceof ImportCallError ? keyConflictsOf(current, error.conflicts) : [];
+      if (status === 409 && keyConflicts.length) {
+        // Another window saved the same events differently: the person chooses, nothing is dropped silently.
+        if (refused) store.save(refused.draft);
+        notify(timesheetMessages.importKeyConflictTitle, { type: "error" });
+        setFailure({
+          title: timesheetMessages.importKeyConflictTitle,
+          lines: refused?.lines.length ? refused.lines.map(errorLineText) : [timesheetMessages.importKeyTaken],
+          action: { label: translate("sia.timesheet_more.keep_this_window"), run: () => resolveConflicts(keyConflicts, "mine") },
+          secondAction: {
+            label: translate("sia.timesheet_more.keep_other_window"),
+            run: () => resolveConflicts(keyConflicts, "stored"),
+          },
+        });
+      } else if (status === 409) {
         if (refused) store.save(refused.draft);
         setFailure({
           title: messages.timesheetStaleTitle,
@@ -316,6 +374,11 @@ export function DraftBar(props: DraftBarProps) {
       {(busy || draft || failure) && (
         <Stack sx={{ width: "100%" }} spacing={1}>
           {busy && <LinearProgress data-testid="saved-week-progress" />}
+          {mutations.saveWeek.isPaused && (
+            <Alert severity="warning" data-testid="week-save-offline">
+              {timesheetMessages.offlineWeekSave}
+            </Alert>
+          )}
           {draft && (
             <Alert severity={invalid ? "warning" : "info"} data-testid="saved-week-info">
               {translate(t("saved_week_info"), { type: draft.importType, count: pending })}
