@@ -2,7 +2,7 @@
  * The activity's common fields — day, start, end, action type, description — with the per-type fields
  * between them, and, for a new activity, the favourites and recent activities it may start from.
  */
-import { MenuItem, Stack, TextField } from "@mui/material";
+import { Box, MenuItem, Stack, TextField } from "@mui/material";
 import { useTranslate } from "react-admin";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
 import { SiaDatePicker } from "../../../admin/common/DatePickerInput";
@@ -70,14 +70,17 @@ export function ActivityForm(props: {
           ))}
         </TextField>
       )}
-      <Stack direction="row" spacing={1}>
-        <SiaDatePicker
-          label={label("day")}
-          value={day}
-          disabled={disabled}
-          onChange={(date) => date && setTimes(date, startText, endText)}
-          fullWidth={false}
-        />
+      {/* The day needs room for its whole dd/mm/yyyy beside the picker's icon; on a phone the three stack. */}
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={1}>
+        <Box sx={{ flex: "1 0 11.5rem" }} data-testid="activity-day">
+          <SiaDatePicker
+            label={label("day")}
+            value={day}
+            disabled={disabled}
+            onChange={(date) => date && setTimes(date, startText, endText)}
+            fullWidth
+          />
+        </Box>
         <TextField
           type="time"
           size="small"
