@@ -12,13 +12,14 @@
 import type FullCalendar from "@fullcalendar/react";
 import { Alert, Box, CircularProgress, Paper, Stack } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Confirm, HttpError, Title, useDataProvider, useNotify, usePermissions } from "react-admin";
+import { Confirm, HttpError, Title, useDataProvider, useNotify, usePermissions, useTranslate } from "react-admin";
+import { SiaDatePicker } from "../admin/common/DatePickerInput";
 import { type Activity, copyOfActivity, localEventChanges, templateOfLocal } from "../core/activity";
 import { pickFields } from "../core/changedFields";
 import { CALENDAR } from "../core/constants";
 import { messages } from "../core/messages";
 import type { SessionUser } from "../core/session";
-import { localDate, zonedTime } from "../core/week";
+import { isDateInRange, localDate, zonedTime } from "../core/week";
 import type { SiaDataProvider } from "../dataProvider";
 import { CopyWeekButton } from "./components/CopyWeekButton";
 import { DraftBar } from "./components/DraftBar";
@@ -76,6 +77,8 @@ export default function ActivitiesPage() {
   const [target, setTarget] = useState<Target | null>(null);
   const [trashing, setTrashing] = useState<Activity | null>(null);
   const [importDay, setImportDay] = useState<string | null>(null);
+  const [jumpDate, setJumpDate] = useState<string | null>(null);
+  const translate = useTranslate();
 
   // Who is shown: admins default to themselves (or everyone when they have no employee record).
   useEffect(() => {
@@ -356,10 +359,14 @@ export default function ActivitiesPage() {
     if (stored) changeDraft(removeEvent(stored, event), messages.activitiesUpdatedLocally);
   };
 
-  const freeze = async (verb: Parameters<typeof mutations.freeze.mutateAsync>[0]["verb"]) => {
+  const freeze = async (verb: Parameters<typeof mutations.freeze.mutateAsync>[0]["verb"], date?: string) => {
     if (!weekStart) return;
     try {
-      const r = await mutations.freeze.mutateAsync({ verb, weekStart, employee: isAdmin ? chosenEmployee : undefined });
+      const r = await mutations.freeze.mutateAsync({
+        verb,
+        weekStart: date ?? weekStart,
+        employee: isAdmin ? chosenEmployee : undefined,
+      });
       notify(r.message, { type: "success" });
     } catch (error) {
       notify(errorText(error), { type: "error" });
@@ -414,8 +421,19 @@ export default function ActivitiesPage() {
             />
           )}
           {(viewingOwn || (isAdmin && chosenEmployee !== null)) && (
-            <FreezeButtons state={weekState} isAdmin={isAdmin} busy={busy} onFreeze={freeze} />
+            <FreezeButtons state={weekState} weekStart={weekStart} isAdmin={isAdmin} busy={busy} onFreeze={freeze} />
           )}
+          <Box sx={{ width: "11.5rem" }} data-testid="go-to-date">
+            <SiaDatePicker
+              label={translate("sia.timesheet_more.go_to_date")}
+              value={jumpDate}
+              onChange={(date) => {
+                setJumpDate(date);
+                // Typed digit by digit, the year passes through 0002, 0020…: only a real date moves the week.
+                if (date && isDateInRange(date)) goToWeek(date);
+              }}
+            />
+          </Box>
           <Box sx={{ flex: 1 }} />
           <Downloads weekStart={weekStart} employee={choice} isAdmin={isAdmin} hasEmployee={!!me?.employee} />
         </Stack>

@@ -292,7 +292,9 @@ test("Google import asks first and shows the server's answer; a red event dragge
   // Importing Tuesday alone (the all-day cell) replaces Tuesday's events only.
   await page.locator(`.fc-daygrid-day[data-date="${tuesday}"]`).click();
   const dialog = page.getByTestId("import-dialog");
-  await expect(dialog.getByText(`Importar el día ${tuesday}`)).toBeVisible();
+  await expect(
+    dialog.getByText(`Importar el día ${tuesday.slice(8, 10)}/${tuesday.slice(5, 7)}/${tuesday.slice(0, 4)}`),
+  ).toBeVisible();
   await dialog.getByTestId("import-file").setInputFiles(icsFor(monday));
   await dialog.getByRole("button", { name: "Importar", exact: true }).click();
   await expect(page.getByText("Se importaron correctamente las actividades")).toBeVisible();

@@ -791,6 +791,13 @@ export const sia = {
     discard_content: "La actividad tiene cambios sin guardar. Si cierra el diálogo se perderán.",
     discard: "Descartar",
     keep_editing: "Seguir editando",
+    close_month_named: "¿Deseas cerrar el mes de %{month}?",
+    open_month_named: "¿Deseas abrir el mes de %{month}?",
+    which_month: "Mes",
+    previous_week: "Semana anterior",
+    next_week: "Semana siguiente",
+    today_hint: "Ir a la semana de hoy",
+    go_to_date: "Ir a fecha",
   },
   // reports: the reporting screen (/app/reporting/list)
   reporting: {

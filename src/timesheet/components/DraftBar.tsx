@@ -11,7 +11,7 @@ import { Confirm, type HttpError, useNotify, useTranslate } from "react-admin";
 import { useSearchParams } from "react-router-dom";
 import type { Activity } from "../../core/activity";
 import type { ImportType, LocalEvent } from "../../core/localEvent";
-import { calendarMessages, importMessages, messages, timesheetMessages } from "../../core/messages";
+import { calendarMessages, dmy, importMessages, messages, timesheetMessages } from "../../core/messages";
 import { CALENDAR_IMPORT_PARAM } from "../../core/resources";
 import { sundayOf } from "../../core/week";
 import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../../dataProvider";
@@ -468,7 +468,7 @@ function DayImportDialog(
   if (otherWeek && day)
     return (
       <Dialog open onClose={props.onDayClose} data-testid="day-import-dialog">
-        <DialogTitle>{translate(t("day_title"), { day })}</DialogTitle>
+        <DialogTitle>{translate(t("day_title"), { day: dmy(day) })}</DialogTitle>
         <DialogContent>
           <Alert severity="info">{messages.savedWeekNotFound}</Alert>
         </DialogContent>
@@ -481,7 +481,7 @@ function DayImportDialog(
   return (
     <FileImportDialog
       open={day !== null}
-      title={translate(t("day_title"), { day: day ?? "" })}
+      title={translate(t("day_title"), { day: day ? dmy(day) : "" })}
       accept=".ics,text/calendar"
       isValidFile={isIcsFile}
       failureTitle={messages.importFailedTitle}

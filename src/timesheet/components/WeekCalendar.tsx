@@ -27,7 +27,7 @@ import interactionPlugin, {
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
 import { Box } from "@mui/material";
-import { forwardRef, useCallback, useMemo, useRef } from "react";
+import { forwardRef, useCallback, useEffect, useMemo, useRef } from "react";
 import { sia } from "../../admin/i18n/es";
 import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
@@ -241,6 +241,11 @@ const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as con
 const TOOLBAR = { left: "today prev,next", center: "title", right: "" };
 // FullCalendar draws these outside React, so they read the catalogue itself.
 const BUTTON_TEXT = { today: sia.timesheet.today };
+const BUTTON_HINTS = {
+  today: sia.timesheet_more.today_hint,
+  prev: sia.timesheet_more.previous_week,
+  next: sia.timesheet_more.next_week,
+};
 const allDayContent = () => sia.timesheet.import_day;
 const selectAllow = (span: { allDay: boolean; start: Date; end: Date }) =>
   span.allDay || localDate(span.start) === localDate(new Date(span.end.getTime() - 1));
@@ -384,6 +389,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         allDayContent={allDayContent}
         headerToolbar={TOOLBAR}
         buttonText={BUTTON_TEXT}
+        buttonHints={BUTTON_HINTS}
         events={events}
         editable={!readOnly}
         droppable={!readOnly}
@@ -402,8 +408,19 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     [ref, scrollTime, events, readOnly, noCreate, dayHeader, holidayClass, eventContent, handlers],
   );
 
+  // The arrows are icons: their names, for screen readers and keyboard users, are set once they exist.
+  const boxRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    for (const [selector, name] of [
+      [".fc-prev-button", BUTTON_HINTS.prev],
+      [".fc-next-button", BUTTON_HINTS.next],
+    ])
+      boxRef.current?.querySelector(selector)?.setAttribute("aria-label", name);
+  });
+
   return (
     <Box
+      ref={boxRef}
       sx={{
         "& .sia-holiday": { backgroundColor: HOLIDAY_TINT },
         "& .fc-event.sia-locked": { cursor: "not-allowed" },
