@@ -514,4 +514,6 @@ export const timesheetMessages = {
   invalidBeforeSave:
     "Hay actividades por corregir (en rojo). Ábralas, corríjalas o confirme cada una con «Guardar»; después guarde la semana.",
   invalidBeforeSaveTitle: "Actividades por corregir",
+  importMerged: (count: number, title: string, when: string) =>
+    `${when} «${title}»: ${count} eventos con el mismo título y horario se importaron como una sola actividad`,
 };

@@ -23,7 +23,7 @@ import { icsPool } from "../../ports/calendar/icsPool";
 import { decodeText } from "../../ports/text/decode";
 import { storeCloudToken } from "../users";
 import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
-import { calendarLocalEvents, fitKey, importableInstances, loadResolver } from "./service";
+import { calendarLocalEvents, fitKey, importableWithNotes, loadResolver } from "./service";
 
 const ICS_MIMETYPES = new Set(["text/calendar", "application/ics", "text/x-vcalendar", "application/octet-stream"]);
 // A browser on a machine with no program for .csv sends the file as application/octet-stream: the name decides then.
@@ -161,7 +161,8 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       } else {
         throw ValidationError.base(importMessages.fileInvalid);
       }
-      const kept = importableInstances(instances, range);
+      const { kept, merged } = importableWithNotes(instances, range);
+      warnings.push(...merged);
       const resolver = await loadResolver(
         app.db.db,
         user.id,
