@@ -121,6 +121,8 @@ async function callKeeping422<T>(
 }
 
 export const importVerbs = {
+  /** GET calendar_imports/sources: whether the server can read Google Calendar. */
+  calendarSources: () => apiFetch<{ google: boolean }>("calendar_imports/sources"),
   /** POST calendar_imports: an .ics file (multipart) or {source: "google"} for the week or one day → local events. */
   /** `onWarnings` hears which events or lines of an .ics file could not be read (the rest is imported). */
   importCalendar: (input: {

@@ -4,13 +4,16 @@
  * accident, a month closed on a week across two months, and the week's navigation by keyboard and date.
  * Each walk has weeks of its own, 26 to 40 weeks ahead (the other timesheet walks use up to 23).
  */
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Locator, type Page, test } from "@playwright/test";
 import { messages, timesheetMessages } from "../../src/core/messages";
 import { addDays, businessToday, mondayOf, sundayOf, zonedTime } from "../../src/core/week";
 import { scrollCalendarTo, slot } from "./calendar";
 import { fillDate, signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
+// Whole walks of several minutes each on a shared machine: room to wait for what the user sees.
+test.describe.configure({ timeout: 300_000 });
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 const THIS_MONDAY = mondayOf(businessToday());
 const weekAhead = (weeks: number) => addDays(THIS_MONDAY, 7 * weeks);

@@ -93,6 +93,18 @@ const readingUsers = new Set<number>();
 export async function calendarImportRoutes(app: FastifyInstance) {
   // One reader thread started ahead of the first upload.
   icsPool().warm();
+  app.get(
+    "/calendar_imports/sources",
+    {
+      schema: doc({
+        tags: ["calendar_imports"],
+        summary: "Fuentes de importación disponibles (Google Calendar configurado o no)",
+      }),
+      config: requires("calendar_imports", "import"),
+    },
+    // The screen offers Google Calendar only where the server can read it.
+    async () => ({ google: !!app.calendarReader }),
+  );
   app.post(
     "/calendar_imports",
     {

@@ -16,6 +16,7 @@ import { CALENDAR_IMPORT_PARAM } from "../../core/resources";
 import { sundayOf } from "../../core/week";
 import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../../dataProvider";
 import type { TimesheetMutations } from "../data/mutations";
+import { useGoogleCalendarAvailable } from "../data/queries";
 import type { DraftStore } from "../data/useDraft";
 import {
   applySaveErrors,
@@ -110,6 +111,7 @@ export function DraftBar(props: DraftBarProps) {
     setSearchParams({}, { replace: true });
   }, [googleReturn, notify, setSearchParams]);
   const [ask, setAsk] = useState<Ask>(null);
+  const google = useGoogleCalendarAvailable(true);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
   // A draft of someone else shown before (the employee picker changed): its failure is not this one's.
@@ -345,14 +347,16 @@ export function DraftBar(props: DraftBarProps) {
         </>
       ) : (
         <>
-          <Button
-            size="small"
-            variant="outlined"
-            onClick={() => setAsk("google")}
-            disabled={busy || props.disabled || !weekStart}
-          >
-            {translate(t("import_google"))}
-          </Button>
+          {google && (
+            <Button
+              size="small"
+              variant="outlined"
+              onClick={() => setAsk("google")}
+              disabled={busy || props.disabled || !weekStart}
+            >
+              {translate(t("import_google"))}
+            </Button>
+          )}
           <Button
             size="small"
             variant="outlined"
@@ -426,6 +430,7 @@ export function DraftBar(props: DraftBarProps) {
       </FileImportDialog>
       <DayImportDialog
         {...props}
+        google={google}
         draft={draft}
         onGoogle={() => setAsk("google")}
         keep={keep}
@@ -453,6 +458,8 @@ export function DraftBar(props: DraftBarProps) {
 function DayImportDialog(
   props: DraftBarProps & {
     draft: Draft | null;
+    /** Google Calendar can be read on this server. */
+    google: boolean;
     onGoogle(): void;
     keep(type: ImportType, start: string, events: LocalEvent[], onlyDay?: string): boolean;
     /** What the file held but could not be read, shown once the day is imported. */
@@ -488,9 +495,11 @@ function DayImportDialog(
       onClose={props.onDayClose}
       extraActions={
         <>
-          <Button onClick={props.onGoogle} disabled={props.busy || props.disabled}>
-            {translate(t("import_google_day"))}
-          </Button>
+          {props.google && (
+            <Button onClick={props.onGoogle} disabled={props.busy || props.disabled}>
+              {translate(t("import_google_day"))}
+            </Button>
+          )}
           {day && (
             <Button onClick={() => props.onCreateDay(day)} disabled={props.busy}>
               {translate(t("new_activity"))}
