@@ -514,6 +514,7 @@ export const timesheetMessages = {
   invalidBeforeSave:
     "Hay actividades por corregir (en rojo). Ábralas, corríjalas o confirme cada una con «Guardar»; después guarde la semana.",
   invalidBeforeSaveTitle: "Actividades por corregir",
+  copySlotTaken: "La copia no se agregó: ese horario ya está ocupado. Suéltela en un horario libre.",
   importMerged: (count: number, title: string, when: string) =>
     `${when} «${title}»: ${count} eventos con el mismo título y horario se importaron como una sola actividad`,
 };

@@ -7,7 +7,7 @@
 import { expect as baseExpect, type Locator, type Page, test } from "@playwright/test";
 import { messages, timesheetMessages } from "../../src/core/messages";
 import { addDays, businessToday, mondayOf, sundayOf, zonedTime } from "../../src/core/week";
-import { scrollCalendarTo, slot } from "./calendar";
+import { copyIconOf, drag, scrollCalendarTo, slot } from "./calendar";
 import { fillDate, signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
@@ -352,6 +352,11 @@ test("dates read dd/mm/aaaa, the week's arrows have names, and the keyboard reac
   await page.locator(`.fc-daygrid-day[data-date="${addDays(monday, 1)}"]`).click();
   await expect(page.getByText(`Importar el día ${dmy(addDays(monday, 1))}`)).toBeVisible();
   await page.getByTestId("import-dialog").getByRole("button", { name: "Cancelar" }).click();
+
+  // A copy dropped on a taken slot (its own) says why nothing was added.
+  await drag(page, await copyIconOf(eventOf(page, `Ocupado ${suffix}`)), await slot(page, monday, "09:00"));
+  await expect(page.getByText(timesheetMessages.copySlotTaken)).toBeVisible();
+  expect(await weekRows(page, monday)).toHaveLength(1);
 
   const previous = page.getByRole("button", { name: "Semana anterior" });
   await previous.focus();

@@ -32,7 +32,7 @@ import { sia } from "../../admin/i18n/es";
 import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
 import type { LocalEvent } from "../../core/localEvent";
-import { messages } from "../../core/messages";
+import { messages, timesheetMessages } from "../../core/messages";
 import { calendarDay, localDate } from "../../core/week";
 import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/colors";
 import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
@@ -211,14 +211,33 @@ function eventNodes(
   return { domNodes: [box] };
 }
 
+/** Whether the copy being dragged was received by the calendar (a free slot). */
+let copyReceived = false;
+
 /**
  * Each event's element gets one Draggable for its copy icon. The icon's native pointer events stop at
  * the event's element, so they reach that Draggable but not the calendar (the event itself is not dragged).
  */
-function attachCopyDrag(el: HTMLElement) {
+function attachCopyDrag(el: HTMLElement, onRefused: () => void) {
   const stop = (e: Event) => {
     if ((e.target as Element | null)?.closest?.(".sia-copy-icon")) e.stopPropagation();
   };
+  // FullCalendar drops a copy on a taken slot without a word (no overlaps): a copy icon dragged onto the
+  // grid and not received there is said to be refused.
+  const watch = (down: MouseEvent) => {
+    if (!(down.target as Element | null)?.closest?.(".sia-copy-icon")) return;
+    copyReceived = false;
+    const release = (up: MouseEvent) => {
+      document.removeEventListener("mouseup", release);
+      window.setTimeout(() => {
+        const moved = Math.abs(up.clientX - down.clientX) + Math.abs(up.clientY - down.clientY) > 8;
+        const onGrid = document.elementFromPoint(up.clientX, up.clientY)?.closest?.(".fc-timegrid-body");
+        if (moved && onGrid && !copyReceived) onRefused();
+      }, 100);
+    };
+    document.addEventListener("mouseup", release);
+  };
+  el.addEventListener("mousedown", watch);
   el.addEventListener("mousedown", stop);
   el.addEventListener("touchstart", stop);
   el.addEventListener("click", stop);
@@ -228,6 +247,7 @@ function attachCopyDrag(el: HTMLElement) {
   });
   detachers.set(el, () => {
     draggable.destroy();
+    el.removeEventListener("mousedown", watch);
     el.removeEventListener("mousedown", stop);
     el.removeEventListener("touchstart", stop);
     el.removeEventListener("click", stop);
@@ -352,13 +372,14 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         const source = arg.event.extendedProps.copyOf as Activity | undefined;
         const localSource = arg.event.extendedProps.copyOfLocal as ShownEvent | undefined;
         const { start, end, allDay } = arg.event;
+        copyReceived = true;
         arg.revert();
         if (!source && !localSource) return;
         if (allDay || !start || !end) return p.onWarn(ALL_DAY_REFUSED);
         if (localSource) p.onDuplicateLocal?.(localSource, start, end);
         else if (source) p.onDuplicate(source, start, end);
       },
-      eventDidMount: (arg: EventMountArg) => attachCopyDrag(arg.el),
+      eventDidMount: (arg: EventMountArg) => attachCopyDrag(arg.el, () => latest.current.onWarn(timesheetMessages.copySlotTaken)),
       eventWillUnmount: (arg: EventMountArg) => {
         detachers.get(arg.el)?.();
         detachers.delete(arg.el);
