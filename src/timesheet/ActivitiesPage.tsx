@@ -423,7 +423,7 @@ export default function ActivitiesPage() {
           {(viewingOwn || (isAdmin && chosenEmployee !== null)) && (
             <FreezeButtons state={weekState} weekStart={weekStart} isAdmin={isAdmin} busy={busy} onFreeze={freeze} />
           )}
-          <Box sx={{ width: "11.5rem" }} data-testid="go-to-date">
+          <Box sx={{ width: "13rem" }} data-testid="go-to-date">
             <SiaDatePicker
               label={translate("sia.timesheet_more.go_to_date")}
               value={jumpDate}

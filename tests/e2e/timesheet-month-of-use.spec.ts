@@ -342,6 +342,12 @@ test("dates read dd/mm/aaaa, the week's arrows have names, and the keyboard reac
     action_type: "internal",
     description: `Ocupado ${suffix}`,
   });
+  await createActivity(page, {
+    begins_at: at(addDays(monday, 2), "11:00"),
+    ends_at: at(addDays(monday, 2), "12:00"),
+    action_type: "internal",
+    description: `También ocupado ${suffix}`,
+  });
   await goToWeek(page, monday);
   await page.getByRole("button", { name: "Copiar semana anterior" }).click();
   const dialog = page.getByTestId("copy-week-dialog");
@@ -354,10 +360,16 @@ test("dates read dd/mm/aaaa, the week's arrows have names, and the keyboard reac
   await expect(page.getByText(`Importar el día ${dmy(addDays(monday, 1))}`)).toBeVisible();
   await page.getByTestId("import-dialog").getByRole("button", { name: "Cancelar" }).click();
 
-  // A copy dropped on a taken slot (its own) says why nothing was added.
-  await drag(page, await copyIconOf(eventOf(page, `Ocupado ${suffix}`)), await slot(page, monday, "09:00"));
+  // A copy dropped on a taken slot says why nothing was added.
+  await drag(page, await copyIconOf(eventOf(page, `Ocupado ${suffix}`)), await slot(page, addDays(monday, 2), "11:00"));
   await expect(page.getByText(timesheetMessages.copySlotTaken)).toBeVisible();
-  expect(await weekRows(page, monday)).toHaveLength(1);
+  expect(await weekRows(page, monday)).toHaveLength(2);
+
+  // «Ir a fecha» shows the whole date it was given.
+  const jump = page.getByRole("group", { name: "Ir a fecha", exact: true });
+  const jumpBox = await page.getByTestId("go-to-date").boundingBox();
+  const jumpYear = await jump.getByRole("spinbutton", { name: "Año" }).boundingBox();
+  expect(jumpBox && jumpYear && jumpYear.x + jumpYear.width <= jumpBox.x + jumpBox.width - 32).toBe(true);
 
   const previous = page.getByRole("button", { name: "Semana anterior", exact: true });
   await previous.focus();

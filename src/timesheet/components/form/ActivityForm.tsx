@@ -91,6 +91,7 @@ export function ActivityForm(props: {
           error={!!err("begins_at")}
           helperText={err("begins_at")}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 900 } }}
+          sx={{ flex: "1 0 8.5rem" }}
         />
         <TextField
           type="time"
@@ -102,6 +103,7 @@ export function ActivityForm(props: {
           error={!!err("ends_at")}
           helperText={err("ends_at")}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 900 } }}
+          sx={{ flex: "1 0 8.5rem" }}
         />
       </Stack>
       <Controller
