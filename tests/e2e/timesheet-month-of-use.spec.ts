@@ -261,7 +261,11 @@ test("the activity dialog shows the whole date and asks before a click outside o
   await goToWeek(page, monday);
   let modal = await newActivity(page, monday, "09:00");
 
-  // The day shows its whole dd/mm/aaaa: the year is inside the field, not cut off.
+  // The day shows its whole dd/mm/aaaa: the year is inside the field, not cut off; the times stay inside
+  // the dialog.
+  const content = await modal.locator(".MuiDialogContent-root").boundingBox();
+  const end = await modal.getByLabel("Fin").boundingBox();
+  expect(content && end && end.x + end.width <= content.x + content.width).toBe(true);
   const day = modal.getByRole("group", { name: "Fecha", exact: true });
   await expect(day.getByRole("spinbutton", { name: "Año" })).toHaveText(monday.slice(0, 4));
   const field = await modal.getByTestId("activity-day").boundingBox();
@@ -274,6 +278,7 @@ test("the activity dialog shows the whole date and asks before a click outside o
   const ask = page.getByRole("dialog").filter({ hasText: "¿Descartar lo que escribió?" });
   await expect(ask).toBeVisible();
   await ask.getByRole("button", { name: "Seguir editando" }).click();
+  await expect(ask).toBeHidden();
   await expect(modal.getByLabel("Descripción")).toHaveValue("Algo escrito");
 
   // A click on the backdrop asks too; «Descartar» closes.
@@ -346,7 +351,7 @@ test("dates read dd/mm/aaaa, the week's arrows have names, and the keyboard reac
     begins_at: at(addDays(monday, 2), "11:00"),
     ends_at: at(addDays(monday, 2), "12:00"),
     action_type: "internal",
-    description: `También ocupado ${suffix}`,
+    description: `Segundo horario ${suffix}`,
   });
   await goToWeek(page, monday);
   await page.getByRole("button", { name: "Copiar semana anterior" }).click();

@@ -156,8 +156,19 @@ const CONTENT_FIELDS = [
   "ticket_name",
 ] as const;
 
+/**
+ * Fields the server fills from others, never the person (checkActivities): a project's client and
+ * product come from the project, internal and RH work takes the default customer.
+ */
+const SERVER_FILLED: Partial<Record<string, ReadonlySet<string>>> = {
+  project: new Set(["ownerable_id", "ownerable_type", "product_catalog_id"]),
+  internal: new Set(["ownerable_id", "ownerable_type"]),
+  rh: new Set(["ownerable_id", "ownerable_type"]),
+};
+
 const sameContent = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   CONTENT_FIELDS.every((field) => {
+    if (a.action_type === b.action_type && SERVER_FILLED[String(b.action_type)]?.has(field)) return true;
     const x = a[field] ?? null;
     const y = b[field] ?? null;
     return x instanceof Date || y instanceof Date ? new Date(x as Date).getTime() === new Date(y as Date).getTime() : x === y;

@@ -72,7 +72,7 @@ export function ActivityForm(props: {
       )}
       {/* The day needs room for its whole dd/mm/yyyy beside the picker's icon; on a phone the three stack. */}
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1}>
-        <Box sx={{ flex: "1 0 11.5rem" }} data-testid="activity-day">
+        <Box sx={{ flex: "2 1 0", minWidth: "11.5rem" }} data-testid="activity-day">
           <SiaDatePicker
             label={label("day")}
             value={day}
@@ -91,7 +91,7 @@ export function ActivityForm(props: {
           error={!!err("begins_at")}
           helperText={err("begins_at")}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 900 } }}
-          sx={{ flex: "1 0 8.5rem" }}
+          sx={{ flex: "1 1 0", minWidth: 0 }}
         />
         <TextField
           type="time"
@@ -103,7 +103,7 @@ export function ActivityForm(props: {
           error={!!err("ends_at")}
           helperText={err("ends_at")}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 900 } }}
-          sx={{ flex: "1 0 8.5rem" }}
+          sx={{ flex: "1 1 0", minWidth: 0 }}
         />
       </Stack>
       <Controller
