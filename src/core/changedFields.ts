@@ -7,11 +7,18 @@
 /** Fields the server keeps for itself: never "changed by the person", never news to them. */
 export const BOOKKEEPING_FIELDS: ReadonlySet<string> = new Set(["lock_version", "updated_at", "created_at"]);
 
-/** Equal as the person sees them: colours ignore letter case (#1565c0 is #1565C0); rows compare by value. */
-export const sameValue = (a: unknown, b: unknown): boolean => {
+/**
+ * Equal as the person sees them: null, undefined and "" are all "empty"; instants compare by time; colours
+ * ignore letter case (#1565c0 is #1565C0); rows compare by value.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  const empty = (v: unknown) => v === null || v === undefined || v === "";
+  if (empty(a) || empty(b)) return empty(a) && empty(b);
+  const time = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === "string" ? Date.parse(v) : Number.NaN);
+  if (a instanceof Date || b instanceof Date) return time(a) === time(b);
   const text = (v: unknown) => (typeof v === "string" && /^#[0-9a-f]{3,8}$/i.test(v) ? v.toLowerCase() : v);
-  return JSON.stringify(text(a) ?? null) === JSON.stringify(text(b) ?? null);
-};
+  return JSON.stringify(text(a)) === JSON.stringify(text(b));
+}
 
 /** The fields of `values` that differ from what the form started from (`base`), bookkeeping left out. */
 export function changedSince(base: Record<string, unknown>, values: Record<string, unknown>): string[] {
@@ -47,4 +54,21 @@ export function mineOnTop(
     out[key] = current[key];
   }
   return out;
+}
+
+/** The keys of `now` whose value differs from the one the form read (`read`). */
+export function changedFields<T extends object>(read: T, now: T): (keyof T)[] {
+  return (Object.keys(now) as (keyof T)[]).filter((key) => !sameValue(read[key], now[key]));
+}
+
+/** Only the given keys of `values`. */
+export function pickFields<T extends object>(values: T, keys: readonly (keyof T)[]): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of keys) out[key] = values[key];
+  return out;
+}
+
+/** The record as it is now with this person's changes (since `read`) over it. */
+export function rebaseChanges<T extends object>(read: T, mine: T, current: T): T {
+  return { ...current, ...pickFields(mine, changedFields(read, mine)) };
 }

@@ -233,8 +233,10 @@ export function resolveTitle(title: ParsedTitle, index: LookupIndex): ResolvedTi
   const out = empty(title.actionType, title.description.trim());
   const errors = [...title.problems];
   const find = <T>(map: Map<string, T>, value: string | null) => (value ? map.get(normalizeKey(value)) : undefined);
-  const needType = () => {
-    if (!title.typeCode) return errors.push(titleMessages.typeMissing);
+  // The activity type is required where the form requires it (projects) and optional elsewhere
+  // (src/core/schemas/activity.ts): an S or AS title without one is not red, one naming an unknown type is.
+  const needType = (required: boolean) => {
+    if (!title.typeCode) return required ? errors.push(titleMessages.typeMissing) : undefined;
     const type = find(index.types, title.typeCode);
     if (type) out.activityTypeCatalogId = type.id;
     else errors.push(titleMessages.typeNotFound(title.typeCode));
@@ -261,7 +263,7 @@ export function resolveTitle(title: ParsedTitle, index: LookupIndex): ResolvedTi
         // The project is named, but no longer takes time: shown red with why, as the server would refuse it.
         if (project.closedState) errors.push(messages.activityProjectNotCurrent(project.code, project.closedState));
       } else errors.push(title.project ? titleMessages.projectNotFound(title.project) : titleMessages.projectMissing);
-      if (title.format === "P") needType();
+      if (title.format === "P") needType(true);
       break;
     }
     case "support": {
@@ -271,7 +273,7 @@ export function resolveTitle(title: ParsedTitle, index: LookupIndex): ResolvedTi
       else if (client) Object.assign(out, { clientId: client.id, clientName: client.name, ownerableType: "Client" });
       else errors.push(title.owner ? titleMessages.clientNotFound(title.owner) : titleMessages.clientMissing);
       needProduct();
-      if (title.format === "S") needType();
+      if (title.format === "S") needType(false);
       break;
     }
     case "quote": {
@@ -284,7 +286,7 @@ export function resolveTitle(title: ParsedTitle, index: LookupIndex): ResolvedTi
       break;
     }
     case "internal":
-      if (title.format === "AS") needType();
+      if (title.format === "AS") needType(false);
       break;
     case "rh":
     case "vacation":

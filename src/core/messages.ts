@@ -521,3 +521,19 @@ export const boardMessages = {
   mentionMailText: (author: string, project: string, body: string, link: string) =>
     `${author} te mencionó en el tablero del proyecto ${project} y aún no lo has visto:\n\n«${body}»\n\nÁbrelo en SIA: ${link}\n`,
 } as const;
+
+/** The timesheet's week save, its dialog and its calendar: conflicts, offline, red events, closing a month. */
+export const timesheetMessages = {
+  importKeyTaken: "Esta actividad ya se guardó desde otra ventana o pestaña con otro contenido. Elija cuál conservar.",
+  importKeyConflictTitle: "Otra ventana ya guardó estas actividades con otro contenido",
+  importKeyKeptMine: "Sus cambios quedaron sobre lo guardado: revise la semana y pulse «Guardar semana».",
+  importKeyKeptStored: "Se conservó lo guardado en la otra ventana.",
+  offline: "Sin conexión: no se pudo comunicar con el servidor. Revise su conexión e intente de nuevo.",
+  offlineWeekSave: "Sin conexión: la semana se guardará en cuanto vuelva la conexión. No cierre esta pestaña.",
+  invalidBeforeSave:
+    "Hay actividades por corregir (en rojo). Ábralas, corríjalas o confirme cada una con «Guardar»; después guarde la semana.",
+  invalidBeforeSaveTitle: "Actividades por corregir",
+  copySlotTaken: "La copia no se agregó: ese horario ya está ocupado. Suéltela en un horario libre.",
+  importMerged: (count: number, title: string, when: string) =>
+    `${when} «${title}»: ${count} eventos con el mismo título y horario se importaron como una sola actividad`,
+};

@@ -61,6 +61,13 @@ export const activityVerbs = {
  * A refused import or batch: the message to show and every line the server named (CSV lines, or the
  * validation messages per activity index), which apiFetch's toasts would reduce to the first.
  */
+/** A create of the week save whose event another window already saved differently. */
+export interface ImportKeyConflict {
+  index: number;
+  id: number;
+  lock_version: number;
+}
+
 export class ImportCallError extends HttpError {
   constructor(
     message: string,
@@ -68,6 +75,8 @@ export class ImportCallError extends HttpError {
     readonly lines: string[],
     /** POST activities/validate: messages per index of the activities sent. */
     readonly byIndex: Record<string, Record<string, string[]>> = {},
+    /** The week save's creates whose import key is stored with other content: the stored id and version. */
+    readonly conflicts: ImportKeyConflict[] = [],
   ) {
     super(message, status, {});
     // react-admin's HttpError resets the prototype to its own: keep the subclass recognisable.
@@ -107,10 +116,13 @@ async function callKeeping422<T>(
     response.status,
     error && !lines.length ? [error] : lines,
     byIndex,
+    ((payload as { conflicts?: ImportKeyConflict[] }).conflicts ?? []).filter((c) => c && typeof c.id === "number"),
   );
 }
 
 export const importVerbs = {
+  /** GET calendar_imports/sources: whether the server can read Google Calendar. */
+  calendarSources: () => apiFetch<{ google: boolean }>("calendar_imports/sources"),
   /** POST calendar_imports: an .ics file (multipart) or {source: "google"} for the week or one day → local events. */
   /** `onWarnings` hears which events or lines of an .ics file could not be read (the rest is imported). */
   importCalendar: (input: {

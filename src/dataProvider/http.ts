@@ -3,7 +3,7 @@
  * react-admin HttpErrors carrying SPEC §8's messages.
  */
 import { HttpError } from "react-admin";
-import { messages } from "../core/messages";
+import { messages, timesheetMessages } from "../core/messages";
 import { SESSION_STAMP_HEADER } from "../core/session";
 import { emit } from "./events";
 import { fieldLabel, resourceOfPath } from "./fieldLabels";
@@ -85,8 +85,9 @@ export async function request(path: string, options: Omit<ApiOptions, "raw"> = {
     });
   } catch (error) {
     if ((error as Error).name === "AbortError") throw error;
-    // SPEC §8 "status -1": the server could not be reached.
-    throw new HttpError(messages.unexpected, -1, {});
+    // SPEC §8 "status -1": the server could not be reached; a browser that knows it is offline says so.
+    const offline = typeof navigator !== "undefined" && navigator.onLine === false;
+    throw new HttpError(offline ? timesheetMessages.offline : messages.unexpected, -1, {});
   }
   const stamp = response.headers.get(SESSION_STAMP_HEADER);
   if (stamp) emit("sia:session-stamp", { stamp });

@@ -12,12 +12,14 @@
 import type FullCalendar from "@fullcalendar/react";
 import { Alert, Box, CircularProgress, Paper, Stack } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Confirm, HttpError, Title, useDataProvider, useNotify, usePermissions } from "react-admin";
+import { Confirm, HttpError, Title, useDataProvider, useNotify, usePermissions, useTranslate } from "react-admin";
+import { SiaDatePicker } from "../admin/common/DatePickerInput";
 import { type Activity, copyOfActivity, localEventChanges, templateOfLocal } from "../core/activity";
+import { pickFields } from "../core/changedFields";
 import { CALENDAR } from "../core/constants";
 import { messages } from "../core/messages";
 import type { SessionUser } from "../core/session";
-import { localDate, zonedTime } from "../core/week";
+import { isDateInRange, localDate, zonedTime } from "../core/week";
 import type { SiaDataProvider } from "../dataProvider";
 import { CopyWeekButton } from "./components/CopyWeekButton";
 import { DraftBar } from "./components/DraftBar";
@@ -75,6 +77,8 @@ export default function ActivitiesPage() {
   const [target, setTarget] = useState<Target | null>(null);
   const [trashing, setTrashing] = useState<Activity | null>(null);
   const [importDay, setImportDay] = useState<string | null>(null);
+  const [jumpDate, setJumpDate] = useState<string | null>(null);
+  const translate = useTranslate();
 
   // Who is shown: admins default to themselves (or everyone when they have no employee record).
   useEffect(() => {
@@ -202,7 +206,7 @@ export default function ActivitiesPage() {
 
   /* ---------- what the dialog gives back ---------- */
 
-  const submit = async (values: ActivityFormValues, labels: ChoiceLabels) => {
+  const submit = async (values: ActivityFormValues, labels: ChoiceLabels, changed: (keyof ActivityFormValues)[]) => {
     if (!target) return;
     const begins = new Date(String(values.begins_at));
     const ends = new Date(String(values.ends_at));
@@ -227,15 +231,19 @@ export default function ActivitiesPage() {
     }
     if (target.activity) {
       try {
-        await mutations.update.mutateAsync({ activity: target.activity, data: values as unknown as Record<string, unknown> });
+        // Only what this person changed: the fields they left alone keep whatever SIA holds now.
+        await mutations.update.mutateAsync({
+          activity: target.activity,
+          data: pickFields(values, changed) as Record<string, unknown>,
+        });
       } catch (error) {
         const current =
           (error as HttpError).status === 409 ? ((error as HttpError).body?.activity as Activity | undefined) : undefined;
         if (!current) throw error;
-        // Someone else saved it meanwhile: the dialog keeps what was typed; the next Guardar applies it
-        // over the current version (the week behind shows theirs, read again).
+        // Someone else saved it meanwhile: the dialog shows their version with this person's changes over
+        // it; the next Guardar sends those changes at the current version (the week behind shows theirs).
         setTarget((t) => (t ? { ...t, activity: current } : t));
-        throw new HttpError(messages.staleVersionRetry, 409, {});
+        throw new HttpError(messages.staleVersionRetry, 409, { activity: current });
       }
       notify(messages.activityEdited, { type: "success" });
     } else {
@@ -351,10 +359,14 @@ export default function ActivitiesPage() {
     if (stored) changeDraft(removeEvent(stored, event), messages.activitiesUpdatedLocally);
   };
 
-  const freeze = async (verb: Parameters<typeof mutations.freeze.mutateAsync>[0]["verb"]) => {
+  const freeze = async (verb: Parameters<typeof mutations.freeze.mutateAsync>[0]["verb"], date?: string) => {
     if (!weekStart) return;
     try {
-      const r = await mutations.freeze.mutateAsync({ verb, weekStart, employee: isAdmin ? chosenEmployee : undefined });
+      const r = await mutations.freeze.mutateAsync({
+        verb,
+        weekStart: date ?? weekStart,
+        employee: isAdmin ? chosenEmployee : undefined,
+      });
       notify(r.message, { type: "success" });
     } catch (error) {
       notify(errorText(error), { type: "error" });
@@ -411,12 +423,24 @@ export default function ActivitiesPage() {
           {(viewingOwn || (isAdmin && chosenEmployee !== null)) && (
             <FreezeButtons
               state={weekState}
+              weekStart={weekStart}
               isAdmin={isAdmin}
               busy={busy}
               employeeName={employees.find((e) => Number(e.id) === chosenEmployee)?.name ?? me?.employee?.name}
               onFreeze={freeze}
             />
           )}
+          <Box sx={{ width: "13rem" }} data-testid="go-to-date">
+            <SiaDatePicker
+              label={translate("sia.timesheet_more.go_to_date")}
+              value={jumpDate}
+              onChange={(date) => {
+                setJumpDate(date);
+                // Typed digit by digit, the year passes through 0002, 0020…: only a real date moves the week.
+                if (date && isDateInRange(date)) goToWeek(date);
+              }}
+            />
+          </Box>
           <Box sx={{ flex: 1 }} />
           <Downloads weekStart={weekStart} employee={choice} isAdmin={isAdmin} hasEmployee={!!me?.employee} />
         </Stack>

@@ -9,6 +9,8 @@ import { expect, test } from "@playwright/test";
 import { signIn } from "./fixtures";
 
 test("an expired Google token offers «Conectar Google Calendar»; the return from Google is announced", async ({ page }) => {
+  // Google as if configured (the screen offers it only then), answering that the token expired.
+  await page.route("**/api/v1/calendar_imports/sources", (route) => route.fulfill({ json: { google: true } }));
   await signIn(page, "operator");
   await expect(page.getByTestId("week-calendar")).toBeVisible();
   await page.route("**/api/v1/calendar_imports", (route) =>

@@ -141,6 +141,7 @@ const RULES: Record<string, Rule> = {
   "POST /invoices/:id/aasm_transition": m("invoices", "transition"),
   "GET /invoices/:id/audit_logs": m("invoices", "show"),
   "POST /calendar_imports": m("calendar_imports", "import"),
+  "GET /calendar_imports/sources": m("calendar_imports", "import"),
   "GET /dashboards/employee": m("dashboards", "show"),
   "GET /dashboards/team": m("dashboards", "list"),
   "GET /dashboards/projects/:id": m("projects", "show"),

@@ -1,6 +1,14 @@
 /** What a person changed since the form read the record, and what a retry after a conflict sends. */
 import { describe, expect, it } from "vitest";
-import { changedSince, differingFrom, mineOnTop, sameValue } from "../../src/core/changedFields";
+import {
+  changedFields,
+  changedSince,
+  differingFrom,
+  mineOnTop,
+  pickFields,
+  rebaseChanges,
+  sameValue,
+} from "../../src/core/changedFields";
 
 const read = { id: 7, name: "Cliente", email: "a@x.mx", complete_name: "Razón", color_tag: "#1565c0", lock_version: 3 };
 
@@ -11,7 +19,7 @@ describe("fields changed since the form read the record", () => {
     // A colour only re-cased is not a change; null and a missing value are the same nothing.
     expect(changedSince(read, { ...read, color_tag: "#1565C0" })).toEqual([]);
     expect(sameValue(null, undefined)).toBe(true);
-    expect(sameValue("", null)).toBe(false);
+    expect(sameValue("", null)).toBe(true);
     expect(changedSince({ rows: [{ a: 1 }] }, { rows: [{ a: 2 }] })).toEqual(["rows"]);
   });
 
@@ -44,5 +52,34 @@ describe("fields changed since the form read the record", () => {
     const body = differingFrom({ ...record, products_attributes: [{ id: 1 }], extra: 1 }, current);
     expect(body).toEqual({ email: "b@x.mx", lock_version: 3, products_attributes: [{ id: 1 }], extra: 1 });
     expect(body).not.toHaveProperty("complete_name");
+  });
+});
+
+describe("changedFields", () => {
+  it("treats empty values alike and instants by their time", () => {
+    expect(sameValue(null, undefined)).toBe(true);
+    expect(sameValue("", null)).toBe(true);
+    expect(sameValue(0, null)).toBe(false);
+    expect(sameValue(new Date("2026-11-30T15:00:00Z"), "2026-11-30T15:00:00.000Z")).toBe(true);
+    expect(sameValue(new Date("2026-11-30T15:00:00Z"), "2026-11-30T16:00:00.000Z")).toBe(false);
+    expect(sameValue({ a: 1 }, { a: 1 })).toBe(true);
+  });
+
+  it("names only what the person changed", () => {
+    const read = { description: "Inicial", ends_at: "2026-11-30T16:00:00.000Z", project_id: 3 };
+    const mine = { ...read, ends_at: "2026-11-30T17:00:00.000Z" };
+    expect(changedFields(read, mine)).toEqual(["ends_at"]);
+    expect(pickFields(mine, ["ends_at"])).toEqual({ ends_at: "2026-11-30T17:00:00.000Z" });
+  });
+
+  it("lays the person's changes over the record as it is now, keeping the other's", () => {
+    const read = { description: "Inicial", ends_at: "2026-11-30T16:00:00.000Z", project_id: 3 };
+    const current = { ...read, description: "De la otra pestaña" };
+    const mine = { ...read, ends_at: "2026-11-30T17:00:00.000Z" };
+    expect(rebaseChanges(read, mine, current)).toEqual({
+      description: "De la otra pestaña",
+      ends_at: "2026-11-30T17:00:00.000Z",
+      project_id: 3,
+    });
   });
 });

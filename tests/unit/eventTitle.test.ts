@@ -115,7 +115,10 @@ describe("calendar-event titles (SPEC §5)", () => {
     ["PC|Grupo Exito|Demo", { format: "PC", actionType: "internal", valid: false, error: /necesita 4 partes/ }],
     // AS|type|description: needs the abbreviation and the description
     ["AS|AN|Junta de planeación", { format: "AS", actionType: "internal", valid: true, ids: { activityTypeCatalogId: 2 } }],
-    ["AS||Junta sin tipo", { format: "AS", actionType: "internal", valid: false, error: /Falta el tipo de actividad/ }],
+    // The type is optional for internal and support work, as in the activity form; an unknown one is red.
+    ["AS||Junta sin tipo", { format: "AS", actionType: "internal", valid: true }],
+    ["AS|ZZ|Junta con tipo desconocido", { format: "AS", actionType: "internal", valid: false, error: /ZZ/ }],
+    ["S|Cañada Logística|Timbrado||Soporte sin tipo", { format: "S", actionType: "support", valid: true }],
     ["AS|AN|", { format: "AS", actionType: "internal", valid: false, error: /Falta la descripción/ }],
     ["AS|Junta", { format: "AS", actionType: "internal", valid: false, error: /necesita 3 partes/ }],
     // RH|description

@@ -444,6 +444,43 @@ function csvFormat() {
       ticket: "",
       descripcion: VACATION_DESCRIPTION,
     },
+    // One line of every other kind the import reads, so the file shows each one's columns.
+    {
+      fecha: "2025-01-08",
+      hora_inicio: "09:00",
+      hora_fin: "10:00",
+      tipo: "PC",
+      cliente_o_prospecto: "Cliente o prospecto",
+      codigo_proyecto: "",
+      producto: "Producto",
+      tipo_actividad: "",
+      ticket: "",
+      descripcion: "Demostración del producto",
+    },
+    {
+      fecha: "2025-01-08",
+      hora_inicio: "10:00",
+      hora_fin: "11:00",
+      tipo: "AS",
+      cliente_o_prospecto: "",
+      codigo_proyecto: "",
+      producto: "",
+      tipo_actividad: "CI",
+      ticket: "",
+      descripcion: "Capacitación interna",
+    },
+    {
+      fecha: "2025-01-08",
+      hora_inicio: "11:00",
+      hora_fin: "12:00",
+      tipo: "RH",
+      cliente_o_prospecto: "",
+      codigo_proyecto: "",
+      producto: "",
+      tipo_actividad: "",
+      ticket: "",
+      descripcion: "Evaluación de desempeño",
+    },
   ];
   return csvStream(columns, examples);
 }

@@ -13,7 +13,7 @@
  */
 import { inArray, sql } from "drizzle-orm";
 import { ACTIVITY_INSERT_COLUMNS, ACTIVITY_WRITABLE } from "../../../src/core/activity";
-import { messages } from "../../../src/core/messages";
+import { messages, timesheetMessages } from "../../../src/core/messages";
 import type { Grant } from "../../../src/core/permissions";
 import {
   type ActivityBatch,
@@ -140,6 +140,74 @@ function parseCreates(user: SessionUser, raw: unknown[], errors: Record<string, 
     items.push({ index, values });
   }
   return items;
+}
+
+/** What makes an activity the activity it is: a second save of the same event must match on these. */
+const CONTENT_FIELDS = [
+  "begins_at",
+  "ends_at",
+  "description",
+  "action_type",
+  "activity_type_catalog_id",
+  "ownerable_id",
+  "ownerable_type",
+  "project_id",
+  "product_catalog_id",
+  "ticket_id",
+  "ticket_name",
+] as const;
+
+/**
+ * Fields the server fills from others, never the person (checkActivities): a project's client and
+ * product come from the project, internal and RH work takes the default customer.
+ */
+const SERVER_FILLED: Partial<Record<string, ReadonlySet<string>>> = {
+  project: new Set(["ownerable_id", "ownerable_type", "product_catalog_id"]),
+  internal: new Set(["ownerable_id", "ownerable_type"]),
+  rh: new Set(["ownerable_id", "ownerable_type"]),
+};
+
+const sameContent = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  CONTENT_FIELDS.every((field) => {
+    if (a.action_type === b.action_type && SERVER_FILLED[String(b.action_type)]?.has(field)) return true;
+    const x = a[field] ?? null;
+    const y = b[field] ?? null;
+    return x instanceof Date || y instanceof Date ? new Date(x as Date).getTime() === new Date(y as Date).getTime() : x === y;
+  });
+
+/**
+ * A create whose import key is already stored is the same event saved again (a double click, a second tab)
+ * only when it says the same thing. With other content (another window set another project), answering
+ * «already there» would drop this person's edit while saying it was saved: 409 instead, naming each one
+ * with the stored id and version, so the person chooses which to keep.
+ */
+async function refuseDifferentContent(db: Tx, keyed: BatchItem[], lock: boolean) {
+  const existing = keyed.filter((i) => i.existingId);
+  if (!existing.length) return;
+  const stored = await storedRows(
+    db,
+    existing.map((i) => i.existingId as number),
+    lock,
+  );
+  const conflicts = existing.filter((i) => {
+    const row = stored.get(i.existingId as number);
+    return row && !sameContent(row, i.values as unknown as Record<string, unknown>);
+  });
+  if (!conflicts.length) return;
+  throw new HttpError(409, timesheetMessages.importKeyConflictTitle, {
+    error: timesheetMessages.importKeyConflictTitle,
+    errors: Object.fromEntries(
+      conflicts.map((i) => [
+        String(i.index),
+        prefixed(timePrefix(i.values.begins_at, i.values.ends_at), { base: [timesheetMessages.importKeyTaken] }),
+      ]),
+    ),
+    conflicts: conflicts.map((i) => ({
+      index: i.index,
+      id: i.existingId,
+      lock_version: stored.get(i.existingId as number)?.lock_version,
+    })),
+  });
 }
 
 /**
@@ -301,6 +369,7 @@ export async function planWeekSave(
       const id = byKey.get(importKeyOf(item.values.employee_id, item.values.import_key as string));
       if (id && !deletedIds.has(id)) item.existingId = id;
     }
+    await refuseDifferentContent(db, keyed, lock);
   }
 
   // The rules, once for every activity that will be written, against the stored rows this save leaves.

@@ -23,7 +23,7 @@ import { icsPool } from "../../ports/calendar/icsPool";
 import { decodeText } from "../../ports/text/decode";
 import { storeCloudToken } from "../users";
 import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
-import { calendarLocalEvents, fitKey, importableInstances, loadResolver } from "./service";
+import { calendarLocalEvents, fitKey, importableWithNotes, loadResolver } from "./service";
 
 const ICS_MIMETYPES = new Set(["text/calendar", "application/ics", "text/x-vcalendar", "application/octet-stream"]);
 // A browser on a machine with no program for .csv sends the file as application/octet-stream: the name decides then.
@@ -93,6 +93,18 @@ const readingUsers = new Set<number>();
 export async function calendarImportRoutes(app: FastifyInstance) {
   // One reader thread started ahead of the first upload.
   icsPool().warm();
+  app.get(
+    "/calendar_imports/sources",
+    {
+      schema: doc({
+        tags: ["calendar_imports"],
+        summary: "Fuentes de importación disponibles (Google Calendar configurado o no)",
+      }),
+      config: requires("calendar_imports", "import"),
+    },
+    // The screen offers Google Calendar only where the server can read it.
+    async () => ({ google: !!app.calendarReader }),
+  );
   app.post(
     "/calendar_imports",
     {
@@ -161,7 +173,8 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       } else {
         throw ValidationError.base(importMessages.fileInvalid);
       }
-      const kept = importableInstances(instances, range);
+      const { kept, merged } = importableWithNotes(instances, range);
+      warnings.push(...merged);
       const resolver = await loadResolver(
         app.db.db,
         user.id,

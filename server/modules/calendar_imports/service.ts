@@ -23,9 +23,11 @@ import {
   type TitleLookups,
 } from "../../../src/core/eventTitle";
 import type { LocalEvent } from "../../../src/core/localEvent";
+import { dmy, timesheetMessages } from "../../../src/core/messages";
 import { projectStateLabel } from "../../../src/core/projectMachine";
 import { activityTimeIssues } from "../../../src/core/schemas/activity";
 import { ARCHIVED_PROJECT_STATES } from "../../../src/core/states";
+import { hhmm, localDate } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { activities, activity_type_catalogs, calendar_mappings, clients, products, projects, prospects } from "../../db/schema";
 import type { CalendarInstance, CalendarRange } from "../../ports/calendar/reader";
@@ -174,8 +176,15 @@ export function fitKey(key: string): string {
   return `${createHash("sha256").update(key).digest("hex").slice(0, 40)}${key.slice(-40)}`;
 }
 
-/** The import rules of SPEC §5, for every calendar source; sorted by start. */
-export function importableInstances(instances: CalendarInstance[], range: CalendarRange): CalendarInstance[] {
+/**
+ * The import rules of SPEC §5, for every calendar source; sorted by start. `merged` hears each event left
+ * out because another with the same title and times (under another id) was kept: the person is told.
+ */
+export function importableInstances(
+  instances: CalendarInstance[],
+  range: CalendarRange,
+  merged?: (dropped: CalendarInstance) => void,
+): CalendarInstance[] {
   const seen = new Set<string>();
   const out: CalendarInstance[] = [];
   const sorted = [...instances].sort((a, b) => a.start.getTime() - b.start.getTime());
@@ -187,12 +196,38 @@ export function importableInstances(instances: CalendarInstance[], range: Calend
     // copied under another id: one local event.
     const byId = `id:${i.instanceId}`;
     const bySlot = `slot:${i.summary.trim()}\u0000${start}\u0000${i.end.getTime()}`;
-    if (seen.has(byId) || seen.has(bySlot)) continue;
+    if (seen.has(byId)) continue;
+    if (seen.has(bySlot)) {
+      merged?.(i);
+      continue;
+    }
     seen.add(byId);
     seen.add(bySlot);
     out.push(i);
   }
   return out;
+}
+
+/**
+ * importableInstances, and one line for each group of events with one title and the same times under
+ * different ids that became one activity: said, not hidden.
+ */
+export function importableWithNotes(instances: CalendarInstance[], range: CalendarRange) {
+  const groups = new Map<string, { instance: CalendarInstance; count: number }>();
+  const kept = importableInstances(instances, range, (dropped) => {
+    const key = `${dropped.summary.trim()}\u0000${dropped.start.getTime()}\u0000${dropped.end.getTime()}`;
+    const group = groups.get(key) ?? { instance: dropped, count: 1 };
+    group.count += 1;
+    groups.set(key, group);
+  });
+  const merged = [...groups.values()].map(({ instance, count }) =>
+    timesheetMessages.importMerged(
+      count,
+      instance.summary.trim(),
+      `${dmy(localDate(instance.start))} ${hhmm(instance.start)} - ${hhmm(instance.end)}`,
+    ),
+  );
+  return { kept, merged };
 }
 
 /** A local event from a resolved title (shared by calendar instances and CSV rows). */

@@ -799,6 +799,22 @@ export const sia = {
     prospect_suffix: "%{name} (prospecto)",
     all_employees_read_only: "Vista de todos los empleados: solo lectura. Elija un empleado para editar.",
   },
+  // the timesheet's conflicts, unsaved changes, navigation and closing a month
+  timesheet_more: {
+    keep_this_window: "Conservar lo de esta ventana",
+    keep_other_window: "Conservar lo guardado",
+    discard_title: "¿Descartar lo que escribió?",
+    discard_content: "La actividad tiene cambios sin guardar. Si cierra el diálogo se perderán.",
+    discard: "Descartar",
+    keep_editing: "Seguir editando",
+    close_month_named: "¿Deseas cerrar el mes de %{month} para %{name}?",
+    open_month_named: "¿Deseas abrir el mes de %{month} para %{name}?",
+    which_month: "Mes",
+    previous_week: "Semana anterior",
+    next_week: "Semana siguiente",
+    today_hint: "Ir a la semana de hoy",
+    go_to_date: "Ir a fecha",
+  },
   // reports: the reporting screen (/app/reporting/list)
   reporting: {
     title: "Reportes",
@@ -988,8 +1004,8 @@ export const sia = {
     freeze_ask: {
       close_activities: "¿Deseas cerrar la semana del %{from} al %{to} de %{name}?",
       open_activities: "¿Deseas abrir la semana del %{from} al %{to} de %{name}?",
-      close_month_activities: "¿Deseas cerrar el mes del %{month_from} al %{month_to} de %{name}?",
-      open_month_activities: "¿Deseas abrir el mes del %{month_from} al %{month_to} de %{name}?",
+      close_month_activities: "¿Deseas cerrar el mes de %{name}?",
+      open_month_activities: "¿Deseas abrir el mes de %{name}?",
     },
     week_total: "Total de la semana: %{hours}",
     employee: "Empleado",

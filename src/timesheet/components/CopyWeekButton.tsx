@@ -5,7 +5,7 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from "@mui/material";
 import { useState } from "react";
 import { type HttpError, type Identifier, useNotify, useTranslate } from "react-admin";
-import { messages } from "../../core/messages";
+import { dmy, messages } from "../../core/messages";
 import { hhmm, localDate } from "../../core/week";
 import type { ActivitySkipped } from "../../dataProvider";
 import type { TimesheetMutations } from "../data/mutations";
@@ -17,7 +17,7 @@ function SkippedList({ skipped }: { skipped: ActivitySkipped[] }) {
     <ul style={{ margin: 0 }}>
       {skipped.map((s) => (
         <li key={`${s.begins_at}-${s.description}`}>
-          {localDate(new Date(s.begins_at))} {hhmm(new Date(s.begins_at))} - {hhmm(new Date(s.ends_at))} {s.description}:{" "}
+          {dmy(localDate(new Date(s.begins_at)))} {hhmm(new Date(s.begins_at))} - {hhmm(new Date(s.ends_at))} {s.description}:{" "}
           {s.reason}
         </li>
       ))}

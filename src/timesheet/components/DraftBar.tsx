@@ -11,26 +11,32 @@ import { Confirm, type HttpError, useNotify, useTranslate } from "react-admin";
 import { useSearchParams } from "react-router-dom";
 import type { Activity } from "../../core/activity";
 import type { ImportType, LocalEvent } from "../../core/localEvent";
-import { calendarMessages, importMessages, messages } from "../../core/messages";
+import { calendarMessages, dmy, importMessages, messages, timesheetMessages } from "../../core/messages";
 import { CALENDAR_IMPORT_PARAM } from "../../core/resources";
 import { sundayOf } from "../../core/week";
 import { ACTIVITIES_CSV_FORMAT_URL, ImportCallError, type SiaDataProvider } from "../../dataProvider";
 import type { TimesheetMutations } from "../data/mutations";
+import { useGoogleCalendarAvailable } from "../data/queries";
 import type { DraftStore } from "../data/useDraft";
 import {
   applySaveErrors,
   type Draft,
   errorLineText,
+  eventTitle,
   findConflicts,
   isEmpty,
+  type KeyConflict,
+  keyConflictsOf,
   newDraft,
   pendingCount,
   rebase,
   replaceDay,
+  resolveKeyConflicts,
   savePayload,
   settle,
   shownEvents,
   timesProblems,
+  whenOf,
 } from "../model/draft";
 import {
   errorLines,
@@ -105,6 +111,7 @@ export function DraftBar(props: DraftBarProps) {
     setSearchParams({}, { replace: true });
   }, [googleReturn, notify, setSearchParams]);
   const [ask, setAsk] = useState<Ask>(null);
+  const google = useGoogleCalendarAvailable(true);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
   // A draft of someone else shown before (the employee picker changed): its failure is not this one's.
@@ -204,6 +211,25 @@ export function DraftBar(props: DraftBarProps) {
     }
   };
 
+  /** The person's choice on events another window saved differently; the week is read again either way. */
+  const resolveConflicts = async (conflicts: KeyConflict[], keep: "mine" | "stored") => {
+    const current = store.current();
+    if (!current) return;
+    setBusy(true);
+    try {
+      const result = (await props.refetch()) as { data?: Activity[] };
+      const resolved = resolveKeyConflicts(current, conflicts, keep);
+      const next = keep === "mine" ? resolved : result?.data ? settle(resolved, result.data) : resolved;
+      if (!store.save(next)) return localSaveFailed();
+      setFailure(null);
+      notify(keep === "mine" ? timesheetMessages.importKeyKeptMine : timesheetMessages.importKeyKeptStored, {
+        type: "info",
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const saveWeek = async () => {
     const current = store.current();
     if (!current) return notify(messages.savedWeekNotFound, { type: "warning" });
@@ -216,6 +242,26 @@ export function DraftBar(props: DraftBarProps) {
       return notify(`${messages.savedWeekNone}. ${messages.importAllSaved}`, { type: "info" });
     }
     const shown = shownEvents(current, props.activities);
+    // A red new event (an import that did not resolve) is saved only once fixed: opened and confirmed
+    // with «Guardar» one by one, never saved as whatever its fallback type is.
+    const red = shown.filter((e) => e.activityId === undefined && !e.isValidate);
+    if (red.length) {
+      notify(timesheetMessages.invalidBeforeSaveTitle, { type: "warning" });
+      setFailure({
+        title: timesheetMessages.invalidBeforeSaveTitle,
+        lines: [
+          timesheetMessages.invalidBeforeSave,
+          ...red.map((e) =>
+            errorLineText({
+              when: whenOf(e.start, e.end),
+              field: null,
+              reason: [eventTitle(e), ...(e.errors ?? [])].filter(Boolean).join(": "),
+            }),
+          ),
+        ],
+      });
+      return;
+    }
     const conflicts = findConflicts(shown, messages.activityConflict);
     if (conflicts.length) {
       notify(messages.activityConflict, { type: "error" });
@@ -245,7 +291,21 @@ export function DraftBar(props: DraftBarProps) {
       const status = (error as HttpError).status;
       const byIndex = error instanceof ImportCallError ? error.byIndex : {};
       const refused = Object.keys(byIndex).length ? applySaveErrors(current, payload, byIndex, props.fieldLabel) : null;
-      if (status === 409) {
+      const keyConflicts = error instanceof ImportCallError ? keyConflictsOf(current, error.conflicts) : [];
+      if (status === 409 && keyConflicts.length) {
+        // Another window saved the same events differently: the person chooses, nothing is dropped silently.
+        if (refused) store.save(refused.draft);
+        notify(timesheetMessages.importKeyConflictTitle, { type: "error" });
+        setFailure({
+          title: timesheetMessages.importKeyConflictTitle,
+          lines: refused?.lines.length ? refused.lines.map(errorLineText) : [timesheetMessages.importKeyTaken],
+          action: { label: translate("sia.timesheet_more.keep_this_window"), run: () => resolveConflicts(keyConflicts, "mine") },
+          secondAction: {
+            label: translate("sia.timesheet_more.keep_other_window"),
+            run: () => resolveConflicts(keyConflicts, "stored"),
+          },
+        });
+      } else if (status === 409) {
         if (refused) store.save(refused.draft);
         setFailure({
           title: messages.timesheetStaleTitle,
@@ -287,14 +347,16 @@ export function DraftBar(props: DraftBarProps) {
         </>
       ) : (
         <>
-          <Button
-            size="small"
-            variant="outlined"
-            onClick={() => setAsk("google")}
-            disabled={busy || props.disabled || !weekStart}
-          >
-            {translate(t("import_google"))}
-          </Button>
+          {google && (
+            <Button
+              size="small"
+              variant="outlined"
+              onClick={() => setAsk("google")}
+              disabled={busy || props.disabled || !weekStart}
+            >
+              {translate(t("import_google"))}
+            </Button>
+          )}
           <Button
             size="small"
             variant="outlined"
@@ -316,6 +378,11 @@ export function DraftBar(props: DraftBarProps) {
       {(busy || draft || failure) && (
         <Stack sx={{ width: "100%" }} spacing={1}>
           {busy && <LinearProgress data-testid="saved-week-progress" />}
+          {mutations.saveWeek.isPaused && (
+            <Alert severity="warning" data-testid="week-save-offline">
+              {timesheetMessages.offlineWeekSave}
+            </Alert>
+          )}
           {draft && (
             <Alert severity={invalid ? "warning" : "info"} data-testid="saved-week-info">
               {translate(t("saved_week_info"), { type: draft.importType, count: pending })}
@@ -363,6 +430,7 @@ export function DraftBar(props: DraftBarProps) {
       </FileImportDialog>
       <DayImportDialog
         {...props}
+        google={google}
         draft={draft}
         onGoogle={() => setAsk("google")}
         keep={keep}
@@ -390,6 +458,8 @@ export function DraftBar(props: DraftBarProps) {
 function DayImportDialog(
   props: DraftBarProps & {
     draft: Draft | null;
+    /** Google Calendar can be read on this server. */
+    google: boolean;
     onGoogle(): void;
     keep(type: ImportType, start: string, events: LocalEvent[], onlyDay?: string): boolean;
     /** What the file held but could not be read, shown once the day is imported. */
@@ -405,7 +475,7 @@ function DayImportDialog(
   if (otherWeek && day)
     return (
       <Dialog open onClose={props.onDayClose} data-testid="day-import-dialog">
-        <DialogTitle>{translate(t("day_title"), { day })}</DialogTitle>
+        <DialogTitle>{translate(t("day_title"), { day: dmy(day) })}</DialogTitle>
         <DialogContent>
           <Alert severity="info">{messages.savedWeekNotFound}</Alert>
         </DialogContent>
@@ -418,16 +488,18 @@ function DayImportDialog(
   return (
     <FileImportDialog
       open={day !== null}
-      title={translate(t("day_title"), { day: day ?? "" })}
+      title={translate(t("day_title"), { day: day ? dmy(day) : "" })}
       accept=".ics,text/calendar"
       isValidFile={isIcsFile}
       failureTitle={messages.importFailedTitle}
       onClose={props.onDayClose}
       extraActions={
         <>
-          <Button onClick={props.onGoogle} disabled={props.busy || props.disabled}>
-            {translate(t("import_google_day"))}
-          </Button>
+          {props.google && (
+            <Button onClick={props.onGoogle} disabled={props.busy || props.disabled}>
+              {translate(t("import_google_day"))}
+            </Button>
+          )}
           {day && (
             <Button onClick={() => props.onCreateDay(day)} disabled={props.busy}>
               {translate(t("new_activity"))}

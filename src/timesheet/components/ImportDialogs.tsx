@@ -39,6 +39,8 @@ export interface ImportFailure {
   severity?: "error" | "warning";
   /** What the person can do about it (keep their changes over another person's). */
   action?: { label: string; run(): void };
+  /** A second choice beside it (keep what the other window saved). */
+  secondAction?: { label: string; run(): void };
 }
 
 /** Where the server starts the OAuth flow (server/modules/google/routes.ts); Google sends the user back. */
@@ -62,9 +64,16 @@ export function ImportFailureAlert({ failure, onClose }: { failure: ImportFailur
             {translate(t("connect_google"))}
           </Button>
         ) : failure.action ? (
-          <Button color="inherit" size="small" onClick={failure.action.run} data-testid="failure-action">
-            {failure.action.label}
-          </Button>
+          <>
+            <Button color="inherit" size="small" onClick={failure.action.run} data-testid="failure-action">
+              {failure.action.label}
+            </Button>
+            {failure.secondAction && (
+              <Button color="inherit" size="small" onClick={failure.secondAction.run} data-testid="failure-second-action">
+                {failure.secondAction.label}
+              </Button>
+            )}
+          </>
         ) : undefined
       }
     >

@@ -27,12 +27,12 @@ import interactionPlugin, {
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
 import { Box } from "@mui/material";
-import { forwardRef, useCallback, useMemo, useRef } from "react";
+import { forwardRef, useCallback, useEffect, useMemo, useRef } from "react";
 import { sia } from "../../admin/i18n/es";
 import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
 import type { LocalEvent } from "../../core/localEvent";
-import { messages } from "../../core/messages";
+import { messages, timesheetMessages } from "../../core/messages";
 import { calendarDay, localDate } from "../../core/week";
 import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/colors";
 import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
@@ -211,14 +211,33 @@ function eventNodes(
   return { domNodes: [box] };
 }
 
+/** Whether the copy being dragged was received by the calendar (a free slot). */
+let copyReceived = false;
+
 /**
  * Each event's element gets one Draggable for its copy icon. The icon's native pointer events stop at
  * the event's element, so they reach that Draggable but not the calendar (the event itself is not dragged).
  */
-function attachCopyDrag(el: HTMLElement) {
+function attachCopyDrag(el: HTMLElement, onRefused: () => void) {
   const stop = (e: Event) => {
     if ((e.target as Element | null)?.closest?.(".sia-copy-icon")) e.stopPropagation();
   };
+  // FullCalendar drops a copy on a taken slot without a word (no overlaps): a copy icon dragged onto the
+  // grid and not received there is said to be refused.
+  const watch = (down: MouseEvent) => {
+    if (!(down.target as Element | null)?.closest?.(".sia-copy-icon")) return;
+    copyReceived = false;
+    const release = (up: MouseEvent) => {
+      document.removeEventListener("mouseup", release);
+      window.setTimeout(() => {
+        const moved = Math.abs(up.clientX - down.clientX) + Math.abs(up.clientY - down.clientY) > 8;
+        const onGrid = document.elementFromPoint(up.clientX, up.clientY)?.closest?.(".fc-timegrid-body");
+        if (moved && onGrid && !copyReceived) onRefused();
+      }, 100);
+    };
+    document.addEventListener("mouseup", release);
+  };
+  el.addEventListener("mousedown", watch);
   el.addEventListener("mousedown", stop);
   el.addEventListener("touchstart", stop);
   el.addEventListener("click", stop);
@@ -228,6 +247,7 @@ function attachCopyDrag(el: HTMLElement) {
   });
   detachers.set(el, () => {
     draggable.destroy();
+    el.removeEventListener("mousedown", watch);
     el.removeEventListener("mousedown", stop);
     el.removeEventListener("touchstart", stop);
     el.removeEventListener("click", stop);
@@ -241,6 +261,11 @@ const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as con
 const TOOLBAR = { left: "today prev,next", center: "title", right: "" };
 // FullCalendar draws these outside React, so they read the catalogue itself.
 const BUTTON_TEXT = { today: sia.timesheet.today };
+const BUTTON_HINTS = {
+  today: sia.timesheet_more.today_hint,
+  prev: sia.timesheet_more.previous_week,
+  next: sia.timesheet_more.next_week,
+};
 const allDayContent = () => sia.timesheet.import_day;
 const selectAllow = (span: { allDay: boolean; start: Date; end: Date }) =>
   span.allDay || localDate(span.start) === localDate(new Date(span.end.getTime() - 1));
@@ -347,13 +372,14 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         const source = arg.event.extendedProps.copyOf as Activity | undefined;
         const localSource = arg.event.extendedProps.copyOfLocal as ShownEvent | undefined;
         const { start, end, allDay } = arg.event;
+        copyReceived = true;
         arg.revert();
         if (!source && !localSource) return;
         if (allDay || !start || !end) return p.onWarn(ALL_DAY_REFUSED);
         if (localSource) p.onDuplicateLocal?.(localSource, start, end);
         else if (source) p.onDuplicate(source, start, end);
       },
-      eventDidMount: (arg: EventMountArg) => attachCopyDrag(arg.el),
+      eventDidMount: (arg: EventMountArg) => attachCopyDrag(arg.el, () => latest.current.onWarn(timesheetMessages.copySlotTaken)),
       eventWillUnmount: (arg: EventMountArg) => {
         detachers.get(arg.el)?.();
         detachers.delete(arg.el);
@@ -384,6 +410,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         allDayContent={allDayContent}
         headerToolbar={TOOLBAR}
         buttonText={BUTTON_TEXT}
+        buttonHints={BUTTON_HINTS}
         events={events}
         editable={!readOnly}
         droppable={!readOnly}
@@ -402,8 +429,19 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     [ref, scrollTime, events, readOnly, noCreate, dayHeader, holidayClass, eventContent, handlers],
   );
 
+  // The arrows are icons: their names, for screen readers and keyboard users, are set once they exist.
+  const boxRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    for (const [selector, name] of [
+      [".fc-prev-button", BUTTON_HINTS.prev],
+      [".fc-next-button", BUTTON_HINTS.next],
+    ])
+      boxRef.current?.querySelector(selector)?.setAttribute("aria-label", name);
+  });
+
   return (
     <Box
+      ref={boxRef}
       sx={{
         "& .sia-holiday": { backgroundColor: HOLIDAY_TINT },
         "& .fc-event.sia-locked": { cursor: "not-allowed" },

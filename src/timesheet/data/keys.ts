@@ -12,6 +12,7 @@ export const timesheetKeys = {
   holidays: (weekStart: string) => ["timesheet", "holidays", weekStart] as const,
   settings: ["timesheet", "settings"] as const,
   employees: ["timesheet", "employees"] as const,
+  sources: ["timesheet", "sources"] as const,
 };
 
 /** The list request of a week's activities. */

@@ -13,9 +13,14 @@ export function useTimesheetMutations() {
   const dp = useDataProvider<SiaDataProvider>();
   const client = useQueryClient();
   const onSettled = () => client.invalidateQueries({ queryKey: timesheetKeys.all });
+  // A change the person makes now is tried now: offline it fails at once with «Sin conexión» instead of
+  // waiting paused and being carried out after its dialog was cancelled. Only the week save waits
+  // (networkMode "online"), and the bar says it is waiting.
+  const now = "always" as const;
 
   /** A drag or resize of an activity in SIA (outside a draft): written at the version it was read at. */
   const move = useMutation({
+    networkMode: now,
     mutationFn: ({ activity, start, end }: { activity: Activity; start: Date; end: Date }) =>
       dp
         .update<Activity>("activities", {
@@ -28,11 +33,13 @@ export function useTimesheetMutations() {
   });
 
   const create = useMutation({
+    networkMode: now,
     mutationFn: (data: Record<string, unknown>) => dp.create<Activity>("activities", { data }).then((r) => r.data),
     onSettled,
   });
 
   const update = useMutation({
+    networkMode: now,
     mutationFn: ({ activity, data }: { activity: Activity; data: Record<string, unknown> }) =>
       dp
         .update<Activity>("activities", {
@@ -45,17 +52,20 @@ export function useTimesheetMutations() {
   });
 
   const remove = useMutation({
+    networkMode: now,
     mutationFn: (activity: Activity) => dp.delete("activities", { id: activity.id, previousData: activity }),
     onSettled,
   });
 
   const freeze = useMutation({
+    networkMode: now,
     mutationFn: ({ verb, weekStart, employee }: { verb: FreezeVerb; weekStart: string; employee?: Identifier | null }) =>
       dp.freezeActivities(verb, weekStart, employee),
     onSettled,
   });
 
   const copyPreviousWeek = useMutation({
+    networkMode: now,
     mutationFn: ({ weekStart, employee, dryRun }: { weekStart: string; employee?: Identifier | null; dryRun?: boolean }) =>
       dp.copyPreviousWeek(weekStart, employee, { dryRun }),
     onSettled: (_data, _error, variables) => (variables.dryRun ? undefined : onSettled()),
@@ -63,6 +73,7 @@ export function useTimesheetMutations() {
 
   /** The draft week in one request: new activities, changes and deletions, all or nothing. */
   const saveWeek = useMutation({
+    networkMode: "online",
     // The week is read again right after (onSettled): the answer needs the ids only.
     mutationFn: (payload: SavePayload) => dp.saveWeek(payload, { minimal: true }),
     onSettled,

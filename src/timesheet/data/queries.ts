@@ -101,6 +101,18 @@ export function useSettings(enabled: boolean) {
   return query.data ?? {};
 }
 
+/** Whether Google Calendar can be read on this server: its buttons are offered only then. */
+export function useGoogleCalendarAvailable(enabled: boolean) {
+  const dp = useDataProvider<SiaDataProvider>();
+  const query = useQuery({
+    queryKey: timesheetKeys.sources,
+    queryFn: () => dp.calendarSources(),
+    enabled,
+    staleTime: 10 * 60_000,
+  });
+  return !!query.data?.google;
+}
+
 export function useEmployeeChoices(enabled: boolean) {
   const dp = useDataProvider<SiaDataProvider>();
   const query = useQuery({

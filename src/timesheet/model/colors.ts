@@ -10,10 +10,11 @@ export const ACTION_COLORS: Record<ActionType, string> = {
   support: "#f57c00", // orange
   internal: "#fbc02d", // yellow
   project: "#1e88e5", // blue
-  rh: "#d81b60", // rh: its own colour (pink)
+  // rh: its own colour, a light green far from the reds of locked and invalid events (a pink read as red)
+  rh: "#7cb342",
 };
-/** Text colour readable on each background (yellow needs dark text). */
-export const ACTION_TEXT_COLORS: Partial<Record<ActionType, string>> = { internal: "#212121" };
+/** Text colour readable on each background (yellow and light green need dark text). */
+export const ACTION_TEXT_COLORS: Partial<Record<ActionType, string>> = { internal: "#212121", rh: "#212121" };
 export const LOCKED_COLOR = "#d32f2f";
 export const UNKNOWN_COLOR = "#757575";
 /** Background tint of holiday cells. */

@@ -293,6 +293,58 @@ export function rebase(draft: Draft, activities: readonly Activity[]): Draft {
   };
 }
 
+/** A new event of the draft whose import key another window saved with other content (the week save's 409). */
+export interface KeyConflict {
+  /** The draft event. */
+  eventId: string;
+  /** The stored activity under the same key, and its version. */
+  id: number;
+  lockVersion: number;
+}
+
+/** The conflicts of a refused save (creates by index, sorted by start as the payload sent them). */
+export function keyConflictsOf(draft: Draft, conflicts: readonly { index: number; id: number; lock_version: number }[]) {
+  const sorted = [...draft.events].sort(byStart);
+  return conflicts
+    .filter((c) => sorted[c.index])
+    .map((c): KeyConflict => ({ eventId: sorted[c.index].id, id: c.id, lockVersion: c.lock_version }));
+}
+
+/** What an event says, as changes of a stored activity (never its identity or its source's keys). */
+const contentOf = (e: LocalEvent): Partial<LocalEvent> => ({
+  start: e.start,
+  end: e.end,
+  description: e.description,
+  actionType: e.actionType,
+  clientId: e.clientId,
+  clientName: e.clientName,
+  ownerableType: e.ownerableType,
+  activityTypeCatalogId: e.activityTypeCatalogId,
+  projectId: e.projectId,
+  projectName: e.projectName,
+  project_code: e.project_code,
+  productId: e.productId,
+  ticketId: e.ticketId,
+  ticketName: e.ticketName,
+  shortTitle: e.shortTitle,
+});
+
+/**
+ * The person's choice on each conflict: "mine" turns the event into a change of the stored activity at
+ * the version read (the next save writes it over the other window's), "stored" drops it from the draft.
+ */
+export function resolveKeyConflicts(draft: Draft, conflicts: readonly KeyConflict[], keep: "mine" | "stored"): Draft {
+  const byEvent = new Map(conflicts.map((c) => [c.eventId, c]));
+  const updates = { ...draft.updates };
+  if (keep === "mine")
+    for (const event of draft.events) {
+      const conflict = byEvent.get(event.id);
+      if (conflict)
+        updates[String(conflict.id)] = { id: conflict.id, lockVersion: conflict.lockVersion, changes: contentOf(event) };
+    }
+  return { ...draft, events: draft.events.filter((e) => !byEvent.has(e.id)), updates };
+}
+
 /* ---------- the save ---------- */
 
 export interface SavePayload {

@@ -22,10 +22,11 @@ import {
   Tabs,
   Tooltip,
 } from "@mui/material";
-import { useState } from "react";
-import { type HttpError, useTranslate } from "react-admin";
+import { useRef, useState } from "react";
+import { Confirm, type HttpError, useTranslate } from "react-admin";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import type { Activity } from "../../../core/activity";
+import { changedFields, pickFields } from "../../../core/changedFields";
 import { messages } from "../../../core/messages";
 import { activitySchema } from "../../../core/schemas/activity";
 import { fieldLabel } from "../../../dataProvider/fieldLabels";
@@ -107,9 +108,11 @@ export interface ActivityDialogProps {
   onClose(): void;
   /**
    * The page saves (to the server, or into the local draft week). Rejecting with react-admin's HttpError
-   * whose body is {errors: {field: [msg] | msg}} puts each message under its field (base → top).
+   * whose body is {errors: {field: [msg] | msg}} puts each message under its field (base → top); a 409
+   * whose body is {activity} (the record as it is now) shows that record with this person's changes over it.
+   * `changed` names the fields this person changed since the form read the record.
    */
-  onSubmit(values: ActivityFormValues, labels: ChoiceLabels): Promise<void>;
+  onSubmit(values: ActivityFormValues, labels: ChoiceLabels, changed: (keyof ActivityFormValues)[]): Promise<void>;
   onDelete?(): Promise<void>;
   onDuplicate?(values: ActivityFormValues, begins: Date, ends: Date): void;
 }
@@ -136,9 +139,11 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [labels, setLabels] = useState<PickedLabels>(() => labelsOf(target.initial));
+  // What the form read: a save sends what differs from it, and a 409 moves it to the record as it is now.
+  const baseline = useRef<ActivityFormValues>(valuesOf(target, props.employeeId));
   const form = useForm<ActivityFormValues>({
     resolver: resolver as never,
-    defaultValues: valuesOf(target, props.employeeId),
+    defaultValues: baseline.current,
   });
   const { control, handleSubmit, reset, setValue, setError, getValues, formState } = form;
   const favourite = useWatch({ control, name: "is_favorite" });
@@ -177,12 +182,35 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
     setTopErrors(top);
   };
 
+  /**
+   * Someone saved the record meanwhile: the form now shows their version with only this person's changes
+   * over it, and reads it as the new baseline, so the next Guardar sends just those changes.
+   */
+  const rebased = (current: Partial<Activity>, values: ActivityFormValues) => {
+    const changed = changedFields(baseline.current, values);
+    const now = valuesOf(
+      { ...target, initial: current, begins: new Date(String(current.begins_at)), ends: new Date(String(current.ends_at)) },
+      props.employeeId,
+    );
+    baseline.current = now;
+    reset({ ...now, ...pickFields(values, changed) });
+    const theirs = labelsOf(current);
+    setLabels((l) => ({
+      project: changed.includes("project_id") ? l.project : theirs.project,
+      owner: changed.includes("ownerable_id") ? l.owner : theirs.owner,
+      product: changed.includes("product_catalog_id") ? l.product : theirs.product,
+    }));
+  };
+
   const submit = handleSubmit(async (parsed) => {
     const values = plain(parsed as unknown as Record<string, unknown>, getValues());
     setTopErrors([]);
     try {
-      await props.onSubmit(values, choiceLabels(values));
+      await props.onSubmit(values, choiceLabels(values), changedFields(baseline.current, values));
     } catch (error) {
+      const e = error as HttpError | undefined;
+      const current = e?.status === 409 ? (e.body?.activity as Partial<Activity> | undefined) : undefined;
+      if (current) rebased(current, values);
       refused(error);
     }
   });
@@ -207,6 +235,14 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
     setLabels(labelsOf(a));
   };
 
+  const [askDiscard, setAskDiscard] = useState(false);
+  /** A click outside or Escape: what was typed is not thrown away without asking. */
+  const closeAsked = () => {
+    if (busy) return;
+    if (!readOnly && changedFields(baseline.current, getValues()).length) setAskDiscard(true);
+    else props.onClose();
+  };
+
   const title = readOnly
     ? translate("sia.activity_form.read_only_title")
     : imported
@@ -216,7 +252,7 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
   return (
     <Dialog
       open
-      onClose={props.onClose}
+      onClose={closeAsked}
       maxWidth="sm"
       fullWidth
       data-testid={imported ? "imported-activity-modal" : "activity-modal"}
@@ -317,6 +353,15 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
           </Button>
         )}
       </DialogActions>
+      <Confirm
+        isOpen={askDiscard}
+        title="sia.timesheet_more.discard_title"
+        content="sia.timesheet_more.discard_content"
+        confirm="sia.timesheet_more.discard"
+        cancel="sia.timesheet_more.keep_editing"
+        onConfirm={props.onClose}
+        onClose={() => setAskDiscard(false)}
+      />
     </Dialog>
   );
 }

@@ -2,7 +2,7 @@
  * The activity's common fields — day, start, end, action type, description — with the per-type fields
  * between them, and, for a new activity, the favourites and recent activities it may start from.
  */
-import { MenuItem, Stack, TextField } from "@mui/material";
+import { Box, MenuItem, Stack, TextField } from "@mui/material";
 import { useTranslate } from "react-admin";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
 import { SiaDatePicker } from "../../../admin/common/DatePickerInput";
@@ -70,14 +70,17 @@ export function ActivityForm(props: {
           ))}
         </TextField>
       )}
-      <Stack direction="row" spacing={1}>
-        <SiaDatePicker
-          label={label("day")}
-          value={day}
-          disabled={disabled}
-          onChange={(date) => date && setTimes(date, startText, endText)}
-          fullWidth={false}
-        />
+      {/* The day needs room for its whole dd/mm/yyyy beside the picker's icon; on a phone the three stack. */}
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={1}>
+        <Box sx={{ flex: "2 1 0", minWidth: "11.5rem" }} data-testid="activity-day">
+          <SiaDatePicker
+            label={label("day")}
+            value={day}
+            disabled={disabled}
+            onChange={(date) => date && setTimes(date, startText, endText)}
+            fullWidth
+          />
+        </Box>
         <TextField
           type="time"
           size="small"
@@ -88,6 +91,7 @@ export function ActivityForm(props: {
           error={!!err("begins_at")}
           helperText={err("begins_at")}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 900 } }}
+          sx={{ flex: "1 1 0", minWidth: 0 }}
         />
         <TextField
           type="time"
@@ -99,6 +103,7 @@ export function ActivityForm(props: {
           error={!!err("ends_at")}
           helperText={err("ends_at")}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 900 } }}
+          sx={{ flex: "1 1 0", minWidth: 0 }}
         />
       </Stack>
       <Controller
