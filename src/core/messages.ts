@@ -509,7 +509,6 @@ export const accessMessages = {
     "No se puede quitar ni dar de baja al último administrador activo: primero dé el rol de Administrador a otro usuario activo",
   roleRequired: "elija al menos un rol: Administrador, Operador o Finanzas",
   groupNameTaken: "ya existe un grupo con ese nombre (sin importar mayúsculas, acentos ni espacios)",
-  similarClientsField: "ya hay un cliente parecido: confirme que se trata de otro",
   similarClients: (names: string[]) =>
     `Ya existe${names.length === 1 ? " un cliente parecido" : "n clientes parecidos"} (mismo nombre o RFC): ${names.join(", ")}. Revise que no sea el mismo antes de continuar.`,
   localAdminOnly: "Esta ruta solo responde en la propia máquina del servidor",
