@@ -511,6 +511,5 @@ export const accessMessages = {
   groupNameTaken: "ya existe un grupo con ese nombre (sin importar mayúsculas, acentos ni espacios)",
   similarClients: (names: string[]) =>
     `Ya existe${names.length === 1 ? " un cliente parecido" : "n clientes parecidos"} (mismo nombre o RFC): ${names.join(", ")}. Revise que no sea el mismo antes de continuar.`,
-  localAdminOnly: "Esta ruta solo responde en la propia máquina del servidor",
-  localAdminSecret: "La clave local de administración no es válida",
+  localAdminSecret: "La clave local de administración no es válida: ejecute create-admin en la máquina del servidor",
 } as const;
