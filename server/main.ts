@@ -3,6 +3,7 @@
  * empty embedded database), then listens. `npm start` runs its build through scripts/start.mjs.
  */
 import { build } from "./app";
+import { writeLocalAdminEndpoint } from "./cli/localEndpoint";
 import { loadConfig, PUBLIC_DEMO_PASSWORD } from "./config";
 import { createDb, DataDirLockedError } from "./db/client";
 import { lockPublicDemoPasswords, seedBase, seedDemo } from "./db/seed";
@@ -55,8 +56,10 @@ export async function main() {
   // Scheduled jobs (server/jobs: Tuesday reminder and report, hourly Garantía auto-close), checked every
   // minute: the server process only, never in tests.
   if (config.JOBS_ENABLED) startJobs(app, JOBS);
+  let removeLocalAdmin = () => {};
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: cerrando SIA`);
+    removeLocalAdmin();
     await app.close().catch(() => undefined);
     await database.close().catch(() => undefined);
     process.exit(0);
@@ -68,6 +71,11 @@ export async function main() {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const url = `http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${port}`;
+  // The embedded database is this process's alone: `npm run create-admin` reaches it through the server.
+  if (!config.DATABASE_URL) {
+    const local = ["0.0.0.0", "::", "localhost"].includes(config.HOST) ? `http://127.0.0.1:${port}` : url;
+    removeLocalAdmin = writeLocalAdminEndpoint(config, local);
+  }
   const lines = [
     "",
     `SIA está listo en ${url}/app/activities`,

@@ -5,10 +5,11 @@
 import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
-import { loadConfig, PUBLIC_DEMO_PASSWORD } from "../config";
+import { type Config, loadConfig, PUBLIC_DEMO_PASSWORD } from "../config";
 import { createDb, type Database, DataDirLockedError, type Db } from "../db/client";
 import { app_settings, employees, users } from "../db/schema";
 import { seedBase } from "../db/seed";
+import { askRunningServer } from "./localEndpoint";
 
 export const MIN_PASSWORD_LENGTH = 8;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -127,6 +128,15 @@ const consoleOutput: Output = {
   err: (l) => console.error(l),
 };
 
+function report(result: CreateAdminResult, io: Output) {
+  io.out(
+    result.createdUser
+      ? `Administrador creado: ${result.email} (usuario ${result.userId}, empleado ${result.employeeId}).`
+      : `Usuario existente ${result.email} promovido a administrador y con contraseña nueva (usuario ${result.userId}, empleado ${result.employeeId}).`,
+  );
+  if (result.createdEmployee) io.out("Se le dio de alta como empleado.");
+}
+
 /** The whole command: returns the process exit code (0 done, 1 refused). */
 export async function runCreateAdmin(
   argv: string[],
@@ -153,11 +163,26 @@ export async function runCreateAdmin(
   }
 
   let database: Database;
+  let config: Config;
   try {
-    database = await createDb(loadConfig(env));
+    config = loadConfig(env);
+  } catch (error) {
+    io.err(`La configuración no es válida: ${(error as Error).message}`);
+    return 1;
+  }
+  try {
+    database = await createDb(config);
   } catch (error) {
     if (error instanceof DataDirLockedError) {
+      // The running server holds the embedded database: it does the work (./localEndpoint.ts).
+      const answer = await askRunningServer(config, input);
+      if (answer?.ok) {
+        report(answer.result, io);
+        io.out("Hecho a través del servidor SIA en ejecución.");
+        return 0;
+      }
       io.err(error.message);
+      if (answer) io.err(answer.reason);
       io.err("Detenga el servidor SIA y vuelva a ejecutar create-admin.");
     } else {
       io.err(`No se pudo abrir la base de datos: ${(error as Error).message}`);
@@ -168,13 +193,7 @@ export async function runCreateAdmin(
   try {
     await database.migrate();
     await seedBase(database.db);
-    const result = await createAdmin(database.db, input);
-    io.out(
-      result.createdUser
-        ? `Administrador creado: ${result.email} (usuario ${result.userId}, empleado ${result.employeeId}).`
-        : `Usuario existente ${result.email} promovido a administrador y con contraseña nueva (usuario ${result.userId}, empleado ${result.employeeId}).`,
-    );
-    if (result.createdEmployee) io.out("Se le dio de alta como empleado.");
+    report(await createAdmin(database.db, input), io);
     return 0;
   } catch (error) {
     io.err(error instanceof AdminInputError ? error.message : `No se pudo crear el administrador: ${(error as Error).message}`);

@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError, type z } from "zod";
-import { databaseMessages, folderMessages, messages } from "../../src/core/messages";
+import { accessMessages, databaseMessages, folderMessages, messages } from "../../src/core/messages";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -106,6 +106,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  */
 const UNIQUE_INDEXES: Record<string, { field: string; message: string }> = {
   invoices_folio_unique: { field: "folio", message: messages.folioTaken },
+  client_groups_name_normal_unique: { field: "name", message: accessMessages.groupNameTaken },
+  client_groups_name_unique: { field: "name", message: accessMessages.groupNameTaken },
 };
 
 /** A database error caused by the request's data, as a 422; undefined when it is a real fault. */

@@ -1,4 +1,6 @@
 /** Every declared resource of the API, registered by server/app.ts. */
+
+import { localAdminRoutes } from "../cli/localAdmin";
 import { activitiesResource } from "./activities/resource";
 import { activityTypeCatalogsResource } from "./activity_type_catalogs/resource";
 import { appLicensesResource } from "./app_licenses/resource";
@@ -61,4 +63,5 @@ export const routeModules = [
   realtimeRoutes,
   notificationRoutes,
   pushRoutes,
+  localAdminRoutes,
 ];

@@ -537,3 +537,13 @@ export const timesheetMessages = {
   importMerged: (count: number, title: string, when: string) =>
     `${when} «${title}»: ${count} eventos con el mismo título y horario se importaron como una sola actividad`,
 };
+// administrators and roles, look-alike clients and groups
+export const accessMessages = {
+  lastAdministrator:
+    "No se puede quitar ni dar de baja al último administrador activo: primero dé el rol de Administrador a otro usuario activo",
+  roleRequired: "elija al menos un rol: Administrador, Operador o Finanzas",
+  groupNameTaken: "ya existe un grupo con ese nombre (sin importar mayúsculas, acentos ni espacios)",
+  similarClients: (names: string[]) =>
+    `Ya existe${names.length === 1 ? " un cliente parecido" : "n clientes parecidos"} (mismo nombre o RFC): ${names.join(", ")}. Revise que no sea el mismo antes de continuar.`,
+  localAdminSecret: "La clave local de administración no es válida: ejecute create-admin en la máquina del servidor",
+} as const;

@@ -16,7 +16,7 @@ describe("client_groups", () => {
     expect(res.body.client_group).toMatchObject({ name: "Gobierno Estatal", clients_count: 0, clients: [] });
     const dup = await admin.post("/api/v1/client_groups", { client_group: { name: "Gobierno Estatal" } });
     expect(dup.status).toBe(422);
-    expect(dup.body.errors.name).toEqual(["ya está en uso"]);
+    expect(dup.body.errors.name).toEqual(["ya existe un grupo con ese nombre (sin importar mayúsculas, acentos ni espacios)"]);
     const empty = await admin.post("/api/v1/client_groups", { client_group: { name: " " } });
     expect(empty.body.errors.name).toEqual(["es obligatorio"]);
     const renamed = await admin.put(`/api/v1/client_groups/${res.body.client_group.id}`, { client_group: { name: "Gobierno" } });

@@ -71,6 +71,8 @@ const adminOnlyFreeze: Rule = { roles: ["admin"], why: "solo un administrador ab
 /** Every route of /api/v1 and who may call it. A new route without a row here fails the first test. */
 const RULES: Record<string, Rule> = {
   "POST /sessions": { public: true },
+  // Its own credential: a direct loopback connection with the key the server wrote in DATA_DIR (decision 032).
+  "POST /local/create_admin": { public: true },
   "GET /sessions/current": { signedIn: true },
   "DELETE /sessions": { signedIn: true },
   "GET /auth/config": { public: true },

@@ -17,11 +17,17 @@ import {
 import { timestamps } from "./_helpers";
 import { employees, users } from "./people";
 
-export const client_groups = pgTable("client_groups", {
-  id: serial("id").primaryKey(),
-  name: varchar("name", { length: 160 }).notNull().unique(),
-  ...timestamps,
-});
+export const client_groups = pgTable(
+  "client_groups",
+  {
+    id: serial("id").primaryKey(),
+    name: varchar("name", { length: 160 }).notNull().unique(),
+    ...timestamps,
+  },
+  // «Agroindustria» and « agroindustria » are one group: unique by name without case, accents or extra
+  // spaces (sia_normal_name, created in the migration's hand-written block).
+  (t) => [uniqueIndex("client_groups_name_normal_unique").on(sql`sia_normal_name(${t.name})`)],
+);
 
 /** The product catalog ("products" in the API, "productCatalogs" in the screens). */
 export const products = pgTable("products", {

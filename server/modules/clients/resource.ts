@@ -24,6 +24,7 @@ import {
   touchesFolder,
   undoDriveWorkOnFailure,
 } from "../drive";
+import { warnSimilarClients } from "./similar";
 
 /** The next numeric client code: one more than the largest numeric code so far. */
 export async function nextClientCode(db: Tx): Promise<string> {
@@ -89,6 +90,8 @@ export const clientsResource = declareResource({
   // A failed create or update undoes the folders its hooks made.
   aroundWrite: undoDriveWorkOnFailure,
   async beforeWrite(values, ctx, existing) {
+    if (existing) delete values.confirm_similar;
+    else await warnSimilarClients(ctx.db, values);
     if (!existing && (values.client_code === undefined || values.client_code === NEW_CLIENT_CODE)) {
       values.client_code = await nextClientCode(ctx.db);
     }

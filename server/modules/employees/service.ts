@@ -5,6 +5,7 @@ import type { employeeSchema, employeeUpdateSchema } from "../../../src/core/sch
 import { app_settings, employees, sessions } from "../../db/schema";
 import { ValidationError } from "../../http/errors";
 import type { RequestContext, ResourceRecord, WriteArgs } from "../../http/resource";
+import { assertAdministratorRemains } from "../users";
 
 type EmployeeRecord = ResourceRecord<typeof employees>;
 
@@ -46,4 +47,6 @@ export async function afterEmployeeWrite(saved: EmployeeRecord, ctx: RequestCont
   const deactivated = existing.is_active && !saved.is_active;
   const unlinked = saved.user_id !== existing.user_id;
   if (deactivated || unlinked) await ctx.db.delete(sessions).where(eq(sessions.user_id, existing.user_id));
+  // An inactive employee's user cannot sign in: it may have been the last administrator.
+  if (deactivated) await assertAdministratorRemains(ctx.db, "is_active");
 }

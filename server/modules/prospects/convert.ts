@@ -23,7 +23,7 @@ import { notFound, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf, ResourceService, withValidation } from "../../http/resource";
 import type { DocumentsPort } from "../../ports/documents";
-import { clientsResource, nextClientCode } from "../clients";
+import { clientsResource, nextClientCode, warnSimilarClients } from "../clients";
 import { assertFolderFree, driveFailure, resolveDriveFolder, withDriveWork } from "../drive";
 
 /** Is `id` the folder `ancestorId` or inside it? */
@@ -63,6 +63,8 @@ export function convertToClientRoute(app: FastifyInstance) {
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const clientInput = parse(clientFieldsSchema, raw.client && typeof raw.client === "object" ? raw.client : raw);
       const values: Record<string, unknown> = { ...clientInput };
+      // A prospect named like a client may be that client: said before any folder is touched.
+      await warnSimilarClients(db, values);
       const port = app.documents;
       const target = await resolveDriveFolder(port, values, { requiredMessage: pipelineMessages.folderNotSelected });
       if (!target) throw ValidationError.field("drive_root_id", pipelineMessages.folderNotSelected);

@@ -1,2 +1,2 @@
 /** What other modules and the app use of the users module. */
-export { encryptStoredSecrets, storeCloudToken } from "./service";
+export { assertAdministratorRemains, encryptStoredSecrets, storeCloudToken } from "./service";

@@ -8,7 +8,7 @@ import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
 import { encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
-import { prepareUserWrite, storeCloudToken, userEmployeeGuard } from "./service";
+import { afterUserDelete, afterUserWrite, prepareUserWrite, storeCloudToken, userEmployeeGuard } from "./service";
 
 /** The user's employee as {id, name, employee_code, is_active, workspace_id} or null, in the same query. */
 const employeeOf = sql`(select json_build_object('id', ${employees.id}, 'name', ${employees.name}, 'employee_code', ${employees.employee_code}, 'is_active', ${employees.is_active}, 'workspace_id', ${employees.workspace_id}) from ${employees} where ${employees.user_id} = ${outer(users.id)})`;
@@ -43,6 +43,8 @@ export const usersResource = declareResource({
   own: (user) => eq(users.id, user.id),
   deleteGuards: [userEmployeeGuard],
   beforeWrite: prepareUserWrite,
+  afterWrite: afterUserWrite,
+  afterDelete: afterUserDelete,
   routes(app, service) {
     app.post(
       "/users/save_cloud_token",

@@ -1,6 +1,7 @@
 /** Rules of user writes: password hashing, what a non-administrator may change, sessions. */
-import { and, eq, isNotNull, ne, notLike, type SQL } from "drizzle-orm";
-import { messages } from "../../../src/core/messages";
+import { and, eq, isNotNull, isNull, ne, notLike, or, type SQL, sql } from "drizzle-orm";
+import { ROLES } from "../../../src/core/constants";
+import { accessMessages, messages } from "../../../src/core/messages";
 import { isAdmin } from "../../../src/core/permissions";
 import type { userSchema, userUpdateSchema } from "../../../src/core/schemas/user";
 import { hashPassword } from "../../auth/passwords";
@@ -61,7 +62,46 @@ export async function prepareUserWrite(
     values.password_changed_at = new Date();
     if (existing) await destroyOtherSessions(ctx, existing.id);
   }
+  // A user with no role lands on screens where every call is refused: one role at least, also when an
+  // update sends only some of the flags.
+  if (ROLES.every((role) => !(values[role] ?? existing?.[role] ?? false))) {
+    throw ValidationError.field("administrator_role", accessMessages.roleRequired);
+  }
   return values;
+}
+
+/** Namespace of the lock that makes "at least one administrator remains" checks run one at a time. */
+export const LAST_ADMIN_LOCK_KEY = 7_310_120;
+
+/**
+ * Refuses (a Spanish 422) a write that leaves no active administrator: with none, nobody can give the role
+ * back from the app. Called inside the transaction AFTER the write. The advisory lock makes two such writes
+ * check one after the other, and the count runs after it (READ COMMITTED: a fresh snapshot), so it sees what
+ * the other committed: two administrators demoting each other at once leave one. Active means what the
+ * session lookup lets in: the role, and an active employee or none.
+ */
+export async function assertAdministratorRemains(tx: Tx, field = "base") {
+  await tx.execute(sql`select pg_advisory_xact_lock(${LAST_ADMIN_LOCK_KEY})`);
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .leftJoin(employees, eq(employees.user_id, users.id))
+    .where(and(eq(users.administrator_role, true), or(isNull(employees.id), eq(employees.is_active, true))));
+  if (!row || row.n === 0) throw ValidationError.field(field, accessMessages.lastAdministrator);
+}
+
+/** After a user's update: losing the role may leave no administrator. */
+export async function afterUserWrite(
+  saved: ResourceRecord<typeof users>,
+  ctx: RequestContext,
+  existing: ResourceRecord<typeof users> | null,
+) {
+  if (existing?.administrator_role && !saved.administrator_role) await assertAdministratorRemains(ctx.db, "administrator_role");
+}
+
+/** After a user's deletion: an administrator without an employee may be the last one. */
+export async function afterUserDelete(deleted: ResourceRecord<typeof users>, ctx: RequestContext) {
+  if (deleted.administrator_role) await assertAdministratorRemains(ctx.db);
 }
 
 /**

@@ -15,6 +15,7 @@ import { useFormContext } from "react-hook-form";
 import { NEW_CLIENT_CODE } from "../../core/constants";
 import type { SiaDataProvider } from "../../dataProvider";
 import { DriveFolderInput } from "../common/DriveFolderInput";
+import { SimilarClientConfirm } from "./SimilarClientConfirm";
 
 /** On a new client, the code the server will give it next (SPEC §2: '0' until supplied). */
 function NextClientCode() {
@@ -40,6 +41,11 @@ export function ClientInputs({ creating = false }: { creating?: boolean }) {
   return (
     <Grid container columnSpacing={2} sx={{ width: "100%" }}>
       {creating && <NextClientCode />}
+      {creating && (
+        <Grid size={12}>
+          <SimilarClientConfirm />
+        </Grid>
+      )}
       <Grid size={{ xs: 12, md: 6 }}>
         <TextInput source="name" fullWidth />
       </Grid>

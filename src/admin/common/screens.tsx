@@ -3,8 +3,9 @@
  * inputs, fields): lists of 10 with the pager window and the spec's paths, forms that save and go to the
  * record's detail with a Spanish toast, edit toolbars, and detail screens that send a missing record to /404.
  */
-import { Children, isValidElement, type ReactElement, type ReactNode, useMemo } from "react";
+import { Children, isValidElement, type ReactElement, type ReactNode, useMemo, useState } from "react";
 import {
+  Confirm,
   Create,
   type CreateProps,
   Datagrid,
@@ -21,14 +22,17 @@ import {
   Show,
   type ShowProps,
   SimpleForm,
+  setSubmissionErrors,
   Toolbar,
   TopToolbar,
   useNotify,
   useRecordContext,
   useRedirect,
   useResourceContext,
+  useSaveContext,
+  useTranslate,
 } from "react-admin";
-import type { FieldValues, Resolver } from "react-hook-form";
+import { type FieldValues, type Resolver, useFormContext } from "react-hook-form";
 import { messages } from "../../core/messages";
 import { type ScreenKind, screenPath } from "../../core/resources";
 import { CsvDownloadButton } from "./CsvDownloadButton";
@@ -155,7 +159,8 @@ export function SiaCreate({
 }: FormScreenProps & Omit<CreateProps, "children">) {
   return (
     <Create transform={transform} mutationOptions={{ ...useSavedThen(message, then), onError }} {...props}>
-      <SimpleForm resolver={resolver} defaultValues={defaultValues}>
+      {/* noValidate: the browser's own checks speak the browser's language; SIA's schema speaks Spanish. */}
+      <SimpleForm resolver={resolver} defaultValues={defaultValues} noValidate>
         {children}
       </SimpleForm>
     </Create>
@@ -203,11 +208,14 @@ export function SiaEdit({
   then,
   onError,
   mutationOptions,
+  confirm,
   ...props
 }: FormScreenProps &
   EditToolbarProps & {
     /** Shown to who may read but not change it: the form disabled, no toolbar. */
     readOnly?: boolean;
+    /** A question asked before saving certain values (an administrator dropping her own role). */
+    confirm?: ConfirmSave;
   } & Omit<EditProps, "children">) {
   const saved = useSavedThen(message, then);
   const stale = useStaleVersion((mutationOptions?.onError as ((error: unknown) => void) | undefined) ?? onError);
@@ -219,15 +227,79 @@ export function SiaEdit({
       mutationOptions={{ ...saved, ...mutationOptions, onError: stale.onError }}
       {...props}
     >
-      <SimpleForm
+      <EditForm
+        confirm={confirm}
         resolver={resolver}
+        noValidate
         disabled={readOnly}
         toolbar={readOnly ? false : <EditToolbar deletable={deletable} deleteRedirect={deleteRedirect} />}
       >
         <StaleVersionNotice state={stale.state} />
         {children}
-      </SimpleForm>
+      </EditForm>
     </Edit>
+  );
+}
+
+/** The texts (catalogue keys) of a confirmation asked before a save. */
+export interface SaveConfirmationTexts {
+  title: string;
+  content: string;
+  confirm: string;
+}
+/** Asks before saving these values over this record (its texts), or lets the save go (null). */
+export type ConfirmSave = (values: FieldValues, record: RaRecord | undefined) => SaveConfirmationTexts | null;
+
+/**
+ * The edit form, with the save asked first when `confirm` says so: by the Save button and by Enter alike
+ * (both submit the form). Refusals of the confirmed save land on the fields as any save's do.
+ */
+function EditForm({
+  confirm,
+  children,
+  ...props
+}: { confirm?: ConfirmSave; children: ReactNode } & Parameters<typeof SimpleForm>[0]) {
+  const saveContext = useSaveContext();
+  const record = useRecordContext();
+  const [pending, setPending] = useState<{ values: FieldValues; texts: SaveConfirmationTexts } | null>(null);
+  const onSubmit = confirm
+    ? (values: FieldValues) => {
+        const texts = confirm(values, record);
+        if (!texts) return saveContext.save?.(values);
+        setPending({ values, texts });
+      }
+    : undefined;
+  return (
+    <SimpleForm onSubmit={onSubmit} {...props}>
+      {children}
+      {pending && <SaveConfirmation pending={pending} onDone={() => setPending(null)} />}
+    </SimpleForm>
+  );
+}
+
+function SaveConfirmation({
+  pending,
+  onDone,
+}: {
+  pending: { values: FieldValues; texts: SaveConfirmationTexts };
+  onDone: () => void;
+}) {
+  const saveContext = useSaveContext();
+  const { setError } = useFormContext();
+  const translate = useTranslate();
+  return (
+    <Confirm
+      isOpen
+      title={translate(pending.texts.title)}
+      content={translate(pending.texts.content)}
+      confirm={pending.texts.confirm}
+      onConfirm={async () => {
+        onDone();
+        const errors = await saveContext.save?.(pending.values);
+        if (errors) setSubmissionErrors(errors, setError);
+      }}
+      onClose={onDone}
+    />
   );
 }
 

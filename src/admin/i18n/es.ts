@@ -37,6 +37,7 @@ export const resources = {
       client_group_id: "Grupo de clientes",
       by_client_group: "Grupo de clientes",
       client_product_catalogs: "Productos",
+      confirm_similar: "Cliente parecido",
       client_product_catalogs_attributes: "Productos",
       product_catalog_id: "Producto",
       product_catalog_name: "Producto",
@@ -864,6 +865,14 @@ export const sia = {
   clients: {
     search: "Buscar por nombre, código o RFC",
     no_products: "Sin productos configurados",
+  },
+  // administrators' own role, look-alike clients
+  admin_access: {
+    self_demotion_title: "¿Quitarse el rol de Administrador?",
+    self_demotion_content:
+      "Dejará de poder administrar SIA en cuanto guarde: usuarios, catálogos y permisos. Solo otro administrador podrá devolverle el rol.",
+    self_demotion_confirm: "Sí, quitarme el rol",
+    confirm_similar: "Es otro cliente: guardarlo de todos modos",
   },
   // a record's audit trail (projects, invoices, quotations)
   audit: {

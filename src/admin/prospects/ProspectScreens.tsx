@@ -24,6 +24,7 @@ import { screenPath } from "../../core/resources";
 import { prospectConversionSchema, prospectSchema } from "../../core/schemas/prospect";
 import type { SiaDataProvider } from "../../dataProvider";
 import { SiaDateField } from "../common/DateField";
+import { SimilarClientConfirm } from "../clients/SimilarClientConfirm";
 import { DriveFolderInput } from "../common/DriveFolderInput";
 import { DriveFolderField } from "../common/DriveFolderLink";
 import { SearchFilter } from "../common/SearchFilter";
@@ -139,7 +140,7 @@ function ConvertDialog({ prospect, onClose }: { prospect: ProspectRecord; onClos
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="convert-title">
       <DialogTitle id="convert-title">{translate("sia.prospects.convert")}</DialogTitle>
       {/* Its own record: the prospect's CV_ folder is not the client's folder; the user picks one. */}
-      <Form resolver={conversionResolver} record={{ id: prospect.id, name: prospect.name ?? "" }} onSubmit={submit}>
+      <Form resolver={conversionResolver} record={{ id: prospect.id, name: prospect.name ?? "" }} onSubmit={submit} noValidate>
         <DialogContent>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             {translate("sia.prospects.convert_intro")}
@@ -151,6 +152,7 @@ function ConvertDialog({ prospect, onClose }: { prospect: ProspectRecord; onClos
           )}
           <TextInput source="name" resource="clients" fullWidth />
           <DriveFolderInput label="sia.prospects.client_folder" />
+          <SimilarClientConfirm />
         </DialogContent>
         <ConvertActions onClose={onClose} />
       </Form>

@@ -30,7 +30,7 @@ import { PAGE_PATHS, screenPath } from "../../core/resources";
 import { userAzureTokenSchema, userSchema, userUpdateSchema } from "../../core/schemas/user";
 import type { SessionUser } from "../../core/session";
 import { recordError } from "../common/RecordError";
-import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
+import { type ConfirmSave, SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
 const createResolver = zodResolver(userSchema as never);
 const updateResolver = zodResolver(userUpdateSchema);
@@ -176,9 +176,31 @@ const editTransform = (data: Record<string, unknown>) => {
 /** A non-administrator changes only their own azure_token (SPEC §6). */
 const azureTransform = (data: Record<string, unknown>) => azureTokenChange(data);
 
+/** An administrator unticking «Administrador» on her own user is asked first: she loses the app at once. */
+function useSelfDemotionConfirm(): ConfirmSave {
+  const { permissions } = usePermissions<SessionUser | null>();
+  return (values, record) =>
+    record &&
+    permissions &&
+    String(record.id) === String(permissions.id) &&
+    record.administrator_role &&
+    !values.administrator_role
+      ? {
+          title: "sia.admin_access.self_demotion_title",
+          content: "sia.admin_access.self_demotion_content",
+          confirm: "sia.admin_access.self_demotion_confirm",
+        }
+      : null;
+}
+
 function AdminUserEdit() {
   return (
-    <SiaEdit resolver={updateResolver} transform={editTransform} mutationOptions={useAfterSave()}>
+    <SiaEdit
+      resolver={updateResolver}
+      transform={editTransform}
+      mutationOptions={useAfterSave()}
+      confirm={useSelfDemotionConfirm()}
+    >
       <UserInputs />
     </SiaEdit>
   );
@@ -195,6 +217,7 @@ function OwnAzureTokenEdit() {
     >
       <SimpleForm
         resolver={azureResolver}
+        noValidate
         toolbar={
           <Toolbar>
             <SaveButton />

@@ -27,6 +27,8 @@ const clientFields = z.object({
   complete_name: optionalText(300),
   email: optionalEmail(),
   is_production_ready: flag(),
+  /** True: the person saw the look-alike clients the server named and this is another one. */
+  confirm_similar: flag(),
   client_group_id: optionalId(),
   drive_root_id: optionalText(300),
   drive_root_url: optionalText(2000),

@@ -19,7 +19,7 @@ export const prospectUpdateSchema = prospectSchema.partial();
  * picked in the drive, required ('No se ha seleccionado una carpeta', SPEC §5).
  */
 export const prospectConversionSchema = clientFieldsSchema
-  .pick({ name: true, drive_root_id: true, drive_root_url: true })
+  .pick({ name: true, drive_root_id: true, drive_root_url: true, confirm_similar: true })
   .superRefine((value, ctx) => {
     if (!value.drive_root_id && !value.drive_root_url) {
       ctx.addIssue({ code: "custom", path: ["drive_root_id"], message: pipelineMessages.folderNotSelected });

@@ -1,5 +1,5 @@
 import { ROLES } from "../constants";
-import { messages } from "../messages";
+import { accessMessages, messages } from "../messages";
 import { flag, optionalText, requiredEmail, requiredText, z } from "./fields";
 
 export const PASSWORD_MIN = 8;
@@ -29,13 +29,29 @@ const confirmation = <T extends { password?: string; password_confirmation?: str
   }
 };
 
+type RoleFlags = Partial<Record<(typeof ROLES)[number], boolean | null | undefined>>;
+/**
+ * One role at least: a user without one signs in to screens that refuse every call. A new user needs one
+ * set; an update that sends all three flags false is refused here (the form), and the service checks what
+ * a partial update leaves with the stored flags.
+ */
+const roleIssue = (ctx: z.RefinementCtx) =>
+  ctx.addIssue({ code: "custom", path: ["administrator_role"], message: accessMessages.roleRequired });
+const someRoleOnCreate = (value: RoleFlags, ctx: z.RefinementCtx) => {
+  if (!ROLES.some((role) => value[role] === true)) roleIssue(ctx);
+};
+const someRoleOnUpdate = (value: RoleFlags, ctx: z.RefinementCtx) => {
+  if (ROLES.every((role) => value[role] === false)) roleIssue(ctx);
+};
+
 export const userSchema = z
   .object({
     ...userFields,
     password,
     password_confirmation: z.string({ error: messages.passwordMismatch }).optional(),
   })
-  .superRefine(confirmation);
+  .superRefine(confirmation)
+  .superRefine(someRoleOnCreate);
 export type UserInput = z.infer<typeof userSchema>;
 
 /** True removes the saved Azure DevOps token (the token itself is write-only: empty keeps it). */
@@ -49,7 +65,8 @@ export const userUpdateSchema = z
     password: z.preprocess(blankToUndefined, password.optional()),
     password_confirmation: z.preprocess(blankToUndefined, z.string().optional()),
   })
-  .superRefine(confirmation);
+  .superRefine(confirmation)
+  .superRefine(someRoleOnUpdate);
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
 
 /** List filter `by_role`: one of the role flags; absent means Todos. */
