@@ -450,6 +450,15 @@ export const importMessages = {
   csvCellTooLong: (field: string, max: number) => `${field}: es demasiado largo (máximo ${max} caracteres)`,
   csvOpenQuote: "una comilla abre una celda y no se cierra",
   csvTooManyRows: (max: number) => `El archivo tiene más de ${max} actividades; una semana se importa con ${max} como máximo`,
+  // uploads bounded by what they hold (records, columns, characters), read off the event loop
+  csvTooManyLines: (max: number) =>
+    `El archivo tiene más de ${max.toLocaleString("es-MX")} líneas, contando las vacías; quite las líneas sobrantes e intente de nuevo`,
+  csvTooManyColumns: (max: number) => `tiene más de ${max} columnas; revise el separador y las comillas`,
+  csvColumnLabel: (column: number) => `columna ${column}`,
+  csvUnreadable: "El archivo no se pudo leer como CSV",
+  csvTooSlow: (seconds: number) => `El archivo no se pudo leer en ${seconds} s: es demasiado grande o está dañado`,
+  csvBusy: "El servidor está leyendo muchos archivos a la vez; intente de nuevo en unos segundos",
+  uploadOneAtATime: "Ya se está leyendo otro archivo suyo; espere a que termine e intente de nuevo",
 } as const;
 
 // dashboards (the charts)
