@@ -370,6 +370,15 @@ export const calendarMessages = {
   connectFailed: "No se pudo conectar Google Calendar. Intente de nuevo.",
 } as const;
 
+// fair share of the server per user (server/http/fairShare.ts, server/auth/passwords.ts, the realtime stream)
+export const fairShareMessages = {
+  tooManyRequests:
+    "Tiene demasiadas solicitudes en curso; espere a que terminen (o cierre pestañas que no use) e intente de nuevo en unos segundos",
+  signInBusy: "Hay muchos inicios de sesión al mismo tiempo; intente de nuevo en unos segundos",
+  passwordBusy: "El servidor está procesando muchas contraseñas al mismo tiempo; intente de nuevo en unos segundos",
+  streamReplaced: "Se abrió SIA en demasiadas pestañas; esta dejó de recibir avisos en tiempo real. Recárguela para reanudarlos",
+} as const;
+
 // timesheet imports: calendar (.ics, Google) and CSV
 export const importMessages = {
   wrongParts: (code: string, shape: string, expected: number, parts: number) =>
