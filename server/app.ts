@@ -14,6 +14,7 @@ import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import helmet from "helmet";
 import { APP_VERSION } from "../src/core/constants";
 import { grantFor } from "../src/core/permissions";
+import { configureHashing } from "./auth/passwords";
 import { userForToken } from "./auth/sessionLookup";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
@@ -96,6 +97,12 @@ export async function build(options: {
   });
   const { onRoute } = options;
   if (onRoute) app.addHook("onRoute", (route) => onRoute(route));
+  // Password hashes take turns (server/auth/passwords.ts): one lane per process, sized by this app's config.
+  configureHashing({
+    inFlight: config.PASSWORD_HASH_CONCURRENCY,
+    queued: config.PASSWORD_HASH_QUEUE,
+    waitMs: config.PASSWORD_HASH_WAIT_MS,
+  });
   app.decorate("db", database);
   app.decorate("config", config);
   app.decorate("documents", options.documents ?? (await createDocuments(config)));

@@ -11,6 +11,7 @@ import { type Action, type Grant, grantFor } from "../../src/core/permissions";
 import { SESSION_COOKIE, SESSION_STAMP_HEADER, type SessionUser, sessionStamp } from "../../src/core/session";
 import { userForToken } from "../auth/sessionLookup";
 import { forbidden, HttpError, unauthorized } from "./errors";
+import { registerFairShare } from "./fairShare";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -57,13 +58,17 @@ export function registerAuth(app: FastifyInstance) {
     if (config?.public || config?.signedIn || config?.permission) return;
     throw new Error(`${route.method} ${route.url}: the route declares none of public, signedIn or permission`);
   });
+  const fairShare = registerFairShare(app);
   app.addHook("onRequest", async (request, reply) => {
     if (UNSAFE.has(request.method)) checkOrigin(app, request);
     const token = tokenOf(request);
     if (token) {
+      // One session's crowd of requests waits in its own lane, before it costs the database anything.
+      await fairShare.session(request, reply, token);
       // Read on every request: a role or can_chat changed by an administrator applies to the next one.
       const found = await userForToken(app.db.db, token, app.config);
       if (found) {
+        await fairShare.user(request, reply, found.user.id);
         request.user = found.user;
         request.sessionId = found.sessionId;
         reply.header(SESSION_STAMP_HEADER, sessionStamp(found.user));

@@ -5,7 +5,8 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError, type z } from "zod";
-import { accessMessages, databaseMessages, folderMessages, messages } from "../../src/core/messages";
+import { accessMessages, databaseMessages, fairShareMessages, folderMessages, messages } from "../../src/core/messages";
+import { HashingBusy } from "../auth/passwords";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -158,6 +159,12 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (error instanceof ZodError) {
       return reply.status(422).send({ errors: zodFieldErrors(error) });
+    }
+    if (error instanceof HashingBusy) {
+      return reply
+        .status(429)
+        .header("retry-after", String(error.retryAfterSeconds))
+        .send({ error: fairShareMessages.passwordBusy });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, "database unavailable");

@@ -387,6 +387,15 @@ export const calendarMessages = {
   connectFailed: "No se pudo conectar Google Calendar. Intente de nuevo.",
 } as const;
 
+// fair share of the server per user (server/http/fairShare.ts, server/auth/passwords.ts, the realtime stream)
+export const fairShareMessages = {
+  tooManyRequests:
+    "Tiene demasiadas solicitudes en curso; espere a que terminen (o cierre pestañas que no use) e intente de nuevo en unos segundos",
+  signInBusy: "Hay muchos inicios de sesión al mismo tiempo; intente de nuevo en unos segundos",
+  passwordBusy: "El servidor está procesando muchas contraseñas al mismo tiempo; intente de nuevo en unos segundos",
+  streamReplaced: "Se abrió SIA en demasiadas pestañas; esta dejó de recibir avisos en tiempo real. Recárguela para reanudarlos",
+} as const;
+
 // timesheet imports: calendar (.ics, Google) and CSV
 export const importMessages = {
   wrongParts: (code: string, shape: string, expected: number, parts: number) =>
@@ -467,6 +476,15 @@ export const importMessages = {
   csvCellTooLong: (field: string, max: number) => `${field}: es demasiado largo (máximo ${max} caracteres)`,
   csvOpenQuote: "una comilla abre una celda y no se cierra",
   csvTooManyRows: (max: number) => `El archivo tiene más de ${max} actividades; una semana se importa con ${max} como máximo`,
+  // uploads bounded by what they hold (records, columns, characters), read off the event loop
+  csvTooManyLines: (max: number) =>
+    `El archivo tiene más de ${max.toLocaleString("es-MX")} líneas, contando las vacías; quite las líneas sobrantes e intente de nuevo`,
+  csvTooManyColumns: (max: number) => `tiene más de ${max} columnas; revise el separador y las comillas`,
+  csvColumnLabel: (column: number) => `columna ${column}`,
+  csvUnreadable: "El archivo no se pudo leer como CSV",
+  csvTooSlow: (seconds: number) => `El archivo no se pudo leer en ${seconds} s: es demasiado grande o está dañado`,
+  csvBusy: "El servidor está leyendo muchos archivos a la vez; intente de nuevo en unos segundos",
+  uploadOneAtATime: "Ya se está leyendo otro archivo suyo; espere a que termine e intente de nuevo",
 } as const;
 
 // dashboards (the charts)

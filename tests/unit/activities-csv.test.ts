@@ -2,11 +2,17 @@
  * The week's CSV import reader (server/modules/calendar_imports/csv.ts) on the files people really send:
  * Excel in Spanish (';', Windows-1252, CRLF, dd/mm/aaaa, 12-hour times 'a. m.'), the UTF-8 template with
  * its BOM, quoted cells with separators and line breaks; every bad line refused as «Línea N: campo: motivo».
- * The bytes go through decodeText as the route does.
+ * The bytes go through the reader pool's worker function (decoding, records within ACTIVITY_CSV_LIMITS) as the route's do.
  */
 import { describe, expect, it } from "vitest";
-import { CSV_MAX_CELL, CSV_MAX_ROWS, parseActivitiesCsv } from "../../server/modules/calendar_imports/csv";
-import { decodeText } from "../../server/ports/text/decode";
+import {
+  ACTIVITY_CSV_DELIMITERS,
+  ACTIVITY_CSV_LIMITS,
+  CSV_MAX_CELL,
+  CSV_MAX_ROWS,
+  parseActivitiesCsv,
+} from "../../server/modules/calendar_imports/csv";
+import { answerCsv } from "../../server/ports/calendar/icsWorker";
 import { ACTIVITY_CSV_COLUMNS } from "../../src/core/schemas/activity";
 import { weekOf } from "../../src/core/week";
 
@@ -16,7 +22,12 @@ const HEADER = ACTIVITY_CSV_COLUMNS;
 /** A Windows-1252 file (every character used here is in Latin-1, one byte each). */
 const cp1252 = (text: string) => Buffer.from(text, "latin1");
 const utf8Bom = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, "utf8")]);
-const parse = (bytes: Buffer) => parseActivitiesCsv(decodeText(bytes).text, WEEK);
+/** What the reader pool's worker answers for these bytes (the same function, on this thread), then the parse. */
+const parse = (bytes: Buffer) => {
+  const answer = answerCsv({ kind: "csv", id: 1, bytes, delimiters: ACTIVITY_CSV_DELIMITERS, limits: ACTIVITY_CSV_LIMITS });
+  if (!answer.ok) throw new Error(answer.message);
+  return parseActivitiesCsv(answer.csv, WEEK);
+};
 const excel = (rows: string[]) => `${[HEADER.join(";"), ...rows].join("\r\n")}\r\n`;
 
 describe("parseActivitiesCsv: Excel in Spanish", () => {

@@ -7,12 +7,13 @@
  */
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { boardMessages } from "../../../src/core/messages";
+import { boardMessages, fairShareMessages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
 import { sessionUsers, userForToken } from "../../auth/sessionLookup";
 import { notifications, project_messages, users } from "../../db/schema";
 import { currentUser, tokenOf } from "../../http/auth";
 import { HttpError } from "../../http/errors";
+import { releaseFairShare } from "../../http/fairShare";
 import { doc } from "../../http/openapi";
 import type { RealtimeEvent } from "../../http/realtime";
 import { outer } from "../../http/sql";
@@ -28,6 +29,8 @@ const cursorOf = (value: unknown): number | null => {
 };
 
 interface Stream {
+  /** The user the stream was opened by (its cap counts per user and per session). */
+  userId: number;
   /** As of the last event: re-read from the session before every event (roles and employee change). */
   user: SessionUser;
   sessionId: number | null;
@@ -157,6 +160,27 @@ export async function realtimeRoutes(app: FastifyInstance) {
     s.chain = s.chain.then(work).catch((error) => app.log.warn({ err: error }, "flujo de eventos"));
   };
 
+  /**
+   * Past REALTIME_STREAMS_PER_SESSION streams of the new one's session, or REALTIME_STREAMS_PER_USER of its
+   * user, the oldest ones end (with an event saying why): a browser needs one per tab, so a script or a
+   * stuck page opening thousands cannot hold the server's memory and event loop, and the user's newest
+   * tabs are the ones that keep receiving.
+   */
+  const makeRoom = (fresh: Stream) => {
+    const { REALTIME_STREAMS_PER_SESSION: perSession, REALTIME_STREAMS_PER_USER: perUser } = app.config;
+    const mine = [...streams].filter((s) => !s.closed && s.userId === fresh.userId);
+    const sameSession = mine.filter((s) => s.sessionId === fresh.sessionId);
+    const ending = new Set([
+      ...sameSession.slice(0, Math.max(0, sameSession.length - perSession + 1)),
+      ...mine.slice(0, Math.max(0, mine.length - perUser + 1)),
+    ]);
+    for (const s of ending) {
+      write(s, "replaced", { message: fairShareMessages.streamReplaced });
+      end(s);
+      streams.delete(s);
+    }
+  };
+
   app.addHook("preClose", async () => {
     for (const s of streams) end(s);
     streams.clear();
@@ -178,8 +202,19 @@ export async function realtimeRoutes(app: FastifyInstance) {
         const [row] = await app.db.db.select({ max: sql<number | null>`max(${project_messages.id})` }).from(project_messages);
         cursor = Number(row?.max ?? 0);
       }
-      const s: Stream = { user, sessionId: request.sessionId, cursor, chain: Promise.resolve(), reply, closed: false };
+      const s: Stream = {
+        userId: user.id,
+        user,
+        sessionId: request.sessionId,
+        cursor,
+        chain: Promise.resolve(),
+        reply,
+        closed: false,
+      };
       await listen();
+      // An open stream lasts as long as its tab: it does not hold one of the user's places for requests.
+      releaseFairShare(request);
+      makeRoom(s);
       reply.hijack();
       reply.raw.writeHead(200, {
         ...(reply.getHeaders() as Record<string, string>),

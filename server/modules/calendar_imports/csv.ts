@@ -12,6 +12,7 @@ import { importMessages } from "../../../src/core/messages";
 import { ACTIVITY_BATCH_MAX, ACTIVITY_CSV_COLUMNS } from "../../../src/core/schemas/activity";
 import { localDateOf, type Period, zonedTime } from "../../../src/core/week";
 import { restoreNeutralised } from "../../http/csv";
+import type { CsvLimits, CsvRecords, CsvStop } from "../../ports/text/csvRecords";
 import { localEventOf, type Resolver } from "./service";
 
 type Column = (typeof ACTIVITY_CSV_COLUMNS)[number];
@@ -34,6 +35,20 @@ const unescapeCell = (value: string | undefined) => restoreNeutralised(value ?? 
 export const CSV_MAX_ROWS = ACTIVITY_BATCH_MAX;
 /** Longest cell (the description's limit, the longest field of an activity). */
 export const CSV_MAX_CELL = 2000;
+/**
+ * What the reader keeps of a file before refusing it (server/ports/text/csvRecords.ts): the rows a week
+ * can save; lines of any kind, blank ones included, up to four times that (a week's file with blank
+ * lines between its days fits with room to spare); five times the template's columns (a spreadsheet's
+ * empty trailing columns); cells no longer than the longest field.
+ */
+export const ACTIVITY_CSV_LIMITS: CsvLimits = {
+  maxRows: CSV_MAX_ROWS,
+  maxRecords: 4 * CSV_MAX_ROWS,
+  maxColumns: 5 * ACTIVITY_CSV_COLUMNS.length,
+  maxCellChars: CSV_MAX_CELL,
+};
+/** ',' (the template), ';' (Excel in Spanish) or tab: the header line uses the one it uses most. */
+export const ACTIVITY_CSV_DELIMITERS = [",", ";", "\t"] as const;
 
 const TIME_24 = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
 /** How Excel and LibreOffice in Spanish (es-MX) write a 12-hour time: '9:00 a. m.', '12:30 p.m.', also '9:00 AM'. */
@@ -62,105 +77,19 @@ function dateOf(value: string): string | null {
   return match ? localDateOf(`${match[3]}-${match[2].padStart(2, "0")}-${match[1].padStart(2, "0")}`) : null;
 }
 
-/** The separator is the one the header line uses most: ',' (the template), ';' (Excel in Spanish) or tab. */
-function delimiterOf(text: string): string {
-  const firstLine = text.slice(0, text.search(/[\r\n]|$/));
-  let best = ",";
-  let most = 0;
-  for (const candidate of [",", ";", "\t"]) {
-    const found = firstLine.split(candidate).length - 1;
-    if (found > most) [best, most] = [candidate, found];
-  }
-  return best;
-}
-
-interface Records {
-  /** Each record's cells; a record's number (1-based) is its row in a spreadsheet. */
-  records: string[][];
-  /** The record where a quoted cell opens and never closes. */
-  openQuote?: number;
-  /** More than `maxRows` non-blank records follow the header. */
-  tooMany?: boolean;
-}
-
-/**
- * RFC 4180 records (quotes doubled inside quoted cells; a quoted cell may hold separators and line breaks;
- * CRLF, LF or CR end a record). Stops as soon as there are more than `maxRows` non-blank records after the
- * header, so a huge file costs no more than reading that many rows.
- */
-function readRecords(text: string, delimiter: string, maxRows: number): Records {
-  const records: string[][] = [];
-  const plain = new RegExp(`[${delimiter === "\t" ? "\\t" : delimiter}\r\n]`, "g");
-  let cells: string[] = [];
-  let cell = "";
-  let nonBlank = 0;
-  let i = 0;
-  let atCellStart = true;
-  const n = text.length;
-  while (i < n) {
-    if (atCellStart && text[i] === '"') {
-      let j = i + 1;
-      for (;;) {
-        const quote = text.indexOf('"', j);
-        if (quote < 0) return { records, openQuote: records.length + 1 };
-        cell += text.slice(j, quote);
-        if (text[quote + 1] === '"') {
-          cell += '"';
-          j = quote + 2;
-        } else {
-          j = quote + 1;
-          break;
-        }
-      }
-      i = j;
-      atCellStart = false;
-      continue;
-    }
-    atCellStart = false;
-    plain.lastIndex = i;
-    const stop = plain.exec(text);
-    const end = stop ? stop.index : n;
-    // Text after a closing quote stays in the cell, as spreadsheets read it.
-    cell += text.slice(i, end);
-    if (!stop) {
-      i = n;
-      break;
-    }
-    cells.push(cell);
-    cell = "";
-    atCellStart = true;
-    i = end + 1;
-    if (stop[0] !== delimiter) {
-      if (stop[0] === "\r" && text[i] === "\n") i++;
-      records.push(cells);
-      if (records.length > 1 && cells.some((c) => c.trim())) nonBlank++;
-      if (nonBlank > maxRows) return { records, tooMany: true };
-      cells = [];
-    }
-  }
-  if (cells.length || cell || !atCellStart) {
-    cells.push(cell);
-    records.push(cells);
-    if (records.length > 1 && cells.some((c) => c.trim())) nonBlank++;
-    if (nonBlank > maxRows) return { records, tooMany: true };
-  }
-  return { records };
-}
-
 export interface CsvParseResult {
   rows: Array<{ line: number; row: CsvRow; date: string; from: number; to: number; format: ParsedTitle["format"] }>;
   errors: string[];
 }
 
 /**
- * Parses the file's text (decoded by decodeText: UTF-8 with or without BOM, or Windows-1252): rows with their
- * line numbers, or the errors of every bad line ('Línea N: <campo> «valor»: <motivo>'). The line is the
- * record's row in a spreadsheet (a quoted cell with a line break is one row).
+ * The file's records (read by the reader pool within ACTIVITY_CSV_LIMITS) as rows with their line numbers,
+ * or the errors of every bad line ('Línea N: <campo> «valor»: <motivo>'). The line is the record's row in
+ * a spreadsheet (a quoted cell with a line break is one row). A file past a limit is refused as a whole.
  */
-export function parseActivitiesCsv(source: string, week: Period): CsvParseResult {
-  const text = source.replace(/^\uFEFF/, "");
-  const { records, openQuote, tooMany } = readRecords(text, delimiterOf(text), CSV_MAX_ROWS);
-  if (tooMany) return { rows: [], errors: [importMessages.csvTooManyRows(CSV_MAX_ROWS)] };
+export function parseActivitiesCsv(read: CsvRecords, week: Period): CsvParseResult {
+  const { records, openQuote, stop } = read;
+  if (stop) return { rows: [], errors: [limitError(stop, records[0] ?? [])] };
   const header = (records[0] ?? []).map((h) =>
     String(h)
       .replace(/^\uFEFF/, "")
@@ -178,11 +107,6 @@ export function parseActivitiesCsv(source: string, week: Period): CsvParseResult
     const extra = cells.slice(header.length).some((c) => c.trim());
     if (cells.length < header.length || extra) {
       errors.push(importMessages.csvLine(line, importMessages.csvCellCount(cells.length, header.length)));
-      continue;
-    }
-    const long = header.find((name, index) => name && cells[index].length > CSV_MAX_CELL);
-    if (long) {
-      errors.push(importMessages.csvLine(line, importMessages.csvCellTooLong(long, CSV_MAX_CELL)));
       continue;
     }
     const row = Object.fromEntries(ACTIVITY_CSV_COLUMNS.map((c) => [c, unescapeCell(cells[header.indexOf(c)])])) as CsvRow;
@@ -211,6 +135,23 @@ export function parseActivitiesCsv(source: string, week: Period): CsvParseResult
   if (openQuote) errors.push(importMessages.csvLine(openQuote, importMessages.csvOpenQuote));
   if (!rows.length && !errors.length) errors.push(importMessages.csvNoRows);
   return { rows, errors };
+}
+
+/** The one error of a file the reader stopped at a limit. */
+function limitError(stop: CsvStop, headerCells: string[]): string {
+  switch (stop.kind) {
+    case "rows":
+      return importMessages.csvTooManyRows(stop.max);
+    case "records":
+      return importMessages.csvTooManyLines(stop.max);
+    case "columns":
+      return importMessages.csvLine(stop.record, importMessages.csvTooManyColumns(stop.max));
+    case "cell": {
+      const name = stop.record > 1 ? headerCells[stop.column - 1]?.trim().toLowerCase() : undefined;
+      const field = name || importMessages.csvColumnLabel(stop.column);
+      return importMessages.csvLine(stop.record, importMessages.csvCellTooLong(field, stop.max));
+    }
+  }
 }
 
 /** The row as a title of SPEC §5 (what the calendar shows as the event's summary). */

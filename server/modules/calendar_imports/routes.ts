@@ -9,7 +9,7 @@
  */
 import type { MultipartFile } from "@fastify/multipart";
 import { eq } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { calendarMessages, importMessages, messages } from "../../../src/core/messages";
 import type { SessionUser } from "../../../src/core/session";
 import { endOfDay, localDateOf, startOfDay, weekOf } from "../../../src/core/week";
@@ -20,9 +20,9 @@ import { doc } from "../../http/openapi";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { type CalendarInstance, CalendarTokenExpired, IcsError } from "../../ports/calendar";
 import { icsPool } from "../../ports/calendar/icsPool";
-import { decodeText } from "../../ports/text/decode";
+import { CsvReadError } from "../../ports/text/csvRecords";
 import { storeCloudToken } from "../users";
-import { csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
+import { ACTIVITY_CSV_DELIMITERS, ACTIVITY_CSV_LIMITS, csvLocalEvents, parseActivitiesCsv, rowKey } from "./csv";
 import { calendarLocalEvents, fitKey, importableWithNotes, loadResolver } from "./service";
 
 const ICS_MIMETYPES = new Set(["text/calendar", "application/ics", "text/x-vcalendar", "application/octet-stream"]);
@@ -87,8 +87,35 @@ function rangeOf(fields: Record<string, string>) {
   return { week, range: { start: startOfDay(day), end: endOfDay(day) } };
 }
 
-/** Users with a calendar file being read right now (this process). */
+/** Users with a file (calendar or CSV) being read right now (this process). */
 const readingUsers = new Set<number>();
+
+/**
+ * One read at a time per user: the threads are shared by everyone, so one person uploading many files at
+ * once cannot take them all and make other people's imports wait or fail. A pool that is full answers 503.
+ */
+async function readAlone<T>(userId: number, reply: FastifyReply, oneAtATime: string, read: () => Promise<T>): Promise<T> {
+  if (readingUsers.has(userId)) {
+    reply.header("retry-after", "3");
+    throw new HttpError(429, oneAtATime);
+  }
+  readingUsers.add(userId);
+  try {
+    return await read();
+  } catch (error) {
+    if (
+      (error instanceof IcsError && error.message === importMessages.icsBusy) ||
+      (error instanceof CsvReadError && error.message === importMessages.csvBusy)
+    ) {
+      reply.header("retry-after", "5");
+      throw new HttpError(503, error.message);
+    }
+    if (error instanceof IcsError || error instanceof CsvReadError) throw ValidationError.base(error.message);
+    throw error;
+  } finally {
+    readingUsers.delete(userId);
+  }
+}
 
 export async function calendarImportRoutes(app: FastifyInstance) {
   // One reader thread started ahead of the first upload.
@@ -125,28 +152,10 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       if (file) {
         const isIcs = /\.ics$/i.test(file.filename) && (ICS_MIMETYPES.has(file.mimetype) || file.mimetype.startsWith("text/"));
         if (!isIcs || file.content.length === 0) throw ValidationError.base(importMessages.fileInvalid);
-        // One read at a time per user: the threads are shared by everyone, so one person uploading many
-        // files at once cannot take them all and make other people's imports wait or fail.
-        if (readingUsers.has(user.id)) {
-          reply.header("retry-after", "3");
-          throw new HttpError(429, importMessages.icsOneAtATime);
-        }
-        readingUsers.add(user.id);
-        try {
-          // Read off the event loop, within a time budget (server/ports/calendar/icsPool.ts).
-          const read = await icsPool().read(file.content, range);
-          instances = read.instances;
-          warnings = read.warnings;
-        } catch (error) {
-          if (error instanceof IcsError && error.message === importMessages.icsBusy) {
-            reply.header("retry-after", "5");
-            throw new HttpError(503, error.message);
-          }
-          if (error instanceof IcsError) throw ValidationError.base(error.message);
-          throw error;
-        } finally {
-          readingUsers.delete(user.id);
-        }
+        // Read off the event loop, within a time budget (server/ports/calendar/icsPool.ts).
+        const read = await readAlone(user.id, reply, importMessages.icsOneAtATime, () => icsPool().read(file.content, range));
+        instances = read.instances;
+        warnings = read.warnings;
       } else if (fields.source === "google") {
         const reader = app.calendarReader;
         if (!reader) throw ValidationError.base(importMessages.googleNotConfigured);
@@ -194,7 +203,7 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       }),
       config: requires("activities", "import"),
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
       const employeeId = ownEmployee(user);
       const { fields, file } = await readUpload(request);
@@ -203,7 +212,11 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       const date = localDateOf(fields.date ?? fields.start_date ?? "");
       if (!date) throw ValidationError.field("date", messages.invalidDate);
       const week = weekOf(date);
-      const { rows, errors } = parseActivitiesCsv(decodeText(file.content).text, week);
+      // Records read off the event loop, bounded by ACTIVITY_CSV_LIMITS (blank lines, columns, characters).
+      const read = await readAlone(user.id, reply, importMessages.uploadOneAtATime, () =>
+        icsPool().readCsv(file.content, ACTIVITY_CSV_DELIMITERS, ACTIVITY_CSV_LIMITS),
+      );
+      const { rows, errors } = parseActivitiesCsv(read, week);
       if (errors.length) throw new ValidationError({ base: errors });
       const resolver = await loadResolver(
         app.db.db,

@@ -1,13 +1,21 @@
 import type { MultipartFile } from "@fastify/multipart";
-import { messages } from "../../../src/core/messages";
+import { importMessages, messages } from "../../../src/core/messages";
 import { holydaySchema, holydaysByDateSchema, holydayUpdateSchema } from "../../../src/core/schemas/holyday";
 import { holydays } from "../../db/schema";
 import { requires } from "../../http/auth";
-import { parse, ValidationError } from "../../http/errors";
+import { HttpError, parse, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, sendCsv } from "../../http/resource";
-import { decodeText } from "../../ports/text/decode";
-import { holydaysByDate, holydaysFormat, importHolydays, parseHolydaysCsv } from "./service";
+import { icsPool } from "../../ports/calendar/icsPool";
+import { CsvReadError, type CsvRecords } from "../../ports/text/csvRecords";
+import {
+  HOLYDAY_CSV_DELIMITERS,
+  HOLYDAY_CSV_LIMITS,
+  holydaysByDate,
+  holydaysFormat,
+  importHolydays,
+  parseHolydaysCsv,
+} from "./service";
 
 const CSV_MIMETYPES = new Set(["text/csv", "application/vnd.ms-excel"]);
 const tags = ["holydays"];
@@ -37,7 +45,7 @@ export const holydaysResource = declareResource({
     app.put(
       "/holydays/import_holydays",
       { schema: doc({ tags, summary: "Importar días festivos (CSV: fecha,nombre)" }), config: requires("holydays", "import") },
-      async (request) => {
+      async (request, reply) => {
         let file: MultipartFile | undefined;
         try {
           file = request.isMultipart() ? await request.file() : undefined;
@@ -51,7 +59,19 @@ export const holydaysResource = declareResource({
         }
         const buffer = await file.toBuffer();
         if (buffer.length === 0) throw ValidationError.base(messages.holydaysFileInvalid);
-        const rows = parseHolydaysCsv(decodeText(buffer).text);
+        let read: CsvRecords;
+        try {
+          // Read off the event loop, bounded by what the file holds (HOLYDAY_CSV_LIMITS).
+          read = await icsPool().readCsv(buffer, HOLYDAY_CSV_DELIMITERS, HOLYDAY_CSV_LIMITS);
+        } catch (error) {
+          if (!(error instanceof CsvReadError)) throw error;
+          if (error.message === importMessages.csvBusy) {
+            reply.header("retry-after", "5");
+            throw new HttpError(503, error.message);
+          }
+          throw ValidationError.base(error.message);
+        }
+        const rows = parseHolydaysCsv(read);
         return importHolydays(app.db.db, rows);
       },
     );

@@ -4,8 +4,7 @@
  */
 import type { Readable } from "node:stream";
 import { and, asc, gte, lte } from "drizzle-orm";
-import Papa from "papaparse";
-import { messages } from "../../../src/core/messages";
+import { importMessages, messages } from "../../../src/core/messages";
 import { HOLYDAY_CSV_COLUMNS, HOLYDAY_IMPORT_MAX_ROWS, parseHolydayDate } from "../../../src/core/schemas/holyday";
 import { businessToday } from "../../../src/core/week";
 import type { Db } from "../../db/client";
@@ -13,6 +12,7 @@ import { holydays } from "../../db/schema";
 import { type CsvColumn, csvStream } from "../../http/csv";
 import { ValidationError } from "../../http/errors";
 import { testPause } from "../../http/testPause";
+import type { CsvLimits, CsvRecords } from "../../ports/text/csvRecords";
 
 const NAME_MAX = 160;
 
@@ -39,14 +39,34 @@ export interface ParsedHolyday {
   name: string | null;
 }
 
-/** The file's rows, or a 422 naming every bad row (fila = line of the file, the header being 1). */
-export function parseHolydaysCsv(text: string): ParsedHolyday[] {
-  const clean = text.replace(/^\uFEFF/, "");
-  // Spreadsheets in Spanish locales save with ';': the header line says which separator the file uses.
-  const headerLine = clean.split(/\r?\n/, 1)[0] ?? "";
-  const delimiter = headerLine.includes(";") && !headerLine.includes(",") ? ";" : ",";
-  const result = Papa.parse<string[]>(clean, { delimiter, skipEmptyLines: false });
-  const rows = result.data;
+/**
+ * What the reader keeps of a holidays file before refusing it (server/ports/text/csvRecords.ts): the rows
+ * an import takes, four times as many lines of any kind (blank ones included), a few columns beyond the two,
+ * cells far longer than a name may be (a long name is still refused by its row, below).
+ */
+export const HOLYDAY_CSV_LIMITS: CsvLimits = {
+  maxRows: HOLYDAY_IMPORT_MAX_ROWS,
+  maxRecords: 4 * HOLYDAY_IMPORT_MAX_ROWS,
+  maxColumns: 10,
+  maxCellChars: 1000,
+};
+/** Spreadsheets in Spanish locales save with ';': the header line says which separator the file uses. */
+export const HOLYDAY_CSV_DELIMITERS = [",", ";"] as const;
+
+/** The file's rows (its records, read by the reader pool), or a 422 naming every bad row (fila = line of the file, the header being 1). */
+export function parseHolydaysCsv(read: CsvRecords): ParsedHolyday[] {
+  const { stop, openQuote } = read;
+  if (stop) {
+    if (stop.kind === "rows") throw ValidationError.base(messages.holydaysTooManyRows(HOLYDAY_IMPORT_MAX_ROWS));
+    if (stop.kind === "records") throw ValidationError.base(importMessages.csvTooManyLines(stop.max));
+    const problem =
+      stop.kind === "columns"
+        ? importMessages.csvTooManyColumns(stop.max)
+        : importMessages.csvCellTooLong(importMessages.csvColumnLabel(stop.column), stop.max);
+    throw ValidationError.base(importMessages.csvLine(stop.record, problem));
+  }
+  if (openQuote) throw ValidationError.base(importMessages.csvLine(openQuote, importMessages.csvOpenQuote));
+  const rows = read.records;
   const header = (rows[0] ?? []).map((cell) =>
     String(cell ?? "")
       .trim()

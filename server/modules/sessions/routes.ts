@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { messages } from "../../../src/core/messages";
+import { fairShareMessages, messages } from "../../../src/core/messages";
 import { loginSchema } from "../../../src/core/schemas/session";
 import { SESSION_COOKIE } from "../../../src/core/session";
+import { HashingBusy } from "../../auth/passwords";
 import { PUBLIC_DEMO_PASSWORD } from "../../config";
 import { currentUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
@@ -33,7 +34,16 @@ export async function sessionRoutes(app: FastifyInstance) {
       // Only now, with an attempt reserved, does the password get checked; a failure keeps the reservation.
       // In production the demo's public password opens no account, however it came to be stored.
       const publicPassword = app.config.NODE_ENV === "production" && parsed.data.password === PUBLIC_DEMO_PASSWORD;
-      const found = publicPassword ? null : await authenticate(app.db.db, email, parsed.data.password);
+      let found: Awaited<ReturnType<typeof authenticate>>;
+      try {
+        found = publicPassword ? null : await authenticate(app.db.db, email, parsed.data.password);
+      } catch (error) {
+        if (!(error instanceof HashingBusy)) throw error;
+        // Not an attempt at all: the password was never checked, so it does not count towards the limits.
+        await releaseAttempt(app.db.db, reservation);
+        reply.header("retry-after", String(error.retryAfterSeconds));
+        throw new HttpError(429, fairShareMessages.signInBusy);
+      }
       if (!found) throw new HttpError(401, messages.invalidCredentials);
       await releaseAttempt(app.db.db, reservation);
       const known = deviceCookie(app.config, email);

@@ -1,12 +1,15 @@
 /**
- * Uploaded calendars are read in worker threads, never on the event loop (docs/decisions/019-ics-calendar-reader.md):
+ * Uploaded calendars and CSVs are read in worker threads, never on the event loop
+ * (docs/decisions/019-ics-calendar-reader.md, 038-fair-share.md):
  * - at most `size` workers (the machine's cores, 2 by default) read at once; one is kept warm, so a normal
  *   import does not pay a thread's start;
  * - each read has a wall-clock budget: past it the worker is terminated (ical.js can spin inside one
  *   call on a rule like BYMONTH=2;BYMONTHDAY=30, and only termination stops that) and replaced;
  * - a bounded queue, in length and in waiting time: beyond either an upload is answered «intente de nuevo»,
  *   so ten hostile files cannot keep everyone else's imports waiting for long;
- * - every refusal is an IcsError with its Spanish message (the route answers a 422).
+ * - a thread's heap is bounded (resourceLimits): a file that would need more ends that thread, not the server;
+ * - every refusal is an IcsError (a calendar) or a CsvReadError (a CSV) with its Spanish message (the route
+ *   answers a 422, or a 503 when the pool is busy).
  *
  * The worker's entry is ./icsWorker.ts under tsx (vitest, npm run dev) and build/server/ics-worker.js in
  * the compiled server (scripts/start.mjs builds it as a second entry point).
@@ -15,7 +18,8 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { importMessages } from "../../../src/core/messages";
-import type { IcsAnswer, IcsJob } from "./icsWorker";
+import { type CsvLimits, CsvReadError, type CsvRecords } from "../text/csvRecords";
+import type { CsvAnswer, CsvJob, IcsAnswer, IcsJob } from "./icsWorker";
 import { type CalendarInstance, type CalendarRange, ICS_LIMITS, IcsError, type IcsLimits, type IcsRead } from "./reader";
 
 export interface IcsPoolOptions {
@@ -29,6 +33,8 @@ export interface IcsPoolOptions {
   maxWaitMs: number;
   /** Largest answer (JSON characters) a worker may send. */
   maxAnswerBytes: number;
+  /** Largest heap of one thread, in MB: past it the thread ends and its upload is refused. */
+  maxHeapMb: number;
   limits: IcsLimits;
 }
 
@@ -38,6 +44,8 @@ export const ICS_POOL_DEFAULTS: IcsPoolOptions = {
   maxQueue: 16,
   maxWaitMs: 3_000,
   maxAnswerBytes: 4 * 1024 * 1024,
+  // A 10 MB upload decodes to at most 20 MB of text; ical.js and the records need a few times that.
+  maxHeapMb: 256,
   limits: ICS_LIMITS,
 };
 
@@ -58,10 +66,32 @@ function workerSource(): { file: URL | string; eval: boolean } {
   };
 }
 
+/** What a refusal says, per kind of file. */
+interface Refusals {
+  busy: string;
+  unreadable: string;
+  tooSlow: (seconds: number) => string;
+  error: (message: string) => Error;
+}
+const ICS_REFUSALS: Refusals = {
+  busy: importMessages.icsBusy,
+  unreadable: importMessages.icsUnreadable,
+  tooSlow: importMessages.icsTooSlow,
+  error: (message) => new IcsError(message),
+};
+const CSV_REFUSALS: Refusals = {
+  busy: importMessages.csvBusy,
+  unreadable: importMessages.csvUnreadable,
+  tooSlow: importMessages.csvTooSlow,
+  error: (message) => new CsvReadError(message),
+};
+
 interface Pending {
-  job: IcsJob;
+  job: IcsJob | CsvJob;
+  refusals: Refusals;
   wait?: NodeJS.Timeout;
-  resolve: (read: IcsRead) => void;
+  /** The worker's answer: the caller's value, or the error to reject with. */
+  accept: (message: IcsAnswer | CsvAnswer) => void;
   reject: (error: Error) => void;
 }
 
@@ -92,19 +122,64 @@ export class IcsPool {
   }
 
   read(bytes: Uint8Array, range: CalendarRange): Promise<IcsRead> {
-    if (this.closed) return Promise.reject(new IcsError(importMessages.icsBusy));
-    const idle = this.slots.some((s) => !s.busy) || this.slots.length < this.options.size;
-    if (!idle && this.queue.length >= this.options.maxQueue) return Promise.reject(new IcsError(importMessages.icsBusy));
-    return new Promise<IcsRead>((resolve, reject) => {
-      const job: IcsJob = {
-        id: this.nextId++,
+    return this.submit<IcsRead>(
+      (id) => ({
+        id,
         bytes,
         start: range.start.getTime(),
         end: range.end.getTime(),
         maxAnswerBytes: this.options.maxAnswerBytes,
         limits: this.options.limits,
+      }),
+      ICS_REFUSALS,
+      (message) => {
+        if (!message.ok) throw new IcsError(message.message);
+        if (!("json" in message)) throw new IcsError(importMessages.icsUnreadable);
+        const read = JSON.parse(message.json) as { instances: Array<Record<string, unknown>>; warnings: string[] };
+        return {
+          warnings: read.warnings,
+          instances: read.instances.map(
+            (i) => ({ ...i, start: new Date(i.start as string), end: new Date(i.end as string) }) as CalendarInstance,
+          ),
+        };
+      },
+    );
+  }
+
+  /** A CSV's records within `limits` (server/ports/text/csvRecords.ts), read by a worker. */
+  readCsv(bytes: Uint8Array, delimiters: readonly string[], limits: CsvLimits): Promise<CsvRecords> {
+    return this.submit<CsvRecords>(
+      (id) => ({ kind: "csv", id, bytes, delimiters, limits }),
+      CSV_REFUSALS,
+      (message) => {
+        if (!message.ok) throw new CsvReadError(message.message);
+        if (!("csv" in message)) throw new CsvReadError(importMessages.csvUnreadable);
+        return message.csv;
+      },
+    );
+  }
+
+  private submit<T>(
+    makeJob: (id: number) => IcsJob | CsvJob,
+    refusals: Refusals,
+    accept: (message: IcsAnswer | CsvAnswer) => T,
+  ): Promise<T> {
+    if (this.closed) return Promise.reject(refusals.error(refusals.busy));
+    const idle = this.slots.some((s) => !s.busy) || this.slots.length < this.options.size;
+    if (!idle && this.queue.length >= this.options.maxQueue) return Promise.reject(refusals.error(refusals.busy));
+    return new Promise<T>((resolve, reject) => {
+      const pending: Pending = {
+        job: makeJob(this.nextId++),
+        refusals,
+        reject,
+        accept: (message) => {
+          try {
+            resolve(accept(message));
+          } catch (error) {
+            reject(error as Error);
+          }
+        },
       };
-      const pending: Pending = { job, resolve, reject };
       let extensions = 0;
       const expire = () => {
         const index = this.queue.indexOf(pending);
@@ -116,7 +191,7 @@ export class IcsPool {
           return;
         }
         this.queue.splice(index, 1);
-        reject(new IcsError(importMessages.icsBusy));
+        reject(refusals.error(refusals.busy));
       };
       pending.wait = setTimeout(expire, this.options.maxWaitMs);
       pending.wait.unref();
@@ -127,24 +202,27 @@ export class IcsPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) pending.reject(new IcsError(importMessages.icsBusy));
+    for (const pending of this.queue.splice(0)) pending.reject(pending.refusals.error(pending.refusals.busy));
     await Promise.all(this.slots.splice(0).map((slot) => this.stop(slot)));
   }
 
   private spawn(): Slot {
     const source = workerSource();
-    const worker = new Worker(source.file, { eval: source.eval });
+    const worker = new Worker(source.file, {
+      eval: source.eval,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb },
+    });
     worker.unref();
     const slot: Slot = { worker, ready: false, busy: null, timer: null };
-    worker.on("message", (message: IcsAnswer | { ready: true }) => {
+    worker.on("message", (message: IcsAnswer | CsvAnswer | { ready: true }) => {
       if ("ready" in message) {
         slot.ready = true;
         this.dispatch();
       } else this.settle(slot, message);
     });
-    worker.on("error", () => this.fail(slot, importMessages.icsUnreadable));
+    worker.on("error", () => this.fail(slot, (r) => r.unreadable));
     worker.on("exit", () => {
-      if (this.slots.includes(slot)) this.fail(slot, importMessages.icsUnreadable);
+      if (this.slots.includes(slot)) this.fail(slot, (r) => r.unreadable);
     });
     this.slots.push(slot);
     return slot;
@@ -167,42 +245,34 @@ export class IcsPool {
       const current = slot;
       slot.timer = setTimeout(() => {
         this.terminated++;
-        this.fail(current, importMessages.icsTooSlow(Math.round(this.options.timeoutMs / 100) / 10));
+        this.fail(current, (r) => r.tooSlow(Math.round(this.options.timeoutMs / 100) / 10));
       }, this.options.timeoutMs);
     }
   }
 
-  private settle(slot: Slot, message: IcsAnswer) {
+  private settle(slot: Slot, message: IcsAnswer | CsvAnswer) {
     const pending = slot.busy;
     if (!pending || pending.job.id !== message.id) return;
     if (slot.timer) clearTimeout(slot.timer);
     slot.busy = null;
     slot.timer = null;
-    if (message.ok) {
-      const read = JSON.parse(message.json) as { instances: Array<Record<string, unknown>>; warnings: string[] };
-      pending.resolve({
-        warnings: read.warnings,
-        instances: read.instances.map(
-          (i) => ({ ...i, start: new Date(i.start as string), end: new Date(i.end as string) }) as CalendarInstance,
-        ),
-      });
-    } else pending.reject(new IcsError(message.message));
+    pending.accept(message);
     this.dispatch();
   }
 
   /** The worker failed or ran out of time: its upload is refused, the thread replaced. */
-  private fail(slot: Slot, message: string) {
+  private fail(slot: Slot, messageOf: (refusals: Refusals) => string) {
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);
     if (slot.timer) clearTimeout(slot.timer);
     const pending = slot.busy;
     slot.busy = null;
     void this.stop(slot);
-    pending?.reject(new IcsError(message));
+    if (pending) pending.reject(pending.refusals.error(messageOf(pending.refusals)));
     if (this.closed) return;
     if (!slot.ready) {
       // The thread could not even start: refuse what waits rather than start threads in a loop.
-      for (const waiting of this.queue.splice(0)) waiting.reject(new IcsError(importMessages.icsUnreadable));
+      for (const waiting of this.queue.splice(0)) waiting.reject(waiting.refusals.error(waiting.refusals.unreadable));
       return;
     }
     if (!this.slots.length) this.spawn();

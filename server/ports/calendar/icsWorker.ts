@@ -1,15 +1,18 @@
 /**
- * The worker that reads an uploaded .ics (./icsPool.ts): decodes the bytes (BOM, UTF-8, else
- * Windows-1252), reads and expands the calendar, and answers JSON no larger than the pool allows.
- * Whatever the file does here — a rule ical.js searches forever, a million occurrences — the server's
- * event loop keeps answering, and the pool terminates this thread when its time is up.
+ * The worker that reads uploaded files (./icsPool.ts): decodes the bytes (BOM, UTF-8, else
+ * Windows-1252), then either reads and expands a calendar, answering JSON no larger than the pool allows,
+ * or reads a CSV's records within the limits the job carries (server/ports/text/csvRecords.ts).
+ * Whatever the file does here — a rule ical.js searches forever, a million occurrences, ten million blank
+ * lines — the server's event loop keeps answering, and the pool terminates this thread when its time is up.
  */
 import { parentPort } from "node:worker_threads";
 import { importMessages } from "../../../src/core/messages";
+import { type CsvLimits, type CsvRecords, delimiterOf, readCsvRecords } from "../text/csvRecords";
 import { decodeText } from "../text/decode";
 import { ICS_LIMITS, IcsError, readIcs } from "./reader";
 
 export interface IcsJob {
+  kind?: "ics";
   id: number;
   bytes: Uint8Array;
   start: number;
@@ -17,7 +20,16 @@ export interface IcsJob {
   maxAnswerBytes: number;
   limits?: Partial<typeof ICS_LIMITS>;
 }
+export interface CsvJob {
+  kind: "csv";
+  id: number;
+  bytes: Uint8Array;
+  /** The separators the file may use; the header line picks one. */
+  delimiters: readonly string[];
+  limits: CsvLimits;
+}
 export type IcsAnswer = { id: number; ok: true; json: string } | { id: number; ok: false; message: string };
+export type CsvAnswer = { id: number; ok: true; csv: CsvRecords } | { id: number; ok: false; message: string };
 
 export function answer(job: IcsJob): IcsAnswer {
   try {
@@ -33,8 +45,17 @@ export function answer(job: IcsJob): IcsAnswer {
   }
 }
 
-parentPort?.on("message", (job: IcsJob) => {
-  parentPort?.postMessage(answer(job));
+export function answerCsv(job: CsvJob): CsvAnswer {
+  try {
+    const text = decodeText(job.bytes).text.replace(/^\uFEFF/, "");
+    return { id: job.id, ok: true, csv: readCsvRecords(text, delimiterOf(text, job.delimiters), job.limits) };
+  } catch {
+    return { id: job.id, ok: false, message: importMessages.csvUnreadable };
+  }
+}
+
+parentPort?.on("message", (job: IcsJob | CsvJob) => {
+  parentPort?.postMessage(job.kind === "csv" ? answerCsv(job) : answer(job));
 });
 // Loaded (ical.js and all): the pool starts a read's clock only from here.
 parentPort?.postMessage({ ready: true });

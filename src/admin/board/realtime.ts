@@ -1,7 +1,8 @@
 /**
  * The browser side of GET /api/v1/realtime: one EventSource while a board is open. The
  * browser reconnects by itself with Last-Event-ID; when it gives up (the server answered an error while
- * restarting) we open a new one with ?last_id= after a pause, so no message is lost.
+ * restarting) we open a new one with ?last_id= after a pause, so no message is lost. A stream the server
+ * ended as the user's oldest (`replaced`, too many tabs) stays closed until the page is reloaded.
  */
 import { useEffect, useRef } from "react";
 import type { BoardMessage } from "../../dataProvider/board";
@@ -39,6 +40,11 @@ export function useRealtime(onEvent: (event: RealtimeEvent) => void, enabled = t
           }
         });
       }
+      // Too many tabs open: the server ended this, the oldest one. Reconnecting would only end another tab's.
+      source.addEventListener("replaced", () => {
+        stopped = true;
+        source?.close();
+      });
       source.onerror = () => {
         if (source?.readyState === EventSource.CLOSED && !stopped) {
           timer = setTimeout(open, 3000);
