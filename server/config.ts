@@ -83,7 +83,7 @@ const schema = z
     /** Requests of one session, and of one user, being served at once (a browser opens 6 connections per site). */
     REQUESTS_IN_FLIGHT_PER_USER: z.coerce.number().int().positive().default(6),
     /** Requests of one session or user waiting for one of those places; past them a 429 with Retry-After. */
-    REQUESTS_QUEUED_PER_USER: z.coerce.number().int().min(0).default(30),
+    REQUESTS_QUEUED_PER_USER: z.coerce.number().int().min(0).default(64),
     /** Longest wait in that queue, in ms, before a 429 with Retry-After. */
     REQUEST_QUEUE_WAIT_MS: z.coerce.number().int().positive().default(10_000),
     /** Realtime streams (GET /api/v1/realtime) of one session (one per tab): a new one past it closes the oldest. */
@@ -94,7 +94,7 @@ const schema = z
     PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().positive().default(1),
     /** Hashes waiting their turn; past them, and past PASSWORD_HASH_WAIT_MS, a sign-in answers 429 with Retry-After. */
     PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).default(64),
-    PASSWORD_HASH_WAIT_MS: z.coerce.number().int().positive().default(10_000),
+    PASSWORD_HASH_WAIT_MS: z.coerce.number().int().positive().default(30_000),
     /** Where the drive lives: `local` (folders under DATA_DIR/drive) or `google` (a Google Drive folder). */
     DOCUMENTS_ADAPTER: z.enum(["local", "google"]).default("local"),
     /** Where quotation events go and what the week import reads: `local` (.ics) or `google` (Google Calendar). */

@@ -18,7 +18,7 @@ export class HashingBusy extends Error {
   }
 }
 
-let limits: LaneLimits = { inFlight: 1, queued: 64, waitMs: 10_000 };
+let limits: LaneLimits = { inFlight: 1, queued: 64, waitMs: 30_000 };
 const lane = new Lanes(() => limits);
 
 /** The process's hashing lane (server/app.ts sets it from the configuration). */
