@@ -9,10 +9,11 @@
  * answer), so a field error found before sending simply returns without closing.
  */
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle } from "@mui/material";
+import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useTranslate } from "react-admin";
 import { messages } from "../../core/messages";
-import { useStaleReread } from "./staleRetry";
+import { isStale, useStaleReread } from "./staleRetry";
 
 export interface ActionDialogProps {
   title: ReactNode;
@@ -35,6 +36,12 @@ export interface ActionDialogProps {
   errorFallback?: string;
   /** Told of a refusal besides showing it (a toast, say). */
   onError?: (error: unknown, message: string) => void;
+  /**
+   * The version of the record as the screen shows it. After a conflict the dialog says nothing until
+   * the record read again has arrived (its version moved): only then does it know whether to invite
+   * confirming again or to say the action is no longer possible, and it says just that one.
+   */
+  version?: unknown;
 }
 
 export function ActionDialog({
@@ -48,23 +55,34 @@ export function ActionDialog({
   unavailable,
   errorFallback = messages.unexpected,
   onError,
+  version,
 }: ActionDialogProps) {
   const translate = useTranslate();
   const staleText = useStaleReread();
+  const queryClient = useQueryClient();
   const titleId = useId();
   const formId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const confirmable = offered && !unavailable;
+  // The version the conflict was met at, while the record is read again.
+  const [staleAt, setStaleAt] = useState<{ version: unknown } | null>(null);
+  const rereading = staleAt !== null && staleAt.version === version;
+  const confirmable = offered && !unavailable && !rereading;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || !confirmable) return;
     setBusy(true);
     setError(undefined);
+    setStaleAt(null);
     try {
       await onConfirm();
     } catch (e) {
+      if (isStale(e) && version !== undefined) {
+        setStaleAt({ version });
+        await queryClient.invalidateQueries();
+        return;
+      }
       const message = await staleText(e, errorFallback);
       setError(message);
       onError?.(e, message);
@@ -72,6 +90,7 @@ export function ActionDialog({
       setBusy(false);
     }
   };
+  const shownError = rereading ? undefined : staleAt ? messages.staleVersionRetry : error;
 
   return (
     <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
@@ -83,9 +102,9 @@ export function ActionDialog({
               {unavailable}
             </Alert>
           ) : (
-            error && (
+            shownError && (
               <Alert severity="error" sx={{ mb: 1 }}>
-                {error}
+                {shownError}
               </Alert>
             )
           )}
@@ -95,7 +114,7 @@ export function ActionDialog({
       <DialogActions>
         <Button onClick={onClose} disabled={busy}>
           {/* With no action left to take, the only button closes: not «Cancelar», next to «Cancelar factura». */}
-          {translate(confirmable ? cancelLabel : "ra.action.close")}
+          {translate(offered && !unavailable ? cancelLabel : "ra.action.close")}
         </Button>
         {confirmable && (
           <Button type="submit" form={formId} variant="contained" disabled={busy}>

@@ -33,6 +33,7 @@ export function TransitionDialog({
   send,
   onClose,
   available = true,
+  version,
 }: {
   title: string;
   subtitle?: ReactNode;
@@ -45,6 +46,8 @@ export function TransitionDialog({
   onClose: () => void;
   /** Whether the record, as last read, still permits the event (another user may have changed its state). */
   available?: boolean;
+  /** The record's version as shown (see ActionDialog). */
+  version?: unknown;
 }) {
   const translate = useTranslate();
   const notify = useNotify();
@@ -68,6 +71,7 @@ export function TransitionDialog({
       onConfirm={confirm}
       onClose={onClose}
       errorFallback={messages.somethingFailed}
+      version={version}
       unavailable={available ? undefined : translate("sia.action_dialog.event_gone")}
       onError={(e, message) => {
         // A conflict is told once, in the dialog, as the record read again shows it (still possible or not).

@@ -332,6 +332,7 @@ function InvoiceTransitionDialog({ invoice, event, onClose }: { invoice: RaRecor
     <TransitionDialog
       title={event.label}
       available={((invoice.permitted_events ?? []) as InvoiceEvent[]).some((permitted) => permitted.name === event.name)}
+      version={invoice.lock_version}
       validate={(comment) => invoiceTransitionSchema.safeParse(input(comment))}
       send={async (comment) => {
         await dataProvider.transitionInvoice(invoice.id, input(comment), invoice.lock_version as number | undefined);

@@ -115,6 +115,7 @@ function ProjectTransitionDialog({
     <TransitionDialog
       title={event.label}
       available={(project.permitted_events ?? []).some((permitted) => permitted.name === event.name)}
+      version={project.lock_version}
       subtitle={
         <Typography variant="body2" sx={{ mb: 1 }}>
           {projectStateLabel(project.state ?? "")} → {projectStateLabel(event.to)}

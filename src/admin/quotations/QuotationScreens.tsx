@@ -293,6 +293,7 @@ function QuotationEvents() {
     <TransitionDialog
       title={open.name}
       available={events.some((permitted) => permitted.id === open.id)}
+      version={record.lock_version}
       subtitle={
         <>
           <Typography variant="body2" sx={{ mb: 1 }}>
