@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { expectNoEnglish, fillDate, signIn } from "./fixtures";
 
+// Several screens per walk, on a machine shared with other suites: room beyond the default minute.
+test.describe.configure({ timeout: 150_000 });
+
 const MONTHS = "enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre";
 const today = () => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Mexico_City" }).format(new Date());
 
@@ -30,12 +33,12 @@ test("lists and records write dates DD/MM/AAAA and times 24-hour", async ({ page
   for (const path of ["/app/prospects", "/app/quotations"]) {
     await page.goto(path);
     const row = page.getByRole("row").nth(1);
-    await expect(row).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    await expect(row).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/, { timeout: 30_000 });
     await expectOnlyMexicanDates(page);
   }
   for (const path of ["/app/assignments", "/app/app_licenses", "/app/holydays"]) {
     await page.goto(path);
-    await expect(page.getByRole("row").nth(1)).toContainText(/\d{2}\/\d{2}\/\d{4}/);
+    await expect(page.getByRole("row").nth(1)).toContainText(/\d{2}\/\d{2}\/\d{4}/, { timeout: 30_000 });
     await expectOnlyMexicanDates(page);
   }
 
@@ -57,7 +60,7 @@ test("lists and records write dates DD/MM/AAAA and times 24-hour", async ({ page
   expect(invoice).toBeTruthy();
   await page.goto(`/app/projects/${invoice?.project_id}/invoices/${invoice?.id}`);
   const log = page.getByRole("table", { name: "Bitácora de cambios" });
-  await expect(log).toContainText("30/11/2026");
+  await expect(log).toContainText("30/11/2026", { timeout: 30_000 });
   await expect(log).not.toContainText("2026-11-30");
   await expectOnlyMexicanDates(page);
 });
@@ -146,6 +149,7 @@ test("a new employee starts today unless told otherwise, and the date field is n
   await signIn(page, "admin");
   await page.goto("/app/employees/new");
   const start = page.getByRole("group", { name: "Fecha de ingreso", exact: true });
+  await expect(start).toBeVisible({ timeout: 30_000 });
   const [y, m, d] = today().split("-");
   await expect(start.getByRole("spinbutton", { name: "Día" })).toHaveText(d);
   await expect(start.getByRole("spinbutton", { name: "Mes" })).toHaveText(m);
