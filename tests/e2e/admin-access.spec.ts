@@ -93,8 +93,16 @@ test.describe("in a browser set to English", () => {
     await page.getByRole("button", { name: "Guardar" }).click();
     await expect(page.getByText("Cliente Creado")).toBeVisible();
     await expect(page).toHaveURL(/\/app\/clients\/show\/\d+$/);
+  });
 
-    // A prospect named like the client: the conversion warns the same way.
+  test("a prospect named like a client: the conversion warns the same way", async ({ page }) => {
+    const suffix = Date.now().toString(36);
+    await signIn(page, "admin");
+    const existing = `Óptica Luz ${suffix}`;
+    const folder = (await api(page, "POST", "/api/v1/drive/folders", { folder: { name: `Luz ${suffix}` } })).body.folder;
+    expect((await api(page, "POST", "/api/v1/clients", { client: { name: existing, drive_root_id: folder.id } })).status).toBe(
+      201,
+    );
     const prospect = (await api(page, "POST", "/api/v1/prospects", { prospect: { name: existing.toUpperCase() } })).body.prospect;
     await page.goto(`/app/prospects/${prospect.id}`);
     await page.getByRole("button", { name: "Convertir a cliente" }).click();
