@@ -21,7 +21,8 @@ test("the only administrator unticking her own «Administrador» is asked first,
   const me = (await api(page, "GET", "/api/v1/sessions/current")).body.user;
   await page.goto(`/app/users/update/${me.id}`);
   const adminSwitch = page.getByRole("switch", { name: "Administrador" });
-  await expect(adminSwitch).toBeChecked();
+  // The first screen of a fresh server loads its chunk: more time than a click's answer.
+  await expect(adminSwitch).toBeChecked({ timeout: 30_000 });
   await adminSwitch.uncheck();
   // With no role left the form says so first; she keeps Operador.
   await page.getByRole("button", { name: "Guardar" }).click();
