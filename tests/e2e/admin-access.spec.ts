@@ -21,7 +21,8 @@ test("the only administrator unticking her own «Administrador» is asked first,
   const me = (await api(page, "GET", "/api/v1/sessions/current")).body.user;
   await page.goto(`/app/users/update/${me.id}`);
   const adminSwitch = page.getByRole("switch", { name: "Administrador" });
-  await expect(adminSwitch).toBeChecked();
+  // The first screen of a fresh server loads its chunk: more time than a click's answer.
+  await expect(adminSwitch).toBeChecked({ timeout: 30_000 });
   await adminSwitch.uncheck();
   // With no role left the form says so first; she keeps Operador.
   await page.getByRole("button", { name: "Guardar" }).click();
@@ -93,8 +94,16 @@ test.describe("in a browser set to English", () => {
     await page.getByRole("button", { name: "Guardar" }).click();
     await expect(page.getByText("Cliente Creado")).toBeVisible();
     await expect(page).toHaveURL(/\/app\/clients\/show\/\d+$/);
+  });
 
-    // A prospect named like the client: the conversion warns the same way.
+  test("a prospect named like a client: the conversion warns the same way", async ({ page }) => {
+    const suffix = Date.now().toString(36);
+    await signIn(page, "admin");
+    const existing = `Óptica Luz ${suffix}`;
+    const folder = (await api(page, "POST", "/api/v1/drive/folders", { folder: { name: `Luz ${suffix}` } })).body.folder;
+    expect((await api(page, "POST", "/api/v1/clients", { client: { name: existing, drive_root_id: folder.id } })).status).toBe(
+      201,
+    );
     const prospect = (await api(page, "POST", "/api/v1/prospects", { prospect: { name: existing.toUpperCase() } })).body.prospect;
     await page.goto(`/app/prospects/${prospect.id}`);
     await page.getByRole("button", { name: "Convertir a cliente" }).click();

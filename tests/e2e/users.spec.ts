@@ -86,6 +86,8 @@ test("an administrator saves, keeps and clears a user's Azure token without ever
         email: `token.${suffix}@sia.local`,
         password: "secreta-123",
         password_confirmation: "secreta-123",
+        // A user holds one role at least.
+        operator_role: true,
       },
     },
   });
