@@ -253,7 +253,9 @@ test("a refused save names the day, the field and the reason and saves nothing; 
   await saveButton(page).click();
   const errors = page.getByTestId("import-errors");
   await expect(errors).toBeVisible();
-  await expect(errors).toContainText(/(lun|mar|mié|jue|vie|sáb|dom)\.? \d{2}\/\d{2} \d{2}:\d{2} - \d{2}:\d{2} · Proyecto: /);
+  await expect(errors).toContainText(
+    /(lun|mar|mié|jue|vie|sáb|dom)\.? \d{2}\/\d{2} \d{2}:\d{2} - \d{2}:\d{2} · .+: No se encontró el proyecto/,
+  );
   expect(await savedWeek(page, monday)).toHaveLength(0);
   await expect(saveButton(page)).toBeVisible();
 });

@@ -158,9 +158,11 @@ test("an employee imports a week from an .ics file, fixes the invalid event, sav
   expect(stored).toMatchObject({ importType: "ICS", startOfWeek: monday, endOfWeek: addDays(monday, 6) });
   expect(stored.events).toHaveLength(7);
 
-  // Saving with the invalid event: its day, its times, the field and the server's reason.
+  // Saving with the red event: refused before anything is sent, naming its day, times, title and why.
   await page.getByRole("button", { name: "Guardar semana" }).click();
-  await expect(page.getByTestId("import-errors")).toContainText(/\d{2}\/\d{2} 13:00 - 14:00 · Proyecto: /);
+  await expect(page.getByTestId("import-errors")).toContainText(
+    /\d{2}\/\d{2} 13:00 - 14:00 · Revisión de avance: No se encontró el proyecto/,
+  );
   expect(await savedCount(page, monday)).toBe(0);
 
   await fixProject(page, "Revisión de avance");
