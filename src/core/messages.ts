@@ -127,6 +127,9 @@ export const messages = {
   activityExcludedCustomer: "no se puede usar en actividades de soporte",
   activityProductNotSelectable: "no se puede seleccionar para actividades",
   activityNoDefaultCustomer: "No hay un cliente predeterminado configurado en la aplicación",
+  // hours on days after today (app_settings.allow_future_activities)
+  activityFutureDay: (date: string) =>
+    `No se pueden registrar horas en días futuros (${dmy(date)}). Un administrador puede permitirlo en Configuración.`,
   selectEmployee: "Seleccione un empleado",
   activitiesSaved: "Las actividades se guardaron correctamente",
   activitiesAllAdded: "Todas las actividades se agregaron correctamente",

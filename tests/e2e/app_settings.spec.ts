@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { addDays, businessToday } from "../../src/core/week";
 import { expectNoEnglish, signIn } from "./fixtures";
 
 test("an administrator changes the default customer in the settings form", async ({ page }) => {
@@ -32,4 +33,52 @@ test("an administrator changes the default customer in the settings form", async
 test("Operador has no settings entry", async ({ page }) => {
   await signIn(page, "operator");
   await expect(page.getByRole("menuitem", { name: "Configuración", exact: true })).toHaveCount(0);
+});
+
+test("hours on future days: off by default, an administrator allows them in the settings and turns them off again", async ({
+  page,
+}) => {
+  await signIn(page, "admin");
+  const day = addDays(businessToday(), 1);
+  // After the demo's working day (it ends at 18:00), so it never clashes with the seeded activities.
+  const logTomorrow = () =>
+    page.evaluate(async (date) => {
+      const res = await fetch("/api/v1/activities", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          activity: {
+            action_type: "internal",
+            description: "Trabajo de mañana",
+            begins_at: `${date}T19:00:00-06:00`,
+            ends_at: `${date}T20:00:00-06:00`,
+          },
+        }),
+      });
+      return { status: res.status, body: await res.json() };
+    }, day);
+  const refused = await logTomorrow();
+  expect(refused.status).toBe(422);
+  expect(refused.body.errors.base[0]).toContain("No se pueden registrar horas en días futuros");
+
+  await page.getByRole("menuitem", { name: "Configuración", exact: true }).click();
+  const allow = page.getByLabel("Permitir registrar horas en días futuros");
+  await expect(allow).not.toBeChecked();
+  await expect(page.getByText("las vacaciones siempre pueden planearse por adelantado")).toBeVisible();
+  await allow.check();
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Elemento guardado")).toBeVisible();
+
+  const allowed = await logTomorrow();
+  expect(allowed.status).toBe(201);
+  await page.evaluate(async (id) => fetch(`/api/v1/activities/${id}`, { method: "DELETE" }), allowed.body.activity.id);
+
+  await page.reload();
+  await expect(allow).toBeChecked();
+  await allow.uncheck();
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("Elemento guardado")).toBeVisible();
+  await page.reload();
+  await expect(allow).not.toBeChecked();
+  expect((await logTomorrow()).status).toBe(422);
 });

@@ -1,5 +1,5 @@
 /** Sign-in helpers and checks shared by the e2e tests. */
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import english from "ra-language-english";
 import { es } from "../../src/admin/i18n/es";
 
@@ -112,4 +112,25 @@ export async function createProject(page: Page, name: string): Promise<{ id: num
     });
     return (await res.json()).project as { id: number; name: string };
   }, name);
+}
+
+/**
+ * Turns on "Permitir registrar horas en días futuros" before this file's walks, as the administrator in a
+ * request context of its own: the walks that log weeks ahead of today (where the demo data never is) need
+ * it, since the setting is off by default.
+ */
+export function allowFutureActivities() {
+  test.beforeAll(async ({ playwright }, info) => {
+    const request = await playwright.request.newContext({ baseURL: info.project.use.baseURL });
+    const session = await request.post("/api/v1/sessions", { data: { email: ACCOUNTS.admin, password: DEMO_PASSWORD } });
+    const token = (await session.json()).token as string;
+    const headers = { authorization: `Bearer ${token}` };
+    const res = await request.put("/api/v1/app_settings/1", {
+      headers,
+      data: { app_setting: { allow_future_activities: true } },
+    });
+    expect(res.status()).toBe(200);
+    await request.delete("/api/v1/sessions", { headers });
+    await request.dispose();
+  });
 }

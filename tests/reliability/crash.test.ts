@@ -84,8 +84,8 @@ async function pausedAt(point: PausePoint, send: (s: ServerProcess) => Promise<u
 }
 
 const week = (day: number, hour: number, description: string) => ({
-  begins_at: new Date(Date.UTC(2031, 2, day, hour, 0)).toISOString(),
-  ends_at: new Date(Date.UTC(2031, 2, day, hour + 1, 0)).toISOString(),
+  begins_at: new Date(Date.UTC(2021, 2, day, hour, 0)).toISOString(),
+  ends_at: new Date(Date.UTC(2021, 2, day, hour + 1, 0)).toISOString(),
   description,
   action_type: "rh",
 });
@@ -117,11 +117,11 @@ describe("SIGKILL inside the transaction, then restart and retry", () => {
 
   it("an imported CSV week: the import itself writes nothing; its save killed mid-way leaves nothing; retries add it once", async () => {
     const csv = ["fecha,hora_inicio,hora_fin,tipo,cliente_o_prospecto,codigo_proyecto,producto,tipo_actividad,ticket,descripcion"]
-      .concat([10, 11, 12, 13].map((d) => `2031-03-${d},09:00,10:00,RH,,,,,,CSV crash ${d}`))
+      .concat([10, 11, 12, 13].map((d) => `2021-03-${d},09:00,10:00,RH,,,,,,CSV crash ${d}`))
       .join("\n");
     const readCsv = async (s: ServerProcess, token: string) => {
       const body = multipart({ filename: "semana.csv", contentType: "text/csv", content: csv });
-      const res = await httpRequest(s.url, "PUT", "/api/v1/activities/import_activities_csv?date=2031-03-10", undefined, token, {
+      const res = await httpRequest(s.url, "PUT", "/api/v1/activities/import_activities_csv?date=2021-03-10", undefined, token, {
         body: body.payload,
         contentType: body.headers["content-type"],
       });

@@ -99,8 +99,8 @@ describe.skipIf(!onPostgres)("PostgreSQL outage (skipped on the embedded databas
       admin.request("POST", "/api/v1/activities/batch", {
         activities: [
           {
-            begins_at: new Date(Date.UTC(2032, 0, 5 + i, 9)).toISOString(),
-            ends_at: new Date(Date.UTC(2032, 0, 5 + i, 10)).toISOString(),
+            begins_at: new Date(Date.UTC(2022, 0, 5 + i, 9)).toISOString(),
+            ends_at: new Date(Date.UTC(2022, 0, 5 + i, 10)).toISOString(),
             description: `En vuelo ${i}`,
             action_type: "rh",
             import_key: `en-vuelo-${i}`,

@@ -72,6 +72,8 @@ export const app_settings = pgTable(
     support_excluded_customer_id: integer("support_excluded_customer_id").references(() => clients.id, {
       onDelete: "set null",
     }),
+    /** Whether hours may be logged on days after today (vacation planned ahead always may). */
+    allow_future_activities: boolean("allow_future_activities").notNull().default(false),
     ...timestamps,
   },
   (t) => [check("app_settings_single_row", sql`${t.id} = 1`)],

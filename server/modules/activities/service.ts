@@ -26,17 +26,20 @@ type Errors = Record<string, string[]>;
 export interface Settings {
   default_customer_id: number | null;
   support_excluded_customer_id: number | null;
+  /** Hours on days after today's local day; vacation planned ahead is always allowed. */
+  allow_future_activities: boolean;
 }
 export async function loadSettings(db: Tx): Promise<Settings> {
   const [row] = await db
     .select({
       default_customer_id: app_settings.default_customer_id,
       support_excluded_customer_id: app_settings.support_excluded_customer_id,
+      allow_future_activities: app_settings.allow_future_activities,
     })
     .from(app_settings)
     .where(eq(app_settings.id, 1))
     .limit(1);
-  return row ?? { default_customer_id: null, support_excluded_customer_id: null };
+  return row ?? { default_customer_id: null, support_excluded_customer_id: null, allow_future_activities: false };
 }
 
 export const isAdmin = (user: SessionUser) => grantFor(user, "activities", "freeze_others") === "all";
@@ -105,8 +108,8 @@ interface Lookup {
   products: [number, boolean][];
   frozen: [number, string, string][];
   stored: [number, number | string, number | string][];
-  /** [default_customer_id, support_excluded_customer_id] of app_settings, when the caller did not pass them. */
-  settings: [number | null, number | null] | null;
+  /** [default_customer_id, support_excluded_customer_id, allow_future_activities] of app_settings, when the caller did not pass them. */
+  settings: [number | null, number | null, boolean] | null;
 }
 
 /** What checkActivities needs besides the activities; settings read in its own statement when absent. */
@@ -200,7 +203,7 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
       ${
         checkOptions.settings
           ? sql`null::json`
-          : sql`(select json_build_array(default_customer_id, support_excluded_customer_id) from app_settings where id = 1)`
+          : sql`(select json_build_array(default_customer_id, support_excluded_customer_id, allow_future_activities) from app_settings where id = 1)`
       } as settings`)
     .then((r) => (r as unknown as { rows: Lookup[] }).rows ?? (r as unknown as Lookup[]));
   const options = {
@@ -208,8 +211,11 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
     settings: checkOptions.settings ?? {
       default_customer_id: found.settings?.[0] ?? null,
       support_excluded_customer_id: found.settings?.[1] ?? null,
+      allow_future_activities: found.settings?.[2] ?? false,
     },
   };
+  // One "today" for the whole batch, so a save that spans midnight judges every activity alike.
+  const today = businessToday();
   const employeeById = new Map(found.employees.map(([id, is_active]) => [id, { id, is_active }]));
   const types = new Set(found.types);
   const projectById = new Map(
@@ -280,6 +286,9 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
       }
     }
     const day = days[i];
+    // Hours are logged for work done; only vacation is planned ahead, unless an administrator allows it.
+    if (day > today && values.action_type !== "vacation" && !options.settings.allow_future_activities)
+      add(errors, "base", messages.activityFutureDay(day));
     if (employee && frozen.some((f) => f.employee_id === values.employee_id && f.starts_on <= day && f.ends_on >= day))
       add(errors, "base", messages.activityFrozen);
     const begins = values.begins_at.getTime();

@@ -1,7 +1,7 @@
 /** The firm's single settings row (id 1): one form at /app/app_settings (also /app/app_settings/update/1). */
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AutocompleteInput, ReferenceInput, useCanAccess } from "react-admin";
+import { AutocompleteInput, BooleanInput, ReferenceInput, useCanAccess } from "react-admin";
 import { appSettingSchema } from "../../core/schemas/app_setting";
 import { SiaEdit } from "../common/screens";
 
@@ -35,6 +35,7 @@ export function AppSettingsEdit() {
       >
         <AutocompleteInput optionText="name" fullWidth helperText="resources.app_settings.help.support_excluded_customer_id" />
       </ReferenceInput>
+      <BooleanInput source="allow_future_activities" helperText="resources.app_settings.help.allow_future_activities" />
     </SiaEdit>
   );
 }

@@ -243,11 +243,14 @@ export const resources = {
       support_excluded_customer_id: "Cliente excluido de soporte",
       default_workspace_name: "Espacio de trabajo predeterminado",
       support_excluded_customer_name: "Cliente excluido de soporte",
+      allow_future_activities: "Permitir registrar horas en días futuros",
     },
     title: "Configuración",
     help: {
       default_customer_id: "Para actividades internas y de recursos humanos",
       support_excluded_customer_id: "No se ofrece en las actividades de soporte",
+      allow_future_activities:
+        "Si está desactivado, solo se registran horas hasta hoy; las vacaciones siempre pueden planearse por adelantado",
     },
   },
   projects: {

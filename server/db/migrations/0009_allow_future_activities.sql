@@ -1,0 +1,1 @@
+ALTER TABLE "app_settings" ADD COLUMN "allow_future_activities" boolean DEFAULT false NOT NULL;
