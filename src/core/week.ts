@@ -251,3 +251,12 @@ export function formatDateTime(value: string | Date | null | undefined): string 
   if (Number.isNaN(instant.getTime())) return "—";
   return `${formatDate(instant)} ${hhmm(instant)}`;
 }
+
+/** «9:00», «09:00», «0900» → «09:00»; null for anything that is not a time of day. */
+export function readTime(text: string): string | null {
+  const match = /^\s*(\d{1,2}):?(\d{2})\s*$/.exec(text);
+  if (!match) return null;
+  const [hours, minutes] = [Number(match[1]), Number(match[2])];
+  if (hours > 23 || minutes > 59) return null;
+  return `${String(hours).padStart(2, "0")}:${match[2]}`;
+}

@@ -295,3 +295,26 @@ test("a closed week's activity opens read-only with its reason", async ({ page }
   await expect(modal.getByRole("combobox", { name: ACTION_TYPE })).toHaveAttribute("aria-disabled", "true");
   await expect(modal.getByRole("button", { name: "Favorita" })).toBeDisabled();
 });
+
+test("times read and are typed as 24-hour HH:mm, whatever the browser's language", async ({ page }) => {
+  await signIn(page, "operator");
+  await showNextWeek(page);
+  const modal = await newActivity(page, addDays(NEXT_MONDAY, 2), "15:00");
+  const start = modal.getByLabel("Inicio");
+  const end = modal.getByLabel("Fin");
+  // es-MX's own time input shows «03:00 p.m.»; SIA shows the firm's 24-hour clock.
+  await expect(start).toHaveValue("15:00");
+  await expect(end).toHaveValue("16:00");
+  await end.fill("17:30");
+  await expect(end).toHaveValue("17:30");
+  // Half a time stays while typed; leaving it says how to write one and puts the good time back.
+  await start.fill("25:");
+  await expect(start).toHaveValue("25:");
+  await modal.getByLabel("Descripción").click();
+  await expect(modal.getByText("Escriba la hora como HH:mm, de 00:00 a 23:59")).toBeVisible();
+  await expect(start).toHaveValue("15:00");
+  await start.fill("9:15");
+  await modal.getByLabel("Descripción").click();
+  await expect(start).toHaveValue("09:15");
+  await expect(end).toHaveValue("17:30");
+});

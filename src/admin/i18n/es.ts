@@ -783,6 +783,8 @@ export const sia = {
   // the timesheet's activity dialog (src/timesheet/components/form)
   activity_form: {
     new_title: "Nueva actividad",
+    time_placeholder: "HH:mm",
+    time_invalid: "Escriba la hora como HH:mm, de 00:00 a 23:59",
     edit_title: "Editar actividad",
     read_only_title: "Actividad (solo lectura)",
     tab_activity: "Actividad",

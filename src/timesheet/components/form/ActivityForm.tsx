@@ -10,6 +10,7 @@ import type { Activity } from "../../../core/activity";
 import { ACTION_LABELS, ACTION_TYPES, VACATION_DESCRIPTION } from "../../../core/constants";
 import { hhmm, localDate, zonedTime } from "../../../core/week";
 import { fieldKey } from "./labels";
+import { TimeText } from "./TimeText";
 import { type PickedLabels, TypeFields } from "./TypeFields";
 import type { ActivityFormValues, AppSettingsLite } from "./types";
 import { useStarters } from "./useChoices";
@@ -81,29 +82,19 @@ export function ActivityForm(props: {
             fullWidth
           />
         </Box>
-        <TextField
-          type="time"
-          size="small"
+        <TimeText
           label={label("begins_at")}
           value={startText}
           disabled={disabled}
-          onChange={(e) => setTimes(day, e.target.value, endText)}
-          error={!!err("begins_at")}
-          helperText={err("begins_at")}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 900 } }}
-          sx={{ flex: "1 1 0", minWidth: 0 }}
+          onChange={(time) => setTimes(day, time, endText)}
+          error={err("begins_at")}
         />
-        <TextField
-          type="time"
-          size="small"
+        <TimeText
           label={label("ends_at")}
           value={endText}
           disabled={disabled}
-          onChange={(e) => setTimes(day, startText, e.target.value)}
-          error={!!err("ends_at")}
-          helperText={err("ends_at")}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 900 } }}
-          sx={{ flex: "1 1 0", minWidth: 0 }}
+          onChange={(time) => setTimes(day, startText, time)}
+          error={err("ends_at")}
         />
       </Stack>
       <Controller
