@@ -125,9 +125,12 @@ export function allowFutureActivities() {
     const session = await request.post("/api/v1/sessions", { data: { email: ACCOUNTS.admin, password: DEMO_PASSWORD } });
     const token = (await session.json()).token as string;
     const headers = { authorization: `Bearer ${token}` };
+    // An update names the version it read (lost updates, decision 023).
+    const read = await request.get("/api/v1/app_settings/1", { headers });
+    const { lock_version } = (await read.json()).app_setting as { lock_version: number };
     const res = await request.put("/api/v1/app_settings/1", {
       headers,
-      data: { app_setting: { allow_future_activities: true } },
+      data: { app_setting: { allow_future_activities: true, lock_version } },
     });
     expect(res.status()).toBe(200);
     await request.delete("/api/v1/sessions", { headers });
