@@ -440,7 +440,7 @@ describe("projects: ETA, invoicing, notify, delete", () => {
     await buildInvoice(db(), withInvoice.id);
     const res = await admin.delete(`/api/v1/projects/${withInvoice.id}`);
     expect(res.status).toBe(422);
-    expect(res.body.errors.base[0]).toContain("1 facturas");
+    expect(res.body.errors.base[0]).toContain("1 factura,");
 
     const withHours = await buildProject(db());
     const [position] = await db()

@@ -10,6 +10,7 @@ import { timesheetMessages } from "../../src/core/messages";
 import { zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, signInAs } from "../support/factories";
+import { allowFutureActivities } from "../support/future";
 
 let t: TestApp;
 let operator: ApiClient;
@@ -40,6 +41,8 @@ const storedOf = async (key: string) => (await t.app.db.db.select().from(activit
 
 beforeAll(async () => {
   t = await buildTestApp();
+  // Its weeks are fixed dates years ahead, on the weekdays they name.
+  await allowFutureActivities(t.app);
   operator = (await signInAs(t.app, "operator")).api;
   const [type] = await t.app.db.db
     .insert(activity_type_catalogs)
