@@ -56,7 +56,7 @@ describe("activity_type_catalogs", () => {
     await buildActivity(t.app.db.db, employeeId, { activity_type_catalog_id: type.id });
     const refused = await admin.delete(`/api/v1/activity_type_catalogs/${type.id}`);
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el tipo de actividad se usa en 1 actividades"]);
+    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el tipo de actividad se usa en 1 actividad"]);
     const free = (await admin.post("/api/v1/activity_type_catalogs", { activity_type_catalog: { code: "LIB", name: "Libre" } }))
       .body.activity_type_catalog;
     expect((await admin.delete(`/api/v1/activity_type_catalogs/${free.id}`)).status).toBe(200);

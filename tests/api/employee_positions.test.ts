@@ -44,7 +44,7 @@ describe("employee_positions", () => {
     await t.app.db.db.insert(employees).values({ name: "Puesto ocupado", employee_position_id: withEmployee.id });
     const refused = await admin.delete(`/api/v1/employee_positions/${withEmployee.id}`);
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el puesto se usa en 1 empleados y 0 horas estimadas"]);
+    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el puesto se usa en 1 empleado y 0 horas estimadas"]);
 
     const withHours = await create("Con horas");
     const client = await buildClient(t.app.db.db);
@@ -56,7 +56,7 @@ describe("employee_positions", () => {
       .insert(estimated_work_hours)
       .values({ project_id: project.id, employee_position_id: withHours.id, estimated_hours: 10 });
     const refusedHours = await admin.delete(`/api/v1/employee_positions/${withHours.id}`);
-    expect(refusedHours.body.errors.base).toEqual(["No se puede eliminar: el puesto se usa en 0 empleados y 1 horas estimadas"]);
+    expect(refusedHours.body.errors.base).toEqual(["No se puede eliminar: el puesto se usa en 0 empleados y 1 hora estimada"]);
 
     const free = await create("Libre");
     expect((await admin.delete(`/api/v1/employee_positions/${free.id}`)).status).toBe(200);

@@ -75,7 +75,7 @@ describe("prospects", () => {
     const refused = await admin.delete(`/api/v1/prospects/${quoted.id}`);
     expect(refused.status).toBe(422);
     expect(refused.body.errors.base).toEqual([
-      "No se puede eliminar: el prospecto tiene 1 cotizaciones y 0 actividades registradas",
+      "No se puede eliminar: el prospecto tiene 1 cotización y 0 actividades registradas",
     ]);
 
     const worked = await buildProspect(t.app.db.db);
@@ -86,7 +86,7 @@ describe("prospects", () => {
     });
     const refused2 = await admin.delete(`/api/v1/prospects/${worked.id}`);
     expect(refused2.status).toBe(422);
-    expect(refused2.body.errors.base[0]).toMatch(/1 actividades/);
+    expect(refused2.body.errors.base[0]).toMatch(/1 actividad\b/);
     expect((await admin.get(`/api/v1/prospects/${worked.id}`)).status).toBe(200);
 
     const free = await buildProspect(t.app.db.db);

@@ -122,7 +122,7 @@ describe("workspaces", () => {
     await employee("Ocupante", busy.id);
     const refused = await admin.delete(`/api/v1/workspaces/${busy.id}`);
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el espacio de trabajo tiene 1 empleados"]);
+    expect(refused.body.errors.base).toEqual(["No se puede eliminar: el espacio de trabajo tiene 1 empleado"]);
     const def = await buildWorkspace(t.app.db.db);
     await t.app.db.db
       .insert(app_settings)
