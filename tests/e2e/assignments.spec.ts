@@ -52,7 +52,7 @@ test("an administrator creates an assignment: only the client's products, then f
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(client.name);
   await expect(row).toContainText(own[0]);
-  await expect(row).toContainText("10/3/2031");
+  await expect(row).toContainText("10/03/2031");
 });
 
 test("on edit a start date already reached is locked and left out of the payload", async ({ page }) => {
