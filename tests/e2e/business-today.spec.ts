@@ -23,7 +23,9 @@ async function evening(page: Page) {
   expect(await page.evaluate(() => new Date().toISOString().slice(0, 10))).not.toBe(TODAY);
 }
 
-test("after 18:00 in Mexico City the project and invoice state dialogs still default to today", async ({ page }) => {
+test("after 18:00 in Mexico City the project dialog defaults to today, the invoice dialog to its own billing date", async ({
+  page,
+}) => {
   await signIn(page, "admin");
   await evening(page);
   const { projectId, invoiceId } = await page.evaluate(async () => {
@@ -36,11 +38,12 @@ test("after 18:00 in Mexico City the project and invoice state dialogs still def
       project_id: number;
       permitted_events?: unknown[];
       state: string;
+      date_of_invoice: string | null;
     }[];
     const invoice = invoices.find((i) => i.state === "pendiente" || i.state === "enviada");
     return {
       projectId: projects.find((p) => p.permitted_events.length > 0)?.id,
-      invoiceId: invoice ? { id: invoice.id, project: invoice.project_id } : null,
+      invoiceId: invoice ? { id: invoice.id, project: invoice.project_id, date: invoice.date_of_invoice } : null,
     };
   });
   expect(projectId).toBeTruthy();
@@ -56,5 +59,9 @@ test("after 18:00 in Mexico City the project and invoice state dialogs still def
   await page.goto(`/app/projects/${invoiceId?.project}/invoices/${invoiceId?.id}`);
   const invoiceActions = page.locator(".MuiCard-root").filter({ has: page.getByRole("heading", { name: "Cambiar estado" }) });
   await invoiceActions.getByRole("button").first().click();
-  await expectDate(page.getByRole("dialog").getByRole("group", { name: "Fecha", exact: true }), TODAY);
+  // The billing date is the invoice's own, never replaced by the day of the state change; today when it has none.
+  await expectDate(
+    page.getByRole("dialog").getByRole("group", { name: "Fecha de facturación", exact: true }),
+    invoiceId?.date ?? TODAY,
+  );
 });
