@@ -396,13 +396,15 @@ describe("seedDemo again", () => {
       expect(run.seeded).toBe(true);
       // Without a drive of its own, no record gets a folder link (a dead one would be worse).
       expect(
-        (
-          await fresh.rows<{ n: number }>(
-            sql`select (select count(*) from clients where drive_root_url is not null)
+        Number(
+          (
+            await fresh.rows<{ n: number | string }>(
+              sql`select (select count(*) from clients where drive_root_url is not null)
               + (select count(*) from projects where drive_root_url is not null)
               + (select count(*) from prospects where drive_root_url is not null) as n`,
-          )
-        )[0].n,
+            )
+          )[0].n,
+        ),
       ).toBe(0);
       const year = Number(
         new Intl.DateTimeFormat("en-CA", {
