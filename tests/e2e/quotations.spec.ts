@@ -359,7 +359,7 @@ test("a quotation at Alta Cliente is read-only and keeps each step's comment as 
     [3, "Cotización", "Alta Cliente", "Contrato firmado"],
   ] as const) {
     const cells = rows.nth(n).getByRole("cell");
-    await expect(cells.nth(0)).toHaveText(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}$/);
+    await expect(cells.nth(0)).toHaveText(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
     await expect(cells.nth(1)).not.toHaveText("");
     await expect(cells.nth(2)).toHaveText(`${from} → ${to}`);
     await expect(cells.nth(3)).toHaveText(comment);
