@@ -299,6 +299,7 @@ test("a closed week's activity opens read-only with its reason", async ({ page }
 test("times read and are typed as 24-hour HH:mm, whatever the browser's language", async ({ page }) => {
   await signIn(page, "operator");
   await showNextWeek(page);
+  await scrollCalendarTo(page, "14:00");
   const modal = await newActivity(page, addDays(NEXT_MONDAY, 2), "15:00");
   const start = modal.getByLabel("Inicio");
   const end = modal.getByLabel("Fin");
