@@ -325,7 +325,7 @@ test("closing a month names it, and on a week across two months offers the other
   // Reopened from a week of that month alone: no choice to make, the month is named.
   await goToWeek(page, addDays(monday, 7));
   await page.getByRole("button", { name: "Abrir mes" }).click();
-  await expect(page.getByTestId("freeze-month")).toContainText(`¿Deseas abrir el mes de ${monthName(sunday)}?`);
+  await expect(page.getByTestId("freeze-month")).toContainText(`¿Deseas abrir el mes de ${monthName(sunday)} para `);
   await expect(page.getByTestId("freeze-month").getByRole("radio")).toHaveCount(0);
   await page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
   await expect(page.getByText(messages.monthOpened)).toBeVisible();
