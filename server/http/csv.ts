@@ -49,12 +49,14 @@ export function formatCell(value: unknown): string {
  */
 const FORMULA_PART = /(?<=(?:^|[,;\t\r\n])[ "]*)(?='*[=+\-@\t\r])/g;
 const HAS_FORMULA_PART = /(?:^|[,;\t\r\n])[ "]*'*[=+\-@\t\r]/;
-const WRITER_APOSTROPHE = /(?<=(?:^|[,;\t\r\n])[ "]*)'(?='*[=+\-@\t\r])/g;
+// The apostrophe first: a lookbehind at the start is tried at every position and scans back over every run of
+// quotes, which made a cell of a thousand quotes cost a million steps (a second for a 6 MB upload).
+const WRITER_APOSTROPHE = /'(?<=(?:^|[,;\t\r\n])[ "]*')(?='*[=+\-@\t\r])/g;
 
 /** The text with an apostrophe before every part a spreadsheet could read as a formula. */
 export const neutralise = (text: string) => (HAS_FORMULA_PART.test(text) ? text.replace(FORMULA_PART, "'") : text);
 /** neutralise() undone: the CSV import reads a file SIA wrote back to the very texts. */
-export const restoreNeutralised = (text: string) => text.replace(WRITER_APOSTROPHE, "");
+export const restoreNeutralised = (text: string) => (text.includes("'") ? text.replace(WRITER_APOSTROPHE, "") : text);
 
 /**
  * A cell needs quotes when it holds a quote, a separator of either kind, a tab or a line break, the BOM, a

@@ -4,8 +4,9 @@
  * header of commas, both under UPLOAD_LIMIT_BYTES, answer a Spanish 422 at once (they took 10–13 s and
  * 5 s, and 2 GB of memory, when every blank record was kept and split on the event loop). And the reading
  * happens off the event loop: while one user's costly file is read, another user's requests are answered
- * as if nothing were happening. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
+ * as if nothing were happening (the event loop is never held for the file's reading). Runs on PGlite, and on PostgreSQL with DATABASE_URL.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTIVITY_CSV_DELIMITERS, ACTIVITY_CSV_LIMITS } from "../../server/modules/calendar_imports/csv";
 import { answerCsv } from "../../server/ports/calendar/icsWorker";
@@ -14,6 +15,7 @@ import { ACTIVITY_CSV_COLUMNS } from "../../src/core/schemas/activity";
 import { buildTestApp, type TestApp } from "../support/app";
 import { importWeekCsv, multipart, rawRequest } from "../support/catalog-factories";
 import { type ApiClient, signInAs } from "../support/factories";
+import { underLoad } from "../support/timing";
 
 const WEEK = "2031-03-17";
 const TEN_MB = 10 * 1_048_576;
@@ -45,7 +47,7 @@ describe("a CSV is refused by what it holds", () => {
     const res = await timedImport(Buffer.from(fill(header, "\n")));
     expect(res.status, res.text).toBe(422);
     expect(res.body.errors.base).toEqual([importMessages.csvTooManyLines(ACTIVITY_CSV_LIMITS.maxRecords)]);
-    expect(res.ms).toBeLessThan(3000);
+    expect(res.ms).toBeLessThan(underLoad(3000));
   });
 
   it("blank lines written as CRLF, and as empty cells (;;;), count the same", async () => {
@@ -62,7 +64,7 @@ describe("a CSV is refused by what it holds", () => {
     expect(res.body.errors.base).toEqual([
       importMessages.csvLine(1, importMessages.csvTooManyColumns(ACTIVITY_CSV_LIMITS.maxColumns)),
     ]);
-    expect(res.ms).toBeLessThan(3000);
+    expect(res.ms).toBeLessThan(underLoad(3000));
   });
 
   it("a row of too many cells and a quoted giant cell are refused by their line", async () => {
@@ -90,7 +92,7 @@ describe("a CSV is refused by what it holds", () => {
     const res = await rawRequest(t.app, admin.token, "PUT", "/api/v1/holydays/import_holydays", body.payload, body.headers);
     expect(res.status, res.text).toBe(422);
     expect(res.body.errors.base).toEqual([importMessages.csvTooManyLines(4 * 5000)]);
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(underLoad(3000));
   });
 });
 
@@ -106,24 +108,29 @@ describe("a CSV is read off the event loop", () => {
     const inThread = performance.now() - started;
     expect(inThread, "the file must be costly enough to tell").toBeGreaterThan(150);
 
+    // The event loop's own delay while the file is read: what every other request would wait on top of its
+    // own work. (Not the other user's round trips: on PostgreSQL those also carry the database's latency,
+    // which other suites running beside this one can make as long as they please.)
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
     let uploading = true;
     const upload = timedImport(costly).finally(() => {
       uploading = false;
     });
-    const waits: number[] = [];
+    let answered = 0;
     while (uploading) {
-      // Counted from when the request was due: a blocked event loop also delays the timer that sends it.
-      const due = performance.now() + 5;
       await new Promise((resolve) => setTimeout(resolve, 5));
       const res = await other.get("/api/v1/sessions/current");
       expect(res.status).toBe(200);
-      waits.push(performance.now() - due);
+      answered++;
     }
     const res = await upload;
+    loop.disable();
     // Its lines are not activities (or its reading ran out of time): a Spanish 422 either way.
     expect(res.status, res.text).toBe(422);
-    expect(waits.length).toBeGreaterThan(0);
-    expect(Math.max(...waits), `other user's worst wait; reading in-thread took ${Math.round(inThread)} ms`).toBeLessThan(
+    expect(answered, "the other user was answered while the file was read").toBeGreaterThan(0);
+    const worstBlock = loop.max / 1e6;
+    expect(worstBlock, `the event loop's worst delay; reading in-thread took ${Math.round(inThread)} ms`).toBeLessThan(
       inThread / 2,
     );
   });
