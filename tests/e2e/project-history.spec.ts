@@ -78,7 +78,7 @@ test("an invoice's state dialogs show its own billing date and say when saving c
   // «Enviar» today: the date shown is the invoice's, and saving keeps it.
   await page.getByRole("button", { name: "Enviar", exact: true }).click();
   const dialog = page.getByRole("dialog");
-  expect(await pickedDate(page, "Fecha de facturación")).toBe("30/11/2026");
+  await expect.poll(() => pickedDate(page, "Fecha de facturación")).toBe("30/11/2026");
   await expect(dialog.getByText("Se conserva la fecha de facturación de la factura")).toBeVisible();
   await dialog.getByRole("textbox", { name: "Comentario" }).fill("Enviada al cliente");
   await dialog.getByRole("button", { name: "Confirmar" }).click();
@@ -92,7 +92,7 @@ test("an invoice's state dialogs show its own billing date and say when saving c
 
   // «Resolver» with another date: the dialog says what changes before saving.
   await page.getByRole("button", { name: "Resolver" }).click();
-  expect(await pickedDate(page, "Fecha de facturación")).toBe("30/11/2026");
+  await expect.poll(() => pickedDate(page, "Fecha de facturación")).toBe("30/11/2026");
   await fillDate(page, "Fecha de facturación", "2026-12-01");
   await expect(dialog.getByText("La fecha de facturación cambiará de 30/11/2026 a 01/12/2026")).toBeVisible();
   await dialog.getByRole("textbox", { name: "Comentario" }).fill("Pagada");

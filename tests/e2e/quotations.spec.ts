@@ -93,7 +93,7 @@ test("an administrator takes a prospect's quotation from Demo to Alta Cliente: c
   await page.getByRole("link", { name: "Editar" }).click();
   await expect(page).toHaveURL(/\/app\/quotations\/update\/\d+$/);
   await expect(page.getByLabel("Agendar evento en el calendario")).toBeChecked();
-  expect(await pickedDate(page, "Fecha y hora del evento")).toBe("01/12/2026 10:00");
+  await expect.poll(() => pickedDate(page, "Fecha y hora del evento")).toBe("01/12/2026 10:00");
   await expect(page.getByRole("button", { name: "lucia@tornillo.mx" })).toBeVisible();
   await page.getByRole("spinbutton", { name: "Duración (minutos)" }).fill("90");
   await page.getByRole("button", { name: "Guardar" }).click();
