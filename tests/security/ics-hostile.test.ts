@@ -13,6 +13,7 @@ import { buildTestApp, type TestApp } from "../support/app";
 import { multipart, rawRequest } from "../support/catalog-factories";
 import { type ApiClient, call, PASSWORD, signInAs } from "../support/factories";
 import { vcalendar } from "../support/ics";
+import { underLoad } from "../support/timing";
 
 const WEEK = "2031-03-03";
 let t: TestApp;
@@ -66,7 +67,7 @@ describe("hostile calendar files", () => {
       const res = await upload(content);
       spanish422(res);
       // The read's budget is 2 s; the rest is a shared, loaded machine's margin.
-      expect(res.ms).toBeLessThan(3_500);
+      expect(res.ms).toBeLessThan(underLoad(3_500));
     });
   }
 
@@ -92,13 +93,13 @@ describe("hostile calendar files", () => {
       else spanish422(res);
     }
     // Two threads read; the others wait at most 3 s (6 s while a terminated thread restarts), then «intente de nuevo».
-    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(9_000);
+    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(underLoad(9_000));
     // The event loop never stopped: every /healthz answered quickly while the files were read.
     expect(latencies.length).toBeGreaterThan(5);
     // (Two cores shared with other work: the median says the loop is free, the maximum that it never stalled.)
     const sorted = [...latencies].sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
-    expect(sorted[sorted.length - 1]).toBeLessThan(1_000);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(underLoad(100));
+    expect(sorted[sorted.length - 1]).toBeLessThan(underLoad(1_000));
   });
 });
 
@@ -167,7 +168,7 @@ describe("recurrence-rule fuzzer", () => {
         if (res.status !== 200) spanish422(res);
         else expect(Array.isArray(res.body.events)).toBe(true);
         // The pool's budget (2 s of reading, 3 s of waiting) bounds every answer.
-        expect(res.ms, rrule).toBeLessThan(6_000);
+        expect(res.ms, rrule).toBeLessThan(underLoad(6_000));
       }),
       { numRuns: 60, seed: 20261124, examples: [["FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30", "20310303T090000Z"]] },
     );
