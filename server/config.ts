@@ -84,6 +84,13 @@ const schema = z
     REQUESTS_IN_FLIGHT_PER_USER: z.coerce.number().int().positive().default(6),
     /** Requests of one session or user waiting for one of those places; past them a 429 with Retry-After. */
     REQUESTS_QUEUED_PER_USER: z.coerce.number().int().min(0).default(64),
+    /**
+     * Requests of one address that carry no session found valid lately (sign-ins, made-up tokens) served at
+     * once: each costs a lookup before anyone knows whose it is.
+     */
+    REQUESTS_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().positive().default(4),
+    /** Such requests of one address waiting for a place (a whole office behind one router signing in at nine). */
+    REQUESTS_QUEUED_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
     /** Longest wait in that queue, in ms, before a 429 with Retry-After. */
     REQUEST_QUEUE_WAIT_MS: z.coerce.number().int().positive().default(10_000),
     /** Realtime streams (GET /api/v1/realtime) of one session (one per tab): a new one past it closes the oldest. */

@@ -97,8 +97,28 @@ function listenedLogger() {
   return { queryListeners, logger };
 }
 
+/**
+ * PGlite runs each statement on this thread, and the statements queued for its one connection follow one
+ * another without a pause: a crowd of them would keep the event loop from even reading another user's
+ * request. Each statement (and each transaction) therefore starts on a later turn of the event loop, after
+ * the sockets' pending input has been read, so a colleague's request joins the queue behind a few of the
+ * crowd's statements rather than all of them.
+ */
+function yieldBeforeEachStatement(client: PGlite) {
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const target = client as unknown as Record<"query" | "exec" | "transaction", (...args: unknown[]) => Promise<unknown>>;
+  for (const name of ["query", "exec", "transaction"] as const) {
+    const original = target[name].bind(client);
+    target[name] = async (...args: unknown[]) => {
+      await nextTurn();
+      return original(...args);
+    };
+  }
+}
+
 async function wrapPglite(client: PGlite, release?: () => void): Promise<Database> {
   const { drizzle, migrate } = await loadPglite();
+  yieldBeforeEachStatement(client);
   const { queryListeners, logger } = listenedLogger();
   const db = drizzle(client, { schema, logger }) as unknown as Db;
   return {

@@ -64,16 +64,16 @@ export function registerAuth(app: FastifyInstance) {
     const token = tokenOf(request);
     if (token) {
       // One session's crowd of requests waits in its own lane, before it costs the database anything.
-      await fairShare.session(request, reply, token);
+      const sessionKey = await fairShare.session(request, reply, token);
       // Read on every request: a role or can_chat changed by an administrator applies to the next one.
       const found = await userForToken(app.db.db, token, app.config);
       if (found) {
-        await fairShare.user(request, reply, found.user.id);
+        await fairShare.user(request, reply, sessionKey, found.user.id);
         request.user = found.user;
         request.sessionId = found.sessionId;
         reply.header(SESSION_STAMP_HEADER, sessionStamp(found.user));
       }
-    }
+    } else await fairShare.anonymous(request, reply);
     // A signed-in answer (a download too) is this user's alone: no browser or proxy may keep a copy
     // that the next person at a shared computer could read back.
     if (request.user) reply.header("cache-control", "no-store");

@@ -4,8 +4,11 @@
  * and then one in its user's lane; REQUESTS_IN_FLIGHT_PER_USER places each, REQUESTS_QUEUED_PER_USER
  * waiting, the rest a Spanish 429 with Retry-After. A user who fires two thousand requests at once thus
  * holds a handful of the database's attention (PGlite has one connection, PostgreSQL a pool of ten) and
- * everybody else's requests are served next, not after theirs. Requests without a session are not laned:
- * sign-in is bounded by its hashing lane (server/auth/passwords.ts) and the sign-in limits.
+ * everybody else's requests are served next, not after theirs. A request that carries no session, or one
+ * not seen valid lately (a made-up token, a sign-in), costs a lookup before anyone knows whose it is: it
+ * takes a place in its address's lane instead (REQUESTS_IN_FLIGHT_PER_ADDRESS, then
+ * REQUESTS_QUEUED_PER_ADDRESS waiting), so a thousand invented tokens hold a few of the database's turns,
+ * not all of them, while a signed-in colleague behind the same address goes straight to their own lane.
  * The place is given back when the answer is sent or the client goes away; a realtime stream gives it
  * back as soon as it is open (releaseFairShare), since a stream lasts as long as its tab.
  */
@@ -27,36 +30,87 @@ declare module "fastify" {
   }
 }
 
+/** Sessions found valid lately (by their token's hash), most recent last: their requests skip the address lane. */
+class RecentSessions {
+  private readonly seen = new Map<string, number>();
+  constructor(
+    private readonly max: number,
+    private readonly ttlMs: number,
+  ) {}
+
+  has(key: string) {
+    const at = this.seen.get(key);
+    if (at === undefined) return false;
+    if (Date.now() - at <= this.ttlMs) return true;
+    this.seen.delete(key);
+    return false;
+  }
+
+  add(key: string) {
+    this.seen.delete(key);
+    this.seen.set(key, Date.now());
+    if (this.seen.size > this.max) this.seen.delete(this.seen.keys().next().value as string);
+  }
+}
+
 export function registerFairShare(app: FastifyInstance) {
   const lanes = new Lanes(() => ({
     inFlight: app.config.REQUESTS_IN_FLIGHT_PER_USER,
     queued: app.config.REQUESTS_QUEUED_PER_USER,
     waitMs: app.config.REQUEST_QUEUE_WAIT_MS,
   }));
+  const addressLanes = new Lanes(() => ({
+    inFlight: app.config.REQUESTS_IN_FLIGHT_PER_ADDRESS,
+    queued: app.config.REQUESTS_QUEUED_PER_ADDRESS,
+    waitMs: app.config.REQUEST_QUEUE_WAIT_MS,
+  }));
+  // Ten thousand sessions of the last ten minutes: far more than a firm's staff, a few hundred KB at most.
+  const recent = new RecentSessions(10_000, 10 * 60_000);
   app.decorateRequest("fairShare", null);
   app.addHook("onResponse", async (request) => releaseFairShare(request));
   app.addHook("onRequestAbort", async (request) => releaseFairShare(request));
 
   /** A place in the key's lane for this request, or a Spanish 429 with Retry-After. */
-  const hold = async (request: FastifyRequest, reply: FastifyReply, key: string) => {
+  const hold = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    from = lanes,
+    busy: string = fairShareMessages.tooManyRequests,
+  ) => {
     request.fairShare ??= { releases: [], done: false };
     const held = request.fairShare;
     let release: Release;
     try {
-      release = await lanes.acquire(key);
+      release = await from.acquire(key);
     } catch (error) {
       if (!(error instanceof LaneBusy)) throw error;
       reply.header("retry-after", String(error.retryAfterSeconds));
-      throw new HttpError(429, fairShareMessages.tooManyRequests);
+      throw new HttpError(429, busy);
     }
     if (held.done) release();
     else held.releases.push(release);
   };
+  const address = (request: FastifyRequest, reply: FastifyReply) =>
+    hold(request, reply, `a:${request.ip}`, addressLanes, fairShareMessages.addressBusy);
   return {
-    /** Before the session is looked up: the lane of the token the request carries. */
-    session: (request: FastifyRequest, reply: FastifyReply, token: string) => hold(request, reply, `s:${hashToken(token)}`),
-    /** Once the user is known: the lane of the user, whatever their session. */
-    user: (request: FastifyRequest, reply: FastifyReply, userId: number) => hold(request, reply, `u:${userId}`),
+    /**
+     * Before the session is looked up: the lane of the token the request carries, and the address's lane
+     * unless that session was found valid lately. Answers the token's key, for `user`.
+     */
+    async session(request: FastifyRequest, reply: FastifyReply, token: string) {
+      const key = `s:${hashToken(token)}`;
+      await hold(request, reply, key);
+      if (!recent.has(key)) await address(request, reply);
+      return key;
+    },
+    /** A request without a session (signing in, the public routes): its address's lane. */
+    anonymous: address,
+    /** The session was found: the lane of its user, whatever their session; its next requests skip the address lane. */
+    async user(request: FastifyRequest, reply: FastifyReply, sessionKey: string, userId: number) {
+      recent.add(sessionKey);
+      await hold(request, reply, `u:${userId}`);
+    },
   };
 }
 

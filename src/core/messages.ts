@@ -395,6 +395,7 @@ export const fairShareMessages = {
   tooManyRequests:
     "Tiene demasiadas solicitudes en curso; espere a que terminen (o cierre pestañas que no use) e intente de nuevo en unos segundos",
   signInBusy: "Hay muchos inicios de sesión al mismo tiempo; intente de nuevo en unos segundos",
+  addressBusy: "Llegan demasiadas solicitudes a la vez desde su red; intente de nuevo en unos segundos",
   passwordBusy: "El servidor está procesando muchas contraseñas al mismo tiempo; intente de nuevo en unos segundos",
   streamReplaced: "Se abrió SIA en demasiadas pestañas; esta dejó de recibir avisos en tiempo real. Recárguela para reanudarlos",
 } as const;

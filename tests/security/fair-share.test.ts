@@ -4,6 +4,8 @@
  *    turn, the rest answer a Spanish 429 with Retry-After; another user's request, sent after all of
  *    them, is answered before the crowd's last one (before, the database served them in arrival order);
  *  - the same through several sessions of the same user: the user's lane holds them too;
+ *  - a different made-up token on every request: each costs a lookup, so they share their address's lane,
+ *    which a colleague whose session was found valid lately does not enter;
  *  - realtime streams: past the cap per session (and per user) a new stream ends the oldest one, which is
  *    told why;
  *  - a burst of correct sign-ins: the password hashes take turns; past the queue a Spanish 429 with
@@ -19,6 +21,8 @@ import { openStream } from "../support/sse";
 
 const IN_FLIGHT = 3;
 const QUEUED = 5;
+const ADDRESS_IN_FLIGHT = 2;
+const ADDRESS_QUEUED = 20;
 let t: TestApp;
 let base: string;
 let greedy: ApiClient;
@@ -29,6 +33,8 @@ beforeAll(async () => {
   t = await buildTestApp({
     REQUESTS_IN_FLIGHT_PER_USER: String(IN_FLIGHT),
     REQUESTS_QUEUED_PER_USER: String(QUEUED),
+    REQUESTS_IN_FLIGHT_PER_ADDRESS: String(ADDRESS_IN_FLIGHT),
+    REQUESTS_QUEUED_PER_ADDRESS: String(ADDRESS_QUEUED),
     REALTIME_STREAMS_PER_SESSION: "3",
     REALTIME_STREAMS_PER_USER: "4",
     PASSWORD_HASH_CONCURRENCY: "1",
@@ -116,6 +122,30 @@ describe("requests in flight per session and per user", () => {
     );
     expect(new Set(answers.map((r) => r.status))).toEqual(new Set([401, 429]));
   });
+
+  it("a different made-up token on every request: the address's lane holds them, a signed-in colleague there is not in it", async () => {
+    // The colleague's session was found valid already (their sign-in, above): they skip the address lane.
+    expect((await other.get("/api/v1/sessions/current")).status).toBe(200);
+    const order: string[] = [];
+    const crowd = Array.from({ length: 300 }, (_, i) =>
+      tracked(
+        order,
+        "invented",
+        call(t.app, "GET", "/api/v1/sessions/current", undefined, { authorization: `Bearer inventado-${i}` }),
+      ),
+    );
+    const theirs = tracked(order, "other", other.get("/api/v1/sessions/current"));
+    const answers = await Promise.all(crowd);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(answers.filter((r) => r.status === 401).length).toBeGreaterThanOrEqual(ADDRESS_IN_FLIGHT + ADDRESS_QUEUED);
+    expect(refused.length).toBeGreaterThan(200);
+    expect(refused[0].body).toEqual({ error: fairShareMessages.addressBusy });
+    expect(Number(refused[0].headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect((await theirs).status).toBe(200);
+    if (!process.env.DATABASE_URL) expect(order.indexOf("other")).toBeLessThan(order.lastIndexOf("invented"));
+    // A sign-in from that address is served once the crowd is gone.
+    expect((await signIn(t.app, greedyEmail)).token).toBeTruthy();
+  });
 });
 
 describe("realtime streams per session and per user", () => {
@@ -164,8 +194,18 @@ describe("realtime streams per session and per user", () => {
 describe("password hashing takes turns", () => {
   it("a burst of correct sign-ins: the hashes queue, the overflow is a Spanish 429 that is not a failure", async () => {
     const { user } = await buildUser(t.app.db.db, "operator");
+    // From twelve addresses (an office's laptops behind no shared router): one address's own lane would
+    // already hold a burst to a few at once.
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => call(t.app, "POST", "/api/v1/sessions", { email: user.email, password: PASSWORD })),
+      Array.from({ length: 12 }, async (_, i) => {
+        const res = await t.app.inject({
+          method: "POST",
+          url: "/api/v1/sessions",
+          payload: { email: user.email, password: PASSWORD },
+          remoteAddress: `10.0.0.${i + 1}`,
+        });
+        return { status: res.statusCode, body: res.json(), headers: res.headers };
+      }),
     );
     const busy = answers.filter((r) => r.status === 429);
     expect(answers.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(3);
