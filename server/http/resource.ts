@@ -43,7 +43,7 @@ import type { Action, Grant } from "../../src/core/permissions";
 import { notANumber } from "../../src/core/schemas/fields";
 import type { SessionUser } from "../../src/core/session";
 import type { Db, Tx } from "../db/client";
-import { CSV_BATCH, lineBatches, selectBatches } from "../db/cursor";
+import { CSV_BATCH, lineBatchesInPieces, selectBatches } from "../db/cursor";
 import { authorize, requires } from "./auth";
 import { parseWrapped } from "./body";
 import { type CsvColumn, csvFilename, csvLineStream, csvStream } from "./csv";
@@ -620,18 +620,28 @@ export class ResourceService {
     if (!csv) throw notFound();
     const { orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
-    const select = ctx.db
-      .select(this.selection(ctx))
-      .from(this.def.table as PgTable)
-      .where(where)
-      .orderBy(...orderBy);
+    const table = this.def.table as PgTable & { id: PgColumn };
+    const listed = (condition = where) =>
+      ctx.db
+        .select(this.selection(ctx))
+        .from(table)
+        .where(condition)
+        .orderBy(...orderBy);
     if ("line" in csv) {
       // The list as a subquery kept whole by OFFSET 0 (each computed column evaluated once, its order kept).
-      const list = select.offset(0).as("r");
-      const lines = ctx.db.select({ line: csv.line((name) => sql.raw(`"r"."${name}"`)) }).from(list);
-      return csvLineStream(csv.headers, lineBatches(ctx.app.db, lines, CSV_BATCH));
+      const lines = (condition?: SQL) =>
+        ctx.db.select({ line: csv.line((name) => sql.raw(`"r"."${name}"`)) }).from(listed(condition).offset(0).as("r"));
+      const ids = ctx.db
+        .select({ id: table.id })
+        .from(table)
+        .where(where)
+        .orderBy(...orderBy);
+      return csvLineStream(
+        csv.headers,
+        lineBatchesInPieces(ctx.app.db, lines(), ids, (piece) => lines(and(where, inArray(table.id, piece)))),
+      );
     }
-    return csvStream(csv.columns, this.batches(ctx, select));
+    return csvStream(csv.columns, this.batches(ctx, listed()));
   }
 
   private async *batches(ctx: RequestContext, select: object): AsyncGenerator<Row[]> {

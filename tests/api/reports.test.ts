@@ -325,7 +325,7 @@ describe("the writer streams", () => {
       seen.push(...parse(chunk.toString()).map((row) => row[12]));
       if (seen.length >= 4) break;
     }
-    // PGlite: two lines per FETCH, the reader stopped after the second; PostgreSQL: COPY's first chunk.
+    // PGlite: the lines of a piece of ids, the reader stopped after the fourth; PostgreSQL: COPY's first chunk.
     expect(seen.slice(0, 4)).toEqual(FORMULAS.slice(0, 4).map((f) => `'${f}`));
     const open = await t.app.db.rows<{ n: number }>(
       sql`select count(*)::int as n from pg_cursors where name like 'sia_cursor_%'`,

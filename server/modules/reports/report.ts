@@ -15,7 +15,7 @@ import { ACTION_LABELS } from "../../../src/core/constants";
 import type { ReportFilter } from "../../../src/core/schemas/report";
 import { BUSINESS_TIME_ZONE, endOfDay, startOfDay } from "../../../src/core/week";
 import type { Database } from "../../db/client";
-import { CSV_BATCH, lineBatches } from "../../db/cursor";
+import { CSV_BATCH, lineBatches, lineBatchesInPieces } from "../../db/cursor";
 import { activities, activity_type_catalogs, clients, employees, products, projects, prospects } from "../../db/schema";
 import { csvCellSql, csvLineStream } from "../../http/csv";
 
@@ -148,6 +148,11 @@ const REPORT_LINE = activityLine((name) => sql.raw(`r.${name}`));
  * employee record: nothing).
  */
 export function reportQuery(filter: ReportFilter, viewer: ReportViewer = { grant: "all" }): SQL {
+  return reportSelect(sql`${REPORT_LINE} as line`, filter, viewer);
+}
+
+/** The report's rows as `output` (its line, or its activity's id), only those of `ids` when given. */
+function reportSelect(output: SQL, filter: ReportFilter, viewer: ReportViewer = { grant: "all" }, ids?: number[]): SQL {
   let effective = filter;
   let own = sql``;
   if (viewer.grant === "own") {
@@ -157,7 +162,8 @@ export function reportQuery(filter: ReportFilter, viewer: ReportViewer = { grant
   }
   const from = startOfDay(filter.start_date).toISOString();
   const to = endOfDay(filter.end_date).toISOString();
-  return sql`select ${REPORT_LINE} as line from (select a.id, a.employee_id, e.name as employee_name,
+  const piece = ids ? sql` and a.id = any(${`{${ids.join(",")}}`}::int[])` : sql``;
+  return sql`select ${output} from (select a.id, a.employee_id, e.name as employee_name,
       case a.ownerable_type when 'Client' then oc.name when 'Prospect' then op.name else pc.name end as ownerable_name,
       p.project_code, p.name as project_name, pr.name as product_name, a.action_type,
       t.code as activity_type_code, a.ticket_id, a.begins_at, a.ends_at, a.description
@@ -170,7 +176,7 @@ export function reportQuery(filter: ReportFilter, viewer: ReportViewer = { grant
     left join ${products} pr on pr.id = a.product_catalog_id
     left join ${activity_type_catalogs} t on t.id = a.activity_type_catalog_id
     where a.begins_at >= ${from}::timestamptz and a.begins_at <= ${to}::timestamptz
-      and ${kindCondition(effective)}${own}) r
+      and ${kindCondition(effective)}${own}${piece}) r
     order by r.employee_name, r.employee_id, r.begins_at, r.id`;
 }
 
@@ -181,7 +187,11 @@ export function reportLines(
   viewer?: ReportViewer,
   batchSize = CSV_BATCH,
 ): AsyncGenerator<string | Buffer> {
-  return lineBatches(database, reportQuery(filter, viewer), batchSize);
+  // PGlite builds it PGLITE_PIECE lines per statement (db/cursor.ts); the batch size is PostgreSQL's.
+  if (database.pool) return lineBatches(database, reportQuery(filter, viewer), batchSize);
+  return lineBatchesInPieces(database, reportQuery(filter, viewer), reportSelect(sql`r.id`, filter, viewer), (piece) =>
+    reportSelect(sql`${REPORT_LINE} as line`, filter, viewer, piece),
+  );
 }
 
 /**
