@@ -188,6 +188,13 @@ export async function build(options: {
     return reply.send({ status: "ok", version: APP_VERSION });
   });
 
+  // Every answer of the API and the drive is someone's, or says whether a record exists (a 403, a 404): no
+  // browser or proxy may keep a copy that the next person at a shared computer could read back.
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (/^\/(api|drive)\//.test(request.url) && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+    return payload;
+  });
+
   await app.register(
     async (api) => {
       registerAuth(api);

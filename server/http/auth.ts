@@ -74,9 +74,6 @@ export function registerAuth(app: FastifyInstance) {
         reply.header(SESSION_STAMP_HEADER, sessionStamp(found.user));
       }
     } else await fairShare.anonymous(request, reply);
-    // A signed-in answer (a download too) is this user's alone: no browser or proxy may keep a copy
-    // that the next person at a shared computer could read back.
-    if (request.user) reply.header("cache-control", "no-store");
     const config = request.routeOptions.config;
     if (config?.public) return;
     if (!request.user) throw unauthorized();

@@ -13,7 +13,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
-import { type ApiClient, signInAs } from "../support/factories";
+import { type ApiClient, call, signInAs } from "../support/factories";
 import { underLoad } from "../support/timing";
 
 /** The default: long enough for a slow first batch on PGlite, short enough that a stuck tab frees its slot soon. */
@@ -176,12 +176,16 @@ describe("downloads: a fair share of the server", () => {
     ).toBe(true);
   }, 60_000);
 
-  it("signed-in answers and downloads are never stored by a browser or proxy", async () => {
+  it("API answers, refusals included, and downloads are never stored by a browser or proxy", async () => {
     for (const res of [
       await admin.get("/api/v1/clients"),
       await operator.get("/api/v1/sessions/current"),
       await operator.get("/api/v1/users"),
       await operator.post("/api/v1/activities/batch", {}),
+      await operator.get("/api/v1/clients/2147483647"),
+      await operator.get("/api/v1/no-existe"),
+      await call(t.app, "GET", "/api/v1/sessions/current"),
+      await call(t.app, "GET", "/drive/no-existe"),
     ])
       expect(res.headers["cache-control"], `${res.status}`).toBe("no-store");
     const download = await openDownload(urls()[0], operator.token);
