@@ -4,9 +4,10 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clients, prospects } from "../../server/db/schema";
+import { clients, project_types, prospects } from "../../server/db/schema";
 import { buildProspect } from "../support/catalog-factories";
 import { buildClient } from "../support/factories";
+import { quotationAt } from "../support/pipeline";
 import { type AppWithRoles, buildAppWithRoles } from "../support/roles";
 
 let { t, admin } = {} as AppWithRoles;
@@ -102,5 +103,26 @@ describe("look-alike clients", () => {
     });
     expect(converted.status).toBe(201);
     expect(converted.body.client).toMatchObject({ name: "OPTICA  LUZ", was_prospect: true });
+  });
+
+  it("warns when approving a quotation makes its prospect a client; nothing changes until confirmed", async () => {
+    await t.app.db.db.insert(project_types).values({ id: 6, name: "Cotización aprobada" }).onConflictDoNothing();
+    await buildClient(t.app.db.db, { name: "Hidráulica Sur", client_code: "9301" });
+    const { q, prospect } = await quotationAt(t.app.db.db, admin, "HIDRAULICA  SUR ");
+    const step = (event: string, extra: Record<string, unknown> = {}) =>
+      admin.post(`/api/v1/quotations/${q.id}/aasm_transition`, { quotation: { event, audit_comment: event }, ...extra });
+    expect((await step("approve_demo")).status).toBe(200);
+    expect((await step("request_contract")).status).toBe(200);
+    const warned = await step("approve_quote");
+    expect(warned.status).toBe(422);
+    expect(warned.body.errors.confirm_similar[0]).toContain("Hidráulica Sur (9301)");
+    // Nothing was written: the quotation still awaits its approval, no client was made from the prospect.
+    expect((await admin.get(`/api/v1/quotations/${q.id}`)).body.quotation.state).toBe("quote");
+    expect(await t.app.db.db.select().from(clients).where(eq(clients.prospect_id, prospect.id))).toEqual([]);
+    const approved = await step("approve_quote", { client_hash: { confirm_similar: true } });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.quotation.state).toBe("finalizada");
+    const [made] = await t.app.db.db.select().from(clients).where(eq(clients.prospect_id, prospect.id));
+    expect(made.name).toBe("HIDRAULICA  SUR");
   });
 });

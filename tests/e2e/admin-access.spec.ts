@@ -116,4 +116,44 @@ test.describe("in a browser set to English", () => {
     await expect(page.getByText("Cliente Creado")).toBeVisible();
     await expect(page).toHaveURL(/\/app\/clients\/show\/\d+$/);
   });
+
+  test("approving a quotation whose prospect is named like a client warns the same way", async ({ page }) => {
+    const suffix = Date.now().toString(36);
+    await signIn(page, "admin");
+    const existing = `Hidráulica Sur ${suffix}`;
+    const folder = (await api(page, "POST", "/api/v1/drive/folders", { folder: { name: `Sur ${suffix}` } })).body.folder;
+    expect((await api(page, "POST", "/api/v1/clients", { client: { name: existing, drive_root_id: folder.id } })).status).toBe(
+      201,
+    );
+    const prospect = (await api(page, "POST", "/api/v1/prospects", { prospect: { name: ` hidraulica  sur ${suffix}` } })).body
+      .prospect;
+    const product = (await api(page, "GET", "/api/v1/products?per_page=1")).body.products[0];
+    const quotation = (
+      await api(page, "POST", "/api/v1/quotations", {
+        quotation: { contact_name: "Contacto", prospect_id: prospect.id, product_catalog_id: product.id },
+      })
+    ).body.quotation;
+    for (const event of ["approve_demo", "request_contract"])
+      expect(
+        (
+          await api(page, "POST", `/api/v1/quotations/${quotation.id}/aasm_transition`, {
+            quotation: { event, audit_comment: event },
+          })
+        ).status,
+      ).toBe(200);
+
+    await page.goto(`/app/quotations/${quotation.id}`);
+    await page.getByRole("button", { name: "Aprobar cotización", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Aprobar cotización" });
+    await dialog.getByRole("textbox", { name: "Comentario" }).fill("Contrato firmado");
+    await dialog.getByRole("button", { name: "Confirmar" }).click();
+    // Nothing was approved: the dialog stays open with the comment, names the look-alike and asks.
+    await expect(dialog.getByRole("alert").filter({ hasText: "Ya existe" })).toContainText(existing);
+    await expect(dialog.getByRole("textbox", { name: "Comentario" })).toHaveValue("Contrato firmado");
+    await expectNoEnglish(page);
+    await dialog.getByRole("switch", { name: "Es otro cliente: guardarlo de todos modos" }).check();
+    await dialog.getByRole("button", { name: "Confirmar" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByText("Alta Cliente: se crearon el cliente y su proyecto")).toBeVisible();
+  });
 });

@@ -49,7 +49,7 @@ import { expectedVersion, idOf, type ResourceService, staleVersion, withValidati
 import { testPause } from "../../http/testPause";
 import { TEMPLATES_DIR } from "../../paths";
 import { type DocumentsPort, type DriveWork, findFolder, listAll, safeFolderName } from "../../ports/documents";
-import { nextClientCode } from "../clients";
+import { nextClientCode, warnSimilarClients } from "../clients";
 import { assertFolderFree, driveFailure, resolveDriveFolder, withDriveWork } from "../drive";
 import { nextProjectCode, recordCreation } from "../projects";
 
@@ -279,12 +279,15 @@ async function approveQuote(
   if (!client) {
     if (!prospect) throw ValidationError.field("prospect", pipelineMessages.quotationWithoutProspect);
     const { client_product_catalogs_attributes: _ignored, drive_root_id: _id, drive_root_url: _url, ...fields } = clientValues;
+    // A client named like another (or with its RFC) is confirmed first, as when one is created or converted.
+    fields.name = (fields.name as string | undefined) ?? prospect.name;
+    await warnSimilarClients(tx, fields);
     const clientCode = fields.client_code && fields.client_code !== "0" ? String(fields.client_code) : await nextClientCode(tx);
     [client] = await tx
       .insert(clients)
       .values({
         ...(fields as Partial<typeof clients.$inferInsert>),
-        name: (fields.name as string | undefined) ?? prospect.name,
+        name: fields.name as string,
         client_code: clientCode,
         was_prospect: true,
         converted_to_prospect_by: params.userId,

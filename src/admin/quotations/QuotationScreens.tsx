@@ -7,11 +7,24 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import BusinessIcon from "@mui/icons-material/Business";
 import EventIcon from "@mui/icons-material/Event";
 import ViewKanbanIcon from "@mui/icons-material/ViewKanban";
-import { Alert, Box, Button, Card, CardContent, Chip, Link as MuiLink, Stack, Typography } from "@mui/material";
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  FormControlLabel,
+  Link as MuiLink,
+  Stack,
+  Switch,
+  Typography,
+} from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import {
   FunctionField,
+  HttpError,
   type RaRecord,
   ReferenceInput,
   SelectInput,
@@ -279,6 +292,13 @@ function CreatedRecords() {
   );
 }
 
+/** The look-alike client warning of a refused approval (a 422 on `confirm_similar`), if that was the refusal. */
+function similarWarning(error: unknown): string | null {
+  if (!(error instanceof HttpError) || error.status !== 422) return null;
+  const errors = (error.body as { errors?: Record<string, string[]> } | undefined)?.errors;
+  return errors?.confirm_similar?.[0] ?? null;
+}
+
 /** One button per permitted event; each asks for the comment and posts aasm_transition. */
 function QuotationEvents() {
   const record = useRecordContext<QuotationRecord>();
@@ -286,6 +306,9 @@ function QuotationEvents() {
   const translate = useTranslate();
   const { canAccess } = useCanAccess({ resource: "quotations", action: "transition", record });
   const [open, setOpen] = useState<{ id: string; name: string } | null>(null);
+  // Approving makes the prospect a client: one named like another (or with its RFC) is confirmed first.
+  const [similar, setSimilar] = useState<string | null>(null);
+  const [confirmSimilar, setConfirmSimilar] = useState(false);
   const events = record?.permitted_events ?? [];
   if (!record || !canAccess) return null;
   const to = open ? nextState(String(record.state), open.id) : null;
@@ -310,19 +333,45 @@ function QuotationEvents() {
       }
       validate={(comment) => quotationTransitionSchema.safeParse({ quotation: { event: open.id, audit_comment: comment } })}
       send={async (comment) => {
-        const answer = (await dataProvider.transitionQuotation(
-          record.id,
-          { quotation: { event: open.id, audit_comment: comment } },
-          record.lock_version as number | undefined,
-        )) as QuotationRecord;
+        let answer: QuotationRecord;
+        try {
+          answer = (await dataProvider.transitionQuotation(
+            record.id,
+            {
+              quotation: { event: open.id, audit_comment: comment },
+              ...(similar && confirmSimilar ? { client_hash: { confirm_similar: true } } : {}),
+            },
+            record.lock_version as number | undefined,
+          )) as QuotationRecord;
+        } catch (error) {
+          const warning = similarWarning(error);
+          if (warning) setSimilar(warning);
+          throw error;
+        }
         if (answer.state === "finalizada")
           return record.client_name
             ? translate("sia.quotations.project_added", { name: record.client_name })
             : translate("sia.quotations.client_created");
         return translate("sia.quotations.moved_to", { state: stateLabel(answer.state) });
       }}
-      onClose={() => setOpen(null)}
-    />
+      onClose={() => {
+        setOpen(null);
+        setSimilar(null);
+        setConfirmSimilar(false);
+      }}
+    >
+      {similar && (
+        <>
+          <Alert severity="warning" sx={{ mt: 1 }}>
+            {similar}
+          </Alert>
+          <FormControlLabel
+            control={<Switch checked={confirmSimilar} onChange={(e) => setConfirmSimilar(e.target.checked)} />}
+            label={translate("sia.admin_access.confirm_similar")}
+          />
+        </>
+      )}
+    </TransitionDialog>
   );
   // The dialog is not inside the card: when another user moves the quotation to a final state meanwhile,
   // the card goes but the open dialog stays (the same element, with what was typed) to say so.
