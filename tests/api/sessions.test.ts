@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_VERSION } from "../../src/core/constants";
 import { SESSION_COOKIE } from "../../src/core/session";
 import { buildTestApp, type TestApp } from "../support/app";
 import { buildUser, call, PASSWORD } from "../support/factories";
@@ -142,7 +143,7 @@ describe("sessions", () => {
     expect(res.status).toBe(404);
     expect(res.body.error).toBe("La ruta solicitada no existe");
     const health = await call(t.app, "GET", "/healthz");
-    expect(health.body).toEqual({ status: "ok", version: "1.44.0" });
+    expect(health.body).toEqual({ status: "ok", version: APP_VERSION });
   });
 });
 

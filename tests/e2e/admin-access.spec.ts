@@ -65,6 +65,38 @@ test("a new user with no role gets a Spanish field error before anything is sent
   await expect(page).toHaveURL(/\/app\/users\/new_user$/);
 });
 
+test("a user saved before a role was required is told to ask for one, not shown a calendar that refuses everything", async ({
+  page,
+}) => {
+  await signIn(page, "operator");
+  // Such a user can no longer be saved: the session's answers are made to say «no role» instead.
+  const roleless = (user: Record<string, unknown>) => ({
+    ...user,
+    administrator_role: false,
+    operator_role: false,
+    finance_role: false,
+  });
+  await page.route("**/api/v1/sessions/current", async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    await route.fulfill({ response, json: { ...body, user: roleless(body.user) } });
+  });
+  await page.evaluate((key) => {
+    const user = JSON.parse(sessionStorage.getItem(key) as string);
+    sessionStorage.setItem(
+      key,
+      JSON.stringify({ ...user, administrator_role: false, operator_role: false, finance_role: false }),
+    );
+  }, "apiUser");
+  await page.goto("/app/activities");
+  const notice = page.getByRole("alert").filter({ hasText: "Su usuario aún no tiene acceso" });
+  await expect(notice).toContainText("Pida a un administrador de SIA que le asigne uno");
+  await expect(page.locator(".fc")).toHaveCount(0);
+  await page.goto("/app/clients");
+  await expect(notice).toBeVisible();
+  await expectNoEnglish(page);
+});
+
 test.describe("in a browser set to English", () => {
   test.use({ locale: "en-US" });
 

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { APP_VERSION } from "../../src/core/constants";
 import { ACCOUNTS, DEMO_PASSWORD, expectNoEnglish, signIn, signOut } from "./fixtures";
 
 const EVERYONE = [
@@ -50,7 +51,7 @@ for (const role of ["admin", "operator", "finance"] as const) {
     await expect(items.first()).toBeVisible();
     const texts = (await items.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
     expect([...texts].sort()).toEqual([...MENUS[role]].sort());
-    await expect(page.getByTestId("app-version")).toHaveText("v1.44.0");
+    await expect(page.getByTestId("app-version")).toHaveText(`v${APP_VERSION}`);
     await expectNoEnglish(page);
   });
 }

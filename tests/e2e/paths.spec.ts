@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
+import { APP_VERSION } from "../../src/core/constants";
 import { INVOICE_PATHS, PAGE_PATHS, SCREENS } from "../../src/core/resources";
 import { expectNoEnglish, signIn } from "./fixtures";
 
@@ -68,5 +69,5 @@ test("the changelog page renders CHANGELOG.md", async ({ page }) => {
   await signIn(page, "operator");
   await page.goto("/app/changeLogSia");
   await expect(page.getByRole("heading", { name: "Historial de cambios de SIA" })).toBeVisible();
-  await expect(page.getByText("1.44.0").first()).toBeVisible();
+  await expect(page.getByText(APP_VERSION).first()).toBeVisible();
 });

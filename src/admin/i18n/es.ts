@@ -560,6 +560,12 @@ export const sia = {
     /** Under the title, before the version number. */
     version: "SIA · versión",
   },
+  // A user saved before a role was required: told so instead of a calendar where every call is refused.
+  no_role: {
+    title: "Su usuario aún no tiene acceso",
+    message:
+      "Su cuenta existe, pero no tiene ningún rol (Administrador, Operador o Finanzas). Pida a un administrador de SIA que le asigne uno y vuelva a entrar.",
+  },
   not_found: {
     title: "Página no encontrada",
     message: "La dirección que buscó no existe o el registro ya no está disponible.",

@@ -1,5 +1,5 @@
 import AccountCircleIcon from "@mui/icons-material/AccountCircle";
-import { Badge, Chip, ListItemIcon, ListItemText, MenuItem } from "@mui/material";
+import { Alert, AlertTitle, Badge, Chip, ListItemIcon, ListItemText, MenuItem } from "@mui/material";
 import { type ReactNode, useEffect } from "react";
 import {
   AppBar,
@@ -110,11 +110,26 @@ function ApiEventsListener() {
   return null;
 }
 
+/** What a signed-in user without any role sees in place of every screen (they can still sign out). */
+function NoRole() {
+  const translate = useTranslate();
+  return (
+    <Alert severity="info" sx={{ mt: 2, maxWidth: 640 }} role="alert">
+      <AlertTitle>{translate("sia.no_role.title")}</AlertTitle>
+      {translate("sia.no_role.message")}
+    </Alert>
+  );
+}
+
 export function SiaLayout({ children }: { children: ReactNode }) {
+  const { permissions } = usePermissions<SessionUser | null>();
+  const roleless = Boolean(
+    permissions && !permissions.administrator_role && !permissions.operator_role && !permissions.finance_role,
+  );
   return (
     <Layout appBar={SiaAppBar} menu={SiaMenu}>
       <ApiEventsListener />
-      {children}
+      {roleless ? <NoRole /> : children}
     </Layout>
   );
 }
