@@ -87,10 +87,11 @@ export async function* lineBatchesInPieces(
   whole: SQL | { toSQL(): Compiled },
   ids: SQL | { toSQL(): Compiled },
   piece: (ids: number[]) => SQL | { toSQL(): Compiled },
+  batchSize = CSV_BATCH,
 ): AsyncGenerator<string | Buffer> {
   const pglite = database.pglite;
   if (database.pool || !pglite) {
-    yield* lineBatches(database, whole);
+    yield* lineBatches(database, whole, batchSize);
     return;
   }
   const { sql: text, params } = compile(ids);

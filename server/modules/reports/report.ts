@@ -15,7 +15,7 @@ import { ACTION_LABELS } from "../../../src/core/constants";
 import type { ReportFilter } from "../../../src/core/schemas/report";
 import { BUSINESS_TIME_ZONE, endOfDay, startOfDay } from "../../../src/core/week";
 import type { Database } from "../../db/client";
-import { CSV_BATCH, lineBatches, lineBatchesInPieces } from "../../db/cursor";
+import { CSV_BATCH, lineBatchesInPieces } from "../../db/cursor";
 import { activities, activity_type_catalogs, clients, employees, products, projects, prospects } from "../../db/schema";
 import { csvCellSql, csvLineStream } from "../../http/csv";
 
@@ -187,10 +187,13 @@ export function reportLines(
   viewer?: ReportViewer,
   batchSize = CSV_BATCH,
 ): AsyncGenerator<string | Buffer> {
-  // PGlite builds it PGLITE_PIECE lines per statement (db/cursor.ts); the batch size is PostgreSQL's.
-  if (database.pool) return lineBatches(database, reportQuery(filter, viewer), batchSize);
-  return lineBatchesInPieces(database, reportQuery(filter, viewer), reportSelect(sql`r.id`, filter, viewer), (piece) =>
-    reportSelect(sql`${REPORT_LINE} as line`, filter, viewer, piece),
+  // PGlite builds it PGLITE_PIECE lines per statement (db/cursor.ts).
+  return lineBatchesInPieces(
+    database,
+    reportQuery(filter, viewer),
+    reportSelect(sql`r.id`, filter, viewer),
+    (piece) => reportSelect(sql`${REPORT_LINE} as line`, filter, viewer, piece),
+    batchSize,
   );
 }
 
