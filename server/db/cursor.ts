@@ -60,17 +60,23 @@ export async function* lineBatches(
     return;
   }
   for await (const rows of fetchBatches<[string]>(database, text, params, batchSize, { rowMode: "array" })) {
-    let chunk = "";
-    for (const row of rows) {
-      chunk += row[0];
-      if (chunk.length >= LINE_CHUNK) {
-        yield chunk;
-        chunk = "";
-      }
-    }
-    if (chunk) yield chunk;
+    yield* chunksOf(rows);
   }
 }
+
+/** The lines of one batch (rows of one text column) joined into chunks of about LINE_CHUNK characters. */
+function* chunksOf(rows: [string][]): Generator<string> {
+  let chunk = "";
+  for (const row of rows) {
+    chunk += row[0];
+    if (chunk.length >= LINE_CHUNK) {
+      yield chunk;
+      chunk = "";
+    }
+  }
+  if (chunk) yield chunk;
+}
+
 /** Lines built by one statement on PGlite (lineBatchesInPieces): a few hundred KB, a few milliseconds. */
 export const PGLITE_PIECE = 500;
 
@@ -98,15 +104,7 @@ export async function* lineBatchesInPieces(
   for await (const rows of fetchBatches<[number]>(database, text, params, PGLITE_PIECE, { rowMode: "array" })) {
     const lines = compile(piece(rows.map((row) => Number(row[0]))));
     const { rows: built } = await pglite.query<[string]>(lines.sql, lines.params, { rowMode: "array" });
-    let chunk = "";
-    for (const row of built) {
-      chunk += row[0];
-      if (chunk.length >= LINE_CHUNK) {
-        yield chunk;
-        chunk = "";
-      }
-    }
-    if (chunk) yield chunk;
+    yield* chunksOf(built);
   }
 }
 
