@@ -10,9 +10,10 @@ import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
-import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from "fastify";
 import helmet from "helmet";
 import { APP_VERSION } from "../src/core/constants";
+import { messages } from "../src/core/messages";
 import { grantFor } from "../src/core/permissions";
 import { configureHashing } from "./auth/passwords";
 import { userForToken } from "./auth/sessionLookup";
@@ -94,6 +95,26 @@ export async function build(options: {
     // A hop count, never `true`: trusting every hop would let a client choose its address by writing
     // X-Forwarded-For, and with it escape (or turn on someone else) the per-address sign-in limit.
     trustProxy: trustedHops(config.TRUST_PROXY_HOPS ?? (config.PUBLIC_URL ? 1 : 0)),
+    // A request must have arrived whole within this time: one sent a byte at a time is ended (Fastify's
+    // default is no limit at all).
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    // What Node and Fastify refuse before any route runs (a malformed path, a 16 KB request line) is
+    // answered in Spanish too, never with their English text or the path echoed back.
+    frameworkErrors: (_error, _request, reply) => {
+      (reply as unknown as FastifyReply).code(400).header("cache-control", "no-store").send({ error: messages.badRequest });
+    },
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const code = (error as NodeJS.ErrnoException).code;
+      const status = code === "HPE_HEADER_OVERFLOW" ? 431 : code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+      const text = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" }[status];
+      const body = JSON.stringify({
+        error: status === 431 ? messages.requestTooLong : status === 408 ? messages.requestTimeout : messages.badRequest,
+      });
+      socket.end(
+        `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
   });
   const { onRoute } = options;
   if (onRoute) app.addHook("onRoute", (route) => onRoute(route));

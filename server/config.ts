@@ -91,6 +91,11 @@ const schema = z
     REQUESTS_IN_FLIGHT_PER_ADDRESS: z.coerce.number().int().positive().default(4),
     /** Such requests of one address waiting for a place (a whole office behind one router signing in at nine). */
     REQUESTS_QUEUED_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
+    /**
+     * Time for a request to arrive whole, in ms: a 10 MB upload over a slow 1 Mbit/s line takes 80 s; a body
+     * sent a byte at a time (to hold a connection) is ended past it with a Spanish 408.
+     */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
     /** Longest wait in that queue, in ms, before a 429 with Retry-After. */
     REQUEST_QUEUE_WAIT_MS: z.coerce.number().int().positive().default(10_000),
     /** Realtime streams (GET /api/v1/realtime) of one session (one per tab): a new one past it closes the oldest. */

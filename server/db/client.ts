@@ -11,6 +11,7 @@ import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { MIGRATIONS_FOLDER } from "../paths";
+import { FairTurns } from "./fairTurns";
 import * as schema from "./schema";
 
 export { MIGRATIONS_FOLDER };
@@ -98,27 +99,21 @@ function listenedLogger() {
 }
 
 /**
- * PGlite runs each statement on this thread, and the statements queued for its one connection follow one
- * another without a pause: a crowd of them would keep the event loop from even reading another user's
- * request. Each statement (and each transaction) therefore starts on a later turn of the event loop, after
- * the sockets' pending input has been read, so a colleague's request joins the queue behind a few of the
- * crowd's statements rather than all of them.
+ * PGlite runs each statement on this thread, one at a time: its query, exec and transaction take fair turns
+ * between the requests' owners (./fairTurns.ts) instead of arrival order.
  */
-function yieldBeforeEachStatement(client: PGlite) {
-  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+function takeTurns(client: PGlite) {
+  const turns = new FairTurns();
   const target = client as unknown as Record<"query" | "exec" | "transaction", (...args: unknown[]) => Promise<unknown>>;
   for (const name of ["query", "exec", "transaction"] as const) {
     const original = target[name].bind(client);
-    target[name] = async (...args: unknown[]) => {
-      await nextTurn();
-      return original(...args);
-    };
+    target[name] = (...args: unknown[]) => turns.run(() => original(...args));
   }
 }
 
 async function wrapPglite(client: PGlite, release?: () => void): Promise<Database> {
   const { drizzle, migrate } = await loadPglite();
-  yieldBeforeEachStatement(client);
+  takeTurns(client);
   const { queryListeners, logger } = listenedLogger();
   const db = drizzle(client, { schema, logger }) as unknown as Db;
   return {

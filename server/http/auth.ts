@@ -64,16 +64,21 @@ export function registerAuth(app: FastifyInstance) {
     const token = tokenOf(request);
     if (token) {
       // One session's crowd of requests waits in its own lane, before it costs the database anything.
-      const sessionKey = await fairShare.session(request, reply, token);
+      const lane = await fairShare.session(request, reply, token);
       // Read on every request: a role or can_chat changed by an administrator applies to the next one.
-      const found = await userForToken(app.db.db, token, app.config);
+      let found: Awaited<ReturnType<typeof userForToken>>;
+      try {
+        found = await userForToken(app.db.db, token, app.config);
+      } finally {
+        lane.looked();
+      }
       if (found) {
-        await fairShare.user(request, reply, sessionKey, found.user.id);
+        await fairShare.user(request, reply, lane.key, found.user.id);
         request.user = found.user;
         request.sessionId = found.sessionId;
         reply.header(SESSION_STAMP_HEADER, sessionStamp(found.user));
       }
-    } else await fairShare.anonymous(request, reply);
+    }
     const config = request.routeOptions.config;
     if (config?.public) return;
     if (!request.user) throw unauthorized();

@@ -4,17 +4,20 @@
  * and then one in its user's lane; REQUESTS_IN_FLIGHT_PER_USER places each, REQUESTS_QUEUED_PER_USER
  * waiting, the rest a Spanish 429 with Retry-After. A user who fires two thousand requests at once thus
  * holds a handful of the database's attention (PGlite has one connection, PostgreSQL a pool of ten) and
- * everybody else's requests are served next, not after theirs. A request that carries no session, or one
- * not seen valid lately (a made-up token, a sign-in), costs a lookup before anyone knows whose it is: it
- * takes a place in its address's lane instead (REQUESTS_IN_FLIGHT_PER_ADDRESS, then
- * REQUESTS_QUEUED_PER_ADDRESS waiting), so a thousand invented tokens hold a few of the database's turns,
- * not all of them, while a signed-in colleague behind the same address goes straight to their own lane.
+ * everybody else's requests are served next, not after theirs. A token not seen valid lately (a made-up
+ * one) costs a lookup before anyone knows whose it is: the lookup takes a place in its address's lane
+ * (REQUESTS_IN_FLIGHT_PER_ADDRESS, then REQUESTS_QUEUED_PER_ADDRESS waiting), and so does a public route's
+ * request without a session (a sign-in) once its body has arrived. A thousand invented tokens thus hold a
+ * few of the database's turns, not all of them, while a signed-in colleague behind the same address goes
+ * straight to their own lane.
  * The place is given back when the answer is sent or the client goes away; a realtime stream gives it
  * back as soon as it is open (releaseFairShare), since a stream lasts as long as its tab.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fairShareMessages } from "../../src/core/messages";
 import { hashToken } from "../auth/sessionLookup";
+import { asOwner } from "../db/fairTurns";
+import { tokenOf } from "./auth";
 import { HttpError } from "./errors";
 import { LaneBusy, Lanes, type Release } from "./lanes";
 
@@ -67,10 +70,30 @@ export function registerFairShare(app: FastifyInstance) {
   // Ten thousand sessions of the last ten minutes: far more than a firm's staff, a few hundred KB at most.
   const recent = new RecentSessions(10_000, 10 * 60_000);
   app.decorateRequest("fairShare", null);
+  // The embedded database's turns (server/db/fairTurns.ts) are taken in the name of the request's owner:
+  // its session or address until the session is looked up, then its user (set again once the body is read).
+  app.addHook("onRequest", (request, _reply, done) => {
+    const token = tokenOf(request);
+    asOwner(token ? `s:${hashToken(token)}` : `a:${request.ip}`, done);
+  });
+  app.addHook("preHandler", (request, _reply, done) => {
+    if (request.user) asOwner(`u:${request.user.id}`, done);
+    else done();
+  });
   app.addHook("onResponse", async (request) => releaseFairShare(request));
   app.addHook("onRequestAbort", async (request) => releaseFairShare(request));
 
-  /** A place in the key's lane for this request, or a Spanish 429 with Retry-After. */
+  /** A place in the key's lane, or a Spanish 429 with Retry-After. */
+  const acquire = async (reply: FastifyReply, key: string, from: Lanes, busy: string): Promise<Release> => {
+    try {
+      return await from.acquire(key);
+    } catch (error) {
+      if (!(error instanceof LaneBusy)) throw error;
+      reply.header("retry-after", String(error.retryAfterSeconds));
+      throw new HttpError(429, busy);
+    }
+  };
+  /** A place held by the request until its answer is sent or its client leaves. */
   const hold = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -80,32 +103,30 @@ export function registerFairShare(app: FastifyInstance) {
   ) => {
     request.fairShare ??= { releases: [], done: false };
     const held = request.fairShare;
-    let release: Release;
-    try {
-      release = await from.acquire(key);
-    } catch (error) {
-      if (!(error instanceof LaneBusy)) throw error;
-      reply.header("retry-after", String(error.retryAfterSeconds));
-      throw new HttpError(429, busy);
-    }
+    const release = await acquire(reply, key, from, busy);
     if (held.done) release();
     else held.releases.push(release);
   };
-  const address = (request: FastifyRequest, reply: FastifyReply) =>
-    hold(request, reply, `a:${request.ip}`, addressLanes, fairShareMessages.addressBusy);
+  const addressKey = (request: FastifyRequest) => `a:${request.ip}`;
+  // A public route's request (a sign-in) takes its address's place once its body has arrived: a body sent a
+  // byte at a time holds nobody's place (it ends at the server's request timeout).
+  app.addHook("preHandler", async (request, reply) => {
+    if (!request.user) await hold(request, reply, addressKey(request), addressLanes, fairShareMessages.addressBusy);
+  });
   return {
     /**
-     * Before the session is looked up: the lane of the token the request carries, and the address's lane
-     * unless that session was found valid lately. Answers the token's key, for `user`.
+     * Before the session is looked up: the lane of the token the request carries, and, unless that session
+     * was found valid lately, a place in the address's lane for the lookup itself. Answers the token's key
+     * (for `user`) and what gives that place back once the lookup is done.
      */
     async session(request: FastifyRequest, reply: FastifyReply, token: string) {
       const key = `s:${hashToken(token)}`;
       await hold(request, reply, key);
-      if (!recent.has(key)) await address(request, reply);
-      return key;
+      const looked = recent.has(key)
+        ? () => {}
+        : await acquire(reply, addressKey(request), addressLanes, fairShareMessages.addressBusy);
+      return { key, looked };
     },
-    /** A request without a session (signing in, the public routes): its address's lane. */
-    anonymous: address,
     /** The session was found: the lane of its user, whatever their session; its next requests skip the address lane. */
     async user(request: FastifyRequest, reply: FastifyReply, sessionKey: string, userId: number) {
       recent.add(sessionKey);

@@ -49,18 +49,39 @@ export const ACTION_PARTS: Record<ActionType, ActionParts> = {
 
 const nullIfBlank = (v: unknown) => (v === "" || v === "null" ? null : v);
 
-/** google_calendar_event arrives as JSON text (SPEC §3) or as an object. */
-const calendarEvent = z.preprocess((v) => {
-  if (v === "" || v === null || v === undefined) return null;
-  if (typeof v === "string") {
-    try {
-      return JSON.parse(v);
-    } catch {
-      return v;
-    }
+/** Whether a JSON value nests at most `max` objects or arrays deep (read without recursion). */
+function nestsWithin(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length) {
+    const [item, depth] = pending.pop() as [unknown, number];
+    if (item === null || typeof item !== "object") continue;
+    if (depth >= max) return false;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
   }
-  return v;
-}, z.record(z.string(), z.unknown(), { error: messages.invalidValue }).nullable().optional());
+  return true;
+}
+/** A Google Calendar event nests four levels; a crafted one thousands deep would overflow what reads it. */
+const CALENDAR_EVENT_DEPTH = 32;
+
+/** google_calendar_event arrives as JSON text (SPEC §3) or as an object. */
+const calendarEvent = z.preprocess(
+  (v) => {
+    if (v === "" || v === null || v === undefined) return null;
+    if (typeof v === "string") {
+      try {
+        return JSON.parse(v);
+      } catch {
+        return v;
+      }
+    }
+    return v;
+  },
+  z
+    .record(z.string(), z.unknown(), { error: messages.invalidValue })
+    .refine((v) => nestsWithin(v, CALENDAR_EVENT_DEPTH), { error: messages.nestedTooDeep(CALENDAR_EVENT_DEPTH) })
+    .nullable()
+    .optional(),
+);
 
 export const activityFields = {
   employee_id: optionalId(),
