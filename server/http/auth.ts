@@ -8,10 +8,13 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from "fastify";
 import { messages } from "../../src/core/messages";
 import { type Action, type Grant, grantFor } from "../../src/core/permissions";
-import { SESSION_COOKIE, SESSION_STAMP_HEADER, type SessionUser, sessionStamp } from "../../src/core/session";
+import { SESSION_STAMP_HEADER, type SessionUser, sessionStamp } from "../../src/core/session";
 import { userForToken } from "../auth/sessionLookup";
 import { forbidden, HttpError, unauthorized } from "./errors";
 import { registerFairShare } from "./fairShare";
+import { tokenOf } from "./token";
+
+export { tokenOf };
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -27,15 +30,6 @@ declare module "fastify" {
     /** The permission-matrix row the route needs. */
     permission?: RoutePermission;
   }
-}
-
-export function tokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header) {
-    const [scheme, value] = header.split(" ", 2);
-    if (value && /^(bearer|token)$/i.test(scheme)) return value.trim();
-  }
-  return request.cookies?.[SESSION_COOKIE];
 }
 
 export interface RoutePermission {

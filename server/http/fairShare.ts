@@ -17,9 +17,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fairShareMessages } from "../../src/core/messages";
 import { hashToken } from "../auth/sessionLookup";
 import { asOwner } from "../db/fairTurns";
-import { tokenOf } from "./auth";
 import { HttpError } from "./errors";
 import { LaneBusy, Lanes, type Release } from "./lanes";
+import { tokenOf } from "./token";
 
 interface Held {
   releases: Release[];
