@@ -17,6 +17,7 @@ import { Link } from "react-router-dom";
 import { APP_VERSION } from "../../core/constants";
 import { canAccess } from "../../core/permissions";
 import { PAGE_PATHS, screenPath } from "../../core/resources";
+import { hasSomeRole } from "../../core/schemas/user";
 import type { SessionUser } from "../../core/session";
 import { listen } from "../../dataProvider/events";
 import { NotificationBell } from "../board/NotificationBell";
@@ -123,9 +124,7 @@ function NoRole() {
 
 export function SiaLayout({ children }: { children: ReactNode }) {
   const { permissions } = usePermissions<SessionUser | null>();
-  const roleless = Boolean(
-    permissions && !permissions.administrator_role && !permissions.operator_role && !permissions.finance_role,
-  );
+  const roleless = Boolean(permissions && !hasSomeRole(permissions));
   return (
     <Layout appBar={SiaAppBar} menu={SiaMenu}>
       <ApiEventsListener />

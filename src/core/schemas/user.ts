@@ -37,8 +37,10 @@ type RoleFlags = Partial<Record<(typeof ROLES)[number], boolean | null | undefin
  */
 const roleIssue = (ctx: z.RefinementCtx) =>
   ctx.addIssue({ code: "custom", path: ["administrator_role"], message: accessMessages.roleRequired });
+/** Whether the user holds at least one of the roles (the screens show a roleless user a notice instead). */
+export const hasSomeRole = (value: RoleFlags) => ROLES.some((role) => value[role] === true);
 const someRoleOnCreate = (value: RoleFlags, ctx: z.RefinementCtx) => {
-  if (!ROLES.some((role) => value[role] === true)) roleIssue(ctx);
+  if (!hasSomeRole(value)) roleIssue(ctx);
 };
 const someRoleOnUpdate = (value: RoleFlags, ctx: z.RefinementCtx) => {
   if (ROLES.every((role) => value[role] === false)) roleIssue(ctx);
