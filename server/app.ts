@@ -15,12 +15,14 @@ import helmet from "helmet";
 import { APP_VERSION } from "../src/core/constants";
 import { messages } from "../src/core/messages";
 import { grantFor } from "../src/core/permissions";
+import { SESSION_COOKIE } from "../src/core/session";
 import { configureHashing } from "./auth/passwords";
 import { userForToken } from "./auth/sessionLookup";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { registerAuth, tokenOf } from "./http/auth";
 import { forbidden, registerErrorHandler, unauthorized } from "./http/errors";
+import { serializerCompiler, transform, validatorCompiler } from "./http/openapi";
 import { RealtimeHub } from "./http/realtime";
 import { registerResource } from "./http/resource";
 import { secretKey } from "./http/secrets";
@@ -148,8 +150,10 @@ export async function build(options: {
     "calendarReader",
     options.calendarReader !== undefined ? options.calendarReader : await createCalendarReader(config),
   );
-  // Route schemas document the API; zod (in the handlers) validates, with Spanish messages.
-  app.setValidatorCompiler(() => (data) => ({ value: data }));
+  // Each route's contract is its zod schemas: they validate what it reads (Spanish 422s of SPEC §8) and
+  // write what it answers (server/http/openapi.ts).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
   const https = config.PUBLIC_URL?.startsWith("https:") ?? false;
@@ -186,9 +190,23 @@ export async function build(options: {
   registerErrorHandler(app);
   await app.register(swagger, {
     openapi: {
-      info: { title: "SIA API", version: APP_VERSION, description: "API REST de SIA bajo /api/v1" },
-      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      openapi: "3.1.0",
+      info: {
+        title: "SIA API",
+        version: APP_VERSION,
+        description: "API REST de SIA bajo /api/v1",
+        license: { name: "Uso interno", identifier: "LicenseRef-SIA-interno" },
+      },
+      servers: [{ url: config.PUBLIC_URL ?? "/", description: "Este servidor" }],
+      components: {
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer", description: "El token de POST /api/v1/sessions" },
+          session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: "La cookie de sesión del navegador" },
+        },
+      },
+      security: [{ bearer: [] }, { session: [] }],
     },
+    transform,
   });
   // The documentation (page, JSON, YAML, assets) maps every route: administrators with a session only.
   await app.register(swaggerUi, {

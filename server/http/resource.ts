@@ -49,7 +49,8 @@ import { parseWrapped } from "./body";
 import { type CsvColumn, csvFilename, csvLineStream, csvStream } from "./csv";
 import { guardedDownload } from "./downloads";
 import { databaseValidationError, HttpError, notFound, parse, ValidationError } from "./errors";
-import { doc } from "./openapi";
+import { doc, fileAnswer, idParams, queryNotes } from "./openapi";
+import { recordSchema } from "./records";
 import { searchCondition } from "./search";
 
 export interface RequestContext {
@@ -175,6 +176,11 @@ export interface ResourceDef<
    * database that must be undone when the write fails (the drive's folders).
    */
   aroundWrite?: <T>(app: FastifyInstance, request: FastifyRequest, write: () => Promise<T>) => Promise<T>;
+  /**
+   * How `present` changes the record it answers, by key: a schema for a key added or retyped, null for a
+   * key removed (the table's columns, typed, are the rest: server/http/records.ts).
+   */
+  answer?: Record<string, z.ZodType | null>;
   /** Resource-specific routes (registered in the same /api/v1 scope). */
   routes?: (app: FastifyInstance, service: ResourceService) => void;
 }
@@ -230,13 +236,21 @@ export const filter = {
 
 /* ---------- list parameters ---------- */
 
-const listParams = z.object({
+export const listParams = z.object({
   page: z.coerce.number({ error: notANumber }).int().min(1).max(1_000_000).default(1),
   per_page: z.union([z.literal("all"), z.coerce.number({ error: notANumber }).int().min(1).max(1000)]).default(PAGE_SIZE),
   search: z.string().max(200).optional(),
   "by_column[column]": z.string().max(60).optional(),
   "by_column[order]": z.enum(["asc", "desc", "ASC", "DESC"]).optional(),
 });
+
+/** A list's query as the route has validated it (listQuery): page and per_page read, filters parsed. */
+export type ListQuery = Record<string, unknown> & { readonly [PARSED]: true };
+const PARSED = Symbol("parsed list query");
+
+/** An empty filter (`?status=`) is no filter, as before the query was declared. */
+const emptyIsAbsent = (schema: z.ZodType) =>
+  z.preprocess((v) => (v === "" ? undefined : v), schema.optional()).meta({ description: queryNotes.filter });
 
 /* ---------- the machinery ---------- */
 
@@ -404,15 +418,16 @@ export class ResourceService {
   }
 
   /** Conditions of a list request: scope, search and declared filters. */
-  conditions(ctx: RequestContext, query: Record<string, unknown>): SQL | undefined {
+  conditions(ctx: RequestContext, query: Record<string, unknown> | ListQuery): SQL | undefined {
     const conditions: Array<SQL | undefined> = [this.scope(ctx)];
     const search = typeof query.search === "string" ? query.search.trim() : "";
     if (search && this.def.search?.length) conditions.push(searchCondition(this.def.search, search));
     const errors: Record<string, string[]> = {};
+    const validated = PARSED in query;
     for (const [name, f] of Object.entries(this.filters)) {
       const raw = query[name];
       if (raw === undefined || raw === "") continue;
-      const parsed = f.schema.safeParse(raw);
+      const parsed = validated ? { success: true as const, data: raw } : f.schema.safeParse(raw);
       if (!parsed.success) {
         errors[name] = [parsed.error.issues[0]?.message ?? messages.invalidValue];
         continue;
@@ -423,8 +438,27 @@ export class ResourceService {
     return and(...conditions.filter(Boolean));
   }
 
-  private ordering(query: Record<string, unknown>) {
-    const params = parse(listParams, query);
+  /**
+   * The list's query as the routes declare it: page, per_page, search, by_column and each filter. The
+   * route validates it before the handler; the service's own callers pass raw values, parsed here.
+   */
+  get listQuery(): z.ZodType<ListQuery> {
+    this.query ??= z
+      .looseObject({
+        ...listParams.shape,
+        "by_column[column]": z
+          .enum(Object.keys(this.def.sortable) as [string, ...string[]])
+          .optional()
+          .meta({ description: queryNotes.sort }),
+        ...Object.fromEntries(Object.entries(this.filters).map(([name, f]) => [name, emptyIsAbsent(f.schema)])),
+      })
+      .transform((value) => ({ ...value, [PARSED]: true as const }));
+    return this.query;
+  }
+  private query?: z.ZodType<ListQuery>;
+
+  private ordering(query: Record<string, unknown> | ListQuery) {
+    const params = (PARSED in query ? query : parse(listParams, query)) as z.output<typeof listParams>;
     const column = params["by_column[column]"] ?? this.def.defaultSort.column;
     // Own keys only: `__proto__` or `constructor` must not reach the ORDER BY as an inherited value.
     const sortable = Object.hasOwn(this.def.sortable, column) ? this.def.sortable[column] : undefined;
@@ -440,7 +474,7 @@ export class ResourceService {
    * columns (a deferred join): a deep page costs no computed column for the rows it skips. The total is a
    * plain count run beside it (each can use its own best plan). `per_page=all` is one statement.
    */
-  async list(ctx: RequestContext, query: Record<string, unknown>) {
+  async list(ctx: RequestContext, query: Record<string, unknown> | ListQuery) {
     const { params, orderBy } = this.ordering(query);
     const where = this.conditions(ctx, query);
     const table = this.def.table as PgTable & { id: PgColumn };
@@ -522,20 +556,21 @@ export class ResourceService {
     return parseWrapped(body, this.def.singular, schema);
   }
 
-  async create(ctx: RequestContext, body: unknown) {
+  /** A create from the route's validated input (the create schema's output). */
+  async create(ctx: RequestContext, input: Values) {
     if (!this.def.createSchema) throw notFound();
-    const input = this.parseBody(body, this.def.createSchema);
     const id = await this.write(ctx, input, null);
     return this.show({ ...ctx, grant: "all" }, id);
   }
 
-  async update(ctx: RequestContext, id: number, body: unknown) {
+  /** An update from the route's validated input (the update schema's output, lock_version kept). */
+  async update(ctx: RequestContext, id: number, body: Values) {
     if (!this.def.updateSchema) throw notFound();
     const existing = await this.find(ctx, id);
     const version = requireVersion(ctx.request, body, this.def.singular);
     // Already stale: refused before any hook runs (the UPDATE below is what makes it atomic).
     if (existing.lock_version !== version) throw staleVersion(this.def.singular, this.present(existing, ctx));
-    const input = this.parseBody(body, this.def.updateSchema);
+    const input = { ...body };
     delete input.lock_version;
     try {
       await this.write(ctx, input, existing, version);
@@ -615,7 +650,7 @@ export class ResourceService {
    * batches and are written as they arrive (constant memory; docs/decisions/008-csv-streaming.md). Bad
    * parameters throw here, before anything is sent.
    */
-  csv(ctx: RequestContext, query: Record<string, unknown>): Readable {
+  csv(ctx: RequestContext, query: Record<string, unknown> | ListQuery): Readable {
     const csv = this.def.csv;
     if (!csv) throw notFound();
     const { orderBy } = this.ordering(query);
@@ -703,7 +738,7 @@ export function sendCsv(reply: FastifyReply, filename: string, body: string | Re
     .send(payload);
 }
 
-/** Registers one declared resource's routes. */
+/** Registers one declared resource's routes, each with its declared contract (server/http/openapi.ts). */
 export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const service = new ResourceService(def);
   const tags = [def.name];
@@ -712,29 +747,51 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   const permission = service.permission;
   const around = <T>(request: FastifyRequest, write: () => Promise<T>) =>
     def.aroundWrite ? def.aroundWrite(app, request, write) : write();
+  const record = recordSchema(def);
+  const one = z.object({ [def.singular]: record });
+  const bodyOf = (request: FastifyRequest) => (request.body as Values)[def.singular] as Values;
 
   app.get(
     path,
-    { schema: doc({ tags, summary: `Lista de ${def.name}` }), config: requires(permission, "list") },
+    {
+      schema: doc({
+        tags,
+        summary: `Lista de ${def.name}`,
+        querystring: service.listQuery,
+        response: { 200: z.object({ [def.name]: z.array(record), meta: listMeta }) },
+      }),
+      config: requires(permission, "list"),
+    },
     async (request) => {
       const ctx = service.context(app, request, "list");
-      const { rows, meta } = await service.list(ctx, request.query as Record<string, unknown>);
+      const { rows, meta } = await service.list(ctx, request.query as ListQuery);
       return { [def.name]: rows, meta };
     },
   );
   if (def.csv) {
     app.get(
       `${path}.csv`,
-      { schema: doc({ tags, summary: `CSV de ${def.name}` }), config: requires(permission, "export") },
+      {
+        schema: doc({
+          tags,
+          summary: `CSV de ${def.name}`,
+          querystring: service.listQuery,
+          response: { 200: fileAnswer("text/csv", "La lista (mismos filtros, búsqueda y orden) como CSV") },
+        }),
+        config: requires(permission, "export"),
+      },
       async (request, reply) => {
         const ctx = service.context(app, request, "export");
-        return sendCsv(reply, def.csv?.filename ?? `${def.name}.csv`, service.csv(ctx, request.query as Record<string, unknown>));
+        return sendCsv(reply, def.csv?.filename ?? `${def.name}.csv`, service.csv(ctx, request.query as ListQuery));
       },
     );
   }
   app.get(
     `${path}/:id`,
-    { schema: doc({ tags, summary: `Detalle de ${def.singular}` }), config: requires(permission, "show") },
+    {
+      schema: doc({ tags, summary: `Detalle de ${def.singular}`, params: idParams, response: { 200: one } }),
+      config: requires(permission, "show"),
+    },
     async (request, reply) => {
       const ctx = service.context(app, request, "show");
       const record = await service.show(ctx, idOf(request));
@@ -747,12 +804,18 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
     app.post(
       path,
       {
-        schema: doc({ tags, summary: `Crear ${def.singular}`, body: def.createSchema, wrap: def.singular }),
+        schema: doc({
+          tags,
+          summary: `Crear ${def.singular}`,
+          body: def.createSchema,
+          wrap: def.singular,
+          response: { 201: one },
+        }),
         config: requires(permission, "create"),
       },
       async (request, reply) => {
         const ctx = service.context(app, request, "create");
-        const record = await around(request, () => service.create(ctx, request.body));
+        const record = await around(request, () => service.create(ctx, bodyOf(request)));
         reply.status(201);
         return { [def.singular]: record };
       },
@@ -765,15 +828,17 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
         schema: doc({
           tags,
           summary: `Actualizar ${def.singular}`,
-          body: def.updateSchema,
+          params: idParams,
+          body: withVersion(def.updateSchema),
           wrap: def.singular,
           version: "required",
+          response: { 200: one },
         }),
         config: requires(permission, "update"),
       },
       async (request, reply) => {
         const ctx = service.context(app, request, "update");
-        const record = await around(request, () => service.update(ctx, idOf(request), request.body));
+        const record = await around(request, () => service.update(ctx, idOf(request), bodyOf(request)));
         const etag = etagOf(record);
         if (etag) reply.header("etag", etag);
         return { [def.singular]: record };
@@ -783,7 +848,10 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   if (!without.has("delete")) {
     app.delete(
       `${path}/:id`,
-      { schema: doc({ tags, summary: `Eliminar ${def.singular}` }), config: requires(permission, "delete") },
+      {
+        schema: doc({ tags, summary: `Eliminar ${def.singular}`, params: idParams, response: { 200: one } }),
+        config: requires(permission, "delete"),
+      },
       async (request) => {
         const ctx = service.context(app, request, "delete");
         return { [def.singular]: await service.remove(ctx, idOf(request)) };
@@ -793,3 +861,17 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
   def.routes?.(app, service);
   return service;
 }
+
+/** A list's `meta`: the total and the page answered. */
+export const listMeta = z.object({
+  total_count: z.number().int(),
+  page: z.number().int(),
+  per_page: z.union([z.number().int(), z.literal("all")]),
+});
+
+/**
+ * An update body with the version it was read at (docs/decisions/023): the record's own fields, and
+ * lock_version checked by `expectedVersion` with its own message.
+ */
+export const withVersion = (schema: z.ZodType) =>
+  z.intersection(schema, z.object({ lock_version: z.unknown().optional().meta({ description: queryNotes.version }) }));

@@ -30,7 +30,7 @@ import {
 import { authorize, currentUser, requires } from "../../http/auth";
 import { type CsvColumn, csvStream } from "../../http/csv";
 import { HttpError, parse, ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, fileAnswer } from "../../http/openapi";
 import {
   declareResource,
   etagOf,
@@ -40,6 +40,7 @@ import {
   type ResourceService,
   sendCsv,
   withValidation,
+  withVersion,
 } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { searchTickets } from "../integrations";
@@ -193,13 +194,23 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
   app.put(
     "/activities/:id",
     {
-      schema: doc({ tags, summary: "Actualizar actividad", body: activityUpdateSchema, wrap: "activity", version: "required" }),
+      schema: doc({
+        tags,
+        summary: "Actualizar actividad",
+        body: withVersion(activityUpdateSchema),
+        wrap: "activity",
+        version: "required",
+      }),
       config: requires("activities", "update"),
     },
     async (request, reply) => {
       const ctx = service.context(app, request, "update");
       try {
-        const activity = await service.update(ctx, idOf(request), request.body);
+        const activity = await service.update(
+          ctx,
+          idOf(request),
+          (request.body as { activity: Record<string, unknown> }).activity,
+        );
         const etag = etagOf(activity);
         if (etag) reply.header("etag", etag);
         return { activity, message: messages.activityEdited };
@@ -349,7 +360,14 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
 
   app.get(
     "/activities/download_personal_report.csv",
-    { schema: doc({ tags, summary: "Reporte personal de actividades (CSV)" }), config: requires("activities", "export") },
+    {
+      schema: doc({
+        tags,
+        summary: "Reporte personal de actividades (CSV)",
+        response: { 200: fileAnswer("text/csv", "Las actividades propias como CSV") },
+      }),
+      config: requires("activities", "export"),
+    },
     async (request, reply) => {
       const ctx = service.context(app, request, "export");
       const { by_employee: _a, employee_id: _b, ...query } = request.query as Record<string, unknown>;
@@ -359,7 +377,14 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
 
   app.get(
     "/activities/download_csv_format",
-    { schema: doc({ tags, summary: "Formato CSV para importar actividades" }), config: requires("activities", "import") },
+    {
+      schema: doc({
+        tags,
+        summary: "Formato CSV para importar actividades",
+        response: { 200: fileAnswer("text/csv", "El formato, con sus encabezados") },
+      }),
+      config: requires("activities", "import"),
+    },
     async (_request, reply) => sendCsv(reply, "formato_actividades.csv", csvFormat()),
   );
 

@@ -5,7 +5,7 @@ import { appLicenseSchema, appLicenseUpdateSchema } from "../../../src/core/sche
 import { z } from "../../../src/core/schemas/fields";
 import { app_licenses, clients, products } from "../../db/schema";
 import { requires } from "../../http/auth";
-import { doc } from "../../http/openapi";
+import { doc, fileAnswer } from "../../http/openapi";
 import { declareResource, filter, idOf, jsonArray } from "../../http/resource";
 import { alphabetical, outer } from "../../http/sql";
 import { applyLicenseRules, licenseScript } from "./service";
@@ -63,7 +63,11 @@ export const appLicensesResource = declareResource({
       "/app_licenses/:id/download_license_script",
       {
         config: requires("app_licenses", "show"),
-        schema: doc({ tags: ["app_licenses"], summary: "Script SQL que instala la licencia (docs/license-script.md)" }),
+        schema: doc({
+          tags: ["app_licenses"],
+          summary: "Script SQL que instala la licencia (docs/license-script.md)",
+          response: { 200: fileAnswer("application/sql", "El script SQL") },
+        }),
       },
       async (request, reply) => {
         const { filename, sql: script } = await licenseScript(app.db.db, idOf(request));

@@ -53,7 +53,7 @@ export async function boardRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const { user, project } = await boardOf(request);
-      const input = parseWrapped(request.body, "message", boardMessageSchema);
+      const input = (request.body as { message: z.output<typeof boardMessageSchema> }).message;
       if (!user.can_chat) throw new HttpError(403, boardMessages.cannotChat);
       const posted = await postMessage(app.db.db, user, project.id, input.body);
       pushNotified(

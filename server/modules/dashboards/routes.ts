@@ -7,6 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
 import { dashboardMessages, messages } from "../../../src/core/messages";
 import { canOnProject } from "../../../src/core/permissions";
 import {
@@ -19,14 +20,12 @@ import {
 import { addDays, businessToday, daysBetween, mondayOf, sundayOf } from "../../../src/core/week";
 import { projects } from "../../db/schema";
 import { currentUser, grantOf, requires } from "../../http/auth";
-import { forbidden, notFound, parse, ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { forbidden, notFound, ValidationError } from "../../http/errors";
+import { doc, idParams } from "../../http/openapi";
 import { idOf } from "../../http/resource";
 import { clientSupport, employeeWeek, projectHours, teamWeeks } from "./service";
 
 const tags = ["dashboards"];
-
-const dateParam = (description: string) => ({ type: "string", format: "date", description });
 
 export async function dashboardRoutes(api: FastifyInstance) {
   api.get(
@@ -36,19 +35,13 @@ export async function dashboardRoutes(api: FastifyInstance) {
       schema: doc({
         tags,
         summary: "Tablero de la semana de un empleado: horas por día y tipo contra la semana esperada",
-        querystring: {
-          type: "object",
-          properties: {
-            week: dateParam("Cualquier fecha de la semana (por omisión, hoy)"),
-            employee_id: { type: "integer", description: "Solo administradores; por omisión, el propio" },
-          },
-        },
+        querystring: employeeDashboardQuery,
       }),
     },
     async (request) => {
       const grant = grantOf(request);
       const user = currentUser(request);
-      const query = parse(employeeDashboardQuery, request.query ?? {});
+      const query = request.query as z.output<typeof employeeDashboardQuery>;
       const own = user.employee?.id;
       const employeeId = query.employee_id ?? own;
       if (grant === "own" && query.employee_id && query.employee_id !== own) throw forbidden();
@@ -70,17 +63,11 @@ export async function dashboardRoutes(api: FastifyInstance) {
       schema: doc({
         tags,
         summary: "Tablero del equipo: horas por espacio de trabajo y semana; semanas sin cerrar (administradores)",
-        querystring: {
-          type: "object",
-          properties: {
-            from: dateParam("Inicio (se toma su semana completa)"),
-            to: dateParam("Fin (se toma su semana completa)"),
-          },
-        },
+        querystring: teamDashboardQuery,
       }),
     },
     async (request) => {
-      const query = parse(teamDashboardQuery, request.query ?? {});
+      const query = request.query as z.output<typeof teamDashboardQuery>;
       const today = businessToday();
       const to = query.to ?? sundayOf(today);
       const from = query.from ?? addDays(mondayOf(to), -7 * (TEAM_DASHBOARD_DEFAULT_WEEKS - 1));
@@ -99,6 +86,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
       schema: doc({
         tags,
         summary: "Tablero de un proyecto: horas estimadas por puesto contra registradas, y acumulado semanal",
+        params: idParams,
       }),
     },
     async (request) => {
@@ -123,11 +111,12 @@ export async function dashboardRoutes(api: FastifyInstance) {
       schema: doc({
         tags,
         summary: "Tablero de un cliente: horas de soporte del año por producto contra las horas anuales contratadas",
-        querystring: { type: "object", properties: { year: { type: "integer", description: "Año (por omisión, el actual)" } } },
+        params: idParams,
+        querystring: clientDashboardQuery,
       }),
     },
     async (request) => {
-      const query = parse(clientDashboardQuery, request.query ?? {});
+      const query = request.query as z.output<typeof clientDashboardQuery>;
       const year = query.year ?? Number(businessToday().slice(0, 4));
       const dashboard = await clientSupport(api.db, idOf(request), year);
       if (!dashboard) throw notFound();

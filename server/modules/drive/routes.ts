@@ -65,8 +65,7 @@ export async function driveApiRoutes(api: FastifyInstance) {
       schema: doc({ tags, summary: "Crear una carpeta en el drive", body: createBody, wrap: "folder" }),
     },
     async (request, reply) => {
-      const raw = (request.body ?? {}) as Record<string, unknown>;
-      const input = parse(createBody, raw.folder && typeof raw.folder === "object" ? raw.folder : raw);
+      const input = (request.body as { folder: z.output<typeof createBody> }).folder;
       const port = api.documents;
       const name = input.name;
       if (safeFolderName(name) !== name) throw ValidationError.field("name", messages.invalidCharacters);

@@ -4,7 +4,7 @@ import { holydaySchema, holydaysByDateSchema, holydayUpdateSchema } from "../../
 import { holydays } from "../../db/schema";
 import { requires } from "../../http/auth";
 import { HttpError, parse, ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, fileAnswer } from "../../http/openapi";
 import { declareResource, sendCsv } from "../../http/resource";
 import { icsPool } from "../../ports/calendar/icsPool";
 import { CsvReadError, type CsvRecords } from "../../ports/text/csvRecords";
@@ -38,7 +38,14 @@ export const holydaysResource = declareResource({
 
     app.get(
       "/holydays/download_holydays_format",
-      { schema: doc({ tags, summary: "Formato CSV para importar días festivos" }), config: requires("holydays", "list") },
+      {
+        schema: doc({
+          tags,
+          summary: "Formato CSV para importar días festivos",
+          response: { 200: fileAnswer("text/csv", "El formato, con sus encabezados") },
+        }),
+        config: requires("holydays", "list"),
+      },
       async (_request, reply) => sendCsv(reply, "formato_dias_festivos.csv", holydaysFormat()),
     );
 

@@ -7,12 +7,14 @@
  *   POST /api/v1/jobs/:name/run {force}  runs the job now for its current period; a period already run
  *                                        sends nothing (status already_done) unless force is true
  */
+
 import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
 import { jobMessages } from "../../../src/core/messages";
 import { jobRunBody, outboxListQuery } from "../../../src/core/schemas/jobs";
 import { currentUser, requires } from "../../http/auth";
 import { HttpError, notFound, parse } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, fileAnswer } from "../../http/openapi";
 import { JOBS, jobByName } from "../../jobs";
 import { type JobRun, lastRuns, runJob } from "../../jobs/runner";
 import { listOutbox, outboxDir, readOutbox, readOutboxRaw } from "../../ports/mail";
@@ -31,9 +33,12 @@ export async function jobsRoutes(api: FastifyInstance) {
   const tags = ["jobs"];
   api.get(
     "/outbox",
-    { config: requires("outbox", "list"), schema: doc({ tags, summary: "Buzón local de correo (.eml)" }) },
+    {
+      config: requires("outbox", "list"),
+      schema: doc({ tags, summary: "Buzón local de correo (.eml)", querystring: outboxListQuery }),
+    },
     async (request) => {
-      const query = parse(outboxListQuery, request.query ?? {});
+      const query = request.query as z.output<typeof outboxListQuery>;
       const { items, total } = await listOutbox(outboxDir(api.config), query.page, query.per_page);
       return {
         outbox: items,
@@ -54,7 +59,14 @@ export async function jobsRoutes(api: FastifyInstance) {
 
   api.get(
     "/outbox/:id/eml",
-    { config: requires("outbox", "show"), schema: doc({ tags, summary: "Un mensaje del buzón local como archivo .eml" }) },
+    {
+      config: requires("outbox", "show"),
+      schema: doc({
+        tags,
+        summary: "Un mensaje del buzón local como archivo .eml",
+        response: { 200: fileAnswer("message/rfc822", "El mensaje tal como se habría enviado") },
+      }),
+    },
     async (request, reply) => {
       const id = (request.params as { id: string }).id;
       const raw = await readOutboxRaw(outboxDir(api.config), id);
@@ -90,7 +102,7 @@ export async function jobsRoutes(api: FastifyInstance) {
     async (request) => {
       const job = jobByName((request.params as { name: string }).name);
       if (!job) throw new HttpError(404, jobMessages.jobUnknown);
-      const body = parse(jobRunBody, request.body ?? {});
+      const body = request.body as z.output<typeof jobRunBody>;
       const label = jobMessages.jobLabels[job.name] ?? job.name;
       const outcome = await runJob({ db: api.db.db, mail: api.mail, config: api.config }, job, {
         force: body.force,

@@ -97,7 +97,7 @@ export async function notificationRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const input = parseWrapped(request.body, "notification", noticeSchema);
+      const input = (request.body as { notification: z.output<typeof noticeSchema> }).notification;
       const result = await app.db.db.transaction((tx) => sendNotice(tx, user, input));
       pushNotified(app, result.ids, {
         title: boardMessages.noticeTitle(result.notice.author_name),

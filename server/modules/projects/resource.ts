@@ -120,6 +120,10 @@ const eventView = (e: { name: string; label: string; to: string; adminOnly?: boo
 });
 
 export const projectsResource = declareResource({
+  // The invoicing columns go only to who may see a project's invoicing (present, below).
+  answer: Object.fromEntries(
+    INVOICING_FIELDS.map((key) => [key, z.unknown().optional().describe("Solo para quien ve la facturación del proyecto")]),
+  ),
   name: "projects",
   singular: "project",
   table: projects,

@@ -47,6 +47,8 @@ export function convertToClientRoute(app: FastifyInstance) {
         summary: "Convertir el prospecto en cliente",
         body: clientFieldsSchema,
         wrap: "client",
+        // A won prospect is said first, whatever else the request lacks.
+        bodyReadByHandler: true,
       }),
     },
     async (request, reply) => {

@@ -38,7 +38,7 @@ export async function pushRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const input = parseWrapped(request.body, "subscription", pushSubscriptionSchema);
+      const input = (request.body as { subscription: z.output<typeof pushSubscriptionSchema> }).subscription;
       // Only the browsers' push services: any other address would make the server request it on every notice.
       if (!app.push.allows(input.endpoint)) throw ValidationError.field("endpoint", boardMessages.subscriptionHostNotAllowed);
       const userAgent = String(request.headers["user-agent"] ?? "").slice(0, 500) || null;

@@ -13,7 +13,7 @@ import type { Tx } from "../../db/client";
 import { clients, products, prospects, quotations, users } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
 import { notFound, ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, fileAnswer } from "../../http/openapi";
 import { declareResource, filter, idOf } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
@@ -177,7 +177,11 @@ export const quotationsResource = declareResource({
       "/quotations/:id/invitation.ics",
       {
         config: requires("quotations", "show"),
-        schema: doc({ tags: ["quotations"], summary: "Invitación iCalendar del evento" }),
+        schema: doc({
+          tags: ["quotations"],
+          summary: "Invitación iCalendar del evento",
+          response: { 200: fileAnswer("text/calendar", "El evento como archivo .ics") },
+        }),
       },
       async (request, reply) => {
         const id = idOf(request);

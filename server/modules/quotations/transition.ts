@@ -119,6 +119,8 @@ export function transitionRoute(app: FastifyInstance, service: ResourceService) 
         summary: "Cambiar el estado de la cotización",
         body: quotationTransitionSchema,
         version: "optional",
+        // Its fields answer by the dialog's names, and the version is checked first.
+        bodyReadByHandler: true,
       }),
     },
     async (request) => {

@@ -3,6 +3,7 @@
  * reporting screen, streamed. Parameters parsed by the screen's own schema (src/core/schemas/report.ts).
  */
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { Grant } from "../../../src/core/permissions";
 import {
   REPORT_KINDS,
@@ -12,13 +13,13 @@ import {
   reportQueryInput,
 } from "../../../src/core/schemas/report";
 import { currentUser, requires } from "../../http/auth";
-import { parse } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, fileAnswer } from "../../http/openapi";
 import { sendCsv } from "../../http/resource";
 import { reportCsvStream } from "./report";
 
 const text = (description: string) => ({ type: "string", description });
-const querystring = {
+/** The screen's own schema reads the query; the parameters are documented one by one. */
+const documented = {
   type: "object",
   properties: {
     current_filter: { type: "string", enum: [...REPORT_KINDS], description: "Tipo de filtro" },
@@ -31,6 +32,10 @@ const querystring = {
   },
 };
 
+const querystring = z
+  .preprocess((raw) => reportQueryInput((raw ?? {}) as Record<string, unknown>), reportFilterSchema)
+  .meta(documented);
+
 export async function reportRoutes(app: FastifyInstance) {
   app.get(
     "/activities/reporting_activities.csv",
@@ -40,11 +45,12 @@ export async function reportRoutes(app: FastifyInstance) {
         summary:
           "Reporte de actividades (CSV con BOM, ordenado por empleado e inicio; archivo reporte_actividades_<inicio>_<fin>.csv). Quien no es administrador ni Finanzas solo recibe sus propias actividades.",
         querystring,
+        response: { 200: fileAnswer("text/csv", "Las actividades del periodo como CSV") },
       }),
       config: requires("reports", "export"),
     },
     async (request, reply) => {
-      const filter = parse(reportFilterSchema, reportQueryInput(request.query as Record<string, unknown>));
+      const filter = request.query as z.output<typeof reportFilterSchema>;
       const viewer = { grant: request.grant as Grant, employeeId: currentUser(request).employee?.id ?? null };
       return sendCsv(reply, reportFilename(filter), reportCsvStream(app.db, filter, viewer));
     },

@@ -14,7 +14,17 @@ import { ssoRoutes } from "./sso";
 export async function sessionRoutes(app: FastifyInstance) {
   app.post(
     "/sessions",
-    { config: { public: true }, schema: doc({ tags: ["sesiones"], summary: "Iniciar sesión", body: loginSchema }) },
+    {
+      config: { public: true },
+      schema: doc({
+        tags: ["sesiones"],
+        summary: "Iniciar sesión",
+        body: loginSchema,
+        // Wrong or malformed credentials are one 401: a sign-in never says which field failed.
+        bodyReadByHandler: true,
+        public: true,
+      }),
+    },
     async (request, reply) => {
       const raw = (request.body ?? {}) as Record<string, unknown>;
       const parsed = loginSchema.safeParse((raw.session ?? raw.user ?? raw) as unknown);

@@ -45,6 +45,9 @@ export async function ssoRoutes(app: FastifyInstance) {
         tags: ["sesiones"],
         summary: "Iniciar sesión con el token de un proveedor de identidad",
         body: ssoCallbackSchema,
+        // A bad token is a 401, never a field error.
+        bodyReadByHandler: true,
+        public: true,
       }),
     },
     async (request, reply) => {

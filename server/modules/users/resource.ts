@@ -1,4 +1,5 @@
 import { eq, sql } from "drizzle-orm";
+import type { z } from "zod";
 import type { ROLES } from "../../../src/core/constants";
 import { cloudTokenSchema, userRoleFilter, userSchema, userUpdateSchema } from "../../../src/core/schemas/user";
 import { employees, users } from "../../db/schema";
@@ -50,13 +51,16 @@ export const usersResource = declareResource({
       "/users/save_cloud_token",
       {
         config: { signedIn: true },
-        schema: doc({ tags: ["users"], summary: "Guardar el token del calendario del usuario", body: cloudTokenSchema }),
+        schema: doc({
+          tags: ["users"],
+          summary: "Guardar el token del calendario del usuario",
+          body: cloudTokenSchema,
+          wrap: "user",
+        }),
       },
       async (request) => {
         const user = currentUser(request);
-        const raw = (request.body && typeof request.body === "object" ? request.body : {}) as Record<string, unknown>;
-        const inner = raw.user && typeof raw.user === "object" ? raw.user : raw;
-        const input = parse(cloudTokenSchema, inner);
+        const input = (request.body as { user: z.output<typeof cloudTokenSchema> }).user;
         const encrypted = encryptSecret(input.token, secretKey(app.config));
         await storeCloudToken(app.db.db, user.id, encrypted, input.google_id);
         const ctx = { app, request, user, grant: "own" as const, db: app.db.db };
