@@ -28,6 +28,7 @@ import {
   prospects,
 } from "../../db/schema";
 import { authorize, currentUser, requires } from "../../http/auth";
+import { searchOf, sortableOf } from "../../http/columns";
 import { type CsvColumn, csvStream } from "../../http/csv";
 import { HttpError, parse, ValidationError } from "../../http/errors";
 import { doc, fileAnswer } from "../../http/openapi";
@@ -122,15 +123,15 @@ export const activitiesResource = declareResource({
   table: activities,
   createSchema: activitySchema,
   updateSchema: activityUpdateSchema,
-  search: [activities.description],
-  sortable: {
+  search: searchOf("activities", { description: activities.description }),
+  sortable: sortableOf("activities", {
     id: activities.id,
     begins_at: activities.begins_at,
     ends_at: activities.ends_at,
     description: activities.description,
     action_type: activities.action_type,
     employee_name: employeeName,
-  },
+  }),
   defaultSort: { column: "begins_at", order: "asc" },
   filters: {
     by_begins_at: filter.custom(rangeSchema, (v) => rangeWhere(v.start, v.end)),

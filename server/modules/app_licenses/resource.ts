@@ -5,6 +5,7 @@ import { appLicenseSchema, appLicenseUpdateSchema } from "../../../src/core/sche
 import { z } from "../../../src/core/schemas/fields";
 import { app_licenses, clients, products } from "../../db/schema";
 import { requires } from "../../http/auth";
+import { searchOf, sortableOf } from "../../http/columns";
 import { doc, fileAnswer } from "../../http/openapi";
 import { declareResource, filter, idOf, jsonArray } from "../../http/resource";
 import { alphabetical, outer } from "../../http/sql";
@@ -27,8 +28,8 @@ export const appLicensesResource = declareResource({
   table: app_licenses,
   createSchema: appLicenseSchema,
   updateSchema: appLicenseUpdateSchema,
-  search: [app_licenses.entity_name, app_licenses.entity_rfc],
-  sortable: {
+  search: searchOf("app_licenses", { entity_name: app_licenses.entity_name, entity_rfc: app_licenses.entity_rfc }),
+  sortable: sortableOf("app_licenses", {
     id: app_licenses.id,
     entity_name: alphabetical(app_licenses.entity_name),
     entity_rfc: app_licenses.entity_rfc,
@@ -40,7 +41,7 @@ export const appLicensesResource = declareResource({
     license_valid_until: app_licenses.license_valid_until,
     is_active: app_licenses.is_active,
     created_at: app_licenses.created_at,
-  },
+  }),
   // By the name a person reads first (the licensee), not by the internal id.
   defaultSort: { column: "entity_name", order: "asc" },
   filters: {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { appSettingUpdateSchema } from "../../../src/core/schemas/app_setting";
 import { app_settings, clients, workspaces } from "../../db/schema";
+import { sortableOf } from "../../http/columns";
 import { declareResource } from "../../http/resource";
 
 /** The single settings row. */
@@ -18,7 +19,7 @@ export const appSettingsResource = declareResource({
   table: app_settings,
   updateSchema: appSettingUpdateSchema,
   without: ["create", "delete"],
-  sortable: { id: app_settings.id },
+  sortable: sortableOf("app_settings", { id: app_settings.id }),
   defaultSort: { column: "id", order: "asc" },
   computed: {
     default_customer_name: clientName(app_settings.default_customer_id).as("default_customer_name"),

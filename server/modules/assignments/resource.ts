@@ -2,6 +2,7 @@ import { eq, gte, lte, sql } from "drizzle-orm";
 import { assignmentSchema, assignmentUpdateSchema } from "../../../src/core/schemas/assignment";
 import { isoDate } from "../../../src/core/schemas/fields";
 import { assignments, clients, employees, products } from "../../db/schema";
+import { sortableOf } from "../../http/columns";
 import { declareResource, filter } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { prepareAssignmentWrite } from "./service";
@@ -18,7 +19,7 @@ export const assignmentsResource = declareResource({
   table: assignments,
   createSchema: assignmentSchema,
   updateSchema: assignmentUpdateSchema,
-  sortable: {
+  sortable: sortableOf("assignments", {
     id: assignments.id,
     start_on: assignments.start_on,
     end_on: assignments.end_on,
@@ -26,7 +27,7 @@ export const assignmentsResource = declareResource({
     client_name: clientName,
     product_name: productName,
     duration_days: durationDays,
-  },
+  }),
   defaultSort: { column: "start_on", order: "desc" },
   filters: {
     employee_id: filter.idEquals(assignments.employee_id),

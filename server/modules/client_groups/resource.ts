@@ -4,6 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { clientGroupSchema, clientGroupUpdateSchema } from "../../../src/core/schemas/client_group";
 import { client_groups, clients } from "../../db/schema";
+import { searchOf, sortableOf } from "../../http/columns";
 import { declareResource } from "../../http/resource";
 import { alphabetical } from "../../http/sql";
 
@@ -15,13 +16,13 @@ export const clientGroupsResource = declareResource({
   table: client_groups,
   createSchema: clientGroupSchema,
   updateSchema: clientGroupUpdateSchema,
-  search: [client_groups.name],
-  sortable: {
+  search: searchOf("client_groups", { name: client_groups.name }),
+  sortable: sortableOf("client_groups", {
     id: client_groups.id,
     name: alphabetical(client_groups.name),
     clients_count: clientsCount,
     created_at: client_groups.created_at,
-  },
+  }),
   defaultSort: { column: "name", order: "asc" },
   computed: { clients_count: clientsCount.as("clients_count") },
   nested: [

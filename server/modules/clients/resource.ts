@@ -6,6 +6,7 @@ import { clientSchema, clientUpdateSchema } from "../../../src/core/schemas/clie
 import type { Tx } from "../../db/client";
 import { activities, client_groups, client_product_catalogs, clients, products, prospects } from "../../db/schema";
 import { requires } from "../../http/auth";
+import { csvOf, searchOf, sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
@@ -45,8 +46,13 @@ export const clientsResource = declareResource({
   table: clients,
   createSchema: clientSchema,
   updateSchema: clientUpdateSchema,
-  search: [clients.name, clients.client_code, clients.rfc, clients.complete_name],
-  sortable: {
+  search: searchOf("clients", {
+    name: clients.name,
+    client_code: clients.client_code,
+    rfc: clients.rfc,
+    complete_name: clients.complete_name,
+  }),
+  sortable: sortableOf("clients", {
     id: clients.id,
     name: clients.name,
     client_code: clients.client_code,
@@ -55,7 +61,7 @@ export const clientsResource = declareResource({
     is_production_ready: clients.is_production_ready,
     created_at: clients.created_at,
     client_group_name: groupName,
-  },
+  }),
   defaultSort: { column: "name", order: "asc" },
   filters: {
     by_client_group: filter.idIn(clients.client_group_id),
@@ -139,16 +145,7 @@ export const clientsResource = declareResource({
   },
   csv: {
     filename: "clientes.csv",
-    columns: [
-      { header: "ID", value: (r) => r.id },
-      { header: "Código", value: (r) => r.client_code },
-      { header: "Nombre", value: (r) => r.name },
-      { header: "Razón social", value: (r) => r.complete_name },
-      { header: "RFC", value: (r) => r.rfc },
-      { header: "Correo", value: (r) => r.email },
-      { header: "Grupo", value: (r) => r.client_group_name },
-      { header: "Listo para producción", value: (r) => r.is_production_ready },
-    ],
+    columns: csvOf("clients"),
   },
   routes(app) {
     app.get(

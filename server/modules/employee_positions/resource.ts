@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { employeePositionSchema, employeePositionUpdateSchema } from "../../../src/core/schemas/employee_position";
 import { employee_positions, employees, estimated_work_hours } from "../../db/schema";
+import { searchOf, sortableOf } from "../../http/columns";
 import { declareResource } from "../../http/resource";
 import { outer } from "../../http/sql";
 
@@ -13,8 +14,12 @@ export const employeePositionsResource = declareResource({
   table: employee_positions,
   createSchema: employeePositionSchema,
   updateSchema: employeePositionUpdateSchema,
-  search: [employee_positions.name],
-  sortable: { id: employee_positions.id, name: employee_positions.name, employees_count: employeesCount },
+  search: searchOf("employee_positions", { name: employee_positions.name }),
+  sortable: sortableOf("employee_positions", {
+    id: employee_positions.id,
+    name: employee_positions.name,
+    employees_count: employeesCount,
+  }),
   defaultSort: { column: "name", order: "asc" },
   computed: { employees_count: employeesCount.as("employees_count") },
   deleteGuards: [

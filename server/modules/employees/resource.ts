@@ -4,6 +4,7 @@ import { z } from "zod";
 import { messages } from "../../../src/core/messages";
 import { employeeSchema, employeeUpdateSchema } from "../../../src/core/schemas/employee";
 import { employee_positions, employees, projects, users, workspaces } from "../../db/schema";
+import { searchOf, sortableOf } from "../../http/columns";
 import { declareResource, filter } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { afterEmployeeWrite, prepareEmployeeWrite } from "./service";
@@ -49,8 +50,8 @@ export const employeesResource = declareResource({
   table: employees,
   createSchema: employeeSchema,
   updateSchema: employeeUpdateSchema,
-  search: [employees.name, employees.employee_code],
-  sortable: {
+  search: searchOf("employees", { name: employees.name, employee_code: employees.employee_code }),
+  sortable: sortableOf("employees", {
     id: employees.id,
     name: employees.name,
     employee_code: employees.employee_code,
@@ -61,7 +62,7 @@ export const employeesResource = declareResource({
     workspace_name: workspaceName,
     employee_position_name: positionName,
     created_at: employees.created_at,
-  },
+  }),
   defaultSort: { column: "name", order: "asc" },
   filters: {
     is_active: boolFilter(employees.is_active),

@@ -2,6 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { estimatedWorkHourSchema, estimatedWorkHourUpdateSchema } from "../../../src/core/schemas/estimated_work_hour";
 import { employee_positions, estimated_work_hours, projects } from "../../db/schema";
+import { sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
 import { declareResource, filter } from "../../http/resource";
 import { outer } from "../../http/sql";
@@ -16,12 +17,12 @@ export const estimatedWorkHoursResource = declareResource({
   table: estimated_work_hours,
   createSchema: estimatedWorkHourSchema,
   updateSchema: estimatedWorkHourUpdateSchema,
-  sortable: {
+  sortable: sortableOf("estimated_work_hours", {
     id: estimated_work_hours.id,
     estimated_hours: estimated_work_hours.estimated_hours,
     employee_position_name: positionName,
     created_at: estimated_work_hours.created_at,
-  },
+  }),
   defaultSort: { column: "id", order: "asc" },
   filters: { project_id: filter.idEquals(estimated_work_hours.project_id) },
   // An Operador reads the estimated hours of the projects they lead (PM or responsible; decision 029).

@@ -3,6 +3,7 @@ import { importMessages, messages } from "../../../src/core/messages";
 import { holydaySchema, holydaysByDateSchema, holydayUpdateSchema } from "../../../src/core/schemas/holyday";
 import { holydays } from "../../db/schema";
 import { requires } from "../../http/auth";
+import { searchOf, sortableOf } from "../../http/columns";
 import { HttpError, parse, ValidationError } from "../../http/errors";
 import { doc, fileAnswer } from "../../http/openapi";
 import { declareResource, sendCsv } from "../../http/resource";
@@ -26,8 +27,13 @@ export const holydaysResource = declareResource({
   table: holydays,
   createSchema: holydaySchema,
   updateSchema: holydayUpdateSchema,
-  search: [holydays.name],
-  sortable: { date: holydays.date, name: holydays.name, id: holydays.id, created_at: holydays.created_at },
+  search: searchOf("holydays", { name: holydays.name }),
+  sortable: sortableOf("holydays", {
+    date: holydays.date,
+    name: holydays.name,
+    id: holydays.id,
+    created_at: holydays.created_at,
+  }),
   defaultSort: { column: "date", order: "asc" },
   routes(app) {
     app.get(

@@ -11,6 +11,7 @@ import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../
 import { audit, auditTrail } from "../../db/audit";
 import { invoices, projects } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
+import { searchOf, sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
@@ -61,8 +62,8 @@ export const invoicesResource = declareResource({
   table: invoices,
   createSchema: invoiceSchema,
   updateSchema: invoiceUpdateSchema,
-  search: [invoices.folio],
-  sortable: {
+  search: searchOf("invoices", { folio: invoices.folio }),
+  sortable: sortableOf("invoices", {
     id: invoices.id,
     folio: invoices.folio,
     date_of_invoice: invoices.date_of_invoice,
@@ -71,7 +72,7 @@ export const invoicesResource = declareResource({
     audit_comment: invoices.audit_comment,
     created_at: invoices.created_at,
     project_name: projectName,
-  },
+  }),
   defaultSort: { column: "id", order: "asc" },
   filters: { project_id: filter.idEquals(invoices.project_id), by_state: filter.valueIn(invoices.state) },
   computed: {

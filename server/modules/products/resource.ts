@@ -14,6 +14,7 @@ import {
   projects,
   quotations,
 } from "../../db/schema";
+import { searchOf, sortableOf } from "../../http/columns";
 import { declareResource, filter } from "../../http/resource";
 import { outer } from "../../http/sql";
 
@@ -46,8 +47,8 @@ export const productsResource = declareResource({
   table: products,
   createSchema: productSchema,
   updateSchema: productUpdateSchema,
-  search: [products.name, products.product_code],
-  sortable: {
+  search: searchOf("products", { name: products.name, product_code: products.product_code }),
+  sortable: sortableOf("products", {
     id: products.id,
     name: products.name,
     product_code: products.product_code,
@@ -56,7 +57,7 @@ export const productsResource = declareResource({
     employee_name: employeeName,
     is_selectable: products.is_selectable,
     created_at: products.created_at,
-  },
+  }),
   defaultSort: { column: "name", order: "asc" },
   filters: {
     selectable: filter.bool(products.is_selectable),

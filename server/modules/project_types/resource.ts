@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { messages } from "../../../src/core/messages";
 import { projectTypeSchema, projectTypeUpdateSchema } from "../../../src/core/schemas/project_type";
 import { project_types, projects } from "../../db/schema";
+import { searchOf, sortableOf } from "../../http/columns";
 import { declareResource } from "../../http/resource";
 
 export const projectTypesResource = declareResource({
@@ -10,8 +11,8 @@ export const projectTypesResource = declareResource({
   table: project_types,
   createSchema: projectTypeSchema,
   updateSchema: projectTypeUpdateSchema,
-  search: [project_types.name],
-  sortable: { id: project_types.id, name: project_types.name, created_at: project_types.created_at },
+  search: searchOf("project_types", { name: project_types.name }),
+  sortable: sortableOf("project_types", { id: project_types.id, name: project_types.name, created_at: project_types.created_at }),
   defaultSort: { column: "id", order: "asc" },
   deleteGuards: [
     async (id, db) => {

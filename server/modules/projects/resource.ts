@@ -27,6 +27,7 @@ import {
   projects,
 } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
+import { csvOf, searchOf, sortableOf } from "../../http/columns";
 import { forbidden, ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
@@ -129,8 +130,8 @@ export const projectsResource = declareResource({
   table: projects,
   createSchema: projectSchema,
   updateSchema: projectUpdateSchema,
-  search: [projects.name, projects.project_code],
-  sortable: {
+  search: searchOf("projects", { name: projects.name, project_code: projects.project_code }),
+  sortable: sortableOf("projects", {
     id: projects.id,
     project_code: projects.project_code,
     name: projects.name,
@@ -144,7 +145,7 @@ export const projectsResource = declareResource({
     project_type_name: projectTypeName,
     pm_name: pmName,
     rape_name: rapeName,
-  },
+  }),
   defaultSort: { column: "project_code", order: "desc" },
   filters: {
     by_project_type: filter.idIn(projects.project_type_catalog_id),
@@ -274,21 +275,7 @@ export const projectsResource = declareResource({
   },
   csv: {
     filename: "projects.csv",
-    columns: [
-      { header: "ID", value: (r) => r.id },
-      { header: "Código", value: (r) => r.project_code },
-      { header: "Nombre", value: (r) => r.name },
-      { header: "Cliente", value: (r) => r.client_name },
-      { header: "Tipo de proyecto", value: (r) => r.project_type_name },
-      { header: "Producto", value: (r) => r.product_name },
-      { header: "Líder de proyecto", value: (r) => r.pm_name },
-      { header: "Responsable", value: (r) => r.rape_name },
-      { header: "Estado", value: (r) => r.aasm_statuses_with_i18n },
-      { header: "Fecha del proyecto", value: (r) => r.project_date },
-      { header: "Fecha estimada de entrega", value: (r) => r.eta },
-      { header: "Porcentaje facturado", value: (r) => r.invoiced_percentage },
-      { header: "Facturación", value: (r) => r.invoice_action_label },
-    ],
+    columns: csvOf("projects"),
   },
   routes(app, service) {
     const tags = ["projects"];

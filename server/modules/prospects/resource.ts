@@ -4,6 +4,7 @@ import { messages, pipelineMessages } from "../../../src/core/messages";
 import { FINAL_QUOTATION_STATES } from "../../../src/core/quotationMachine";
 import { prospectSchema, prospectUpdateSchema } from "../../../src/core/schemas/prospect";
 import { activities, clients, prospects, quotations } from "../../db/schema";
+import { searchOf, sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
 import { declareResource } from "../../http/resource";
 import { outer } from "../../http/sql";
@@ -38,8 +39,8 @@ export const prospectsResource = declareResource({
   table: prospects,
   createSchema: prospectSchema,
   updateSchema: prospectUpdateSchema,
-  search: [prospects.name],
-  sortable: { id: prospects.id, name: prospects.name, created_at: prospects.created_at },
+  search: searchOf("prospects", { name: prospects.name }),
+  sortable: sortableOf("prospects", { id: prospects.id, name: prospects.name, created_at: prospects.created_at }),
   defaultSort: { column: "name", order: "asc" },
   computed: {
     client_id: wonClientId.as("client_id"),

@@ -12,6 +12,7 @@ import { auditTrail } from "../../db/audit";
 import type { Tx } from "../../db/client";
 import { clients, products, prospects, quotations, users } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
+import { searchOf, sortableOf } from "../../http/columns";
 import { notFound, ValidationError } from "../../http/errors";
 import { doc, fileAnswer } from "../../http/openapi";
 import { declareResource, filter, idOf } from "../../http/resource";
@@ -65,8 +66,8 @@ export const quotationsResource = declareResource({
   table: quotations,
   createSchema: quotationSchema,
   updateSchema: quotationUpdateSchema,
-  search: [quotations.contact_name],
-  sortable: {
+  search: searchOf("quotations", { contact_name: quotations.contact_name }),
+  sortable: sortableOf("quotations", {
     id: quotations.id,
     contact_name: quotations.contact_name,
     state: quotations.state,
@@ -74,7 +75,7 @@ export const quotationsResource = declareResource({
     updated_at: quotations.updated_at,
     prospect_name: prospectName,
     product_name: productName,
-  },
+  }),
   defaultSort: { column: "created_at", order: "desc" },
   filters: {
     by_product: filter.idIn(quotations.product_catalog_id),

@@ -4,6 +4,7 @@ import type { ROLES } from "../../../src/core/constants";
 import { cloudTokenSchema, userRoleFilter, userSchema, userUpdateSchema } from "../../../src/core/schemas/user";
 import { employees, users } from "../../db/schema";
 import { currentUser } from "../../http/auth";
+import { searchOf, sortableOf } from "../../http/columns";
 import { parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
@@ -20,8 +21,8 @@ export const usersResource = declareResource({
   table: users,
   createSchema: userSchema,
   updateSchema: userUpdateSchema,
-  search: [users.name, users.email],
-  sortable: {
+  search: searchOf("users", { name: users.name, email: users.email }),
+  sortable: sortableOf("users", {
     id: users.id,
     name: users.name,
     email: users.email,
@@ -29,7 +30,7 @@ export const usersResource = declareResource({
     operator_role: users.operator_role,
     finance_role: users.finance_role,
     created_at: users.created_at,
-  },
+  }),
   defaultSort: { column: "name", order: "asc" },
   filters: {
     by_role: filter.custom(userRoleFilter, (role) => eq(users[role as (typeof ROLES)[number]], true)),

@@ -5,6 +5,7 @@ import { workspaceSchema, workspaceUpdateSchema } from "../../../src/core/schema
 import type { Tx } from "../../db/client";
 import { app_settings, bosses_workspaces, employees, workspaces } from "../../db/schema";
 import { requires } from "../../http/auth";
+import { searchOf, sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, etagOf, idOf, requireVersion, staleVersion } from "../../http/resource";
@@ -44,8 +45,8 @@ export const workspacesResource = declareResource({
   table: workspaces,
   createSchema: workspaceSchema,
   updateSchema: workspaceUpdateSchema,
-  search: [workspaces.name],
-  sortable: { id: workspaces.id, name: workspaces.name },
+  search: searchOf("workspaces", { name: workspaces.name }),
+  sortable: sortableOf("workspaces", { id: workspaces.id, name: workspaces.name }),
   defaultSort: { column: "name", order: "asc" },
   computed: { employees_count: employeesCount.as("employees_count") },
   nested: [

@@ -50,7 +50,7 @@ export function ClientList() {
       <TextField source="client_code" />
       <TextField source="name" />
       <TextField source="rfc" />
-      <TextField source="client_group_name" label="resources.clients.fields.client_group_id" sortBy="client_group_name" />
+      <TextField source="client_group_name" />
       <EmailField source="email" />
       <BooleanField source="is_production_ready" />
     </SiaList>

@@ -36,6 +36,7 @@ import { type FieldValues, type Resolver, useFormContext } from "react-hook-form
 import { messages } from "../../core/messages";
 import { type ScreenKind, screenPath } from "../../core/resources";
 import { CsvDownloadButton } from "./CsvDownloadButton";
+import { coreColumns } from "./columns";
 import { isRefusedParams, type ListDefaults, ListRecovery } from "./ListRecovery";
 import { CreateLink, EditLink, showRowClick } from "./links";
 import { recordError } from "./RecordError";
@@ -86,6 +87,7 @@ const hasTogglableFilters = (filters: ListProps["filters"]) =>
 /**
  * A list of 10 rows with the pager window, the filter button (when some filter is not always shown), the
  * Create link and the CSV (each shown when the matrix grants it), and rows that open the record's detail.
+ * Its columns sort as src/core/columns.ts declares (common/columns.ts).
  */
 export function SiaList({
   children,
@@ -98,6 +100,7 @@ export function SiaList({
   ...props
 }: SiaListProps) {
   const notify = useNotify();
+  const resource = useResourceContext(props) as string;
   const perPage = props.perPage ?? 10;
   const sortField = props.sort?.field ?? "id";
   const sortOrder = props.sort?.order ?? "ASC";
@@ -128,7 +131,7 @@ export function SiaList({
     >
       <ListRecovery defaults={defaults} />
       <Datagrid rowClick={rowClick} bulkActionButtons={false} empty={emptyRows}>
-        {children}
+        {coreColumns(resource, children)}
       </Datagrid>
     </List>
   );

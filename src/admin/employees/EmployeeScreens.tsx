@@ -19,6 +19,7 @@ import {
 import { DEFAULT_EMPLOYEE_CODE } from "../../core/constants";
 import { employeeSchema, employeeUpdateSchema } from "../../core/schemas/employee";
 import { businessToday } from "../../core/week";
+import { coreColumns } from "../common/columns";
 import { SiaDateField } from "../common/DateField";
 import { DatePickerInput } from "../common/DatePickerInput";
 import { showRowClick } from "../common/links";
@@ -187,11 +188,13 @@ export function EmployeeShow() {
             rowClick={showRowClick}
             empty={<span>{translate("sia.employees.no_assignments")}</span>}
           >
-            <TextField source="client_name" />
-            <TextField source="product_name" />
-            <SiaDateField source="start_on" />
-            <SiaDateField source="end_on" />
-            <NumberField source="duration_days" locales="es-MX" />
+            {coreColumns("assignments", [
+              <TextField key="client" source="client_name" />,
+              <TextField key="product" source="product_name" />,
+              <SiaDateField key="start" source="start_on" />,
+              <SiaDateField key="end" source="end_on" />,
+              <NumberField key="days" source="duration_days" locales="es-MX" />,
+            ])}
           </Datagrid>
         </ReferenceManyField>
       </SimpleShowLayout>

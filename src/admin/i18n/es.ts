@@ -269,6 +269,7 @@ export const resources = {
       rape_id: "Responsable (RAPE)",
       pm_id: "Líder de proyecto",
       state: "Estado",
+      state_changed_at: "Fecha del cambio de estado",
       permitted_events: "Acciones disponibles",
       invoice_action: "Facturación",
       aasm_statuses_with_i18n: "Estados",

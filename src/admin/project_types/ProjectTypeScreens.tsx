@@ -53,7 +53,7 @@ export function ProjectTypeList() {
     <SiaList filters={filters} sort={{ field: "id", order: "ASC" }} rowClick={editRowClick}>
       <TextField source="id" />
       <TextField source="name" />
-      <ColorField label="resources.project_types.fields.color_tag" sortable={false} />
+      <ColorField label="resources.project_types.fields.color_tag" />
     </SiaList>
   );
 }

@@ -137,7 +137,7 @@ export function ProjectList() {
     >
       <TextField source="project_code" />
       <TextField source="name" />
-      <TextField source="client_name" sortBy="client_name" />
+      <TextField source="client_name" />
       <ReferenceField
         source="project_type_catalog_id"
         reference="project_types"
@@ -147,18 +147,17 @@ export function ProjectList() {
       >
         <ProjectTypeChip />
       </ReferenceField>
-      <TextField source="product_name" sortBy="product_name" emptyText="—" />
+      <TextField source="product_name" emptyText="—" />
       <FunctionField
         source="state"
         render={(r: { state?: string; aasm_statuses_with_i18n?: string }) => (
           <StateChip state={r.state} label={r.aasm_statuses_with_i18n} />
         )}
       />
-      <TextField source="pm_name" sortBy="pm_name" emptyText="—" />
+      <TextField source="pm_name" emptyText="—" />
       <FunctionField source="eta" render={(r: { eta?: string | null }) => formatDate(r.eta)} />
       <FunctionField
         source="unread_messages"
-        sortable={false}
         render={(r: { unread_messages?: number }) =>
           r.unread_messages ? <Chip size="small" color="error" label={r.unread_messages} data-testid="project-unread" /> : ""
         }

@@ -58,12 +58,8 @@ export function ProspectList() {
     <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
       <TextField source="id" />
       <TextField source="name" />
-      <FunctionField
-        source="client_name"
-        sortable={false}
-        render={(r: ProspectRecord) => (r.client_id ? <WonClient record={r} /> : "—")}
-      />
-      <DriveFolderField source="drive_root_url" sortable={false} />
+      <FunctionField source="client_name" render={(r: ProspectRecord) => (r.client_id ? <WonClient record={r} /> : "—")} />
+      <DriveFolderField source="drive_root_url" />
       <SiaDateField source="created_at" showTime />
     </SiaList>
   );

@@ -115,12 +115,11 @@ export function QuotationList() {
     <SiaList filters={filters} sort={{ field: "created_at", order: "DESC" }}>
       <TextField source="id" />
       <TextField source="contact_name" />
-      <TextField source="prospect_name" sortBy="prospect_name" emptyText="—" />
-      <TextField source="client_name" sortable={false} emptyText="—" />
-      <TextField source="product_name" sortBy="product_name" emptyText="—" />
+      <TextField source="prospect_name" emptyText="—" />
+      <TextField source="client_name" emptyText="—" />
+      <TextField source="product_name" emptyText="—" />
       <FunctionField
         source="state"
-        sortBy="state"
         render={(r: QuotationRecord) => <QuotationStateChip state={r.state} label={r.state_name} />}
       />
       <SiaDateField source="created_at" showTime />

@@ -59,11 +59,11 @@ export function UserList() {
     <SiaList filters={filters} sort={{ field: "name", order: "ASC" }}>
       <TextField source="name" />
       <EmailField source="email" />
-      <TextField source="employee.name" label="resources.users.fields.employee" sortable={false} emptyText="—" />
+      <TextField source="employee.name" label="resources.users.fields.employee" emptyText="—" />
       <BooleanField source="administrator_role" />
       <BooleanField source="operator_role" />
       <BooleanField source="finance_role" />
-      <BooleanField source="can_chat" sortable={false} />
+      <BooleanField source="can_chat" />
     </SiaList>
   );
 }

@@ -81,7 +81,7 @@ export function WorkspaceList() {
     >
       <TextField source="id" />
       <TextField source="name" />
-      <NumberField source="employees_count" sortable={false} locales="es-MX" />
+      <NumberField source="employees_count" locales="es-MX" />
       <NotificationToggle label="resources.workspaces.fields.is_notifiable" />
       <EditLink />
       {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
