@@ -36,6 +36,7 @@ export {
   type TeamDashboard,
 } from "./dashboards";
 export { downloadCsv } from "./downloads";
+export { type FieldLabelLookup, provideFieldLabels } from "./fieldLabels";
 export { type DriveItem, driveVerbs } from "./drive";
 export { HolidayImportError, type HolidayImportResult, holidayVerbs } from "./holidays";
 export { type IntegrationCheck, type IntegrationView, integrationVerbs } from "./integrations";
