@@ -5,10 +5,16 @@
 import { CssBaseline, ThemeProvider } from "@mui/material";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
 import { PAGE_PATHS } from "../core/resources";
+import { provideFieldLabels } from "../dataProvider";
 import { AdminApp } from "./AdminApp";
+import { fieldLabel } from "./i18n/fieldLabels";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { SignInPage } from "./pages/SignInPage";
 import { theme } from "./theme";
+
+// Before any call (main.tsx imports this module before the timesheet's prefetch): a refusal's toasts name
+// each field by the label its form shows.
+provideFieldLabels(fieldLabel);
 
 export function App() {
   return (

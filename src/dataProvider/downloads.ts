@@ -3,9 +3,11 @@
  * screen's CSVs, the holiday format, the licence's SQL script) goes through `downloadCsv`: the same call,
  * the same timeout, the same file name rule and the same progress reading.
  */
+import type { SortPayload } from "react-admin";
 import { HttpError } from "react-admin";
 import { ACTIVITIES_CSV_TIMEOUT_MS } from "../core/constants";
 import { messages } from "../core/messages";
+import { listQuery } from "./base";
 import { apiFetch, type Query } from "./http";
 
 export interface DownloadOptions {
@@ -67,6 +69,19 @@ export async function downloadCsv(
     signal?.removeEventListener("abort", abort);
   }
 }
+
+/** The downloads screens ask for, as dataProvider verbs (the timesheet's and the report's are their areas'). */
+export const downloadVerbs = {
+  /** GET <resource>.csv with the list's filters and sort: the server's CSV of the list on screen. */
+  downloadListCsv: (resource: string, params: { filter?: Record<string, unknown>; sort?: SortPayload }) =>
+    downloadCsv(`${resource}.csv`, listQuery(params), { fallbackName: `${resource}.csv` }),
+  /** GET app_licenses/:id/download_license_script: the SQL that installs the licence. */
+  downloadLicenseScript: (id: number | string) =>
+    downloadCsv(`app_licenses/${id}/download_license_script`, {}, { fallbackName: `licencia_${id}.sql` }),
+  /** GET holydays/download_holydays_format: the holiday import's CSV format. */
+  downloadHolidayFormat: () =>
+    downloadCsv("holydays/download_holydays_format", {}, { fallbackName: "formato_dias_festivos.csv" }),
+};
 
 /** Saves a Blob as a file through a temporary link. */
 function saveBlob(blob: Blob, filename: string) {

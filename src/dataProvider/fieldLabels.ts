@@ -1,56 +1,21 @@
 /**
- * The Spanish name of a field an API error is about (`employee_position_id` → «Puesto»), for the toasts of
- * SPEC §8 («Error en los parametros {campo}»): a person reads the label the form shows, never the column.
- * Labels come from the screens' catalogue (resources.<resource>.fields); the resource of the call is
- * preferred, then any resource that names the field.
+ * The name a toast of SPEC §8 («Error en los parametros {campo}») gives the field an API error is about.
+ * The labels are the screens' (src/admin/i18n/fieldLabels.ts); the data provider depends on no screen, so
+ * the app hands it the lookup at start. Until then a key is written with spaces rather than underscores.
  */
-import { apiFields, resources } from "../admin/i18n/es";
 
-type Labels = { [field: string]: string | Labels };
-type Catalogue = Record<string, { fields?: Labels }>;
-const CATALOGUE = resources as unknown as Catalogue;
+/** `field` (a dotted path such as `event.starts_at`) → the label a person reads, for `resource`'s call. */
+export type FieldLabelLookup = (field: string, resource?: string) => string;
 
-/** Keys of errors that are not a field of any form (their labels are in the screens' catalogue too). */
-const NOT_FIELDS: Record<string, string> = apiFields;
+const spaced: FieldLabelLookup = (field) => field.replace(/[._]+/g, " ").trim();
+let lookup: FieldLabelLookup = spaced;
 
-/** Every label by its dotted path (`event.starts_at`), from every resource (the first one wins). */
-const anyResource = new Map<string, string>();
-function collect(labels: Labels, prefix: string) {
-  for (const [field, label] of Object.entries(labels)) {
-    const path = prefix ? `${prefix}.${field}` : field;
-    if (typeof label === "string") {
-      if (!anyResource.has(path)) anyResource.set(path, label);
-    } else collect(label, path);
-  }
-}
-for (const entry of Object.values(CATALOGUE)) collect(entry.fields ?? {}, "");
-
-/** A label at a dotted path of one resource's fields (only a text, never a group of labels). */
-function inResource(resource: string, path: string): string | undefined {
-  let at: string | Labels | undefined = CATALOGUE[resource]?.fields;
-  for (const part of path.split(".")) at = typeof at === "object" ? at[part] : undefined;
-  return typeof at === "string" ? at : undefined;
+/** Set by the app before its first call (src/admin/App.tsx). */
+export function provideFieldLabels(labels: FieldLabelLookup) {
+  lookup = labels;
 }
 
-function labelOf(field: string, resource?: string): string | undefined {
-  return (resource ? inResource(resource, field) : undefined) ?? NOT_FIELDS[field] ?? anyResource.get(field);
-}
-
-/**
- * `client_code` → «Código»; a nested key (`event.starts_at`, `client_product_catalogs_attributes.0.annual_support_hours`)
- * by its whole path first, then by its last named part. A key no catalogue knows is written with spaces
- * rather than underscores.
- */
-export function fieldLabel(field: string, resource?: string): string {
-  const direct = labelOf(field, resource);
-  if (direct) return direct;
-  const named = field.split(".").filter((part) => !/^\d+$/.test(part));
-  const last = named[named.length - 1];
-  const label = named.length
-    ? (labelOf(named.join("."), resource) ?? labelOf(last, resource) ?? labelOf(named[0], resource))
-    : undefined;
-  return label ?? field.replace(/[._]+/g, " ").trim();
-}
+export const fieldLabel = (field: string, resource?: string): string => lookup(field, resource);
 
 /** The resource an API path is about: `estimated_work_hours/3` → `estimated_work_hours`. */
 export const resourceOfPath = (path: string) => path.split(/[/?.]/, 1)[0];

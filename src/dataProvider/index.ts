@@ -1,15 +1,22 @@
 /**
  * The dataProvider, assembled: the base speaks the /api/v1 conventions for every declared resource
- * (base.ts), and each area's named verbs cover the extra calls of SPEC §7 (one file per area).
+ * (base.ts), and each area's named verbs cover the extra calls of SPEC §7 (one file per area). It is the
+ * browser's one way to the API: screens call it through react-admin's `useDataProvider<SiaDataProvider>()`,
+ * inside react-admin's or react-query's hooks, and import from here only types, `dataProvider` itself and
+ * the few plain helpers below (tests/unit/importGraph.test.ts holds the list).
  * Why not ra-data-simple-rest: docs/decisions/003-data-provider.md.
  */
 import type { DataProvider } from "react-admin";
 import { apiResourceOf } from "../core/resources";
 import { activityVerbs, importVerbs } from "./activities";
 import { baseDataProvider } from "./base";
+import { boardVerbs } from "./board";
 import { dashboardVerbs } from "./dashboards";
+import { downloadVerbs } from "./downloads";
 import { driveVerbs } from "./drive";
 import { holidayVerbs } from "./holidays";
+import { integrationVerbs } from "./integrations";
+import { jobVerbs } from "./jobs";
 import { mailVerbs } from "./mail";
 import { pipelineVerbs } from "./pipeline";
 import { recordVerbs } from "./records";
@@ -18,7 +25,6 @@ import { reportVerbs } from "./reports";
 export {
   ACTIVITIES_CSV_FORMAT_URL,
   type ActivitySkipped,
-  activityVerbs,
   type FreezeVerb,
   ImportCallError,
   importVerbs,
@@ -28,24 +34,25 @@ export {
   type WeekState,
 } from "./activities";
 export { baseDataProvider, listQuery } from "./base";
-export {
-  type ClientDashboard,
-  dashboardVerbs,
-  type EmployeeDashboard,
-  type ProjectDashboard,
-  type TeamDashboard,
+export type { BellNotification, BoardMember, BoardMessage, RealtimeEvent, Summary } from "./board";
+export type {
+  ClientDashboard,
+  EmployeeDashboard,
+  ProjectDashboard,
+  TeamDashboard,
 } from "./dashboards";
 export { downloadCsv } from "./downloads";
-export { type DriveItem, driveVerbs } from "./drive";
-export { HolidayImportError, type HolidayImportResult, holidayVerbs } from "./holidays";
-export { type IntegrationCheck, type IntegrationView, integrationVerbs } from "./integrations";
-export { type JobRunAnswer, type JobRunView, type JobView, jobVerbs } from "./jobs";
-export { mailVerbs, type OutboxMessage, type OutboxSummary } from "./mail";
-export { type AuditLog, type ProjectStage, type ProjectTransition, pipelineVerbs, type QuotationTransition } from "./pipeline";
-export { recordVerbs } from "./records";
-export { reportVerbs } from "./reports";
+export type { DriveItem } from "./drive";
+export { listen } from "./events";
+export { type FieldLabelLookup, provideFieldLabels } from "./fieldLabels";
+export { HolidayImportError, type HolidayImportResult } from "./holidays";
+export { validationFromBody } from "./http";
+export type { IntegrationCheck, IntegrationView } from "./integrations";
+export type { JobRunAnswer, JobRunView, JobView } from "./jobs";
+export type { OutboxMessage, OutboxSummary } from "./mail";
+export type { AuditLog, ProjectStage, ProjectTransition, QuotationTransition } from "./pipeline";
 
-/** Every named verb the dataProvider answers (the jobs' and integrations' pages call their own). */
+/** Every named verb the dataProvider answers. */
 const verbs = {
   ...recordVerbs,
   ...driveVerbs,
@@ -56,6 +63,10 @@ const verbs = {
   ...reportVerbs,
   ...dashboardVerbs,
   ...mailVerbs,
+  ...jobVerbs,
+  ...integrationVerbs,
+  ...boardVerbs,
+  ...downloadVerbs,
 };
 export type SiaDataProvider = DataProvider & typeof verbs;
 

@@ -1,15 +1,12 @@
-/**
- * The «Integraciones» page (server/modules/integrations/routes.ts). Not part of the dataProvider: its verb
- * names (list, check) would read as resource calls there.
- */
+/** The «Integraciones» page (server/modules/integrations/routes.ts): which adapter each port runs, and a test call. */
 import type { IntegrationCheck, IntegrationView } from "../core/schemas/integration";
 import { apiFetch } from "./http";
 
 export type { IntegrationCheck, IntegrationView };
 
 export const integrationVerbs = {
-  list: () => apiFetch<{ integrations: IntegrationView[] }>("integrations").then((r) => r.integrations),
+  listIntegrations: () => apiFetch<{ integrations: IntegrationView[] }>("integrations").then((r) => r.integrations),
   /** POST integrations/:port/check: a failed test is {ok: false, message} (not an HTTP error). */
-  check: (port: string) =>
+  checkIntegration: (port: string) =>
     apiFetch<IntegrationCheck>(`integrations/${encodeURIComponent(port)}/check`, { method: "POST", body: {} }),
 };

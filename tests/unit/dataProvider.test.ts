@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fieldLabel } from "../../src/admin/i18n/fieldLabels";
 import { messages } from "../../src/core/messages";
-import { baseDataProvider, downloadCsv, listQuery } from "../../src/dataProvider";
-import { fieldLabel, resourceOfPath } from "../../src/dataProvider/fieldLabels";
+import { baseDataProvider, downloadCsv, listQuery, provideFieldLabels } from "../../src/dataProvider";
+import { resourceOfPath } from "../../src/dataProvider/fieldLabels";
 import { errorFor, toQueryString, validationFromBody } from "../../src/dataProvider/http";
+
+// As the admin app does at start (src/admin/App.tsx): the data provider names fields with the screens' labels.
+provideFieldLabels(fieldLabel);
 
 describe("dataProvider conventions", () => {
   it("maps react-admin list params onto /api/v1 list params", () => {

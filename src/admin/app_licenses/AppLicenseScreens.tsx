@@ -12,13 +12,14 @@ import {
   SelectInput,
   SimpleShowLayout,
   TextField,
+  useDataProvider,
   useNotify,
   useRecordContext,
   useTranslate,
 } from "react-admin";
 import { LICENSE_DEFAULTS } from "../../core/constants";
 import { appLicenseSchema } from "../../core/schemas/app_license";
-import { downloadCsv } from "../../dataProvider";
+import type { SiaDataProvider } from "../../dataProvider";
 import { SiaDateField } from "../common/DateField";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
@@ -44,6 +45,7 @@ export function LicenseScriptButton({ label = "sia.app_licenses.download_script"
   const translate = useTranslate();
   const record = useRecordContext();
   const notify = useNotify();
+  const dataProvider = useDataProvider<SiaDataProvider>();
   const [busy, setBusy] = useState(false);
   if (!record) return null;
   return (
@@ -55,11 +57,7 @@ export function LicenseScriptButton({ label = "sia.app_licenses.download_script"
         e.stopPropagation();
         setBusy(true);
         try {
-          await downloadCsv(
-            `app_licenses/${record.id}/download_license_script`,
-            {},
-            { fallbackName: `licencia_${record.id}.sql` },
-          );
+          await dataProvider.downloadLicenseScript(record.id);
         } catch (error) {
           notify((error as Error).message, { type: "error" });
         } finally {

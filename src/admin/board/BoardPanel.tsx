@@ -19,12 +19,12 @@ import {
   Typography,
 } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { type RaRecord, usePermissions, useRecordContext, useTranslate } from "react-admin";
+import { type RaRecord, useDataProvider, usePermissions, useRecordContext, useTranslate } from "react-admin";
 import { boardMessages } from "../../core/messages";
 import { BOARD_MESSAGE_MAX, BOARD_MESSAGE_MAX_UNITS, boardMessageSchema, graphemeCount } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
 import { formatDateTime } from "../../core/week";
-import { type BoardMember, type BoardMessage, boardApi } from "../../dataProvider/board";
+import type { BoardMember, BoardMessage, SiaDataProvider } from "../../dataProvider";
 import { MessageText } from "./MessageText";
 import { announceBoardActivity, useRealtime } from "./realtime";
 
@@ -51,6 +51,10 @@ export function BoardPanel() {
   const project = useRecordContext<RaRecord>();
   const { permissions: me } = usePermissions<SessionUser | null>();
   const translate = useTranslate();
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  // Effects read it here: react-admin's hook answers a new object when the page moves, which is no reason to reload.
+  const api = useRef(dataProvider);
+  api.current = dataProvider;
   const projectId = Number(project?.id);
   // The project says whether the user reads its board (board_member): nothing is asked that would be refused.
   const outsider = project?.board_member === false;
@@ -73,8 +77,8 @@ export function BoardPanel() {
       if (!last || !me || last.id <= lastRead.current) return;
       lastRead.current = last.id;
       if (list.every((m) => m.user_id === me.id || m.seen_by.some((s) => s.user_id === me.id))) return;
-      boardApi
-        .read(projectId, last.id)
+      api.current
+        .markBoardRead(projectId, last.id)
         .then(() => announceBoardActivity())
         .catch(() => {});
     },
@@ -89,7 +93,7 @@ export function BoardPanel() {
       return;
     }
     let alive = true;
-    Promise.all([boardApi.history(projectId), boardApi.members(projectId)])
+    Promise.all([api.current.boardHistory(projectId), api.current.boardMembers(projectId)])
       .then(([page, people]) => {
         if (!alive) return;
         setMessages(page.messages);
@@ -136,7 +140,7 @@ export function BoardPanel() {
   const loadOlder = async () => {
     const first = messages[0];
     if (!first) return;
-    const page = await boardApi.history(projectId, first.id);
+    const page = await dataProvider.boardHistory(projectId, first.id);
     setMessages((list) => [...page.messages, ...list]);
     setHasMore(page.has_more);
   };
@@ -176,7 +180,7 @@ export function BoardPanel() {
     setBusy(true);
     setError(undefined);
     try {
-      const { message } = await boardApi.post(projectId, body);
+      const { message } = await dataProvider.postBoardMessage(projectId, body);
       setMessages((list) => (list.some((m) => m.id === message.id) ? list : [...list, message]));
       setText("");
       setCaret(0);

@@ -6,10 +6,10 @@
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import { Badge, Divider, IconButton, ListItemText, Menu, MenuItem, Tooltip, Typography } from "@mui/material";
 import { useState } from "react";
-import { useNotify, useTranslate } from "react-admin";
+import { useDataProvider, useNotify, useTranslate } from "react-admin";
 import { useNavigate } from "react-router-dom";
 import { screenPath } from "../../core/resources";
-import { type BellNotification, boardApi } from "../../dataProvider/board";
+import type { BellNotification, SiaDataProvider } from "../../dataProvider";
 import { announceBoardActivity } from "./realtime";
 import { useSummary } from "./summary";
 
@@ -21,22 +21,23 @@ const base64UrlToBytes = (value: string) => {
 const pushSupported = () => typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window;
 
 /** Subscribes this device; answers the es.ts key of the outcome to show. */
-async function activatePush(): Promise<string> {
+async function activatePush(dataProvider: SiaDataProvider): Promise<string> {
   if (!pushSupported()) return "sia.bell.unsupported";
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return "sia.bell.permission_denied";
   const registration = await navigator.serviceWorker.register("/sw.js");
   await navigator.serviceWorker.ready;
-  const { public_key } = await boardApi.publicKey();
+  const { public_key } = await dataProvider.pushPublicKey();
   const subscription =
     (await registration.pushManager.getSubscription()) ??
     (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(public_key) }));
-  await boardApi.subscribe(subscription.toJSON());
+  await dataProvider.subscribePush(subscription.toJSON());
   return "sia.bell.activated";
 }
 
 export function NotificationBell() {
   const summary = useSummary();
+  const dataProvider = useDataProvider<SiaDataProvider>();
   const notify = useNotify();
   const navigate = useNavigate();
   const translate = useTranslate();
@@ -47,21 +48,21 @@ export function NotificationBell() {
   const open = async (target: HTMLElement) => {
     setAnchor(target);
     try {
-      setItems((await boardApi.notifications()).notifications);
+      setItems((await dataProvider.listNotifications()).notifications);
     } catch {
       setItems([]);
     }
   };
   const choose = async (n: BellNotification) => {
     setAnchor(null);
-    if (!n.seen_at) await boardApi.seen(n.id).catch(() => {});
+    if (!n.seen_at) await dataProvider.markNotificationSeen(n.id).catch(() => {});
     announceBoardActivity();
     if (n.project_id) navigate(`${screenPath("projects", "show", n.project_id)}?tab=board`);
   };
   const activate = async () => {
     setAnchor(null);
     try {
-      notify(await activatePush(), { type: "info" });
+      notify(await activatePush(dataProvider), { type: "info" });
     } catch (error) {
       notify("sia.bell.activation_failed", { type: "error", messageArgs: { error: (error as Error).message } });
     }

@@ -1,28 +1,28 @@
 /** The menu's counters (GET notifications/summary), polled and refreshed on board activity; shared by the menu and the bell. */
-import { useEffect, useState } from "react";
-import { boardApi, type Summary } from "../../dataProvider/board";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useDataProvider } from "react-admin";
+import type { SiaDataProvider, Summary } from "../../dataProvider";
 import { BOARD_ACTIVITY_EVENT } from "./realtime";
 
 const POLL_MS = 30_000;
 
 export function useSummary(enabled = true): Summary | null {
-  const [summary, setSummary] = useState<Summary | null>(null);
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  // One query for the menu and the bell; a failed poll keeps the last counters and waits for the next one.
+  const { data, refetch } = useQuery({
+    queryKey: ["sia", "notifications", "summary"],
+    queryFn: () => dataProvider.notificationSummary(),
+    enabled,
+    refetchInterval: POLL_MS,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
   useEffect(() => {
     if (!enabled) return;
-    let alive = true;
-    const load = () =>
-      boardApi
-        .summary()
-        .then((s) => alive && setSummary(s))
-        .catch(() => {});
-    load();
-    const timer = setInterval(load, POLL_MS);
+    const load = () => void refetch();
     window.addEventListener(BOARD_ACTIVITY_EVENT, load);
-    return () => {
-      alive = false;
-      clearInterval(timer);
-      window.removeEventListener(BOARD_ACTIVITY_EVENT, load);
-    };
-  }, [enabled]);
-  return summary;
+    return () => window.removeEventListener(BOARD_ACTIVITY_EVENT, load);
+  }, [enabled, refetch]);
+  return enabled ? (data ?? null) : null;
 }

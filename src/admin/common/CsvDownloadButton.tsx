@@ -2,8 +2,8 @@
 import DownloadIcon from "@mui/icons-material/Download";
 import { Button, CircularProgress } from "@mui/material";
 import { useState } from "react";
-import { useCanAccess, useListContext, useNotify, useResourceContext, useTranslate } from "react-admin";
-import { downloadCsv, listQuery } from "../../dataProvider";
+import { useCanAccess, useDataProvider, useListContext, useNotify, useResourceContext, useTranslate } from "react-admin";
+import type { SiaDataProvider } from "../../dataProvider";
 
 /** `label` is a catalogue key (a plain text shows as it is). */
 export function CsvDownloadButton({ label = "sia.common.export_csv" }: { label?: string }) {
@@ -11,6 +11,7 @@ export function CsvDownloadButton({ label = "sia.common.export_csv" }: { label?:
   const resource = useResourceContext() as string;
   const { filterValues, sort } = useListContext();
   const notify = useNotify();
+  const dataProvider = useDataProvider<SiaDataProvider>();
   const [busy, setBusy] = useState(false);
   // Offered only to whom the matrix grants the export (the server answers 403 to the others).
   const { canAccess } = useCanAccess({ resource, action: "export" });
@@ -23,7 +24,7 @@ export function CsvDownloadButton({ label = "sia.common.export_csv" }: { label?:
       onClick={async () => {
         setBusy(true);
         try {
-          await downloadCsv(`${resource}.csv`, listQuery({ filter: filterValues, sort }), { fallbackName: `${resource}.csv` });
+          await dataProvider.downloadListCsv(resource, { filter: filterValues, sort });
         } catch (error) {
           notify((error as Error).message, { type: "error" });
         } finally {

@@ -19,7 +19,7 @@ import {
 import { useRef, useState } from "react";
 import { useDataProvider, useNotify, useRefresh, useTranslate } from "react-admin";
 import { messages } from "../../core/messages";
-import { downloadCsv, HolidayImportError, type SiaDataProvider } from "../../dataProvider";
+import { HolidayImportError, type SiaDataProvider } from "../../dataProvider";
 import { RichText } from "../common/RichText";
 
 const isCsv = (file: File) => /\.csv$/i.test(file.name);
@@ -88,7 +88,7 @@ export function HolidayImportDialog({ open, onClose }: { open: boolean; onClose:
   const downloadFormat = async (event: React.MouseEvent) => {
     event.preventDefault();
     try {
-      await downloadCsv("holydays/download_holydays_format", {}, { fallbackName: "formato_dias_festivos.csv" });
+      await dataProvider.downloadHolidayFormat();
     } catch (e) {
       notify((e as Error).message, { type: "error" });
     }

@@ -19,7 +19,7 @@ import { canAccess } from "../../core/permissions";
 import { PAGE_PATHS, screenPath } from "../../core/resources";
 import { hasSomeRole } from "../../core/schemas/user";
 import type { SessionUser } from "../../core/session";
-import { listen } from "../../dataProvider/events";
+import { listen } from "../../dataProvider";
 import { NotificationBell } from "../board/NotificationBell";
 import { useSummary } from "../board/summary";
 import { MENU } from "./menuItems";

@@ -18,13 +18,14 @@ import {
   Typography,
 } from "@mui/material";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useTranslate } from "react-admin";
-import { type IntegrationView, integrationVerbs } from "../../dataProvider";
+import { useDataProvider, useTranslate } from "react-admin";
+import type { IntegrationView, SiaDataProvider } from "../../dataProvider";
 import { AdminPageGuard, errorText, QueryState, TableHeader } from "../common/AdminPage";
 
 function IntegrationRow({ integration }: { integration: IntegrationView }) {
   const translate = useTranslate();
-  const check = useMutation({ mutationFn: () => integrationVerbs.check(integration.port) });
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const check = useMutation({ mutationFn: () => dataProvider.checkIntegration(integration.port) });
   const result = check.isError ? { ok: false, message: errorText(check.error) } : check.data;
   return (
     <TableRow data-testid={`integration-${integration.port}`}>
@@ -71,7 +72,8 @@ function IntegrationRow({ integration }: { integration: IntegrationView }) {
 
 function IntegrationsCard() {
   const translate = useTranslate();
-  const list = useQuery({ queryKey: ["sia", "integrations"], queryFn: () => integrationVerbs.list() });
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const list = useQuery({ queryKey: ["sia", "integrations"], queryFn: () => dataProvider.listIntegrations() });
   return (
     <Card sx={{ mt: 2 }}>
       <CardContent>

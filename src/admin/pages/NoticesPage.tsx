@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { useDataProvider, useNotify, usePermissions, useTranslate } from "react-admin";
 import { noticeSchema } from "../../core/schemas/board";
 import type { SessionUser } from "../../core/session";
-import { boardApi } from "../../dataProvider/board";
+import type { SiaDataProvider } from "../../dataProvider";
 import { announceBoardActivity } from "../board/realtime";
 import { AdminPageGuard } from "../common/AdminPage";
 
@@ -24,7 +24,7 @@ function NoticeForm() {
   const { permissions: me } = usePermissions<SessionUser | null>();
   const translate = useTranslate();
   const notify = useNotify();
-  const dataProvider = useDataProvider();
+  const dataProvider = useDataProvider<SiaDataProvider>();
   const [message, setMessage] = useState("");
   const [author, setAuthor] = useState("");
   const [workspaceId, setWorkspaceId] = useState<string>("");
@@ -50,7 +50,7 @@ function NoticeForm() {
     setBusy(true);
     setError(undefined);
     try {
-      const result = await boardApi.sendNotice({
+      const result = await dataProvider.sendNotice({
         message,
         author_name: author,
         workspace_id: workspaceId ? Number(workspaceId) : null,

@@ -20,8 +20,8 @@ import {
 } from "@mui/material";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Confirm, useNotify, useTranslate } from "react-admin";
-import { type JobView, jobVerbs, mailVerbs } from "../../dataProvider";
+import { Confirm, useDataProvider, useNotify, useTranslate } from "react-admin";
+import type { JobView, SiaDataProvider } from "../../dataProvider";
 import { AdminPageGuard, errorText, QueryState, TableHeader } from "../common/AdminPage";
 import { formatDateTime } from "../common/AuditTrail";
 
@@ -29,10 +29,11 @@ function JobsCard() {
   const translate = useTranslate();
   const notify = useNotify();
   const queryClient = useQueryClient();
+  const dataProvider = useDataProvider<SiaDataProvider>();
   const [forcing, setForcing] = useState<JobView | null>(null);
-  const jobs = useQuery({ queryKey: ["sia", "jobs"], queryFn: () => jobVerbs.listJobs() });
+  const jobs = useQuery({ queryKey: ["sia", "jobs"], queryFn: () => dataProvider.listJobs() });
   const run = useMutation({
-    mutationFn: ({ name, force }: { name: string; force: boolean }) => jobVerbs.runJob(name, force),
+    mutationFn: ({ name, force }: { name: string; force: boolean }) => dataProvider.runJob(name, force),
     onSuccess: (answer) => {
       notify(answer.message, { type: answer.status === "done" ? "success" : "info", multiLine: true });
       void queryClient.invalidateQueries({ queryKey: ["sia"] });
@@ -112,7 +113,8 @@ function JobsCard() {
 
 function MessageDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const translate = useTranslate();
-  const message = useQuery({ queryKey: ["sia", "outbox", id], queryFn: () => mailVerbs.getOutboxMessage(id) });
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const message = useQuery({ queryKey: ["sia", "outbox", id], queryFn: () => dataProvider.getOutboxMessage(id) });
   return (
     <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-labelledby="outbox-message-title">
       <DialogTitle id="outbox-message-title">{message.data?.subject ?? translate("sia.outbox.subject")}</DialogTitle>
@@ -157,8 +159,9 @@ function MessageDialog({ id, onClose }: { id: string; onClose: () => void }) {
 
 function OutboxCard() {
   const translate = useTranslate();
+  const dataProvider = useDataProvider<SiaDataProvider>();
   const [open, setOpen] = useState<string | null>(null);
-  const outbox = useQuery({ queryKey: ["sia", "outbox"], queryFn: () => mailVerbs.listOutbox(1, 100) });
+  const outbox = useQuery({ queryKey: ["sia", "outbox"], queryFn: () => dataProvider.listOutbox(1, 100) });
   return (
     <Card sx={{ mt: 2 }}>
       <CardContent>

@@ -38,8 +38,7 @@ import {
 } from "../../core/schemas/report";
 import type { SessionUser } from "../../core/session";
 import { businessToday, previousWeekOf } from "../../core/week";
-import type { SiaDataProvider } from "../../dataProvider";
-import { validationFromBody } from "../../dataProvider/http";
+import { type SiaDataProvider, validationFromBody } from "../../dataProvider";
 import { SiaDatePicker } from "../common/DatePickerInput";
 
 /** The API list behind each kind (what the autocomplete searches). */

@@ -25,11 +25,11 @@ import {
 import { useRef, useState } from "react";
 import { Confirm, type HttpError, useTranslate } from "react-admin";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
+import { fieldLabel } from "../../../admin/i18n/fieldLabels";
 import type { Activity } from "../../../core/activity";
 import { changedFields, pickFields } from "../../../core/changedFields";
 import { messages } from "../../../core/messages";
 import { activitySchema } from "../../../core/schemas/activity";
-import { fieldLabel } from "../../../dataProvider/fieldLabels";
 import { ActivityForm } from "./ActivityForm";
 import { Glossary } from "./Glossary";
 import { activityFieldLabel } from "./labels";

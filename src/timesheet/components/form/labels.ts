@@ -1,6 +1,6 @@
 /** Spanish labels of an activity's fields, from react-admin's catalogue (resources.activities.fields). */
 import { resources } from "../../../admin/i18n/es";
-import { fieldLabel } from "../../../dataProvider/fieldLabels";
+import { fieldLabel } from "../../../admin/i18n/fieldLabels";
 
 const FIELDS: Record<string, string> = resources.activities.fields;
 
