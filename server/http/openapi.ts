@@ -151,13 +151,12 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     if (httpPart === "params") return { error: notFound() };
     const errors = zodFieldErrors(parsed.error);
     if (httpPart === "querystring") {
-      // A query parameter answers by its own name (`by_status`, not `by_status.0`), once per message.
+      // A query parameter answers by its own name (`by_status`, not `by_status.0`), with its first message.
       for (const field of Object.keys(errors)) {
         const name = field.split(".")[0];
-        if (name !== field) {
-          errors[name] = [...new Set([...(errors[name] ?? []), ...(errors[field] ?? [])])];
-          delete errors[field];
-        }
+        errors[name] ??= errors[field];
+        if (name !== field) delete errors[field];
+        errors[name] = errors[name].slice(0, 1);
       }
     }
     if (key) {

@@ -49,11 +49,18 @@ export async function boardRoutes(app: FastifyInstance) {
     "/projects/:id/messages",
     {
       config: { signedIn: true },
-      schema: doc({ tags, summary: "Escribir en el tablero del proyecto", body: boardMessageSchema, wrap: "message" }),
+      schema: doc({
+        tags,
+        summary: "Escribir en el tablero del proyecto",
+        body: boardMessageSchema,
+        wrap: "message",
+        // Who may write on this board is said first (403), whatever the message holds.
+        bodyReadByHandler: true,
+      }),
     },
     async (request, reply) => {
       const { user, project } = await boardOf(request);
-      const input = (request.body as { message: z.output<typeof boardMessageSchema> }).message;
+      const input = parseWrapped(request.body, "message", boardMessageSchema);
       if (!user.can_chat) throw new HttpError(403, boardMessages.cannotChat);
       const posted = await postMessage(app.db.db, user, project.id, input.body);
       pushNotified(

@@ -13,7 +13,7 @@ import type { z } from "zod";
 import { jobMessages } from "../../../src/core/messages";
 import { jobRunBody, outboxListQuery } from "../../../src/core/schemas/jobs";
 import { currentUser, requires } from "../../http/auth";
-import { HttpError, notFound, parse } from "../../http/errors";
+import { HttpError, notFound } from "../../http/errors";
 import { doc, fileAnswer } from "../../http/openapi";
 import { JOBS, jobByName } from "../../jobs";
 import { type JobRun, lastRuns, runJob } from "../../jobs/runner";

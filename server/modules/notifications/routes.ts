@@ -10,7 +10,6 @@ import { noticeSchema } from "../../../src/core/schemas/board";
 import { notANumber, z } from "../../../src/core/schemas/fields";
 import { notifications, projects } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
-import { parseWrapped } from "../../http/body";
 import { notFound, parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { idOf } from "../../http/resource";

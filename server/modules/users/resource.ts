@@ -5,7 +5,6 @@ import { cloudTokenSchema, userRoleFilter, userSchema, userUpdateSchema } from "
 import { employees, users } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
-import { parse } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
 import { encryptSecret, secretKey } from "../../http/secrets";
