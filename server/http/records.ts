@@ -4,9 +4,18 @@
  * declaration, so the published answer and the serialised one cannot drift from the table.
  */
 import { getTableColumns } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import type { ResourceDef } from "./resource";
+
+/** What a record's schema is derived from: the parts of a resource's declaration (server/http/resource.ts). */
+export interface RecordDeclaration {
+  singular: string;
+  table: PgTable;
+  hidden?: string[];
+  computed?: object;
+  nested?: Array<{ name: string }>;
+  answer?: Record<string, z.ZodType | null>;
+}
 
 function columnSchema(column: PgColumn): z.ZodType {
   const type = column.columnType;
@@ -42,14 +51,14 @@ function columnSchema(column: PgColumn): z.ZodType {
   return column.notNull ? schema : schema.nullable();
 }
 
-const CACHE = new WeakMap<ResourceDef, z.ZodType>();
+const CACHE = new WeakMap<RecordDeclaration, z.ZodType>();
 
 /**
  * The record schema of a resource. Computed columns are declared by their SQL, which carries no runtime
  * type: they are documented as present, of any type. A resource whose `present` reshapes the record
  * declares the difference in `answer`.
  */
-export function recordSchema(def: ResourceDef): z.ZodType {
+export function recordSchema(def: RecordDeclaration): z.ZodType {
   const cached = CACHE.get(def);
   if (cached) return cached;
   const shape: Record<string, z.ZodType> = {};
