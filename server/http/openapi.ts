@@ -177,16 +177,30 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
  * documentation and the contract tests: a missing key must never turn an answer into a 500.
  */
 const forSerializer = (schema: z.ZodType) =>
-  withoutRequired(z.toJSONSchema(schema, { io: "output", target: "draft-7", unrepresentable: "any" }));
+  forWriting(z.toJSONSchema(schema, { io: "output", target: "draft-7", unrepresentable: "any" }));
 
-function withoutRequired(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutRequired);
+/**
+ * The schema as the serialiser should read it: no `required`, no `format` (a Date is written as
+ * JSON.stringify writes it, whatever the format says), and «a text or null» as one type list rather than
+ * an anyOf, which fast-json-stringify would validate value by value (and refuse a Date as a text).
+ */
+function forWriting(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(forWriting);
   if (!node || typeof node !== "object") return node;
-  return Object.fromEntries(
-    Object.entries(node)
-      .filter(([key, value]) => !(key === "required" && Array.isArray(value)))
-      .map(([key, value]) => [key, withoutRequired(value)]),
+  const entries = Object.entries(node).filter(
+    ([key, value]) => !(key === "required" && Array.isArray(value)) && !(key === "format" && typeof value === "string"),
   );
+  const out = Object.fromEntries(entries.map(([key, value]) => [key, forWriting(value)])) as Record<string, unknown>;
+  const anyOf = out.anyOf as Array<Record<string, unknown>> | undefined;
+  if (Array.isArray(anyOf) && anyOf.length === 2) {
+    const nullable = anyOf.findIndex((s) => s.type === "null" && Object.keys(s).length === 1);
+    const other = anyOf[1 - nullable];
+    if (nullable >= 0 && typeof other.type === "string" && ["string", "number", "integer", "boolean"].includes(other.type)) {
+      const { anyOf: _, ...rest } = out;
+      return { ...rest, ...other, type: [other.type, "null"] };
+    }
+  }
+  return out;
 }
 
 /**
@@ -198,9 +212,18 @@ export const serializerCompiler = ({ schema, httpStatus }: { schema: unknown; ht
   const status = Number(httpStatus);
   if (!isZod(schema) || schema === okAnswer || !(status >= 200 && status < 300)) return (data: unknown) => JSON.stringify(data);
   let write: ((data: unknown) => string) | undefined;
+  let warned = false;
   return (data: unknown) => {
     write ??= fastJson(forSerializer(schema) as unknown as Parameters<typeof fastJson>[0]);
-    return write(data);
+    try {
+      return write(data);
+    } catch (error) {
+      // An answer its schema does not describe is still sent whole, never a 500; the contract test is
+      // where such a difference must be found.
+      if (!warned) process.emitWarning(`Respuesta fuera de su esquema: ${(error as Error).message}`, "SiaContract");
+      warned = true;
+      return JSON.stringify(data);
+    }
   };
 };
 
