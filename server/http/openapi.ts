@@ -180,7 +180,7 @@ const forSerializer = (schema: z.ZodType) =>
   forWriting(z.toJSONSchema(schema, { io: "output", target: "draft-7", unrepresentable: "any" }));
 
 /**
- * The schema as the serialiser should read it: no `required`, no `format` (a Date is written as
+ * The schema as the serialiser should read it: no `required`, no closed objects, no `format` (a Date is written as
  * JSON.stringify writes it, whatever the format says), and «a text or null» as one type list rather than
  * an anyOf, which fast-json-stringify would validate value by value (and refuse a Date as a text).
  */
@@ -191,6 +191,9 @@ function forWriting(node: unknown): unknown {
     ([key, value]) => !(key === "required" && Array.isArray(value)) && !(key === "format" && typeof value === "string"),
   );
   const out = Object.fromEntries(entries.map(([key, value]) => [key, forWriting(value)])) as Record<string, unknown>;
+  // A key the schema does not declare is written too: the contract test (which reads the declared
+  // `additionalProperties: false`) is where it must be found, never by a field vanishing from a screen.
+  if (out.additionalProperties === false) out.additionalProperties = true;
   const anyOf = out.anyOf as Array<Record<string, unknown>> | undefined;
   if (Array.isArray(anyOf) && anyOf.length === 2) {
     const nullable = anyOf.findIndex((s) => s.type === "null" && Object.keys(s).length === 1);

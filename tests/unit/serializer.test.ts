@@ -49,6 +49,12 @@ describe("the answer serialiser", () => {
       expect(Object.keys(schema.shape)).toContain(key);
   });
 
+  it("keeps a key a closed schema does not declare (the contract test finds it; no screen loses it)", () => {
+    const closed = serializerCompiler({ schema: z.object({ user: z.object({ id: z.number() }) }), httpStatus: "200" });
+    const body = { user: { id: 1, name: "Ana" }, meta: { page: 1 } };
+    expect(closed(body)).toBe(JSON.stringify(body));
+  });
+
   it("error answers go through JSON.stringify whatever their schema", () => {
     const conflict = serializerCompiler({ schema: z.object({ error: z.string() }), httpStatus: "409" });
     const body = { error: "Otro guardado llegó antes", client: { id: 3 } };
