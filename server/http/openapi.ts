@@ -5,6 +5,7 @@
  * answers is serialised from its schema (fast-json-stringify) and published in /api/docs as OpenAPI 3.1.
  */
 
+import { isDeepStrictEqual } from "node:util";
 import fastJson from "fast-json-stringify";
 import type { FastifySchema, FastifySchemaCompiler } from "fastify";
 import { createJsonSchemaTransform } from "fastify-type-provider-zod";
@@ -211,24 +212,50 @@ function forWriting(node: unknown): unknown {
  * built many times compiles only what it calls). Other answers (errors, whose bodies may carry the record
  * as it is now) go through JSON.stringify.
  */
-export const serializerCompiler = ({ schema, httpStatus }: { schema: unknown; httpStatus?: string }) => {
+export const serializerCompiler = ({
+  schema,
+  httpStatus,
+  check = process.env.NODE_ENV === "test",
+}: {
+  schema: unknown;
+  httpStatus?: string;
+  /**
+   * Under test, every answer is also written by JSON.stringify and the two must say the same: a value
+   * its schema would coerce (a decimal declared whole, a text declared a number) fails the test that
+   * sent it, instead of reaching a client changed.
+   */
+  check?: boolean;
+}) => {
   const status = Number(httpStatus);
   if (!isZod(schema) || schema === okAnswer || !(status >= 200 && status < 300)) return (data: unknown) => JSON.stringify(data);
   let write: ((data: unknown) => string) | undefined;
   let warned = false;
   return (data: unknown) => {
     write ??= fastJson(forSerializer(schema) as unknown as Parameters<typeof fastJson>[0]);
+    let written: string;
     try {
-      return write(data);
+      written = write(data);
     } catch (error) {
+      if (check) throw new ContractMismatch((error as Error).message);
       // An answer its schema does not describe is still sent whole, never a 500; the contract test is
       // where such a difference must be found.
       if (!warned) process.emitWarning(`Respuesta fuera de su esquema: ${(error as Error).message}`, "SiaContract");
       warned = true;
       return JSON.stringify(data);
     }
+    if (check && !isDeepStrictEqual(JSON.parse(written), JSON.parse(JSON.stringify(data)))) {
+      throw new ContractMismatch(`${written.slice(0, 300)} ≠ ${JSON.stringify(data).slice(0, 300)}`);
+    }
+    return written;
   };
 };
+
+/** An answer its declared schema would change (only under test: `check`). */
+export class ContractMismatch extends Error {
+  constructor(detail: string) {
+    super(`La respuesta no coincide con su esquema declarado: ${detail}`);
+  }
+}
 
 /* ---------- the published document ---------- */
 

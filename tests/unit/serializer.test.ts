@@ -39,8 +39,16 @@ describe("the answer serialiser", () => {
   });
 
   it("sends an answer its schema does not describe whole, rather than failing", () => {
+    const lenient = serializerCompiler({ schema: z.object({ rows: z.array(record) }), httpStatus: "200", check: false });
     const body = { rows: [{ id: "no es número", at: 5, day: [], amount: {} }] };
-    expect(JSON.parse(write(body))).toEqual(body);
+    expect(JSON.parse(lenient(body))).toEqual(body);
+  });
+
+  it("under test, an answer its schema would change fails instead of reaching a client changed", () => {
+    const whole = serializerCompiler({ schema: z.object({ hours: z.number().int(), code: z.string() }), httpStatus: "200" });
+    expect(() => whole({ hours: 1.5, code: "A" })).toThrow(/no coincide/);
+    expect(() => whole({ hours: 2, code: 7 })).toThrow(/no coincide/);
+    expect(whole({ hours: 2, code: "7" })).toBe('{"hours":2,"code":"7"}');
   });
 
   it("a declared resource's record keeps every column of its table", () => {
