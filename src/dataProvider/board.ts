@@ -1,29 +1,21 @@
 /** The project boards, the bell, notices and push subscriptions: their calls, and the boards' live feed. */
-import type { BoardMessageView as BoardMessage } from "../core/schemas/board";
+import type { z } from "zod";
+import type {
+  BellNotification,
+  BoardMember,
+  BoardMessageView as BoardMessage,
+  boardHistoryAnswer,
+  boardMembersAnswer,
+  boardPostAnswer,
+  markReadAnswer,
+  noticeAnswer,
+  notificationSeenAnswer,
+  notificationsAnswer,
+  Summary,
+} from "../core/schemas/board";
 import { API_ROOT, apiFetch } from "./http";
 
-export type { BoardMessage };
-
-export interface BoardMember {
-  id: number;
-  name: string;
-  handle: string;
-  can_chat: boolean;
-}
-export interface BellNotification {
-  id: number;
-  kind: "mention" | "notice" | "project";
-  message: string;
-  author_name: string;
-  project_id: number | null;
-  project_name: string | null;
-  seen_at: string | null;
-  created_at: string;
-}
-export interface Summary {
-  unread_messages: number;
-  unseen_notifications: number;
-}
+export type { BellNotification, BoardMember, BoardMessage, Summary };
 
 /** An event of GET /api/v1/realtime (the boards' live feed). */
 export type RealtimeEvent =
@@ -80,22 +72,23 @@ function openRealtime(onEvent: (event: RealtimeEvent) => void): () => void {
 /** Named for the dataProvider, where `post` or `read` alone would read as resource calls. */
 export const boardVerbs = {
   boardHistory: (projectId: number, beforeId?: number) =>
-    apiFetch<{ messages: BoardMessage[]; has_more: boolean }>(`projects/${projectId}/messages`, {
+    apiFetch<z.infer<typeof boardHistoryAnswer>>(`projects/${projectId}/messages`, {
       query: { before_id: beforeId },
     }),
   postBoardMessage: (projectId: number, body: string) =>
-    apiFetch<{ message: BoardMessage }>(`projects/${projectId}/messages`, { method: "POST", body: { message: { body } } }),
+    apiFetch<z.infer<typeof boardPostAnswer>>(`projects/${projectId}/messages`, { method: "POST", body: { message: { body } } }),
   markBoardRead: (projectId: number, upTo: number) =>
-    apiFetch<{ read: number; unread_messages: number }>(`projects/${projectId}/messages/read`, {
+    apiFetch<z.infer<typeof markReadAnswer>>(`projects/${projectId}/messages/read`, {
       method: "POST",
       body: { read: { up_to_id: upTo } },
     }),
-  boardMembers: (projectId: number) => apiFetch<{ members: BoardMember[] }>(`projects/${projectId}/members`),
-  listNotifications: () => apiFetch<{ notifications: BellNotification[] }>("notifications", { query: { per_page: 15 } }),
-  markNotificationSeen: (id: number) => apiFetch(`notifications/${id}/seen`, { method: "PUT", body: {} }),
+  boardMembers: (projectId: number) => apiFetch<z.infer<typeof boardMembersAnswer>>(`projects/${projectId}/members`),
+  listNotifications: () => apiFetch<z.infer<typeof notificationsAnswer>>("notifications", { query: { per_page: 15 } }),
+  markNotificationSeen: (id: number) =>
+    apiFetch<z.infer<typeof notificationSeenAnswer>>(`notifications/${id}/seen`, { method: "PUT", body: {} }),
   notificationSummary: () => apiFetch<Summary>("notifications/summary"),
   sendNotice: (notification: { message: string; author_name?: string; workspace_id?: number | null }) =>
-    apiFetch<{ message: string }>("notifications", { method: "POST", body: { notification } }),
+    apiFetch<z.infer<typeof noticeAnswer>>("notifications", { method: "POST", body: { notification } }),
   pushPublicKey: () => apiFetch<{ public_key: string }>("push/public_key"),
   subscribePush: (subscription: PushSubscriptionJSON) =>
     apiFetch("push/subscriptions", { method: "POST", body: { subscription } }),

@@ -1,13 +1,10 @@
 /** Holidays (SPEC §7, holydays extras): the days of a range, and the CSV import with every bad row named. */
+import type { z } from "zod";
 import { messages } from "../core/messages";
+import type { HolidayImportResult, holydayDay } from "../core/schemas/holyday";
 import { apiFetch, errorFor, messagesOf, payloadOf, request, validationFromBody } from "./http";
 
-/** Answer of PUT holydays/import_holydays. */
-export interface HolidayImportResult {
-  imported: number;
-  skipped: number;
-  warning?: string;
-}
+export type { HolidayImportResult };
 
 /** A refused holiday file: the base message and every bad row the server named (fila N: …). */
 export class HolidayImportError extends Error {
@@ -42,7 +39,7 @@ export const holidayVerbs = {
   },
   /** GET holydays/holydays_by_date?from&to (inclusive local dates). */
   holydaysByDate: (from: string, to: string, signal?: AbortSignal) =>
-    apiFetch<{ holydays: { id: number; date: string; name?: string | null }[] }>("holydays/holydays_by_date", {
+    apiFetch<{ holydays: z.infer<typeof holydayDay>[] }>("holydays/holydays_by_date", {
       query: { from, to },
       signal,
     }).then((r) => r.holydays),

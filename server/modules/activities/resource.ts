@@ -14,8 +14,16 @@ import {
   activityBatchSchema,
   activitySchema,
   activityUpdateSchema,
+  copyWeekAnswerOf,
+  freezeAnswer,
+  recentActivitiesQuery,
+  ticketsAnswer,
+  weekSaveAnswerOf,
+  weekStateAnswer,
+  weekStateQuery,
+  weekValidAnswer,
 } from "../../../src/core/schemas/activity";
-import { endOfDay, isDateInRange, isInstantInRange, localDateOf, startOfDay, weekOf } from "../../../src/core/week";
+import { endOfDay, isInstantInRange, localDateOf, startOfDay } from "../../../src/core/week";
 import type { Db } from "../../db/client";
 import {
   activities,
@@ -30,8 +38,9 @@ import {
 import { authorize, currentUser, requires } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { type CsvColumn, csvStream } from "../../http/csv";
-import { HttpError, parse, ValidationError } from "../../http/errors";
+import { HttpError, ValidationError } from "../../http/errors";
 import { doc, fileAnswer } from "../../http/openapi";
+import { recordSchema } from "../../http/records";
 import {
   declareResource,
   etagOf,
@@ -191,6 +200,7 @@ async function rowsByIds(service: ResourceService, ctx: RequestContext, ids: num
 /** The timesheet calls of SPEC §7 beside the declared CRUD; their rules live in ./service, ./weekSave, ./copyWeek, ./freeze. */
 function activityRoutes(app: FastifyInstance, service: ResourceService) {
   const db = () => app.db.db as Db;
+  const activityRecord = recordSchema(service.def);
 
   app.put(
     "/activities/:id",
@@ -198,9 +208,11 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
       schema: doc({
         tags,
         summary: "Actualizar actividad",
+        // No declared params: a bad id answers this route's own 404 (activityNotFoundForUpdate), below.
         body: withVersion(activityUpdateSchema),
         wrap: "activity",
         version: "required",
+        response: { 200: z.object({ activity: activityRecord, message: z.string() }) },
       }),
       config: requires("activities", "update"),
     },
@@ -224,10 +236,18 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
 
   app.get(
     "/activities/recent_activities",
-    { schema: doc({ tags, summary: "Actividades recientes (para iniciar una nueva)" }), config: requires("activities", "list") },
+    {
+      schema: doc({
+        tags,
+        summary: "Actividades recientes (para iniciar una nueva)",
+        querystring: recentActivitiesQuery,
+        response: { 200: z.object({ activities: z.array(activityRecord) }) },
+      }),
+      config: requires("activities", "list"),
+    },
     async (request) => {
       const ctx = service.context(app, request, "list");
-      const q = request.query as Record<string, unknown>;
+      const q = request.query as z.output<typeof recentActivitiesQuery>;
       const employeeId = employeeFor(ctx.user, q.employee_id ?? q.by_employee);
       const { rows } = await service.list(ctx, {
         by_employee: String(employeeId),
@@ -251,11 +271,16 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
   app.post(
     "/activities/validate",
     {
-      schema: doc({ tags, summary: "Validar un guardado de la semana (altas, cambios y bajas) sin escribir" }),
+      schema: doc({
+        tags,
+        summary: "Validar un guardado de la semana (altas, cambios y bajas) sin escribir",
+        body: activityBatchSchema,
+        response: { 200: weekValidAnswer },
+      }),
       config: requires("activities", "create"),
     },
     async (request) => {
-      const body = parse(activityBatchSchema, request.body ?? {});
+      const body = request.body as ActivityBatch;
       await planWeekSave(db(), currentUser(request), saveGrants(request, body), body, false);
       return { valid: true };
     },
@@ -264,11 +289,17 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
   app.post(
     "/activities/batch",
     {
-      schema: doc({ tags, summary: "Guardar la semana: altas, cambios y bajas juntos (todo o nada)" }),
+      schema: doc({
+        tags,
+        summary: "Guardar la semana: altas, cambios y bajas juntos (todo o nada)",
+        description: "Con `Prefer: return=minimal` las actividades llevan solo su id.",
+        body: activityBatchSchema,
+        response: { 200: weekSaveAnswerOf(activityRecord) },
+      }),
       config: requires("activities", "create"),
     },
     async (request, reply) => {
-      const body = parse(activityBatchSchema, request.body ?? {});
+      const body = request.body as ActivityBatch;
       const grants = saveGrants(request, body);
       const ctx = service.context(app, request, "create");
       const saved = await withValidation(() => db().transaction((tx) => saveWeek(tx, ctx.user, grants, body)));
@@ -297,7 +328,16 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
 
   app.post(
     "/activities/copy_previous_week",
-    { schema: doc({ tags, summary: "Copiar las actividades de la semana anterior" }), config: requires("activities", "create") },
+    {
+      // Its parameters come in the query or in the body (either, as SPEC §7's clients send them), and an
+      // unreadable week answers dateOutOfRange: weekCopyOf reads them (a declared part reads one of the two).
+      schema: doc({
+        tags,
+        summary: "Copiar las actividades de la semana anterior",
+        response: { 200: copyWeekAnswerOf(activityRecord) },
+      }),
+      config: requires("activities", "create"),
+    },
     async (request) => {
       const ctx = service.context(app, request, "create");
       const copy = weekCopyOf(ctx.user, paramsOf(request));
@@ -319,19 +359,19 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
   app.get(
     "/activities/week_state",
     {
-      schema: doc({ tags, summary: "Estado de la semana: cerrada o abierta y qué puede hacer quien pregunta" }),
+      schema: doc({
+        tags,
+        summary: "Estado de la semana: cerrada o abierta y qué puede hacer quien pregunta",
+        querystring: weekStateQuery,
+        response: { 200: weekStateAnswer },
+      }),
       config: requires("activities", "list"),
     },
     async (request) => {
       const user = currentUser(request);
-      const q = request.query as Record<string, unknown>;
-      const day = typeof q.week_start === "string" ? localDateOf(q.week_start) : null;
-      if (!day) throw ValidationError.field("week_start", messages.invalidDate);
-      const week = weekOf(day);
-      if (!isDateInRange(week.starts_on) || !isDateInRange(week.ends_on))
-        throw ValidationError.field("week_start", messages.dateOutOfRange);
+      const q = request.query as z.output<typeof weekStateQuery>;
       const employeeId = employeeFor(user, q.by_employee ?? q.employee_id);
-      return weekState(db(), user, employeeId, week);
+      return weekState(db(), user, employeeId, q.week_start);
     },
   );
 
@@ -344,7 +384,12 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
     app.put(
       `/activities/${path}`,
       {
-        schema: doc({ tags, summary: `${close ? "Cerrar" : "Abrir"} ${kind === "week" ? "la semana" : "el mes"}` }),
+        // Like copying a week, its parameters come in the query or in the body: read by rangeStartDate.
+        schema: doc({
+          tags,
+          summary: `${close ? "Cerrar" : "Abrir"} ${kind === "week" ? "la semana" : "el mes"}`,
+          response: { 200: freezeAnswer },
+        }),
         // Everyone closes their own week; opening a week and any month are the administrators'.
         config: requires("activities", kind === "week" && close ? "freeze" : "freeze_others"),
       },
@@ -391,7 +436,11 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
 
   app.post(
     "/activities/get_ticket_by_proyect",
-    { schema: doc({ tags, summary: "Buscar tickets (Azure Devops)" }), config: requires("activities", "create") },
+    {
+      // Its parameters come in the query or in the body; an id that is not one is no filter (null), not a 422.
+      schema: doc({ tags, summary: "Buscar tickets (Azure Devops)", response: { 200: ticketsAnswer } }),
+      config: requires("activities", "create"),
+    },
     async (request) => {
       const user = currentUser(request);
       const p = paramsOf(request);

@@ -1,22 +1,25 @@
 /** Project boards: history, posting with mentions, read receipts and the members list. */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
 import { boardMessages } from "../../../src/core/messages";
-import { BOARD_PAGE_SIZE, boardMessageSchema, markReadSchema } from "../../../src/core/schemas/board";
-import { notANumber, z } from "../../../src/core/schemas/fields";
+import {
+  boardHistoryAnswer,
+  boardHistoryQuery,
+  boardMembersAnswer,
+  boardMessageSchema,
+  boardPostAnswer,
+  markReadAnswer,
+  markReadSchema,
+} from "../../../src/core/schemas/board";
 import { projects } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { parseWrapped } from "../../http/body";
-import { forbidden, HttpError, notFound, parse } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { forbidden, HttpError, notFound } from "../../http/errors";
+import { doc, idParams } from "../../http/openapi";
 import { idOf } from "../../http/resource";
 import { pushNotified } from "../notifications";
 import { boardMembers, canReadBoard, history, markRead, postMessage, unreadTotal } from "./service";
-
-const historyQuery = z.object({
-  before_id: z.coerce.number({ error: notANumber }).int().positive().max(2_147_483_647).optional(),
-  per_page: z.coerce.number({ error: notANumber }).int().min(1).max(100).default(BOARD_PAGE_SIZE),
-});
 
 export async function boardRoutes(app: FastifyInstance) {
   const tags = ["board"];
@@ -36,10 +39,19 @@ export async function boardRoutes(app: FastifyInstance) {
 
   app.get(
     "/projects/:id/messages",
-    { config: { signedIn: true }, schema: doc({ tags, summary: "Mensajes del tablero del proyecto (paginados)" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({
+        tags,
+        summary: "Mensajes del tablero del proyecto (paginados)",
+        params: idParams,
+        querystring: boardHistoryQuery,
+        response: { 200: boardHistoryAnswer },
+      }),
+    },
     async (request) => {
       const { project } = await boardOf(request);
-      const query = parse(historyQuery, request.query ?? {});
+      const query = request.query as z.output<typeof boardHistoryQuery>;
       const page = await history(app.db.db, project.id, query.before_id, query.per_page);
       return { ...page, per_page: query.per_page };
     },
@@ -52,10 +64,12 @@ export async function boardRoutes(app: FastifyInstance) {
       schema: doc({
         tags,
         summary: "Escribir en el tablero del proyecto",
+        params: idParams,
         body: boardMessageSchema,
         wrap: "message",
         // Who may write on this board is said first (403), whatever the message holds.
         bodyReadByHandler: true,
+        response: { 201: boardPostAnswer },
       }),
     },
     async (request, reply) => {
@@ -80,10 +94,20 @@ export async function boardRoutes(app: FastifyInstance) {
 
   app.post(
     "/projects/:id/messages/read",
-    { config: { signedIn: true }, schema: doc({ tags, summary: "Marcar mensajes del tablero como leídos" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({
+        tags,
+        summary: "Marcar mensajes del tablero como leídos",
+        params: idParams,
+        body: markReadSchema,
+        wrap: "read",
+        response: { 200: markReadAnswer },
+      }),
+    },
     async (request) => {
       const { user, project } = await boardOf(request);
-      const input = parseWrapped(request.body ?? {}, "read", markReadSchema);
+      const input = (request.body as { read: z.output<typeof markReadSchema> }).read;
       const read = await app.db.db.transaction((tx) => markRead(tx, user.id, project.id, input.up_to_id ?? null));
       return { read, unread_messages: await unreadTotal(app.db.db, user.id) };
     },
@@ -91,7 +115,15 @@ export async function boardRoutes(app: FastifyInstance) {
 
   app.get(
     "/projects/:id/members",
-    { config: { signedIn: true }, schema: doc({ tags, summary: "Usuarios del proyecto (para mencionar)" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({
+        tags,
+        summary: "Usuarios del proyecto (para mencionar)",
+        params: idParams,
+        response: { 200: boardMembersAnswer },
+      }),
+    },
     async (request) => {
       const { project } = await boardOf(request);
       const members = await boardMembers(app.db.db, project.id);

@@ -1,13 +1,19 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import type { z } from "zod";
 import { CLIENT_FOLDERS, NEW_CLIENT_CODE } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
 import { canAccess } from "../../../src/core/permissions";
-import { clientSchema, clientUpdateSchema } from "../../../src/core/schemas/client";
+import {
+  clientSchema,
+  clientUpdateSchema,
+  nextClientCodeAnswer,
+  searchClientsAnswer,
+  searchClientsQuery,
+} from "../../../src/core/schemas/client";
 import type { Tx } from "../../db/client";
 import { activities, client_groups, client_product_catalogs, clients, products, prospects } from "../../db/schema";
 import { requires } from "../../http/auth";
 import { csvOf, searchOf, sortableOf } from "../../http/columns";
-import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { declareResource, filter } from "../../http/resource";
 import { searchCondition } from "../../http/search";
@@ -150,17 +156,27 @@ export const clientsResource = declareResource({
   routes(app) {
     app.get(
       "/clients/next_client_code",
-      { config: requires("clients", "create"), schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente" }) },
+      {
+        config: requires("clients", "create"),
+        schema: doc({ tags: ["clients"], summary: "Siguiente código de cliente", response: { 200: nextClientCodeAnswer } }),
+      },
       async (_request) => {
         return { client_code: await nextClientCode(app.db.db) };
       },
     );
     app.get(
       "/clients/search_clients_and_prospects",
-      { config: requires("clients", "list"), schema: doc({ tags: ["clients"], summary: "Buscar clientes y prospectos" }) },
+      {
+        config: requires("clients", "list"),
+        schema: doc({
+          tags: ["clients"],
+          summary: "Buscar clientes y prospectos",
+          querystring: searchClientsQuery,
+          response: { 200: searchClientsAnswer },
+        }),
+      },
       async (request) => {
-        const search = String((request.query as Record<string, unknown>).search ?? "").trim();
-        if (search.length > 200) throw ValidationError.field("search", messages.tooLong(200));
+        const { search } = request.query as z.output<typeof searchClientsQuery>;
         const db = app.db.db;
         const [foundClients, foundProspects] = await Promise.all([
           db

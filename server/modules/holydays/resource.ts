@@ -1,11 +1,13 @@
 import type { MultipartFile } from "@fastify/multipart";
+import { z } from "zod";
 import { importMessages, messages } from "../../../src/core/messages";
-import { holydaySchema, holydaysByDateSchema, holydayUpdateSchema } from "../../../src/core/schemas/holyday";
+import { holydayImportAnswer, holydaySchema, holydaysByDateSchema, holydayUpdateSchema } from "../../../src/core/schemas/holyday";
 import { holydays } from "../../db/schema";
 import { requires } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
-import { HttpError, parse, ValidationError } from "../../http/errors";
+import { HttpError, ValidationError } from "../../http/errors";
 import { doc, fileAnswer } from "../../http/openapi";
+import { recordSchema } from "../../http/records";
 import { declareResource, sendCsv } from "../../http/resource";
 import { icsPool } from "../../ports/calendar/icsPool";
 import { CsvReadError, type CsvRecords } from "../../ports/text/csvRecords";
@@ -35,11 +37,21 @@ export const holydaysResource = declareResource({
     created_at: holydays.created_at,
   }),
   defaultSort: { column: "date", order: "asc" },
-  routes(app) {
+  routes(app, service) {
     app.get(
       "/holydays/holydays_by_date",
-      { schema: doc({ tags, summary: "Días festivos en un rango (máximo un año)" }), config: requires("holydays", "list") },
-      async (request) => ({ holydays: await holydaysByDate(app.db.db, parse(holydaysByDateSchema, request.query ?? {})) }),
+      {
+        schema: doc({
+          tags,
+          summary: "Días festivos en un rango (máximo un año)",
+          querystring: holydaysByDateSchema,
+          response: { 200: z.object({ holydays: z.array(recordSchema(service.def)) }) },
+        }),
+        config: requires("holydays", "list"),
+      },
+      async (request) => ({
+        holydays: await holydaysByDate(app.db.db, request.query as z.output<typeof holydaysByDateSchema>),
+      }),
     );
 
     app.get(
@@ -57,7 +69,15 @@ export const holydaysResource = declareResource({
 
     app.put(
       "/holydays/import_holydays",
-      { schema: doc({ tags, summary: "Importar días festivos (CSV: fecha,nombre)" }), config: requires("holydays", "import") },
+      {
+        // A multipart file, read and checked by the handler (its refusals name the file's rows).
+        schema: doc({
+          tags,
+          summary: "Importar días festivos (CSV: fecha,nombre)",
+          response: { 200: holydayImportAnswer },
+        }),
+        config: requires("holydays", "import"),
+      },
       async (request, reply) => {
         let file: MultipartFile | undefined;
         try {

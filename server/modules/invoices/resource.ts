@@ -7,13 +7,21 @@ import {
 } from "../../../src/core/invoiceMachine";
 import { messages } from "../../../src/core/messages";
 import { z } from "../../../src/core/schemas/fields";
-import { invoiceSchema, invoiceTransitionSchema, invoiceUpdateSchema } from "../../../src/core/schemas/invoice";
+import {
+  invoiceSchema,
+  invoiceTransitionSchema,
+  invoiceUpdateSchema,
+  percentageToInvoiceAnswer,
+  percentageToInvoiceQuery,
+} from "../../../src/core/schemas/invoice";
+import { auditLogsAnswer } from "../../../src/core/schemas/project";
 import { audit, auditTrail } from "../../db/audit";
 import { invoices, projects } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, idParams } from "../../http/openapi";
+import { recordSchema } from "../../http/records";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
 import {
@@ -162,18 +170,20 @@ export const invoicesResource = declareResource({
 
     app.get(
       "/invoices/percentage_to_invoice",
-      { config: requires("invoices", "list"), schema: doc({ tags, summary: "Porcentaje que falta por facturar" }) },
+      {
+        config: requires("invoices", "list"),
+        schema: doc({
+          tags,
+          summary: "Porcentaje que falta por facturar",
+          querystring: percentageToInvoiceQuery,
+          response: { 200: percentageToInvoiceAnswer },
+        }),
+      },
       async (request) => {
-        const parsed = z.coerce
-          .number()
-          .int()
-          .positive()
-          .max(2_147_483_647)
-          .safeParse((request.query as Record<string, unknown>).project_id);
-        if (!parsed.success) throw ValidationError.field("project_id", messages.required);
-        const [project] = await app.db.db.select({ id: projects.id }).from(projects).where(eq(projects.id, parsed.data));
+        const { project_id } = request.query as z.output<typeof percentageToInvoiceQuery>;
+        const [project] = await app.db.db.select({ id: projects.id }).from(projects).where(eq(projects.id, project_id));
         if (!project) throw ValidationError.field("project_id", messages.invalidReference);
-        return { missing_percentage: await missingPercentage(app.db.db, parsed.data) };
+        return { missing_percentage: await missingPercentage(app.db.db, project_id) };
       },
     );
 
@@ -181,7 +191,14 @@ export const invoicesResource = declareResource({
       "/invoices/:id/aasm_transition",
       {
         config: requires("invoices", "transition"),
-        schema: doc({ tags, summary: "Cambiar el estado de la factura", version: "optional" }),
+        // The body is read after the invoice is found (404 first): parseBody, not a declared body.
+        schema: doc({
+          tags,
+          summary: "Cambiar el estado de la factura",
+          params: idParams,
+          version: "optional",
+          response: { 200: z.object({ invoice: recordSchema(service.def) }) },
+        }),
       },
       async (request) => {
         const id = idOf(request);
@@ -194,7 +211,15 @@ export const invoicesResource = declareResource({
 
     app.get(
       "/invoices/:id/audit_logs",
-      { config: requires("invoices", "show"), schema: doc({ tags, summary: "Bitácora de cambios de la factura" }) },
+      {
+        config: requires("invoices", "show"),
+        schema: doc({
+          tags,
+          summary: "Bitácora de cambios de la factura",
+          params: idParams,
+          response: { 200: auditLogsAnswer },
+        }),
+      },
       async (request) => {
         const ctx = service.context(app, request, "show");
         const id = idOf(request);

@@ -5,21 +5,23 @@
  */
 import { and, count, desc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import type { z } from "zod";
 import { boardMessages } from "../../../src/core/messages";
-import { noticeSchema } from "../../../src/core/schemas/board";
-import { notANumber, z } from "../../../src/core/schemas/fields";
+import {
+  noticeAnswer,
+  noticeSchema,
+  notificationSeenAnswer,
+  notificationSummary,
+  notificationsAnswer,
+  notificationsQuery,
+} from "../../../src/core/schemas/board";
 import { notifications, projects } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
-import { notFound, parse } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { notFound } from "../../http/errors";
+import { doc, idParams } from "../../http/openapi";
 import { idOf } from "../../http/resource";
 import { unreadTotal } from "../board";
 import { pushNotified, sendNotice } from "./service";
-
-const listQuery = z.object({
-  before_id: z.coerce.number({ error: notANumber }).int().positive().max(2_147_483_647).optional(),
-  per_page: z.coerce.number({ error: notANumber }).int().min(1).max(100).default(20),
-});
 
 export async function notificationRoutes(app: FastifyInstance) {
   const tags = ["notifications"];
@@ -28,11 +30,16 @@ export async function notificationRoutes(app: FastifyInstance) {
     "/notifications",
     {
       config: requires("notifications", "list"),
-      schema: doc({ tags, summary: "Mis notificaciones (las más recientes primero)" }),
+      schema: doc({
+        tags,
+        summary: "Mis notificaciones (las más recientes primero)",
+        querystring: notificationsQuery,
+        response: { 200: notificationsAnswer },
+      }),
     },
     async (request) => {
       const user = currentUser(request);
-      const { before_id, per_page } = parse(listQuery, request.query ?? {});
+      const { before_id, per_page } = request.query as z.output<typeof notificationsQuery>;
       const rows = await app.db.db
         .select({
           id: notifications.id,
@@ -56,7 +63,10 @@ export async function notificationRoutes(app: FastifyInstance) {
 
   app.get(
     "/notifications/summary",
-    { config: requires("notifications", "list"), schema: doc({ tags, summary: "Contadores del menú" }) },
+    {
+      config: requires("notifications", "list"),
+      schema: doc({ tags, summary: "Contadores del menú", response: { 200: notificationSummary } }),
+    },
     async (request) => {
       const user = currentUser(request);
       const [unseen] = await app.db.db
@@ -69,7 +79,15 @@ export async function notificationRoutes(app: FastifyInstance) {
 
   app.put(
     "/notifications/:id/seen",
-    { config: requires("notifications", "update"), schema: doc({ tags, summary: "Marcar una notificación como vista" }) },
+    {
+      config: requires("notifications", "update"),
+      schema: doc({
+        tags,
+        summary: "Marcar una notificación como vista",
+        params: idParams,
+        response: { 200: notificationSeenAnswer },
+      }),
+    },
     async (request) => {
       const user = currentUser(request);
       const id = idOf(request);
@@ -92,6 +110,7 @@ export async function notificationRoutes(app: FastifyInstance) {
         summary: "Enviar un aviso a todos o a un espacio de trabajo",
         body: noticeSchema,
         wrap: "notification",
+        response: { 201: noticeAnswer },
       }),
     },
     async (request, reply) => {

@@ -6,9 +6,13 @@ import { permittedEvents, projectStateLabel } from "../../../src/core/projectMac
 import { screenPath } from "../../../src/core/resources";
 import { optionalText, z } from "../../../src/core/schemas/fields";
 import {
+  auditLogsAnswer,
   extendProjectSchema,
+  nextProjectCodeAnswer,
+  notifyUserAnswer,
   notifyUserSchema,
   projectSchema,
+  projectStagesAnswer,
   projectTransitionSchema,
   projectUpdateSchema,
   requiredComment,
@@ -29,7 +33,8 @@ import {
 import { currentUser, requires } from "../../http/auth";
 import { csvOf, searchOf, sortableOf } from "../../http/columns";
 import { forbidden, ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, idParams } from "../../http/openapi";
+import { recordSchema } from "../../http/records";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { memberSql, unreadCountSql } from "../board";
@@ -279,13 +284,17 @@ export const projectsResource = declareResource({
   },
   routes(app, service) {
     const tags = ["projects"];
+    const answer = z.object({ project: recordSchema(service.def) });
     const showAfter = async (request: Parameters<typeof idOf>[0], id: number) => ({
       project: await service.show(service.context(app, request, "show"), id),
     });
 
     app.get(
       "/projects/get_next_project_code",
-      { config: requires("projects", "create"), schema: doc({ tags, summary: "Siguiente código de proyecto" }) },
+      {
+        config: requires("projects", "create"),
+        schema: doc({ tags, summary: "Siguiente código de proyecto", response: { 200: nextProjectCodeAnswer } }),
+      },
       async () => ({ next_project_code: await nextProjectCode(app.db.db) }),
     );
 
@@ -293,7 +302,14 @@ export const projectsResource = declareResource({
       "/projects/:id/aasm_transition",
       {
         config: requires("projects", "transition"),
-        schema: doc({ tags, summary: "Aplicar un evento de estado al proyecto", version: "optional" }),
+        // The body is read after the project is found (404 first): parseBody, not a declared body.
+        schema: doc({
+          tags,
+          summary: "Aplicar un evento de estado al proyecto",
+          params: idParams,
+          version: "optional",
+          response: { 200: answer },
+        }),
       },
       async (request) => {
         const id = idOf(request);
@@ -306,7 +322,15 @@ export const projectsResource = declareResource({
 
     app.get(
       "/projects/:id/project_stages",
-      { config: requires("projects", "show"), schema: doc({ tags, summary: "Historial de estados del proyecto" }) },
+      {
+        config: requires("projects", "show"),
+        schema: doc({
+          tags,
+          summary: "Historial de estados del proyecto",
+          params: idParams,
+          response: { 200: projectStagesAnswer },
+        }),
+      },
       async (request) => {
         const ctx = service.context(app, request, "show");
         const id = idOf(request);
@@ -317,7 +341,15 @@ export const projectsResource = declareResource({
 
     app.get(
       "/projects/:id/audit_logs",
-      { config: requires("projects", "show"), schema: doc({ tags, summary: "Bitácora de cambios del proyecto" }) },
+      {
+        config: requires("projects", "show"),
+        schema: doc({
+          tags,
+          summary: "Bitácora de cambios del proyecto",
+          params: idParams,
+          response: { 200: auditLogsAnswer },
+        }),
+      },
       async (request) => {
         const ctx = service.context(app, request, "show");
         const id = idOf(request);
@@ -334,7 +366,14 @@ export const projectsResource = declareResource({
       "/projects/:id/extend_project",
       {
         config: requires("projects", "update"),
-        schema: doc({ tags, summary: "Extender la ETA del proyecto", version: "optional" }),
+        // The body is read after the project is found (404 first): parseBody, not a declared body.
+        schema: doc({
+          tags,
+          summary: "Extender la ETA del proyecto",
+          params: idParams,
+          version: "optional",
+          response: { 200: answer },
+        }),
       },
       async (request) => {
         const ctx = service.context(app, request, "update");
@@ -360,7 +399,17 @@ export const projectsResource = declareResource({
     for (const action of Object.keys(INVOICE_ACTIONS) as Array<keyof typeof INVOICE_ACTIONS>) {
       app.post(
         `/projects/:id/${action}`,
-        { config: requires("projects", "invoice"), schema: doc({ tags, summary: INVOICE_ACTIONS[action], version: "optional" }) },
+        {
+          config: requires("projects", "invoice"),
+          // The body is read after the project is found (404 first): parseBody, not a declared body.
+          schema: doc({
+            tags,
+            summary: INVOICE_ACTIONS[action],
+            params: idParams,
+            version: "optional",
+            response: { 200: answer },
+          }),
+        },
         async (request) => {
           const ctx = service.context(app, request, "invoice");
           const id = idOf(request);
@@ -381,7 +430,16 @@ export const projectsResource = declareResource({
 
     app.post(
       "/projects/:id/notify_user",
-      { config: requires("projects", "notify"), schema: doc({ tags, summary: "Avisar al PM y al responsable del proyecto" }) },
+      {
+        config: requires("projects", "notify"),
+        // The body is read after the project is found (404 first): parseBody, not a declared body.
+        schema: doc({
+          tags,
+          summary: "Avisar al PM y al responsable del proyecto",
+          params: idParams,
+          response: { 200: notifyUserAnswer },
+        }),
+      },
       async (request) => {
         const ctx = service.context(app, request, "notify");
         const id = idOf(request);

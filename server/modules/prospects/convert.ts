@@ -13,6 +13,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { CLIENT_FOLDERS } from "../../../src/core/constants";
 import { pipelineMessages } from "../../../src/core/messages";
 import { clientFieldsSchema } from "../../../src/core/schemas/client";
@@ -20,7 +21,8 @@ import type { Db } from "../../db/client";
 import { activities, client_product_catalogs, clients, prospects, quotations } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
 import { notFound, parse, ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, idParams } from "../../http/openapi";
+import { recordSchema } from "../../http/records";
 import { idOf, ResourceService, withValidation } from "../../http/resource";
 import type { DocumentsPort } from "../../ports/documents";
 import { clientsResource, nextClientCode, warnSimilarClients } from "../clients";
@@ -45,10 +47,17 @@ export function convertToClientRoute(app: FastifyInstance) {
       schema: doc({
         tags: ["prospects"],
         summary: "Convertir el prospecto en cliente",
+        params: idParams,
         body: clientFieldsSchema,
         wrap: "client",
         // A won prospect is said first, whatever else the request lacks.
         bodyReadByHandler: true,
+        response: {
+          201: z.object({
+            client: recordSchema(clientsResource),
+            warning: z.string().optional().describe("El folder anterior no se pudo eliminar del drive"),
+          }),
+        },
       }),
     },
     async (request, reply) => {

@@ -6,7 +6,8 @@ import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { messages } from "../../../src/core/messages";
 import { FINAL_QUOTATION_STATES, permittedEvents, quotationStateOptions } from "../../../src/core/quotationMachine";
-import { quotationSchema, quotationUpdateSchema } from "../../../src/core/schemas/quotation";
+import { labelledAuditLogsAnswer } from "../../../src/core/schemas/project";
+import { quotationSchema, quotationStatesAnswer, quotationUpdateSchema } from "../../../src/core/schemas/quotation";
 import { QUOTATION_STATES, type QuotationState } from "../../../src/core/states";
 import { auditTrail } from "../../db/audit";
 import type { Tx } from "../../db/client";
@@ -14,7 +15,7 @@ import { clients, products, prospects, quotations, users } from "../../db/schema
 import { currentUser, requires } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { notFound, ValidationError } from "../../http/errors";
-import { doc, fileAnswer } from "../../http/openapi";
+import { doc, fileAnswer, idParams } from "../../http/openapi";
 import { declareResource, filter, idOf } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
@@ -168,7 +169,11 @@ export const quotationsResource = declareResource({
       "/quotations/quotation_states",
       {
         config: requires("quotations", "list"),
-        schema: doc({ tags: ["quotations"], summary: "Estados de cotización con su nombre" }),
+        schema: doc({
+          tags: ["quotations"],
+          summary: "Estados de cotización con su nombre",
+          response: { 200: quotationStatesAnswer },
+        }),
       },
       async (_request) => {
         return { quotation_states: quotationStateOptions() };
@@ -181,6 +186,7 @@ export const quotationsResource = declareResource({
         schema: doc({
           tags: ["quotations"],
           summary: "Invitación iCalendar del evento",
+          params: idParams,
           response: { 200: fileAnswer("text/calendar", "El evento como archivo .ics") },
         }),
       },
@@ -218,7 +224,12 @@ export const quotationsResource = declareResource({
       "/quotations/:id/audit_logs",
       {
         config: requires("quotations", "show"),
-        schema: doc({ tags: ["quotations"], summary: "Historial de estados y comentarios de la cotización" }),
+        schema: doc({
+          tags: ["quotations"],
+          summary: "Historial de estados y comentarios de la cotización",
+          params: idParams,
+          response: { 200: labelledAuditLogsAnswer },
+        }),
       },
       async (request) => {
         const id = idOf(request);

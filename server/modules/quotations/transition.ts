@@ -18,6 +18,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
   CLIENT_FOLDERS,
   PROJECT_FOLDERS,
@@ -44,7 +45,8 @@ import {
 } from "../../db/schema";
 import { currentUser, requires } from "../../http/auth";
 import { notFound, ValidationError, zodFieldErrors } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, idParams } from "../../http/openapi";
+import { recordSchema } from "../../http/records";
 import { expectedVersion, idOf, type ResourceService, staleVersion, withValidation } from "../../http/resource";
 import { testPause } from "../../http/testPause";
 import { TEMPLATES_DIR } from "../../paths";
@@ -118,9 +120,16 @@ export function transitionRoute(app: FastifyInstance, service: ResourceService) 
         tags: ["quotations"],
         summary: "Cambiar el estado de la cotización",
         body: quotationTransitionSchema,
+        params: idParams,
         version: "optional",
         // Its fields answer by the dialog's names, and the version is checked first.
         bodyReadByHandler: true,
+        response: {
+          200: z.object({
+            quotation: recordSchema(service.def),
+            warning: z.string().optional().describe("El folder anterior no se pudo eliminar del drive"),
+          }),
+        },
       }),
     },
     async (request) => {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, not, sql } from "drizzle-orm";
-import type { z } from "zod";
+import { z } from "zod";
 import { messages } from "../../../src/core/messages";
 import { workspaceSchema, workspaceUpdateSchema } from "../../../src/core/schemas/workspace";
 import type { Tx } from "../../db/client";
@@ -7,7 +7,8 @@ import { app_settings, bosses_workspaces, employees, workspaces } from "../../db
 import { requires } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, idParams } from "../../http/openapi";
+import { recordSchema } from "../../http/records";
 import { declareResource, etagOf, idOf, requireVersion, staleVersion } from "../../http/resource";
 import { outer } from "../../http/sql";
 
@@ -98,7 +99,9 @@ export const workspacesResource = declareResource({
         schema: doc({
           tags: ["workspaces"],
           summary: "Activar o desactivar las notificaciones del espacio de trabajo",
+          params: idParams,
           version: "optional",
+          response: { 200: z.object({ workspace: recordSchema(service.def) }) },
         }),
       },
       async (request, reply) => {

@@ -18,7 +18,7 @@
  */
 import { ACTION_TYPES, type ActionType, VACATION_DESCRIPTION } from "../constants";
 import { messages } from "../messages";
-import { localDate } from "../week";
+import { isDateInRange, localDate, localDateOf, weekOf } from "../week";
 import { flag, instant, optionalId, optionalText, z } from "./fields";
 
 export const OWNERABLE_TYPES = ["Client", "Prospect"] as const;
@@ -252,55 +252,129 @@ export const ACTIVITY_CSV_COLUMNS = [
   "descripcion",
 ] as const;
 
-/** One employee's week as GET activities/week_state answers it. */
-export interface WeekState {
-  week_start: string;
-  week_end: string;
-  employee_id: number;
-  /** Every day of the week is frozen. */
-  frozen: boolean;
-  /** "week" when the week was closed, "month" when a frozen month covers some of its days, else null. */
-  frozen_kind: "week" | "month" | null;
-  frozen_days: string[];
-  can_close: boolean;
-  can_open: boolean;
-}
+/** An employee's id as a query names it; the route checks it (employeeFor), with its own messages. */
+const employeeChoice = () => z.unknown().optional().meta({ description: "Id del empleado (solo administradores)" });
 
-/** POST activities/batch's answer to a week's draft (`Activity`: how the caller types a stored activity). */
-export interface WeekSave<Activity = Record<string, unknown>> {
-  /** The created activities (and those already stored under their import key), in the order sent. */
+/**
+ * GET activities/week_state: the week containing `week_start` (a date), and whose (`by_employee` or
+ * `employee_id`: an administrator's choice; anyone else's own).
+ */
+export const weekStateQuery = z.object({
+  week_start: z.string({ error: messages.invalidDate }).transform((value, ctx) => {
+    const day = localDateOf(value);
+    if (!day) {
+      ctx.addIssue({ code: "custom", message: messages.invalidDate });
+      return z.NEVER;
+    }
+    const week = weekOf(day);
+    if (!isDateInRange(week.starts_on) || !isDateInRange(week.ends_on)) {
+      ctx.addIssue({ code: "custom", message: messages.dateOutOfRange });
+      return z.NEVER;
+    }
+    return week;
+  }),
+  by_employee: employeeChoice(),
+  employee_id: employeeChoice(),
+});
+
+/** GET activities/recent_activities: whose (an administrator's choice; anyone else's own). */
+export const recentActivitiesQuery = z.object({ employee_id: employeeChoice(), by_employee: employeeChoice() });
+
+/** One employee's week as GET activities/week_state answers it. */
+export const weekStateAnswer = z.object({
+  week_start: z.string(),
+  week_end: z.string(),
+  employee_id: z.number().int(),
+  /** Every day of the week is frozen. */
+  frozen: z.boolean(),
+  /** "week" when the week was closed, "month" when a frozen month covers some of its days, else null. */
+  frozen_kind: z.enum(["week", "month"]).nullable(),
+  frozen_days: z.array(z.string()),
+  can_close: z.boolean(),
+  can_open: z.boolean(),
+});
+export type WeekState = z.infer<typeof weekStateAnswer>;
+
+/** A stored activity inside an answer, as the browser relies on it (the server declares its whole record). */
+export const storedActivity = z.looseObject({ id: z.number().int() });
+type StoredActivity = z.infer<typeof storedActivity>;
+
+/** POST activities/validate: the draft would be saved. */
+export const weekValidAnswer = z.object({ valid: z.boolean() });
+
+/**
+ * POST activities/batch's answer to a week's draft, with `activity` the schema of a stored activity (with
+ * `Prefer: return=minimal`, its id alone).
+ */
+export const weekSaveAnswerOf = <A extends z.ZodType>(activity: A) =>
+  z.object({
+    /** The created activities (and those already stored under their import key), in the order sent. */
+    activities: z.array(activity),
+    updated: z.array(activity),
+    /** The ids of the removed activities. */
+    deleted: z.array(z.number().int()),
+    created: z.number().int(),
+    existing: z.number().int(),
+    message: z.string(),
+  });
+export const weekSaveAnswer = weekSaveAnswerOf(storedActivity);
+/** POST activities/batch's answer (`Activity`: how the caller types a stored activity). */
+export type WeekSave<Activity = StoredActivity> = Omit<z.infer<typeof weekSaveAnswer>, "activities" | "updated"> & {
   activities: Activity[];
   updated: Activity[];
-  deleted: number[];
-  created: number;
-  existing: number;
-  message: string;
-}
-
-/** POST activities/copy_previous_week's answer (`Activity`: how the caller types a stored activity). */
-export interface CopyWeekAnswer<Activity = Record<string, unknown>> {
-  created: number;
-  /** How many activities the previous week had. */
-  total: number;
-  activities: Activity[];
-  skipped: ActivitySkipped[];
-  /** A dry run: what would be copied (nothing was written). */
-  dry_run?: true;
-  to_copy?: { description: string; begins_at: string; ends_at: string; action_type: string }[];
-  message: string;
-}
-
-/** PUT activities/{close,open}_activities and {close,open}_month_activities. */
-export interface FreezeAnswer {
-  frozen: boolean;
-  message: string;
-  frozen_period: { starts_on: string; ends_on: string };
-}
+};
 
 /** An activity of the previous week that POST activities/copy_previous_week did not copy, and why. */
-export interface ActivitySkipped {
-  description: string;
-  begins_at: string;
-  ends_at: string;
-  reason: string;
-}
+export const activitySkipped = z.object({
+  description: z.string(),
+  begins_at: z.string(),
+  ends_at: z.string(),
+  reason: z.string(),
+});
+export type ActivitySkipped = z.infer<typeof activitySkipped>;
+
+/** POST activities/copy_previous_week's answer, with `activity` the schema of a stored activity. */
+export const copyWeekAnswerOf = <A extends z.ZodType>(activity: A) =>
+  z.object({
+    created: z.number().int(),
+    /** How many activities the previous week had. */
+    total: z.number().int(),
+    activities: z.array(activity),
+    skipped: z.array(activitySkipped),
+    /** A dry run: what would be copied (nothing was written). */
+    dry_run: z.literal(true).optional(),
+    to_copy: z
+      .array(z.object({ description: z.string(), begins_at: z.string(), ends_at: z.string(), action_type: z.string() }))
+      .optional(),
+    message: z.string(),
+  });
+export const copyWeekAnswer = copyWeekAnswerOf(storedActivity);
+/** POST activities/copy_previous_week's answer (`Activity`: how the caller types a stored activity). */
+export type CopyWeekAnswer<Activity = StoredActivity> = Omit<z.infer<typeof copyWeekAnswer>, "activities"> & {
+  activities: Activity[];
+};
+
+/** PUT activities/{close,open}_activities and {close,open}_month_activities. */
+export const freezeAnswer = z.object({
+  frozen: z.boolean(),
+  message: z.string(),
+  frozen_period: z.object({
+    employee_id: z.number().int(),
+    kind: z.enum(["week", "month"]),
+    starts_on: z.string(),
+    ends_on: z.string(),
+  }),
+});
+export type FreezeAnswer = z.infer<typeof freezeAnswer>;
+
+/** POST activities/get_ticket_by_proyect: the work items found. */
+export const ticketsAnswer = z.object({
+  tickets: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      state: z.string().nullable().optional(),
+      url: z.string().nullable().optional(),
+    }),
+  ),
+});

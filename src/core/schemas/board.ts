@@ -4,19 +4,20 @@
  */
 import { z } from "zod";
 import { boardMessages, messages } from "../messages";
-import { optionalId } from "./fields";
+import { notANumber, optionalId } from "./fields";
 
 /** A board message as the API answers it (the route builds it, the board screen reads it). */
-export interface BoardMessageView {
-  id: number;
-  project_id: number;
-  user_id: number;
-  author_name: string;
-  body: string;
-  mentions: number[];
-  created_at: string;
-  seen_by: Array<{ user_id: number; name: string; read_at: string }>;
-}
+export const boardMessageView = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  user_id: z.number().int(),
+  author_name: z.string(),
+  body: z.string(),
+  mentions: z.array(z.number().int()),
+  created_at: z.string(),
+  seen_by: z.array(z.object({ user_id: z.number().int(), name: z.string(), read_at: z.string() })),
+});
+export type BoardMessageView = z.infer<typeof boardMessageView>;
 
 /** The most characters a message holds, counted as a person sees them (graphemeCount). */
 export const BOARD_MESSAGE_MAX = 500;
@@ -50,6 +51,29 @@ export const markReadSchema = z.object({
   up_to_id: optionalId(),
 });
 
+/** GET projects/:id/messages: a page of the history, older than `before_id` when it comes. */
+export const boardHistoryQuery = z.object({
+  before_id: z.coerce.number({ error: notANumber }).int().positive().max(2_147_483_647).optional(),
+  per_page: z.coerce.number({ error: notANumber }).int().min(1).max(100).default(BOARD_PAGE_SIZE),
+});
+
+export const boardHistoryAnswer = z.object({
+  messages: z.array(boardMessageView),
+  has_more: z.boolean(),
+  per_page: z.number().int(),
+});
+
+/** POST projects/:id/messages: the message and who it mentioned (their user ids). */
+export const boardPostAnswer = z.object({ message: boardMessageView, mentioned: z.array(z.number().int()) });
+
+/** POST projects/:id/messages/read: how many were marked, and the user's unread messages left on every board. */
+export const markReadAnswer = z.object({ read: z.number().int(), unread_messages: z.number().int() });
+
+/** Someone who can be mentioned on a board. */
+export const boardMember = z.object({ id: z.number().int(), name: z.string(), handle: z.string(), can_chat: z.boolean() });
+export type BoardMember = z.infer<typeof boardMember>;
+export const boardMembersAnswer = z.object({ members: z.array(boardMember) });
+
 export const noticeSchema = z.object({
   message: z
     .string({ error: boardMessages.noticeRequired })
@@ -63,6 +87,67 @@ export const noticeSchema = z.object({
     .optional()
     .nullable(),
   workspace_id: optionalId(),
+});
+
+/* ---------- the bell ---------- */
+
+export const NOTIFICATION_KIND_VALUES = ["notice", "mention", "project"] as const;
+
+/** GET notifications: a page, older than `before_id` when it comes. */
+export const notificationsQuery = z.object({
+  before_id: z.coerce.number({ error: notANumber }).int().positive().max(2_147_483_647).optional(),
+  per_page: z.coerce.number({ error: notANumber }).int().min(1).max(100).default(20),
+});
+
+/** A notification of the bell, as GET notifications answers it. */
+export const bellNotification = z.object({
+  id: z.number().int(),
+  kind: z.enum(NOTIFICATION_KIND_VALUES),
+  message: z.string(),
+  author_name: z.string(),
+  project_id: z.number().int().nullable(),
+  project_name: z.string().nullable(),
+  project_message_id: z.number().int().nullable(),
+  seen_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type BellNotification = z.infer<typeof bellNotification>;
+export const notificationsAnswer = z.object({ notifications: z.array(bellNotification), has_more: z.boolean() });
+
+/** GET notifications/summary: the menu's counters. */
+export const notificationSummary = z.object({ unread_messages: z.number().int(), unseen_notifications: z.number().int() });
+export type Summary = z.infer<typeof notificationSummary>;
+
+/** PUT notifications/:id/seen: the notification as stored. */
+export const notificationSeenAnswer = z.object({
+  notification: z.object({
+    id: z.number().int(),
+    message: z.string(),
+    author_name: z.string(),
+    user_id: z.number().int().nullable(),
+    workspace_id: z.number().int().nullable(),
+    kind: z.enum(NOTIFICATION_KIND_VALUES),
+    project_id: z.number().int().nullable(),
+    project_message_id: z.number().int().nullable(),
+    notice_id: z.number().int().nullable(),
+    seen_at: z.string().nullable(),
+    emailed_at: z.string().nullable(),
+    created_at: z.string(),
+  }),
+});
+
+/** POST notifications: the notice, how many received it, and the toast's text. */
+export const noticeAnswer = z.object({
+  notification: z.object({
+    id: z.number().int(),
+    message: z.string(),
+    author_name: z.string(),
+    workspace_id: z.number().int().nullable(),
+    created_by: z.number().int().nullable(),
+    created_at: z.string(),
+    recipients: z.number().int(),
+  }),
+  message: z.string(),
 });
 
 export const pushSubscriptionSchema = z.object({

@@ -69,3 +69,22 @@ export const clientFormSchema = clientFields.omit({ client_product_catalogs_attr
       { error: messages.duplicateProduct },
     ),
 });
+
+/** GET clients/next_client_code. */
+export const nextClientCodeAnswer = z.object({ client_code: z.string() });
+
+/** GET clients/search_clients_and_prospects: the text searched (trimmed). */
+export const searchClientsQuery = z.object({
+  search: z
+    .string({ error: messages.invalidValue })
+    .trim()
+    .max(200, { error: messages.tooLong(200) })
+    .optional()
+    .default(""),
+});
+
+/** GET clients/search_clients_and_prospects: up to 10 clients and 10 prospects not yet won (for who lists them). */
+export const searchClientsAnswer = z.object({
+  clients: z.array(z.object({ id: z.number().int(), name: z.string(), client_code: z.string() })),
+  prospects: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});

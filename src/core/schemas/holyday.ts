@@ -45,3 +45,14 @@ export const holydaysByDateSchema = z.object({ from: isoDate(), to: isoDate() })
   if (daysBetween(v.from, v.to) > HOLYDAY_RANGE_MAX_DAYS)
     ctx.addIssue({ code: "custom", path: ["to"], message: messages.dateRangeTooLong });
 });
+
+/** PUT holydays/import_holydays: how many were written and skipped (and a warning when none was new). */
+export const holydayImportAnswer = z.object({
+  imported: z.number().int(),
+  skipped: z.number().int(),
+  warning: z.string().optional(),
+});
+export type HolidayImportResult = z.infer<typeof holydayImportAnswer>;
+
+/** GET holydays/holydays_by_date: the holidays of the range, as the browser relies on them. */
+export const holydayDay = z.looseObject({ id: z.number().int(), date: z.string(), name: z.string().nullable().optional() });

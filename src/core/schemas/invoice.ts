@@ -39,3 +39,15 @@ export const invoiceTransitionSchema = z.object({
   folio: folio(),
 });
 export type InvoiceTransitionInput = z.infer<typeof invoiceTransitionSchema>;
+
+/** GET invoices/percentage_to_invoice: the project whose percentage is asked (any bad value: required). */
+export const percentageToInvoiceQuery = z.object({
+  project_id: z.coerce
+    .number({ error: messages.required })
+    .int({ error: messages.required })
+    .positive({ error: messages.required })
+    .max(2_147_483_647, { error: messages.required }),
+});
+
+/** GET invoices/percentage_to_invoice: what is left to invoice of the project, in percent. */
+export const percentageToInvoiceAnswer = z.object({ missing_percentage: z.number() });

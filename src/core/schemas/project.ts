@@ -79,32 +79,51 @@ export const extendProjectSchema = z.object({
 export const notifyUserSchema = z.object({ message: optionalText(500) });
 
 /** One stage of a project's history (GET projects/:id/project_stages). */
-export interface ProjectStage {
-  id: number;
-  event: string;
-  event_label: string;
-  from_state: string | null;
-  from_state_label: string | null;
-  to_state: string;
-  to_state_label: string;
-  comment: string | null;
-  stage_date: string | null;
-  eta: string | null;
-  responsible_id: number | null;
-  responsible_name: string | null;
-  user_id: number | null;
-  user_name: string | null;
-  created_at: string;
-}
+export const projectStage = z.object({
+  id: z.number().int(),
+  event: z.string(),
+  event_label: z.string(),
+  from_state: z.string().nullable(),
+  from_state_label: z.string().nullable(),
+  to_state: z.string(),
+  to_state_label: z.string(),
+  comment: z.string().nullable(),
+  stage_date: z.string().nullable(),
+  eta: z.string().nullable(),
+  responsible_id: z.number().int().nullable(),
+  responsible_name: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  user_name: z.string().nullable(),
+  created_at: z.string(),
+});
+export type ProjectStage = z.infer<typeof projectStage>;
+export const projectStagesAnswer = z.object({ project_stages: z.array(projectStage) });
 
 /** One audited change of a project, invoice or quotation (GET …/:id/audit_logs). */
-export interface AuditLog {
-  id: number;
-  field: string;
-  old_value: string | null;
-  new_value: string | null;
-  comment: string | null;
-  user_id: number | null;
-  user_name: string | null;
-  created_at: string;
-}
+export const auditLog = z.object({
+  id: z.number().int(),
+  field: z.string(),
+  old_value: z.string().nullable(),
+  new_value: z.string().nullable(),
+  comment: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  user_name: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AuditLog = z.infer<typeof auditLog>;
+export const auditLogsAnswer = z.object({ audit_logs: z.array(auditLog) });
+/** A quotation's audit log: a state's value also by its name. */
+export const labelledAuditLogsAnswer = z.object({
+  audit_logs: z.array(auditLog.extend({ old_value_label: z.string().nullable(), new_value_label: z.string().nullable() })),
+});
+
+/** GET projects/get_next_project_code. */
+export const nextProjectCodeAnswer = z.object({ next_project_code: z.string() });
+
+/** POST projects/:id/notify_user: the notifications recorded (e-mail is not sent) and the toast's text. */
+export const notifyUserAnswer = z.object({
+  notified: z.number().int(),
+  notifications: z.array(z.object({ id: z.number().int(), user_id: z.number().int() })),
+  email_sent: z.boolean(),
+  message: z.string(),
+});

@@ -69,3 +69,6 @@ export const quotationFormSchema = z.preprocess(
       : value,
   quotationSchema.extend({ with_event: z.boolean().optional() }),
 );
+
+/** GET quotations/quotation_states: each state by its name. */
+export const quotationStatesAnswer = z.object({ quotation_states: z.array(z.object({ id: z.string(), name: z.string() })) });
