@@ -7,7 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { accessMessages, messages } from "../../src/core/messages";
-import { HttpError, parse, ValidationError } from "../http/errors";
+import { HttpError, ValidationError } from "../http/errors";
 import { doc } from "../http/openapi";
 import { AdminInputError, createAdmin } from "./admin";
 import { LOCAL_ADMIN_HEADER, readLocalAdminEndpoint } from "./localEndpoint";
@@ -29,6 +29,14 @@ function sameKey(given: unknown, expected: string) {
 }
 
 const bodySchema = z.object({ email: z.string().max(300), password: z.string().max(500), name: z.string().max(300).optional() });
+/** The administrator created or promoted (server/cli/admin.ts). */
+const createdAnswer = z.object({
+  userId: z.number(),
+  employeeId: z.number(),
+  email: z.string(),
+  createdUser: z.boolean(),
+  createdEmployee: z.boolean(),
+});
 
 export function localAdminRoutes(app: FastifyInstance) {
   app.post(
@@ -36,14 +44,23 @@ export function localAdminRoutes(app: FastifyInstance) {
     {
       // Not a session's route: the key from DATA_DIR, on a direct loopback connection, is the credential.
       config: { public: true },
-      schema: doc({ tags: ["users"], summary: "Crear o promover un administrador desde la máquina del servidor" }),
+      schema: doc({
+        tags: ["users"],
+        summary: "Crear o promover un administrador desde la máquina del servidor",
+        body: bodySchema,
+        response: { 200: createdAnswer },
+      }),
+      // Before the body is read or validated: elsewhere, or with no endpoint written, the route does not
+      // exist (404, whatever the body), and without the key it is a 401.
+      onRequest: async (request) => {
+        const endpoint = readLocalAdminEndpoint(app.config);
+        if (!endpoint || !isDirectLocal(request)) throw new HttpError(404, messages.routeNotFound);
+        if (!sameKey(request.headers[LOCAL_ADMIN_HEADER], endpoint.key))
+          throw new HttpError(401, accessMessages.localAdminSecret);
+      },
     },
     async (request) => {
-      const endpoint = readLocalAdminEndpoint(app.config);
-      // Elsewhere, or with no endpoint written, the route does not exist.
-      if (!endpoint || !isDirectLocal(request)) throw new HttpError(404, messages.routeNotFound);
-      if (!sameKey(request.headers[LOCAL_ADMIN_HEADER], endpoint.key)) throw new HttpError(401, accessMessages.localAdminSecret);
-      const input = parse(bodySchema, request.body ?? {});
+      const input = request.body as z.output<typeof bodySchema>;
       try {
         const result = await createAdmin(app.db.db, input);
         request.log.warn({ user: result.userId }, "administrator created or promoted from the server's machine");

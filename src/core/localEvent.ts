@@ -6,7 +6,8 @@
  * POST activities/batch (creates, updates and deletions together). This module is the contract between
  * the import routes, the browser's saved week and the batch save: field names exactly as SPEC §3 writes them.
  */
-import type { ActionType } from "./constants";
+import { z } from "zod";
+import { ACTION_TYPES } from "./constants";
 
 export const WEEK_STORAGE_KEY = "weekCalendar";
 
@@ -14,48 +15,51 @@ export const WEEK_STORAGE_KEY = "weekCalendar";
 export const IMPORT_TYPES = ["GCL", "CSV", "ICS"] as const;
 export type ImportType = (typeof IMPORT_TYPES)[number];
 
-export interface GoogleCalendarEventInfo {
-  organizer?: string | null;
-  hangoutLink?: string | null;
-}
+export const googleCalendarEventInfo = z.object({
+  organizer: z.string().nullable().optional(),
+  hangoutLink: z.string().nullable().optional(),
+});
+export type GoogleCalendarEventInfo = z.infer<typeof googleCalendarEventInfo>;
 
-export interface LocalEvent {
+/** One local event, as the imports answer it and the saved week keeps it. */
+export const localEventAnswer = z.object({
   /** The source's id (calendar UID + instance start, CSV row key); duplicates get `CP-<time>` ids. */
-  id: string;
+  id: z.string(),
   /** The event's title as it came (`P|PRY-001|DE|…`). */
-  summary: string;
+  summary: z.string(),
   /** ISO 8601 instants. */
-  start: string;
-  end: string;
-  description: string;
-  actionType: ActionType;
-  clientId: number | null;
-  clientName: string | null;
-  ownerableType: "Client" | "Prospect" | null;
-  activityTypeCatalogId: number | null;
-  projectId: number | null;
-  projectName: string | null;
-  project_code: string | null;
-  productId: number | null;
-  ticketId: string | null;
-  ticketName: string | null;
-  favorite: boolean;
+  start: z.string(),
+  end: z.string(),
+  description: z.string(),
+  actionType: z.enum(ACTION_TYPES),
+  clientId: z.number().nullable(),
+  clientName: z.string().nullable(),
+  ownerableType: z.enum(["Client", "Prospect"]).nullable(),
+  activityTypeCatalogId: z.number().nullable(),
+  projectId: z.number().nullable(),
+  projectName: z.string().nullable(),
+  project_code: z.string().nullable(),
+  productId: z.number().nullable(),
+  ticketId: z.string().nullable(),
+  ticketName: z.string().nullable(),
+  favorite: z.boolean(),
   /** Everything the title names resolved and a description exists. */
-  isValidate: boolean;
-  isRecurring: boolean;
+  isValidate: z.boolean(),
+  isRecurring: z.boolean(),
   /** Already saved in SIA (shown brown after "Refrescar actividades"). */
-  isintoSia: boolean;
+  isintoSia: z.boolean(),
   /** The calendar's recurring-series id (for remembering how a series was mapped). */
-  googleCId: string | null;
+  googleCId: z.string().nullable(),
   /** The calendar event instance id, kept on the saved activity: re-saving it creates no duplicate. */
-  google_calendar_id: string | null;
-  google_calendar_event: GoogleCalendarEventInfo | null;
-  shortTitle: string | null;
+  google_calendar_id: z.string().nullable(),
+  google_calendar_event: googleCalendarEventInfo.nullable(),
+  shortTitle: z.string().nullable(),
   /** Why the event is not valid yet (Spanish), when isValidate is false. Not in SPEC §3; shown to the user. */
-  errors?: string[];
+  errors: z.array(z.string()).optional(),
   /** The stable key that makes the batch save idempotent (calendar instance or CSV row). */
-  importKey?: string | null;
-}
+  importKey: z.string().nullable().optional(),
+});
+export type LocalEvent = z.infer<typeof localEventAnswer>;
 
 export interface SavedWeek {
   importType: ImportType;

@@ -11,6 +11,7 @@ import type { MultipartFile } from "@fastify/multipart";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { calendarMessages, importMessages, messages } from "../../../src/core/messages";
+import { calendarImportAnswer, csvImportAnswer, importSourcesAnswer } from "../../../src/core/schemas/calendar_import";
 import type { SessionUser } from "../../../src/core/session";
 import { endOfDay, localDateOf, startOfDay, weekOf } from "../../../src/core/week";
 import { users } from "../../db/schema";
@@ -126,6 +127,7 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       schema: doc({
         tags: ["calendar_imports"],
         summary: "Fuentes de importación disponibles (Google Calendar configurado o no)",
+        response: { 200: importSourcesAnswer },
       }),
       config: requires("calendar_imports", "import"),
     },
@@ -139,6 +141,9 @@ export async function calendarImportRoutes(app: FastifyInstance) {
         tags: ["calendar_imports"],
         summary:
           "Leer los eventos de una semana (archivo .ics en multipart `file`, o source «google»): start_date, day opcional. No guarda nada.",
+        // Its input is a multipart form (or JSON) whose fields may also come in the query string; the
+        // handler reads them, with its own messages (start_date required, day within the week).
+        response: { 200: calendarImportAnswer },
       }),
       config: requires("calendar_imports", "import"),
     },
@@ -200,6 +205,8 @@ export async function calendarImportRoutes(app: FastifyInstance) {
       schema: doc({
         tags: ["activities"],
         summary: "Leer un CSV de actividades de una semana (multipart `file`, ?date= de la semana). No guarda nada.",
+        // Its input is a multipart file whose week may come as a field or in the query string (see above).
+        response: { 200: csvImportAnswer },
       }),
       config: requires("activities", "import"),
     },

@@ -7,14 +7,18 @@
  */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
+import { z } from "zod";
 import { dashboardMessages, messages } from "../../../src/core/messages";
 import { canOnProject } from "../../../src/core/permissions";
 import {
+  clientDashboardAnswer,
   clientDashboardQuery,
+  employeeDashboardAnswer,
   employeeDashboardQuery,
+  projectDashboardAnswer,
   TEAM_DASHBOARD_DEFAULT_WEEKS,
   TEAM_DASHBOARD_MAX_WEEKS,
+  teamDashboardAnswer,
   teamDashboardQuery,
 } from "../../../src/core/schemas/dashboard";
 import { addDays, businessToday, daysBetween, mondayOf, sundayOf } from "../../../src/core/week";
@@ -36,6 +40,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
         tags,
         summary: "Tablero de la semana de un empleado: horas por día y tipo contra la semana esperada",
         querystring: employeeDashboardQuery,
+        response: { 200: z.object({ dashboard: employeeDashboardAnswer }) },
       }),
     },
     async (request) => {
@@ -64,6 +69,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
         tags,
         summary: "Tablero del equipo: horas por espacio de trabajo y semana; semanas sin cerrar (administradores)",
         querystring: teamDashboardQuery,
+        response: { 200: z.object({ dashboard: teamDashboardAnswer }) },
       }),
     },
     async (request) => {
@@ -87,6 +93,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
         tags,
         summary: "Tablero de un proyecto: horas estimadas por puesto contra registradas, y acumulado semanal",
         params: idParams,
+        response: { 200: z.object({ dashboard: projectDashboardAnswer }) },
       }),
     },
     async (request) => {
@@ -113,6 +120,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
         summary: "Tablero de un cliente: horas de soporte del año por producto contra las horas anuales contratadas",
         params: idParams,
         querystring: clientDashboardQuery,
+        response: { 200: z.object({ dashboard: clientDashboardAnswer }) },
       }),
     },
     async (request) => {

@@ -11,11 +11,18 @@ import fs from "node:fs";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { folderMessages, messages, pipelineMessages } from "../../../src/core/messages";
-import { optionalText, requiredText } from "../../../src/core/schemas/fields";
+import {
+  clientDriveCheckAnswer,
+  driveFolderBody,
+  driveItemAnswer,
+  driveListAnswer,
+  driveListQuery,
+  projectDriveCheckAnswer,
+} from "../../../src/core/schemas/drive";
 import type { Db, Tx } from "../../db/client";
 import { currentUser, registerAuth, requires } from "../../http/auth";
-import { HttpError, notFound, parse, ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { HttpError, notFound, ValidationError } from "../../http/errors";
+import { doc, idParams } from "../../http/openapi";
 import { idOf, withValidation } from "../../http/resource";
 import type { DriveWork } from "../../ports/documents";
 import { DocumentsError, type DocumentsPort, LocalDocuments, safeFolderName } from "../../ports/documents";
@@ -23,9 +30,6 @@ import { DRIVE_FILES_PATH, DRIVE_FOLDERS_PATH, idSegments } from "../../ports/do
 import { assertDriveAccess, visibleItems } from "./access";
 import { repairClientFolders, repairProjectFolders } from "./folders";
 import { driveFailure, withDriveWork } from "./service";
-
-const listQuery = z.object({ parent_id: optionalText(2000), page_token: optionalText(100) });
-const createBody = z.object({ parent_id: optionalText(2000), name: requiredText(200) });
 
 function documentsError(error: unknown, field = "parent_id"): never {
   if (error instanceof DocumentsError) {
@@ -40,9 +44,17 @@ export async function driveApiRoutes(api: FastifyInstance) {
   const tags = ["drive"];
   api.get(
     "/drive/folders",
-    { config: requires("drive", "list"), schema: doc({ tags, summary: "Contenido de una carpeta del drive (páginas de 200)" }) },
+    {
+      config: requires("drive", "list"),
+      schema: doc({
+        tags,
+        summary: "Contenido de una carpeta del drive (páginas de 200)",
+        querystring: driveListQuery,
+        response: { 200: driveListAnswer },
+      }),
+    },
     async (request) => {
-      const query = parse(listQuery, request.query);
+      const query = request.query as z.output<typeof driveListQuery>;
       const port = api.documents;
       const parentId = query.parent_id ?? port.rootId;
       try {
@@ -62,10 +74,16 @@ export async function driveApiRoutes(api: FastifyInstance) {
     "/drive/folders",
     {
       config: requires("drive", "create"),
-      schema: doc({ tags, summary: "Crear una carpeta en el drive", body: createBody, wrap: "folder" }),
+      schema: doc({
+        tags,
+        summary: "Crear una carpeta en el drive",
+        body: driveFolderBody,
+        wrap: "folder",
+        response: { 201: z.object({ folder: driveItemAnswer }) },
+      }),
     },
     async (request, reply) => {
-      const input = (request.body as { folder: z.output<typeof createBody> }).folder;
+      const input = (request.body as { folder: z.output<typeof driveFolderBody> }).folder;
       const port = api.documents;
       const name = input.name;
       if (safeFolderName(name) !== name) throw ValidationError.field("name", messages.invalidCharacters);
@@ -85,7 +103,12 @@ export async function driveApiRoutes(api: FastifyInstance) {
     "/projects/:id/drive_check",
     {
       config: requires("projects", "update"),
-      schema: doc({ tags: ["projects"], summary: "Verificar y reparar las carpetas del proyecto" }),
+      schema: doc({
+        tags: ["projects"],
+        summary: "Verificar y reparar las carpetas del proyecto",
+        params: idParams,
+        response: { 200: projectDriveCheckAnswer },
+      }),
     },
     async (request) => {
       return checkProjectDrive(api, request, idOf(request));
@@ -96,7 +119,12 @@ export async function driveApiRoutes(api: FastifyInstance) {
     "/clients/:id/drive_check",
     {
       config: requires("clients", "update"),
-      schema: doc({ tags: ["clients"], summary: "Verificar y reparar las carpetas del cliente y de sus proyectos" }),
+      schema: doc({
+        tags: ["clients"],
+        summary: "Verificar y reparar las carpetas del cliente y de sus proyectos",
+        params: idParams,
+        response: { 200: clientDriveCheckAnswer },
+      }),
     },
     async (request) => {
       return checkClientDrive(api, request, idOf(request));

@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { importMessages } from "../../../src/core/messages";
 import { currentUser, requires } from "../../http/auth";
-import { parse, ValidationError } from "../../http/errors";
+import { ValidationError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { encryptSecret, secretKey } from "../../http/secrets";
 import { storeCloudToken } from "../users";
@@ -77,13 +77,21 @@ export async function googleRoutes(app: FastifyInstance) {
   app.get(
     "/google/callback",
     {
-      schema: doc({ tags: ["calendar_imports"], summary: "Regreso de Google: guarda el token del calendario del usuario" }),
+      schema: doc({
+        tags: ["calendar_imports"],
+        summary: "Regreso de Google: guarda el token del calendario del usuario",
+        description:
+          "Redirige (302) a /app/activities?google=connected, o ?google=error si Google no dio el permiso o el código no sirvió.",
+        // A malformed query was already a 422 by field (never a redirect): declaring it keeps that answer.
+        // The state that does not match, Google's ?error and a failed exchange stay the handler's (422 / 302).
+        querystring: callbackQuery,
+      }),
       config: requires("calendar_imports", "import"),
     },
     async (request, reply) => {
       const user = currentUser(request);
       const reader = connector(app);
-      const { code, state, error } = parse(callbackQuery, request.query ?? {});
+      const { code, state, error } = request.query as z.output<typeof callbackQuery>;
       const expected = request.cookies?.[GOOGLE_STATE_COOKIE] ?? "";
       clearState(reply);
       if (!state || !expected || !sameState(state, expected)) throw ValidationError.base(importMessages.googleConnectInvalid);

@@ -7,7 +7,9 @@
  * Matrix: integrations × list (the page) and × show (a test). A new port is one entry in INTEGRATIONS.
  */
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { integrationMessages } from "../../../src/core/messages";
+import { integrationCheckAnswer, integrationListAnswer } from "../../../src/core/schemas/integration";
 import { requires } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
@@ -104,11 +106,17 @@ export async function runCheck(
   }
 }
 
+/** A port by its id; an unknown one answers its own 404 (integrationMessages.unknownPort). */
+const portParams = z.object({ port: z.string() });
+
 export async function integrationsRoutes(app: FastifyInstance) {
   const tags = ["integrations"];
   app.get(
     "/integrations",
-    { config: requires("integrations", "list"), schema: doc({ tags, summary: "Integraciones: adaptador de cada puerto" }) },
+    {
+      config: requires("integrations", "list"),
+      schema: doc({ tags, summary: "Integraciones: adaptador de cada puerto", response: { 200: integrationListAnswer } }),
+    },
     async (_request) => {
       return {
         integrations: INTEGRATIONS.map((entry) => {
@@ -122,9 +130,17 @@ export async function integrationsRoutes(app: FastifyInstance) {
 
   app.post(
     "/integrations/:port/check",
-    { config: requires("integrations", "show"), schema: doc({ tags, summary: "Probar la conexión de una integración" }) },
+    {
+      config: requires("integrations", "show"),
+      schema: doc({
+        tags,
+        summary: "Probar la conexión de una integración",
+        params: portParams,
+        response: { 200: integrationCheckAnswer },
+      }),
+    },
     async (request) => {
-      const port = (request.params as { port: string }).port;
+      const port = (request.params as z.output<typeof portParams>).port;
       const entry = INTEGRATIONS.find((e) => e.port === port);
       if (!entry) throw new HttpError(404, integrationMessages.unknownPort);
       return runCheck(entry, app);

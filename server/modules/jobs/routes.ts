@@ -9,15 +9,28 @@
  */
 
 import type { FastifyInstance } from "fastify";
-import type { z } from "zod";
+import { z } from "zod";
 import { jobMessages } from "../../../src/core/messages";
-import { jobRunBody, outboxListQuery } from "../../../src/core/schemas/jobs";
+import {
+  jobListAnswer,
+  jobRunAnswer,
+  jobRunBody,
+  outboxListAnswer,
+  outboxListQuery,
+  outboxMessageAnswer,
+} from "../../../src/core/schemas/jobs";
 import { currentUser, requires } from "../../http/auth";
 import { HttpError, notFound } from "../../http/errors";
 import { doc, fileAnswer } from "../../http/openapi";
 import { JOBS, jobByName } from "../../jobs";
 import { type JobRun, lastRuns, runJob } from "../../jobs/runner";
 import { listOutbox, outboxDir, readOutbox, readOutboxRaw } from "../../ports/mail";
+import { OUTBOX_ID } from "../../ports/mail/nodemailer";
+
+/** A message of the outbox by its file's id (an id that is not one answers 404, as a missing message). */
+const outboxParams = z.object({ id: z.string().regex(OUTBOX_ID) });
+/** A job by its name; an unknown one answers its own 404 (jobMessages.jobUnknown). */
+const jobParams = z.object({ name: z.string() });
 
 const runView = (run: JobRun) => {
   let detail: Record<string, unknown> = {};
@@ -35,7 +48,12 @@ export async function jobsRoutes(api: FastifyInstance) {
     "/outbox",
     {
       config: requires("outbox", "list"),
-      schema: doc({ tags, summary: "Buzón local de correo (.eml)", querystring: outboxListQuery }),
+      schema: doc({
+        tags,
+        summary: "Buzón local de correo (.eml)",
+        querystring: outboxListQuery,
+        response: { 200: outboxListAnswer },
+      }),
     },
     async (request) => {
       const query = request.query as z.output<typeof outboxListQuery>;
@@ -49,9 +67,17 @@ export async function jobsRoutes(api: FastifyInstance) {
 
   api.get(
     "/outbox/:id",
-    { config: requires("outbox", "show"), schema: doc({ tags, summary: "Un mensaje del buzón local" }) },
+    {
+      config: requires("outbox", "show"),
+      schema: doc({
+        tags,
+        summary: "Un mensaje del buzón local",
+        params: outboxParams,
+        response: { 200: z.object({ outbox: outboxMessageAnswer }) },
+      }),
+    },
     async (request) => {
-      const message = await readOutbox(outboxDir(api.config), (request.params as { id: string }).id);
+      const message = await readOutbox(outboxDir(api.config), (request.params as z.output<typeof outboxParams>).id);
       if (!message) throw notFound();
       return { outbox: message };
     },
@@ -64,11 +90,12 @@ export async function jobsRoutes(api: FastifyInstance) {
       schema: doc({
         tags,
         summary: "Un mensaje del buzón local como archivo .eml",
+        params: outboxParams,
         response: { 200: fileAnswer("message/rfc822", "El mensaje tal como se habría enviado") },
       }),
     },
     async (request, reply) => {
-      const id = (request.params as { id: string }).id;
+      const id = (request.params as z.output<typeof outboxParams>).id;
       const raw = await readOutboxRaw(outboxDir(api.config), id);
       if (!raw) throw notFound();
       return reply.type("message/rfc822").header("content-disposition", `attachment; filename="${id}.eml"`).send(raw);
@@ -77,7 +104,10 @@ export async function jobsRoutes(api: FastifyInstance) {
 
   api.get(
     "/jobs",
-    { config: requires("jobs", "list"), schema: doc({ tags, summary: "Tareas programadas y sus últimas ejecuciones" }) },
+    {
+      config: requires("jobs", "list"),
+      schema: doc({ tags, summary: "Tareas programadas y sus últimas ejecuciones", response: { 200: jobListAnswer } }),
+    },
     async (_request) => {
       const now = new Date();
       const jobs = await Promise.all(
@@ -97,10 +127,16 @@ export async function jobsRoutes(api: FastifyInstance) {
     "/jobs/:name/run",
     {
       config: requires("jobs", "create"),
-      schema: doc({ tags, summary: "Ejecutar una tarea programada ahora", body: jobRunBody }),
+      schema: doc({
+        tags,
+        summary: "Ejecutar una tarea programada ahora",
+        params: jobParams,
+        body: jobRunBody,
+        response: { 200: jobRunAnswer },
+      }),
     },
     async (request) => {
-      const job = jobByName((request.params as { name: string }).name);
+      const job = jobByName((request.params as z.output<typeof jobParams>).name);
       if (!job) throw new HttpError(404, jobMessages.jobUnknown);
       const body = request.body as z.output<typeof jobRunBody>;
       const label = jobMessages.jobLabels[job.name] ?? job.name;

@@ -2,7 +2,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { boardMessages } from "../../../src/core/messages";
-import { pushSubscriptionSchema } from "../../../src/core/schemas/board";
+import {
+  pushPublicKeyAnswer,
+  pushSubscriptionAnswer,
+  pushSubscriptionSchema,
+  pushUnsubscribeAnswer,
+} from "../../../src/core/schemas/board";
 import { z } from "../../../src/core/schemas/fields";
 import { push_subscriptions } from "../../db/schema";
 import { currentUser } from "../../http/auth";
@@ -18,7 +23,10 @@ export async function pushRoutes(app: FastifyInstance) {
 
   app.get(
     "/push/public_key",
-    { config: { signedIn: true }, schema: doc({ tags, summary: "Clave pública VAPID" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({ tags, summary: "Clave pública VAPID", response: { 200: pushPublicKeyAnswer } }),
+    },
     async (request) => {
       currentUser(request);
       return { public_key: await app.push.publicKey() };
@@ -34,6 +42,7 @@ export async function pushRoutes(app: FastifyInstance) {
         summary: "Registrar este dispositivo para notificaciones push",
         body: pushSubscriptionSchema,
         wrap: "subscription",
+        response: { 201: pushSubscriptionAnswer },
       }),
     },
     async (request, reply) => {
@@ -70,7 +79,20 @@ export async function pushRoutes(app: FastifyInstance) {
 
   app.delete(
     "/push/subscriptions",
-    { config: { signedIn: true }, schema: doc({ tags, summary: "Dar de baja este dispositivo" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({
+        tags,
+        summary: "Dar de baja este dispositivo",
+        description: "El endpoint va en el cuerpo ({subscription: {endpoint}}) o en la consulta (?endpoint=).",
+        body: endpointOnly,
+        wrap: "subscription",
+        // The endpoint may come in the query string instead of a body (a DELETE's body is optional for
+        // many clients), so the handler reads whichever came: the compiler would refuse a DELETE with none.
+        bodyReadByHandler: true,
+        response: { 200: pushUnsubscribeAnswer },
+      }),
+    },
     async (request) => {
       const user = currentUser(request);
       const raw = request.body && typeof request.body === "object" ? request.body : (request.query ?? {});

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { fairShareMessages, messages } from "../../../src/core/messages";
-import { loginSchema } from "../../../src/core/schemas/session";
+import { currentSessionAnswer, loginSchema, sessionAnswer, signOutAnswer } from "../../../src/core/schemas/session";
 import { SESSION_COOKIE } from "../../../src/core/session";
 import { HashingBusy } from "../../auth/passwords";
 import { PUBLIC_DEMO_PASSWORD } from "../../config";
@@ -23,6 +23,7 @@ export async function sessionRoutes(app: FastifyInstance) {
         // Wrong or malformed credentials are one 401: a sign-in never says which field failed.
         bodyReadByHandler: true,
         public: true,
+        response: { 200: sessionAnswer },
       }),
     },
     async (request, reply) => {
@@ -72,7 +73,10 @@ export async function sessionRoutes(app: FastifyInstance) {
 
   app.get(
     "/sessions/current",
-    { config: { signedIn: true }, schema: doc({ tags: ["sesiones"], summary: "Sesión actual" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({ tags: ["sesiones"], summary: "Sesión actual", response: { 200: currentSessionAnswer } }),
+    },
     async (request) => ({
       user: currentUser(request),
     }),
@@ -80,7 +84,10 @@ export async function sessionRoutes(app: FastifyInstance) {
 
   app.delete(
     "/sessions",
-    { config: { signedIn: true }, schema: doc({ tags: ["sesiones"], summary: "Cerrar sesión" }) },
+    {
+      config: { signedIn: true },
+      schema: doc({ tags: ["sesiones"], summary: "Cerrar sesión", response: { 200: signOutAnswer } }),
+    },
     async (request, reply) => {
       if (request.sessionId) await destroySession(app.db.db, request.sessionId);
       reply.clearCookie(SESSION_COOKIE, { path: "/" });

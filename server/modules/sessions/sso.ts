@@ -9,7 +9,13 @@
  */
 import type { FastifyInstance } from "fastify";
 import { messages } from "../../../src/core/messages";
-import { type SsoConfig, ssoCallbackSchema } from "../../../src/core/schemas/session";
+import {
+  type SsoConfig,
+  sessionAnswer,
+  ssoCallbackSchema,
+  ssoConfigAnswer,
+  ssoNonceAnswer,
+} from "../../../src/core/schemas/session";
 import { HttpError } from "../../http/errors";
 import { doc } from "../../http/openapi";
 import { secretKey } from "../../http/secrets";
@@ -20,7 +26,15 @@ import { consumeNonce, issueNonce, nonceIsFresh, userForIdentity } from "./ssoId
 export async function ssoRoutes(app: FastifyInstance) {
   app.get(
     "/auth/config",
-    { config: { public: true }, schema: doc({ tags: ["sesiones"], summary: "Inicio de sesión con proveedor de identidad" }) },
+    {
+      config: { public: true },
+      schema: doc({
+        tags: ["sesiones"],
+        summary: "Inicio de sesión con proveedor de identidad",
+        public: true,
+        response: { 200: ssoConfigAnswer },
+      }),
+    },
     async (): Promise<SsoConfig> => {
       const identity = app.identity;
       if (!identity) return { enabled: false };
@@ -30,7 +44,15 @@ export async function ssoRoutes(app: FastifyInstance) {
 
   app.get(
     "/auth/nonce",
-    { config: { public: true }, schema: doc({ tags: ["sesiones"], summary: "Nonce para el inicio de sesión con el proveedor" }) },
+    {
+      config: { public: true },
+      schema: doc({
+        tags: ["sesiones"],
+        summary: "Nonce para el inicio de sesión con el proveedor",
+        public: true,
+        response: { 200: ssoNonceAnswer },
+      }),
+    },
     async () => {
       if (!app.identity) throw new HttpError(404, messages.ssoNotConfigured);
       return { nonce: issueNonce(secretKey(app.config)) };
@@ -48,6 +70,7 @@ export async function ssoRoutes(app: FastifyInstance) {
         // A bad token is a 401, never a field error.
         bodyReadByHandler: true,
         public: true,
+        response: { 200: sessionAnswer },
       }),
     },
     async (request, reply) => {

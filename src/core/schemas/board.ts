@@ -161,6 +161,15 @@ export const pushSubscriptionSchema = z.object({
   ),
 });
 
+/** GET push/public_key: the server's VAPID public key, for the browser's subscription. */
+export const pushPublicKeyAnswer = z.object({ public_key: z.string() });
+/** POST push/subscriptions: the device's subscription as saved. */
+export const pushSubscriptionAnswer = z.object({
+  subscription: z.object({ id: z.number(), endpoint: z.string(), created_at: z.string() }),
+});
+/** DELETE push/subscriptions: how many of the user's subscriptions had that endpoint (0 or 1). */
+export const pushUnsubscribeAnswer = z.object({ removed: z.number() });
+
 /** A user's handle on boards: the local part of their e-mail, lower case (@ana.lopez). */
 export const handleOf = (email: string) => email.split("@")[0].toLowerCase();
 

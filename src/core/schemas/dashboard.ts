@@ -1,4 +1,4 @@
-/** Query parameters of the dashboards (GET /api/v1/dashboards/…), shared by the screens and the routes. */
+/** The dashboards (GET /api/v1/dashboards/…): their query parameters and answers, shared by the screens and the routes. */
 import { dashboardMessages } from "../messages";
 import { isoDate, optionalId, z } from "./fields";
 
@@ -33,48 +33,69 @@ export const clientDashboardQuery = z.object({
 });
 
 /** GET dashboards/employee: one employee's week. */
-export interface EmployeeDashboard {
-  employee: { id: number; name: string };
-  week: { starts_on: string; ends_on: string };
-  expected_hours: number;
-  total_hours: number;
-  holidays: { date: string; name: string | null }[];
-  by_day: { date: string; action_type: string; hours: number }[];
-  by_type: { action_type: string; hours: number }[];
-}
+export const employeeDashboardAnswer = z.object({
+  employee: z.object({ id: z.number(), name: z.string() }),
+  week: z.object({ starts_on: z.string(), ends_on: z.string() }),
+  expected_hours: z.number(),
+  total_hours: z.number(),
+  holidays: z.array(z.object({ date: z.string(), name: z.string().nullable() })),
+  by_day: z.array(z.object({ date: z.string(), action_type: z.string(), hours: z.number() })),
+  by_type: z.array(z.object({ action_type: z.string(), hours: z.number() })),
+});
+export type EmployeeDashboard = z.infer<typeof employeeDashboardAnswer>;
+
 /** GET dashboards/team: the team's weeks between two dates. */
-export interface TeamDashboard {
-  from: string;
-  to: string;
-  weeks: { week: string; expected_hours: number }[];
-  by_workspace: { workspace_id: number | null; workspace_name: string | null; week: string; hours: number }[];
-  total_hours: number;
-  weeks_not_closed: { employee_id: number; employee_name: string; workspace_name: string | null; week: string; hours: number }[];
-}
-/** GET dashboards/projects/:id: estimated against logged hours. */
-export interface ProjectDashboard {
-  project: { id: number; name: string; project_code: string };
-  estimates_visible: boolean;
-  estimated_hours: number | null;
-  logged_hours: number;
-  by_position: {
-    position_id: number | null;
-    position_name: string | null;
-    estimated_hours: number | null;
-    logged_hours: number;
-  }[];
-  weekly: { week: string; hours: number; cumulative_hours: number }[];
-}
+export const teamDashboardAnswer = z.object({
+  from: z.string(),
+  to: z.string(),
+  weeks: z.array(z.object({ week: z.string(), expected_hours: z.number() })),
+  by_workspace: z.array(
+    z.object({ workspace_id: z.number().nullable(), workspace_name: z.string().nullable(), week: z.string(), hours: z.number() }),
+  ),
+  total_hours: z.number(),
+  weeks_not_closed: z.array(
+    z.object({
+      employee_id: z.number(),
+      employee_name: z.string(),
+      workspace_name: z.string().nullable(),
+      week: z.string(),
+      hours: z.number(),
+    }),
+  ),
+});
+export type TeamDashboard = z.infer<typeof teamDashboardAnswer>;
+
+/** GET dashboards/projects/:id: estimated against logged hours (estimates null for who may not read them). */
+export const projectDashboardAnswer = z.object({
+  project: z.object({ id: z.number(), name: z.string(), project_code: z.string() }),
+  estimates_visible: z.boolean(),
+  estimated_hours: z.number().nullable(),
+  logged_hours: z.number(),
+  by_position: z.array(
+    z.object({
+      position_id: z.number().nullable(),
+      position_name: z.string().nullable(),
+      estimated_hours: z.number().nullable(),
+      logged_hours: z.number(),
+    }),
+  ),
+  weekly: z.array(z.object({ week: z.string(), hours: z.number(), cumulative_hours: z.number() })),
+});
+export type ProjectDashboard = z.infer<typeof projectDashboardAnswer>;
+
 /** GET dashboards/clients/:id: a client's support hours in a year. */
-export interface ClientDashboard {
-  client: { id: number; name: string };
-  year: number;
-  annual_support_hours: number;
-  used_hours: number;
-  by_product: {
-    product_id: number | null;
-    product_name: string | null;
-    annual_support_hours: number | null;
-    used_hours: number;
-  }[];
-}
+export const clientDashboardAnswer = z.object({
+  client: z.object({ id: z.number(), name: z.string() }),
+  year: z.number(),
+  annual_support_hours: z.number(),
+  used_hours: z.number(),
+  by_product: z.array(
+    z.object({
+      product_id: z.number().nullable(),
+      product_name: z.string().nullable(),
+      annual_support_hours: z.number().nullable(),
+      used_hours: z.number(),
+    }),
+  ),
+});
+export type ClientDashboard = z.infer<typeof clientDashboardAnswer>;

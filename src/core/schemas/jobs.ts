@@ -17,43 +17,62 @@ export const jobRunBody = z.object({
 });
 
 /** One message of the outbox as the API answers it (server/ports/mail, the admin page). */
-export interface OutboxSummary {
-  id: string;
-  date: string | null;
-  from: string;
-  to: string;
-  subject: string;
-  attachments: Array<{ filename: string; content_type: string; size: number }>;
-}
-export interface OutboxMessage extends OutboxSummary {
-  text: string;
-  html: string | null;
-}
+export const outboxSummaryAnswer = z.object({
+  id: z.string(),
+  date: z.string().nullable(),
+  from: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  attachments: z.array(z.object({ filename: z.string(), content_type: z.string(), size: z.number() })),
+});
+export type OutboxSummary = z.infer<typeof outboxSummaryAnswer>;
+export const outboxMessageAnswer = outboxSummaryAnswer.extend({ text: z.string(), html: z.string().nullable() });
+export type OutboxMessage = z.infer<typeof outboxMessageAnswer>;
 
-/** One run of a scheduled job as GET jobs and POST jobs/:name/run answer it. */
-export interface JobRunView {
-  id: number;
-  job: string;
-  period_key: string;
-  status: string;
-  ran_at: string;
-  count?: number;
-  message?: string;
-  trigger?: "scheduled" | "manual";
-  user_id?: number | null;
-}
+/** GET outbox: a page of messages, and which mail adapter the server runs. */
+export const outboxListAnswer = z.object({
+  outbox: z.array(outboxSummaryAnswer),
+  meta: z.object({ total_count: z.number(), page: z.number(), per_page: z.number(), adapter: z.string() }),
+});
+
+/**
+ * One run of a scheduled job as GET jobs and POST jobs/:name/run answer it: the row, and what the run kept
+ * in its detail (each job adds its own keys, so the shape stays open).
+ */
+export const jobRunViewAnswer = z.looseObject({
+  id: z.number(),
+  job: z.string(),
+  period_key: z.string(),
+  status: z.string(),
+  ran_at: z.string(),
+  count: z.number().optional(),
+  message: z.string().optional(),
+  trigger: z.enum(["scheduled", "manual"]).optional(),
+  user_id: z.number().nullable().optional(),
+});
+export type JobRunView = z.infer<typeof jobRunViewAnswer>;
+
 /** One scheduled job with its latest runs (GET jobs). */
-export interface JobView {
-  id: string;
-  name: string;
-  label: string;
-  current_period: string;
-  runs: JobRunView[];
-}
+export const jobViewAnswer = z.object({
+  id: z.string(),
+  name: z.string(),
+  label: z.string(),
+  current_period: z.string(),
+  runs: z.array(jobRunViewAnswer),
+});
+export type JobView = z.infer<typeof jobViewAnswer>;
+
+/** GET jobs: every job, and which mail adapter the server runs. */
+export const jobListAnswer = z.object({
+  jobs: z.array(jobViewAnswer),
+  meta: z.object({ total_count: z.number(), adapter: z.string() }),
+});
+
 /** POST jobs/:name/run. */
-export interface JobRunAnswer {
-  status: "done" | "already_done";
-  period_key: string;
-  message: string;
-  job_run: JobRunView | null;
-}
+export const jobRunAnswer = z.object({
+  status: z.enum(["done", "already_done"]),
+  period_key: z.string(),
+  message: z.string(),
+  job_run: jobRunViewAnswer.nullable(),
+});
+export type JobRunAnswer = z.infer<typeof jobRunAnswer>;
