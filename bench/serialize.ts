@@ -7,12 +7,10 @@
 import { getTableColumns } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import { z } from "zod";
-import { activitiesResource } from "../server/modules/activities/resource";
-import { clientsResource } from "../server/modules/clients/resource";
-import { projectsResource } from "../server/modules/projects/resource";
 import { serializerCompiler } from "../server/http/openapi";
 import { recordSchema } from "../server/http/records";
 import { listMeta, type ResourceDef } from "../server/http/resource";
+import { resources } from "../server/modules";
 
 function sample(def: ResourceDef, i: number): Record<string, unknown> {
   const row: Record<string, unknown> = {};
@@ -39,11 +37,14 @@ function sample(def: ResourceDef, i: number): Record<string, unknown> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const lines = ["| list | rows | JSON.stringify µs | from schema µs | ratio |", "| --- | ---: | ---: | ---: | ---: |"];
-for (const def of [clientsResource, projectsResource, activitiesResource]) {
+for (const def of resources.filter((r) => ["clients", "projects", "activities"].includes(r.name))) {
   const schema = z.object({ [def.name]: z.array(recordSchema(def)), meta: listMeta });
   const write = serializerCompiler({ schema, httpStatus: "200" });
   for (const size of [25, 1000]) {
-    const body = { [def.name]: Array.from({ length: size }, (_, i) => sample(def, i)), meta: { total_count: size, page: 1, per_page: size } };
+    const body = {
+      [def.name]: Array.from({ length: size }, (_, i) => sample(def, i)),
+      meta: { total_count: size, page: 1, per_page: size },
+    };
     if (write(body) !== JSON.stringify(body)) throw new Error(`${def.name}: the two serialisers disagree`);
     const rounds = size === 25 ? 4000 : 200;
     const plain: number[] = [];

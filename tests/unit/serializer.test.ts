@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { serializerCompiler, validatorCompiler, wrapped } from "../../server/http/openapi";
 import { recordSchema } from "../../server/http/records";
-import { clientsResource } from "../../server/modules/clients/resource";
+import { clientsResource } from "../../server/modules/clients";
 
 const record = z.looseObject({
   id: z.number().int(),
