@@ -40,7 +40,8 @@ export function zodFieldErrors(error: ZodError, prefix?: string): FieldErrors {
   for (const issue of error.issues) {
     const key = issue.path.length ? issue.path.map(String).join(".") : "base";
     const field = prefix ? `${prefix}.${key}` : key;
-    out[field] = [...(out[field] ?? []), issue.message];
+    // Two checks of one field that fail alike (a format and a range) say it once.
+    if (!out[field]?.includes(issue.message)) out[field] = [...(out[field] ?? []), issue.message];
   }
   return out;
 }

@@ -20,6 +20,7 @@ export const validationAnswer = z
   .describe("Errores por campo (422); los generales van en `base`");
 
 const FAILURES = {
+  400: errorAnswer.describe("Solicitud mal formada (p. ej. un cuerpo que no es JSON)"),
   401: errorAnswer.describe("Sin sesión"),
   403: errorAnswer.describe("Su rol no permite esta acción"),
   404: errorAnswer.describe("No existe o no es suyo"),
@@ -93,6 +94,8 @@ export interface RouteContract {
   version?: "required" | "optional";
   /** Anyone may call it (no session): its operation says so with an empty `security`. */
   public?: boolean;
+  /** The record a 409 carries as it is now (`{error, <key>: record}`), for writes taken at a version. */
+  current?: { key: string; schema: z.ZodType };
 }
 
 /** A route's schema from its contract (Fastify reads params, querystring, headers, body and response). */
@@ -105,13 +108,18 @@ export function doc(contract: RouteContract): FastifySchema {
     schema.headers = ifMatchHeaders(required);
     if (required) notes.push("Sin versión responde 428.");
     notes.push("Si otro guardado llegó antes, responde 409 con el registro actual y no escribe nada.");
-    response[409] = errorAnswer.describe("Otro guardado llegó antes: el registro actual va en la respuesta");
+    response[409] = z
+      .looseObject({
+        error: z.string(),
+        ...(contract.current ? { [contract.current.key]: contract.current.schema.optional() } : {}),
+      })
+      .describe("Otro guardado llegó antes: el registro actual va en la respuesta");
     if (required) response[428] = errorAnswer.describe("Falta la versión leída");
   }
   if (contract.public) {
     schema.security = [];
-    delete response[401];
     delete response[403];
+    response[401] = errorAnswer.describe("Credenciales inválidas");
   }
   if (notes.length) schema.description = notes.join(" ");
   if (contract.params) schema.params = contract.params;
@@ -144,8 +152,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return (data) => {
     let input = data;
     if (key) {
-      const raw = (data && typeof data === "object" ? data : {}) as Record<string, unknown>;
-      input = raw[key] && typeof raw[key] === "object" ? raw : { [key]: raw };
+      // Anything but an object (a text, null, an array) is read as an empty one: its fields are missing.
+      const isObject = (value: unknown) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+      const raw = (isObject(data) ? data : {}) as Record<string, unknown>;
+      input = isObject(raw[key]) ? raw : { [key]: raw };
     }
     const parsed = schema.safeParse(input);
     if (parsed.success) return { value: parsed.data };

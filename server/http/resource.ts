@@ -832,6 +832,7 @@ export function registerResource(app: FastifyInstance, def: ResourceDef) {
           body: withVersion(def.updateSchema),
           wrap: def.singular,
           version: "required",
+          current: { key: def.singular, schema: record },
           response: { 200: one },
         }),
         config: requires(permission, "update"),

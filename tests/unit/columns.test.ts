@@ -64,6 +64,16 @@ describe("coreColumns (the screens' list headers)", () => {
     ]);
   });
 
+  it("reads the declaration of a screen named by its path (productCatalogs, client_group)", () => {
+    for (const [screen, key] of [
+      ["productCatalogs", "name"],
+      ["client_group", "clients_count"],
+    ] as const) {
+      const [column] = coreColumns(screen, [field({ source: key })]) as Array<{ props: Record<string, unknown> }>;
+      expect(column.props.sortable, screen).toBe(true);
+    }
+  });
+
   it("takes the declared label when it is not the key, unless the screen gives one", () => {
     const [declared, given] = coreColumns("clients", [
       field({ source: "client_group_name" }),

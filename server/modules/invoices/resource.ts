@@ -197,6 +197,7 @@ export const invoicesResource = declareResource({
           summary: "Cambiar el estado de la factura",
           params: idParams,
           version: "optional",
+          current: { key: "invoice", schema: recordSchema(service.def) },
           response: { 200: z.object({ invoice: recordSchema(service.def) }) },
         }),
       },

@@ -122,6 +122,7 @@ export function transitionRoute(app: FastifyInstance, service: ResourceService) 
         body: quotationTransitionSchema,
         params: idParams,
         version: "optional",
+        current: { key: "quotation", schema: recordSchema(service.def) },
         // Its fields answer by the dialog's names, and the version is checked first.
         bodyReadByHandler: true,
         response: {

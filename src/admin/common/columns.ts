@@ -5,6 +5,7 @@
  */
 import { Children, cloneElement, isValidElement, type ReactNode } from "react";
 import { columnsOf } from "../../core/columns";
+import { apiResourceOf } from "../../core/resources";
 
 interface ColumnProps {
   source?: string;
@@ -19,7 +20,8 @@ interface ColumnProps {
  * not the key is the column's label, unless the screen gives one.
  */
 export function coreColumns(resource: string, children: ReactNode): ReactNode {
-  const declared = columnsOf(resource);
+  // A screen's resource may be named by its path (`productCatalogs`); the declaration is by the API's.
+  const declared = columnsOf(apiResourceOf(resource));
   return Children.map(children, (child) => {
     if (!isValidElement<ColumnProps>(child)) return child;
     const key = child.props.sortBy ?? child.props.source;
