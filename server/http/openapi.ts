@@ -33,6 +33,9 @@ export const fileAnswer = (mediaType: string, description: string) => ({
   content: { [mediaType]: { schema: z.string() } },
 });
 
+/** A redirect (302) and where it goes. */
+export const redirectAnswer = (description: string) => z.null().describe(description);
+
 /** An answer with no body. */
 export const noContent = z.null().describe("Sin contenido");
 

@@ -14,7 +14,7 @@ import { notifications, project_messages, users } from "../../db/schema";
 import { currentUser, tokenOf } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { releaseFairShare } from "../../http/fairShare";
-import { doc } from "../../http/openapi";
+import { doc, fileAnswer } from "../../http/openapi";
 import type { RealtimeEvent } from "../../http/realtime";
 import { outer } from "../../http/sql";
 import { loadMessages, memberSql } from "./service";
@@ -190,7 +190,11 @@ export async function realtimeRoutes(app: FastifyInstance) {
     "/realtime",
     {
       config: { signedIn: true },
-      schema: doc({ tags: ["board"], summary: "Flujo de eventos (SSE): mensajes de tablero, lecturas y notificaciones" }),
+      schema: doc({
+        tags: ["board"],
+        summary: "Flujo de eventos (SSE): mensajes de tablero, lecturas y notificaciones",
+        response: { 200: fileAnswer("text/event-stream", "Eventos del servidor mientras la conexión siga abierta") },
+      }),
     },
     async (request: FastifyRequest, reply: FastifyReply) => {
       const user = currentUser(request);

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { importMessages } from "../../../src/core/messages";
 import { currentUser, requires } from "../../http/auth";
 import { ValidationError } from "../../http/errors";
-import { doc } from "../../http/openapi";
+import { doc, redirectAnswer } from "../../http/openapi";
 import { encryptSecret, secretKey } from "../../http/secrets";
 import { storeCloudToken } from "../users";
 
@@ -56,6 +56,7 @@ export async function googleRoutes(app: FastifyInstance) {
       schema: doc({
         tags: ["calendar_imports"],
         summary: "Conectar Google Calendar: redirige a la página de permisos de Google",
+        response: { 302: redirectAnswer("A la página de permisos de Google") },
       }),
       config: requires("calendar_imports", "import"),
     },
@@ -85,6 +86,7 @@ export async function googleRoutes(app: FastifyInstance) {
         // A malformed query was already a 422 by field (never a redirect): declaring it keeps that answer.
         // The state that does not match, Google's ?error and a failed exchange stay the handler's (422 / 302).
         querystring: callbackQuery,
+        response: { 302: redirectAnswer("A /app/activities?google=connected o ?google=error") },
       }),
       config: requires("calendar_imports", "import"),
     },

@@ -1,11 +1,12 @@
 import { eq, sql } from "drizzle-orm";
-import type { z } from "zod";
+import { z } from "zod";
 import type { ROLES } from "../../../src/core/constants";
 import { cloudTokenSchema, userRoleFilter, userSchema, userUpdateSchema } from "../../../src/core/schemas/user";
 import { employees, users } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { doc } from "../../http/openapi";
+import { recordSchema } from "../../http/records";
 import { declareResource, filter } from "../../http/resource";
 import { encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
@@ -56,6 +57,7 @@ export const usersResource = declareResource({
           summary: "Guardar el token del calendario del usuario",
           body: cloudTokenSchema,
           wrap: "user",
+          response: { 200: z.object({ user: recordSchema(service.def) }) },
         }),
       },
       async (request) => {
