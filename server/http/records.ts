@@ -76,3 +76,15 @@ export function recordSchema(def: RecordDeclaration): z.ZodType {
   CACHE.set(def, schema);
   return schema;
 }
+
+/**
+ * Types of computed columns, for a resource's `answer` (their SQL carries no runtime type). Nullable: a
+ * scalar subquery answers null when it finds nothing.
+ */
+export const answered = {
+  text: z.string().nullable(),
+  whole: z.number().int().nullable(),
+  number: z.number().nullable(),
+  flag: z.boolean().nullable(),
+  object: (shape: Record<string, z.ZodType>) => z.looseObject(shape).nullable(),
+};

@@ -40,7 +40,7 @@ import { searchOf, sortableOf } from "../../http/columns";
 import { type CsvColumn, csvStream } from "../../http/csv";
 import { HttpError, ValidationError } from "../../http/errors";
 import { doc, fileAnswer } from "../../http/openapi";
-import { recordSchema } from "../../http/records";
+import { answered, recordSchema } from "../../http/records";
 import {
   declareResource,
   etagOf,
@@ -127,6 +127,23 @@ const employeeFilter = filter.custom(
 );
 
 export const activitiesResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    is_editable: answered.flag,
+    project: answered.object({
+      id: z.number().int(),
+      name: z.string(),
+      project_code: z.string().nullable(),
+      color_tag: z.string().nullable(),
+    }),
+    project_code: answered.text,
+    project_name: answered.text,
+    ownerable_name: answered.text,
+    product_name: answered.text,
+    activity_type_code: answered.text,
+    employee_name: answered.text,
+    is_month_frozen: answered.flag,
+  },
   name: "activities",
   singular: "activity",
   table: activities,

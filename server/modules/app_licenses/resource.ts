@@ -7,6 +7,7 @@ import { app_licenses, clients, products } from "../../db/schema";
 import { requires } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { doc, fileAnswer } from "../../http/openapi";
+import { answered } from "../../http/records";
 import { declareResource, filter, idOf, jsonArray } from "../../http/resource";
 import { alphabetical, outer } from "../../http/sql";
 import { applyLicenseRules, licenseScript } from "./service";
@@ -23,6 +24,11 @@ const STATUSES = ["active", "inactive"] as const;
 const statusList = jsonArray(z.enum(STATUSES, { error: messages.invalidValue }));
 
 export const appLicensesResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    client_name: answered.text,
+    product_name: answered.text,
+  },
   name: "app_licenses",
   singular: "app_license",
   table: app_licenses,

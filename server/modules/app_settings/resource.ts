@@ -3,6 +3,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import { appSettingUpdateSchema } from "../../../src/core/schemas/app_setting";
 import { app_settings, clients, workspaces } from "../../db/schema";
 import { sortableOf } from "../../http/columns";
+import { answered } from "../../http/records";
 import { declareResource } from "../../http/resource";
 
 /** The single settings row. */
@@ -14,6 +15,12 @@ const clientName = (column: PgColumn) =>
   >`(select ${clients.name} from ${clients} where ${clients.id} = ${sql.raw(`"app_settings"."${column.name}"`)})`;
 
 export const appSettingsResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    default_customer_name: answered.text,
+    support_excluded_customer_name: answered.text,
+    default_workspace_name: answered.text,
+  },
   name: "app_settings",
   singular: "app_setting",
   table: app_settings,

@@ -3,6 +3,7 @@ import { assignmentSchema, assignmentUpdateSchema } from "../../../src/core/sche
 import { isoDate } from "../../../src/core/schemas/fields";
 import { assignments, clients, employees, products } from "../../db/schema";
 import { sortableOf } from "../../http/columns";
+import { answered } from "../../http/records";
 import { declareResource, filter } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { prepareAssignmentWrite } from "./service";
@@ -14,6 +15,13 @@ const productName = sql<string>`(select ${products.name} from ${products} where 
 const durationDays = sql<number>`(${assignments.end_on} - ${assignments.start_on} + 1)`;
 
 export const assignmentsResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    employee_name: answered.text,
+    client_name: answered.text,
+    product_name: answered.text,
+    duration_days: answered.whole,
+  },
   name: "assignments",
   singular: "assignment",
   table: assignments,

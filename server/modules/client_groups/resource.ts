@@ -5,12 +5,17 @@ import { messages } from "../../../src/core/messages";
 import { clientGroupSchema, clientGroupUpdateSchema } from "../../../src/core/schemas/client_group";
 import { client_groups, clients } from "../../db/schema";
 import { searchOf, sortableOf } from "../../http/columns";
+import { answered } from "../../http/records";
 import { declareResource } from "../../http/resource";
 import { alphabetical } from "../../http/sql";
 
 const clientsCount = sql<number>`(select count(*)::int from ${clients} where ${clients.client_group_id} = ${sql.raw('"client_groups"."id"')})`;
 
 export const clientGroupsResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    clients_count: answered.whole,
+  },
   name: "client_groups",
   singular: "client_group",
   table: client_groups,

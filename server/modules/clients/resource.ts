@@ -15,6 +15,7 @@ import { activities, client_groups, client_product_catalogs, clients, products, 
 import { requires } from "../../http/auth";
 import { csvOf, searchOf, sortableOf } from "../../http/columns";
 import { doc } from "../../http/openapi";
+import { answered } from "../../http/records";
 import { declareResource, filter } from "../../http/resource";
 import { searchCondition } from "../../http/search";
 import { outer } from "../../http/sql";
@@ -47,6 +48,10 @@ const groupName = sql<
 >`(select ${client_groups.name} from ${client_groups} where ${client_groups.id} = ${outer(clients.client_group_id)})`;
 
 export const clientsResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    client_group_name: answered.text,
+  },
   name: "clients",
   singular: "client",
   table: clients,

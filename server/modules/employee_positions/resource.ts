@@ -3,12 +3,17 @@ import { messages } from "../../../src/core/messages";
 import { employeePositionSchema, employeePositionUpdateSchema } from "../../../src/core/schemas/employee_position";
 import { employee_positions, employees, estimated_work_hours } from "../../db/schema";
 import { searchOf, sortableOf } from "../../http/columns";
+import { answered } from "../../http/records";
 import { declareResource } from "../../http/resource";
 import { outer } from "../../http/sql";
 
 const employeesCount = sql<number>`(select count(*)::int from ${employees} where ${employees.employee_position_id} = ${outer(employee_positions.id)})`;
 
 export const employeePositionsResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    employees_count: answered.whole,
+  },
   name: "employee_positions",
   singular: "employee_position",
   table: employee_positions,

@@ -5,6 +5,7 @@ import { messages } from "../../../src/core/messages";
 import { employeeSchema, employeeUpdateSchema } from "../../../src/core/schemas/employee";
 import { employee_positions, employees, projects, users, workspaces } from "../../db/schema";
 import { searchOf, sortableOf } from "../../http/columns";
+import { answered } from "../../http/records";
 import { declareResource, filter } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { afterEmployeeWrite, prepareEmployeeWrite } from "./service";
@@ -45,6 +46,12 @@ const boolFilter = (column: PgColumn) =>
 const isPm = sql`exists (select 1 from ${projects} where ${projects.pm_id} = ${outer(employees.id)})`;
 
 export const employeesResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    user_email: answered.text,
+    workspace_name: answered.text,
+    employee_position_name: answered.text,
+  },
   name: "employees",
   singular: "employee",
   table: employees,

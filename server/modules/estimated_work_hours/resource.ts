@@ -4,6 +4,7 @@ import { estimatedWorkHourSchema, estimatedWorkHourUpdateSchema } from "../../..
 import { employee_positions, estimated_work_hours, projects } from "../../db/schema";
 import { sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
+import { answered } from "../../http/records";
 import { declareResource, filter } from "../../http/resource";
 import { outer } from "../../http/sql";
 
@@ -12,6 +13,10 @@ const positionName = sql<
 >`(select ${employee_positions.name} from ${employee_positions} where ${employee_positions.id} = ${sql.raw('"estimated_work_hours"."employee_position_id"')})`;
 
 export const estimatedWorkHoursResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    employee_position_name: answered.text,
+  },
   name: "estimated_work_hours",
   singular: "estimated_work_hour",
   table: estimated_work_hours,

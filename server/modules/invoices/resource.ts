@@ -21,7 +21,7 @@ import { currentUser, requires } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
 import { doc, idParams } from "../../http/openapi";
-import { recordSchema } from "../../http/records";
+import { answered, recordSchema } from "../../http/records";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
 import {
@@ -65,6 +65,11 @@ function resolvedInvoiceErrors(values: Record<string, unknown>, existing: Record
 }
 
 export const invoicesResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    project_name: answered.text,
+    project_code: answered.text,
+  },
   name: "invoices",
   singular: "invoice",
   table: invoices,

@@ -15,6 +15,7 @@ import {
   quotations,
 } from "../../db/schema";
 import { searchOf, sortableOf } from "../../http/columns";
+import { answered } from "../../http/records";
 import { declareResource, filter } from "../../http/resource";
 import { outer } from "../../http/sql";
 
@@ -42,6 +43,10 @@ async function productUses(id: number, db: Tx): Promise<string | null> {
 }
 
 export const productsResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    employee_name: answered.text,
+  },
   name: "products",
   singular: "product",
   table: products,

@@ -34,7 +34,7 @@ import { currentUser, requires } from "../../http/auth";
 import { csvOf, searchOf, sortableOf } from "../../http/columns";
 import { forbidden, ValidationError } from "../../http/errors";
 import { doc, idParams } from "../../http/openapi";
-import { recordSchema } from "../../http/records";
+import { answered, recordSchema } from "../../http/records";
 import { declareResource, expectedVersion, filter, idOf } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { memberSql, unreadCountSql } from "../board";
@@ -127,9 +127,20 @@ const eventView = (e: { name: string; label: string; to: string; adminOnly?: boo
 
 export const projectsResource = declareResource({
   // The invoicing columns go only to who may see a project's invoicing (present, below).
-  answer: Object.fromEntries(
-    INVOICING_FIELDS.map((key) => [key, z.unknown().optional().describe("Solo para quien ve la facturación del proyecto")]),
-  ),
+  answer: {
+    // Its computed columns, typed (server/http/records.ts).
+    client_name: answered.text,
+    product_name: answered.text,
+    project_type_name: answered.text,
+    pm_name: answered.text,
+    rape_name: answered.text,
+    unread_messages: answered.whole,
+    board_member: answered.flag,
+    // The invoicing columns go only to who may see a project's invoicing.
+    invoiced_percentage: answered.number.optional(),
+    invoice_action: answered.text.optional(),
+    invoice_action_label: answered.text.optional(),
+  },
   name: "projects",
   singular: "project",
   table: projects,

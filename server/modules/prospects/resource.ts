@@ -6,6 +6,7 @@ import { prospectSchema, prospectUpdateSchema } from "../../../src/core/schemas/
 import { activities, clients, prospects, quotations } from "../../db/schema";
 import { searchOf, sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
+import { answered } from "../../http/records";
 import { declareResource } from "../../http/resource";
 import { outer } from "../../http/sql";
 import { safeFolderName } from "../../ports/documents";
@@ -34,6 +35,12 @@ const finalStates = sql.raw(FINAL_QUOTATION_STATES.map((s) => `'${s}'`).join(","
 const openQuotations = sql<number>`(select count(*)::int from ${quotations} where ${quotations.prospect_id} = ${outer(prospects.id)} and ${quotations.state} not in (${finalStates}))`;
 
 export const prospectsResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    client_id: answered.whole,
+    client_name: answered.text,
+    open_quotations: answered.whole,
+  },
   name: "prospects",
   singular: "prospect",
   table: prospects,

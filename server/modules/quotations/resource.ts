@@ -16,6 +16,7 @@ import { currentUser, requires } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { notFound, ValidationError } from "../../http/errors";
 import { doc, fileAnswer, idParams } from "../../http/openapi";
+import { answered } from "../../http/records";
 import { declareResource, filter, idOf } from "../../http/resource";
 import { decryptSecret, encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
@@ -62,6 +63,13 @@ function calendarAccount(app: FastifyInstance, db: Tx, organizer: { id: number; 
 }
 
 export const quotationsResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    prospect_name: answered.text,
+    product_name: answered.text,
+    client_name: answered.text,
+    state_name: answered.text,
+  },
   name: "quotations",
   singular: "quotation",
   table: quotations,

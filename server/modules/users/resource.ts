@@ -6,7 +6,7 @@ import { employees, users } from "../../db/schema";
 import { currentUser } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { doc } from "../../http/openapi";
-import { recordSchema } from "../../http/records";
+import { answered, recordSchema } from "../../http/records";
 import { declareResource, filter } from "../../http/resource";
 import { encryptSecret, secretKey } from "../../http/secrets";
 import { outer } from "../../http/sql";
@@ -16,6 +16,18 @@ import { afterUserDelete, afterUserWrite, prepareUserWrite, storeCloudToken, use
 const employeeOf = sql`(select json_build_object('id', ${employees.id}, 'name', ${employees.name}, 'employee_code', ${employees.employee_code}, 'is_active', ${employees.is_active}, 'workspace_id', ${employees.workspace_id}) from ${employees} where ${employees.user_id} = ${outer(users.id)})`;
 
 export const usersResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    employee: answered.object({
+      id: z.number().int(),
+      name: z.string(),
+      employee_code: z.string().nullable(),
+      is_active: z.boolean(),
+      workspace_id: z.number().int().nullable(),
+    }),
+    has_cloud_token: answered.flag,
+    has_azure_token: answered.flag,
+  },
   name: "users",
   singular: "user",
   table: users,

@@ -8,7 +8,7 @@ import { requires } from "../../http/auth";
 import { searchOf, sortableOf } from "../../http/columns";
 import { ValidationError } from "../../http/errors";
 import { doc, idParams } from "../../http/openapi";
-import { recordSchema } from "../../http/records";
+import { answered, recordSchema } from "../../http/records";
 import { declareResource, etagOf, idOf, requireVersion, staleVersion } from "../../http/resource";
 import { outer } from "../../http/sql";
 
@@ -41,6 +41,10 @@ async function checkBosses(values: z.output<typeof workspaceUpdateSchema>, db: T
 }
 
 export const workspacesResource = declareResource({
+  // Its computed columns, typed (server/http/records.ts).
+  answer: {
+    employees_count: answered.whole,
+  },
   name: "workspaces",
   singular: "workspace",
   table: workspaces,
