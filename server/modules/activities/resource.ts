@@ -461,9 +461,10 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
     async (request) => {
       const user = currentUser(request);
       const p = paramsOf(request);
-      const id = (v: unknown) => (v === undefined || v === null || v === "" ? null : Number(v) || null);
+      // Only a number or its digits is an id; anything else (an object, an array) is no filter.
+      const id = (v: unknown) => ((typeof v === "number" || typeof v === "string") && v !== "" ? Number(v) || null : null);
       const tickets = await searchTickets(app, request, {
-        search: String(p.search ?? "").slice(0, 200),
+        search: (typeof p.search === "string" || typeof p.search === "number" ? String(p.search) : "").slice(0, 200),
         project_id: id(p.project_id),
         client_id: id(p.client_id),
         product_catalog_id: id(p.product_catalog_id),
