@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError, type z } from "zod";
+import { isRuleCode, type RuleCode, type RuleIssue } from "../../src/core/activityRules";
 import { accessMessages, databaseMessages, fairShareMessages, folderMessages, messages } from "../../src/core/messages";
 import { HashingBusy } from "../auth/passwords";
 
@@ -19,9 +20,29 @@ export class HttpError extends Error {
     super(message);
   }
 }
+/** A refusal by rule (src/core/activityRules.ts); `item` names the week save's item ("0", "updates.1"). */
+export type AnsweredIssue = RuleIssue & { item?: string };
+
 export class ValidationError extends HttpError {
-  constructor(readonly errors: FieldErrors | Record<string, unknown>) {
-    super(422, "Validation failed", { errors });
+  /**
+   * `issues`, when given, travel beside SPEC §8's `errors`: each refusal with its rule's code and its
+   * message without any prefix, so a screen acts on the code, never on the text.
+   */
+  constructor(
+    readonly errors: FieldErrors | Record<string, unknown>,
+    readonly issues?: AnsweredIssue[],
+  ) {
+    super(422, "Validation failed", issues ? { errors, issues } : { errors });
+  }
+  /** A 422 of rule issues: SPEC §8's {field: [messages]} and the issues with their codes. */
+  static ofIssues(issues: RuleIssue[]) {
+    const errors: FieldErrors = {};
+    for (const { field, message } of issues)
+      if (!errors[field]?.includes(message)) errors[field] = [...(errors[field] ?? []), message];
+    return new ValidationError(errors, issues);
+  }
+  static rule(code: RuleCode, message: string, field = "base") {
+    return ValidationError.ofIssues([{ code, field, message }]);
   }
   static base(message: string) {
     return new ValidationError({ base: [message] });
@@ -42,6 +63,18 @@ export function zodFieldErrors(error: ZodError, prefix?: string): FieldErrors {
     const field = prefix ? `${prefix}.${key}` : key;
     // Two checks of one field that fail alike (a format and a range) say it once.
     if (!out[field]?.includes(issue.message)) out[field] = [...(out[field] ?? []), issue.message];
+  }
+  return out;
+}
+
+/** Zod issues as rule issues: the code a schema rule declared in its params, else "invalid". */
+export function zodRuleIssues(error: ZodError): RuleIssue[] {
+  const out: RuleIssue[] = [];
+  for (const issue of error.issues) {
+    const field = issue.path.length ? issue.path.map(String).join(".") : "base";
+    const rule = (issue as { params?: { rule?: unknown } }).params?.rule;
+    const code = isRuleCode(rule) ? rule : "invalid";
+    if (!out.some((x) => x.field === field && x.message === issue.message)) out.push({ code, field, message: issue.message });
   }
   return out;
 }
@@ -136,7 +169,7 @@ export function databaseValidationError(error: unknown): ValidationError | undef
       return ValidationError.field(keyColumn(pgError.detail) ?? "base", messages.invalidReference);
     }
     case "23P01":
-      return ValidationError.base(messages.activityConflict);
+      return ValidationError.rule("overlap", messages.activityConflict);
     case "23514":
     case "23502":
       return ValidationError.field(pgError.column ?? "base", messages.invalidValue);

@@ -140,7 +140,7 @@ export async function copyWeek(tx: Tx, copy: WeekCopy, userId: number): Promise<
       continue;
     }
     const found = errors[checked.indexOf(entry)];
-    if (Object.keys(found).length) entry.skip(Object.values(found).flat()[0] ?? messages.invalidValue);
+    if (found.length) entry.skip(found[0].message);
     else items.push({ index: items.length, values: entry.values });
   }
   const message = copyMessage(sourceRows.length, items.length, skipped, dryRun);

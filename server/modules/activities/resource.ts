@@ -190,7 +190,7 @@ export const activitiesResource = declareResource({
       const [row] = (await db.select({ is_editable: isEditable }).from(activities).where(eq(activities.id, id))) as {
         is_editable: boolean;
       }[];
-      if (row && !row.is_editable) throw ValidationError.base(messages.activityFrozen);
+      if (row && !row.is_editable) throw ValidationError.rule("frozen", messages.activityFrozen);
       return null;
     },
   ],

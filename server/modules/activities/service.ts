@@ -5,8 +5,9 @@
  * nothing inside a frozen week or month (exact to the day), no overlap (also the DB's
  * activities_no_overlap exclusion constraint, mapped to the same Spanish 422 in server/http/errors.ts).
  */
-import { and, eq, gte, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { ACTIVITY_INSERT_COLUMNS, ACTIVITY_WRITABLE, type ActivityField } from "../../../src/core/activity";
+import { type RuleCode, type RuleIssue, weekIssues } from "../../../src/core/activityRules";
 import { messages } from "../../../src/core/messages";
 import { grantFor } from "../../../src/core/permissions";
 import { projectStateLabel } from "../../../src/core/projectMachine";
@@ -21,7 +22,6 @@ import type { WriteArgs } from "../../http/resource";
 import { lockEmployeeWeeks } from "./weekLock";
 
 export type ActivityValues = ActivityInput & { employee_id: number };
-type Errors = Record<string, string[]>;
 
 export interface Settings {
   default_customer_id: number | null;
@@ -79,23 +79,8 @@ const businessZoneSql = sql.raw(`'${BUSINESS_TIME_ZONE}'`);
 /** Local date (the firm's zone) an activity belongs to, as SQL. */
 export const localDaySql = (column: unknown) => sql`((${column} at time zone ${businessZoneSql})::date)`;
 
-export async function overlaps(db: Tx, employeeId: number, begins: Date, ends: Date, exceptId?: number): Promise<boolean> {
-  const [row] = await db
-    .select({ id: activities.id })
-    .from(activities)
-    .where(
-      and(
-        eq(activities.employee_id, employeeId),
-        sql`tstzrange(${activities.begins_at}, ${activities.ends_at}, '[)') && tstzrange(${begins.toISOString()}::timestamptz, ${ends.toISOString()}::timestamptz, '[)')`,
-        exceptId ? ne(activities.id, exceptId) : undefined,
-      ),
-    )
-    .limit(1);
-  return !!row;
-}
-
-const add = (errors: Errors, field: string, message: string) => {
-  errors[field] = [...(errors[field] ?? []), message];
+const add = (issues: RuleIssue[], code: RuleCode, field: string, message: string) => {
+  issues.push({ code, field, message });
 };
 
 /** What checkActivities reads, as the one statement answers it (json arrays). */
@@ -120,6 +105,11 @@ interface CheckOptions {
   exceptIds?: number[];
   skipOverlap?: boolean;
   /**
+   * Whether the activities are checked against each other too (the week save writes them together); a
+   * copy checks each against the stored week only, as it always did.
+   */
+  together?: boolean;
+  /**
    * Per activity (same order), the project its stored row already has; absent for a new activity. A
    * project no longer current (not authorised, cancelled, finished) takes no new time, but an activity
    * already on it keeps it when other fields change.
@@ -129,15 +119,15 @@ interface CheckOptions {
 
 /**
  * Checks one parsed activity and completes the fields the server fills (client and product of a project,
- * default customer of internal/rh). Returns the errors ({} when valid); `values` is completed in place.
+ * default customer of internal/rh). Returns its issues ([] when valid); `values` is completed in place.
  */
 export async function checkActivity(
   db: Tx,
   values: ActivityValues,
   options: CheckOptions & { settings: Settings },
-): Promise<Errors> {
-  const [errors] = await checkActivities(db, [values], options);
-  return errors;
+): Promise<RuleIssue[]> {
+  const [issues] = await checkActivities(db, [values], options);
+  return issues;
 }
 
 const idsOf = (list: ActivityValues[], pick: (v: ActivityValues) => unknown) => {
@@ -152,10 +142,11 @@ const idsOf = (list: ActivityValues[], pick: (v: ActivityValues) => unknown) => 
 /**
  * checkActivity for many activities at once, with the same rules and messages: each reference table,
  * the frozen periods and the stored activities of the batch's employees and span are read once (a
- * constant number of queries however long the batch), then every activity is checked in memory.
- * Completes each `values` in place; answers one error object per activity, in order.
+ * constant number of queries however long the batch), then every activity is checked in memory:
+ * its references here, and the week's rules (src/core/activityRules.ts) over the week as it will be.
+ * Completes each `values` in place; answers the issues of each activity, in order.
  */
-export async function checkActivities(db: Tx, list: ActivityValues[], checkOptions: CheckOptions): Promise<Errors[]> {
+export async function checkActivities(db: Tx, list: ActivityValues[], checkOptions: CheckOptions): Promise<RuleIssue[][]> {
   if (!list.length) return [];
   const employeeIds = idsOf(list, (v) => v.employee_id);
   const projectIds = idsOf(list, (v) => (v.action_type === "project" ? v.project_id : null));
@@ -228,32 +219,38 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
   const prospectSet = new Set(found.prospects);
   const productById = new Map(found.products.map(([id, is_selectable]) => [id, { is_selectable }]));
   const frozen = found.frozen.map(([employee_id, starts_on, ends_on]) => ({ employee_id, starts_on, ends_on }));
-  const stored = found.stored.map(([employee_id, begins, ends]) => ({ employee_id, begins: Number(begins), ends: Number(ends) }));
+  const stored = found.stored.map(([employee_id, begins, ends]) => ({
+    employee_id,
+    begins_at: new Date(Number(begins)),
+    ends_at: new Date(Number(ends)),
+  }));
 
-  const checkProduct = (errors: Errors, id: number | null | undefined) => {
+  const checkProduct = (issues: RuleIssue[], id: number | null | undefined) => {
     if (!id) return;
     const row = productById.get(id);
-    if (!row) add(errors, "product_catalog_id", messages.invalidReference);
-    else if (!row.is_selectable) add(errors, "product_catalog_id", messages.activityProductNotSelectable);
+    if (!row) add(issues, "reference", "product_catalog_id", messages.invalidReference);
+    else if (!row.is_selectable)
+      add(issues, "product_not_selectable", "product_catalog_id", messages.activityProductNotSelectable);
   };
-  return list.map((values, i) => {
-    const errors: Errors = {};
+  const found_ = list.map((values, i) => {
+    const issues: RuleIssue[] = [];
     const employee = employeeById.get(values.employee_id);
-    if (!employee) add(errors, "employee_id", messages.invalidReference);
-    else if (!employee.is_active) add(errors, "employee_id", messages.employeeInactive);
+    if (!employee) add(issues, "reference", "employee_id", messages.invalidReference);
+    else if (!employee.is_active) add(issues, "employee_inactive", "employee_id", messages.employeeInactive);
     if (values.activity_type_catalog_id && !types.has(values.activity_type_catalog_id)) {
-      add(errors, "activity_type_catalog_id", messages.invalidReference);
+      add(issues, "reference", "activity_type_catalog_id", messages.invalidReference);
     }
     switch (values.action_type) {
       case "project": {
         const project = projectById.get(values.project_id as number);
-        if (!project) add(errors, "project_id", messages.invalidReference);
+        if (!project) add(issues, "reference", "project_id", messages.invalidReference);
         else if (
           (ARCHIVED_PROJECT_STATES as string[]).includes(project.state) &&
           options.storedProjects?.[i] !== values.project_id
         )
           add(
-            errors,
+            issues,
+            "project_not_current",
             "project_id",
             messages.activityProjectNotCurrent(project.code ?? `#${values.project_id}`, projectStateLabel(project.state)),
           );
@@ -267,15 +264,16 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
       }
       case "support":
         if (values.ownerable_id && values.ownerable_id === options.settings.support_excluded_customer_id) {
-          add(errors, "ownerable_id", messages.activityExcludedCustomer);
+          add(issues, "excluded_customer", "ownerable_id", messages.activityExcludedCustomer);
         } else if (values.ownerable_id && !clientSet.has(values.ownerable_id))
-          add(errors, "ownerable_id", messages.invalidReference);
-        checkProduct(errors, values.product_catalog_id);
+          add(issues, "reference", "ownerable_id", messages.invalidReference);
+        checkProduct(issues, values.product_catalog_id);
         break;
       case "quote": {
         const known = values.ownerable_type === "Prospect" ? prospectSet : clientSet;
-        if (values.ownerable_id && !known.has(values.ownerable_id)) add(errors, "ownerable_id", messages.invalidReference);
-        checkProduct(errors, values.product_catalog_id);
+        if (values.ownerable_id && !known.has(values.ownerable_id))
+          add(issues, "reference", "ownerable_id", messages.invalidReference);
+        checkProduct(issues, values.product_catalog_id);
         break;
       }
       case "internal":
@@ -285,23 +283,25 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
         break;
       }
     }
-    const day = days[i];
-    // Hours are logged for work done; only vacation is planned ahead, unless an administrator allows it.
-    if (day > today && values.action_type !== "vacation" && !options.settings.allow_future_activities)
-      add(errors, "base", messages.activityFutureDay(day));
-    if (employee && frozen.some((f) => f.employee_id === values.employee_id && f.starts_on <= day && f.ends_on >= day))
-      add(errors, "base", messages.activityFrozen);
-    const begins = values.begins_at.getTime();
-    const ends = values.ends_at.getTime();
-    if (
-      !options.skipOverlap &&
-      employee &&
-      stored.some((a) => a.employee_id === values.employee_id && a.begins < ends && a.ends > begins)
-    ) {
-      add(errors, "base", messages.activityConflict);
-    }
-    return errors;
+    return issues;
   });
+  // The week's rules, over the week as it will be: the stored rows this change leaves, and (in a save)
+  // the activities it writes together. An unknown employee has no week to check.
+  const known = list.map((v) => employeeById.has(v.employee_id));
+  const facts = {
+    unchanged: options.skipOverlap ? [] : stored,
+    frozen,
+    today,
+    allowFuture: options.settings.allow_future_activities,
+  };
+  const week = options.together
+    ? weekIssues(
+        list.filter((_, i) => known[i]),
+        facts,
+      )
+    : list.map((v, i) => (known[i] ? weekIssues([v], facts)[0] : []));
+  let k = 0;
+  return found_.map((issues, i) => (known[i] ? [...issues, ...(options.together ? week[k++] : week[i])] : issues));
 }
 
 /** The columns written for an activity: every stored field of the vocabulary (src/core/activity.ts). */
@@ -331,7 +331,7 @@ export async function prepareActivityWrite(
   ...[input, ctx, existing]: WriteArgs<typeof activities, typeof activitySchema, typeof activityUpdateSchema>
 ) {
   if (existing) {
-    if (existing.is_editable === false) throw ValidationError.base(messages.activityFrozen);
+    if (existing.is_editable === false) throw ValidationError.rule("frozen", messages.activityFrozen);
   }
   const merged: Record<string, unknown> = {};
   if (existing) for (const key of ACTIVITY_WRITABLE) merged[key] = existing[key];
@@ -343,14 +343,14 @@ export async function prepareActivityWrite(
   // the lock, since a close may have committed after it was read.
   await lockEmployeeWeeks(ctx.db, existing ? [target, existing.employee_id] : [target]);
   if (existing && (await isFrozenDay(ctx.db, existing.employee_id, existing.begins_at)))
-    throw ValidationError.base(messages.activityFrozen);
+    throw ValidationError.rule("frozen", messages.activityFrozen);
   const values: ActivityValues = { ...parsed, employee_id: target };
-  const errors = await checkActivity(ctx.db, values, {
+  const issues = await checkActivity(ctx.db, values, {
     settings: await loadSettings(ctx.db),
     exceptId: existing?.id,
     storedProjects: [existing ? existing.project_id : undefined],
   });
-  if (Object.keys(errors).length) throw new ValidationError(errors);
+  if (issues.length) throw ValidationError.ofIssues(issues);
   return rowOf(values, ctx.user.id);
 }
 

@@ -7,12 +7,14 @@
  * - 409: an update or a deletion at a version that is no longer the stored one (the whole save; the
  *   answer says which);
  * - 422: everything else, keyed "N" (creates, as always), "updates.N" and "deletions.N", each message
- *   prefixed by the activity's 'HH:mm - HH:mm: '.
+ *   prefixed by the activity's 'HH:mm - HH:mm: '; beside them, `issues` names each refusal's item, field,
+ *   rule code (src/core/activityRules.ts) and message without the prefix, for screens to act on.
  * Overlaps are checked over the final state (stored rows less the deleted and the moved ones, plus the
  * moved ones at their new times and the creates), so two activities can swap their times in one save.
  */
 import { inArray, sql } from "drizzle-orm";
 import { ACTIVITY_INSERT_COLUMNS, ACTIVITY_WRITABLE } from "../../../src/core/activity";
+import { fieldErrorsOf, type RuleIssue } from "../../../src/core/activityRules";
 import { messages, timesheetMessages } from "../../../src/core/messages";
 import type { Grant } from "../../../src/core/permissions";
 import {
@@ -25,7 +27,7 @@ import type { SessionUser } from "../../../src/core/session";
 import { isInstantInRange, timePrefix } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { activities, frozen_periods } from "../../db/schema";
-import { forbidden, HttpError, ValidationError, zodFieldErrors } from "../../http/errors";
+import { type AnsweredIssue, forbidden, HttpError, ValidationError, zodRuleIssues } from "../../http/errors";
 import { outer } from "../../http/sql";
 import { testPause } from "../../http/testPause";
 import { rememberSeries } from "../calendar_imports";
@@ -67,8 +69,34 @@ export interface SaveGrants {
   delete?: Grant;
 }
 
-const prefixed = (prefix: string, errors: Errors) =>
-  Object.fromEntries(Object.entries(errors).map(([field, list]) => [field, list.map((m) => `${prefix}${m}`)]));
+/**
+ * The refusals of a save, as SPEC §8's errors by item ({field: ['HH:mm - HH:mm: message']}) and as issues
+ * with their codes (the item's key, no prefix).
+ */
+class Refusals {
+  readonly errors: Record<string, Errors> = {};
+  readonly issues: AnsweredIssue[] = [];
+  add(item: string, prefix: string, issues: readonly RuleIssue[]) {
+    const entry = this.errors[item] ?? {};
+    for (const [field, list] of Object.entries(fieldErrorsOf(issues, prefix)))
+      entry[field] = [...new Set([...(entry[field] ?? []), ...list])];
+    this.errors[item] = entry;
+    for (const issue of issues)
+      if (!this.issues.some((x) => x.item === item && x.field === issue.field && x.message === issue.message))
+        this.issues.push({ item, ...issue });
+  }
+  get any() {
+    return this.issues.length > 0;
+  }
+}
+
+/** The refusal of an employee named for an activity (employeeFor): its issues. */
+const employeeIssues = (error: unknown): RuleIssue[] =>
+  error instanceof ValidationError
+    ? Object.entries(error.errors as Errors).flatMap(([field, list]) =>
+        list.map((message) => ({ code: "invalid" as const, field, message })),
+      )
+    : [{ code: "own_only", field: "employee_id", message: messages.activityOwnOnly }];
 
 /** 'HH:mm - HH:mm: ' of the times an item names, or 'Actividad N: ' when it names none that can be read. */
 function prefixOf(item: unknown, position: number): string {
@@ -111,23 +139,21 @@ async function storedRows(db: Tx, ids: number[], lock: boolean): Promise<Map<num
 }
 
 /** The creates, parsed as the batch always parsed them: errors keyed by index; repeated import keys once. */
-function parseCreates(user: SessionUser, raw: unknown[], errors: Record<string, Errors>): BatchItem[] {
+function parseCreates(user: SessionUser, raw: unknown[], refusals: Refusals): BatchItem[] {
   const items: BatchItem[] = [];
   const seenKeys = new Set<string>();
   for (const [index, item] of raw.entries()) {
     const parsed = activitySchema.safeParse(item);
     if (!parsed.success) {
-      errors[index] = prefixed(prefixOf(item, index), zodFieldErrors(parsed.error));
+      refusals.add(String(index), prefixOf(item, index), zodRuleIssues(parsed.error));
       continue;
     }
     let employeeId: number;
     try {
       employeeId = employeeFor(user, (item as Record<string, unknown>).employee_id);
     } catch (error) {
-      errors[index] = prefixed(
-        timePrefix(parsed.data.begins_at, parsed.data.ends_at),
-        error instanceof ValidationError ? (error.errors as Errors) : { employee_id: [messages.activityOwnOnly] },
-      );
+      if (!(error instanceof ValidationError || error instanceof HttpError)) throw error;
+      refusals.add(String(index), timePrefix(parsed.data.begins_at, parsed.data.ends_at), employeeIssues(error));
       continue;
     }
     const values: ActivityValues = { ...parsed.data, employee_id: employeeId };
@@ -194,14 +220,15 @@ async function refuseDifferentContent(db: Tx, keyed: BatchItem[], lock: boolean)
     return row && !sameContent(row, i.values as unknown as Record<string, unknown>);
   });
   if (!conflicts.length) return;
+  const refusals = new Refusals();
+  for (const i of conflicts)
+    refusals.add(String(i.index), timePrefix(i.values.begins_at, i.values.ends_at), [
+      { code: "import_key_taken", field: "base", message: timesheetMessages.importKeyTaken },
+    ]);
   throw new HttpError(409, timesheetMessages.importKeyConflictTitle, {
     error: timesheetMessages.importKeyConflictTitle,
-    errors: Object.fromEntries(
-      conflicts.map((i) => [
-        String(i.index),
-        prefixed(timePrefix(i.values.begins_at, i.values.ends_at), { base: [timesheetMessages.importKeyTaken] }),
-      ]),
-    ),
+    errors: refusals.errors,
+    issues: refusals.issues,
     conflicts: conflicts.map((i) => ({
       index: i.index,
       id: i.existingId,
@@ -243,7 +270,7 @@ export async function planWeekSave(
   body: ActivityBatch,
   lock: boolean,
 ): Promise<WeekPlan> {
-  const errors: Record<string, Errors> = {};
+  const refusals = new Refusals();
   // The stored activities named by updates and deletions: each once, with the version the draft read.
   const refs: { key: string; id: number; lockVersion: number; raw: Record<string, unknown>; kind: "update" | "delete" }[] = [];
   const seenIds = new Set<number>();
@@ -255,11 +282,11 @@ export async function planWeekSave(
       const key = `${kind === "update" ? "updates" : "deletions"}.${index}`;
       const parsed = activityRefSchema.safeParse(item);
       if (!parsed.success) {
-        errors[key] = prefixed(prefixOf(item, index), zodFieldErrors(parsed.error));
+        refusals.add(key, prefixOf(item, index), zodRuleIssues(parsed.error));
         continue;
       }
       if (seenIds.has(parsed.data.id)) {
-        errors[key] = prefixed(prefixOf(item, index), { id: [messages.activityRepeatedInBatch] });
+        refusals.add(key, prefixOf(item, index), [{ code: "repeated", field: "id", message: messages.activityRepeatedInBatch }]);
         continue;
       }
       seenIds.add(parsed.data.id);
@@ -290,16 +317,17 @@ export async function planWeekSave(
   // 409 for the whole save when any version is stale: the draft was made from a week that changed.
   const stale = refs.filter((r) => stored.has(r.id) && stored.get(r.id)?.lock_version !== r.lockVersion);
   if (stale.length) {
-    const staleErrors: Record<string, Errors> = {};
+    const staleRefusals = new Refusals();
     for (const ref of stale) {
       const row = stored.get(ref.id) as StoredRow;
-      staleErrors[ref.key] = prefixed(timePrefix(row.begins_at, row.ends_at), {
-        lock_version: [messages.activityStaleInBatch(ref.id)],
-      });
+      staleRefusals.add(ref.key, timePrefix(row.begins_at, row.ends_at), [
+        { code: "stale", field: "lock_version", message: messages.activityStaleInBatch(ref.id) },
+      ]);
     }
     throw new HttpError(409, messages.staleVersion, {
       error: messages.staleVersion,
-      errors: staleErrors,
+      errors: staleRefusals.errors,
+      issues: staleRefusals.issues,
       stale: stale.map((r) => ({ key: r.key, id: r.id, lock_version: stored.get(r.id)?.lock_version })),
     });
   }
@@ -309,12 +337,14 @@ export async function planWeekSave(
     const row = stored.get(ref.id);
     const position = Number(ref.key.split(".")[1]);
     if (!row) {
-      errors[ref.key] = prefixed(prefixOf(ref.raw, position), { id: [messages.activityMissing(ref.id)] });
+      refusals.add(ref.key, prefixOf(ref.raw, position), [
+        { code: "missing", field: "id", message: messages.activityMissing(ref.id) },
+      ]);
       continue;
     }
     const oldPrefix = timePrefix(row.begins_at, row.ends_at);
     if (!row.editable) {
-      errors[ref.key] = prefixed(oldPrefix, { base: [messages.activityFrozen] });
+      refusals.add(ref.key, oldPrefix, [{ code: "frozen", field: "base", message: messages.activityFrozen }]);
       continue;
     }
     if (ref.kind === "delete") {
@@ -323,7 +353,7 @@ export async function planWeekSave(
     }
     const changes = activityBatchUpdateSchema.safeParse(ref.raw);
     if (!changes.success) {
-      errors[ref.key] = prefixed(oldPrefix, zodFieldErrors(changes.error));
+      refusals.add(ref.key, oldPrefix, zodRuleIssues(changes.error));
       continue;
     }
     // The stored row with the raw changes over it, parsed whole (as PUT /activities/:id does): changing
@@ -334,7 +364,7 @@ export async function planWeekSave(
       if (value !== undefined && field !== "id" && field !== "lock_version") merged[field] = value;
     const parsed = activitySchema.safeParse(merged);
     if (!parsed.success) {
-      errors[ref.key] = prefixed(prefixOf(merged, position), zodFieldErrors(parsed.error));
+      refusals.add(ref.key, prefixOf(merged, position), zodRuleIssues(parsed.error));
       continue;
     }
     let employeeId = row.employee_id;
@@ -343,7 +373,7 @@ export async function planWeekSave(
         employeeId = employeeFor(user, ref.raw.employee_id);
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
-        errors[ref.key] = prefixed(timePrefix(parsed.data.begins_at, parsed.data.ends_at), error.errors as Errors);
+        refusals.add(ref.key, timePrefix(parsed.data.begins_at, parsed.data.ends_at), employeeIssues(error));
         continue;
       }
     }
@@ -356,7 +386,7 @@ export async function planWeekSave(
     });
   }
 
-  const createItems = parseCreates(user, body.activities, errors);
+  const createItems = parseCreates(user, body.activities, refusals);
   // Already stored import keys (idempotency); a row this save deletes does not count as stored.
   const deletedIds = new Set(deletions.map((d) => d.id));
   const keyed = createItems.filter((i) => i.values.import_key);
@@ -379,33 +409,17 @@ export async function planWeekSave(
       .map((i) => ({ key: String(i.index), values: i.values, storedProject: undefined as number | null | undefined })),
     ...updates.map((u) => ({ key: u.key, values: u.values as ActivityValues, storedProject: u.storedProject })),
   ];
+  // The week's rules over the week as it will be: what this save writes, together, and the stored rows it
+  // leaves (src/core/activityRules.ts, through checkActivities).
   const found = await checkActivities(
     db,
     written.map((w) => w.values),
-    { exceptIds: refs.map((r) => r.id), storedProjects: written.map((w) => w.storedProject) },
+    { exceptIds: refs.map((r) => r.id), storedProjects: written.map((w) => w.storedProject), together: true },
   );
-  const addError = (key: string, values: ActivityValues, errs: Errors) => {
-    const entry = errors[key] ?? {};
-    for (const [field, list] of Object.entries(prefixed(timePrefix(values.begins_at, values.ends_at), errs))) {
-      entry[field] = [...new Set([...(entry[field] ?? []), ...list])];
-    }
-    errors[key] = entry;
-  };
   for (const [n, item] of written.entries()) {
-    if (Object.keys(found[n]).length) addError(item.key, item.values, found[n]);
+    if (found[n].length) refusals.add(item.key, timePrefix(item.values.begins_at, item.values.ends_at), found[n]);
   }
-  // Overlaps among what this save writes (per employee), sorted by start as the calendar shows them.
-  const sorted = [...written].sort((a, b) => a.values.begins_at.getTime() - b.values.begins_at.getTime());
-  for (let i = 0; i < sorted.length; i++) {
-    for (let j = i + 1; j < sorted.length; j++) {
-      const a = sorted[i].values;
-      const b = sorted[j].values;
-      if (b.begins_at.getTime() >= a.ends_at.getTime()) break;
-      if (a.employee_id !== b.employee_id) continue;
-      for (const item of [sorted[i], sorted[j]]) addError(item.key, item.values, { base: [messages.activityConflict] });
-    }
-  }
-  if (Object.keys(errors).length) throw new ValidationError(errors);
+  if (refusals.any) throw new ValidationError(refusals.errors, refusals.issues);
   return { creates: createItems, updates, deletions };
 }
 

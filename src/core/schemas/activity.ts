@@ -16,6 +16,8 @@
  * the calendar snaps to 15-minute slots (CALENDAR.slotMinutes) when drawing or dragging, yet events
  * imported from the calendar service or a CSV keep their real times (a meeting at 10:05–10:50 is valid).
  */
+
+import type { RuleCode } from "../activityRules";
 import { ACTION_TYPES, type ActionType, VACATION_DESCRIPTION } from "../constants";
 import { messages } from "../messages";
 import { isDateInRange, localDate, localDateOf, weekOf } from "../week";
@@ -114,27 +116,44 @@ type Base = z.infer<typeof base>;
  * the sentence an import shows on an event that breaks it (marked invalid before anyone tries to save).
  */
 export function activityTimeIssues(begins: Date, ends: Date) {
-  const issues: { path: "begins_at" | "ends_at"; message: string; reason: string }[] = [];
+  const issues: { path: "begins_at" | "ends_at"; code: RuleCode; message: string; reason: string }[] = [];
   if (ends.getTime() === begins.getTime())
-    issues.push({ path: "ends_at", message: messages.activityEndBeforeStart, reason: messages.importZeroLength });
+    issues.push({
+      path: "ends_at",
+      code: "zero_length",
+      message: messages.activityEndBeforeStart,
+      reason: messages.importZeroLength,
+    });
   else if (ends.getTime() < begins.getTime())
-    issues.push({ path: "ends_at", message: messages.activityEndBeforeStart, reason: messages.importEndsBeforeStart });
+    issues.push({
+      path: "ends_at",
+      code: "ends_before_start",
+      message: messages.activityEndBeforeStart,
+      reason: messages.importEndsBeforeStart,
+    });
   else if (localDate(begins) !== localDate(new Date(ends.getTime() - 1)))
-    issues.push({ path: "ends_at", message: messages.activitySameDay, reason: messages.importPastMidnight });
+    issues.push({
+      path: "ends_at",
+      code: "past_midnight",
+      message: messages.activitySameDay,
+      reason: messages.importPastMidnight,
+    });
   for (const [path, instant] of [
     ["begins_at", begins],
     ["ends_at", ends],
   ] as const) {
     if (instant.getUTCSeconds() !== 0 || instant.getUTCMilliseconds() !== 0)
-      issues.push({ path, message: messages.activityWholeMinutes, reason: messages.importWholeMinutes });
+      issues.push({ path, code: "whole_minutes", message: messages.activityWholeMinutes, reason: messages.importWholeMinutes });
   }
   return issues;
 }
 
 /** Per-action-type rules and the time rules; also normalises vacation and drops fields a type does not use. */
 export function activityRules(v: Base, ctx: z.RefinementCtx) {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-  for (const { path, message } of activityTimeIssues(v.begins_at, v.ends_at)) issue(path, message);
+  // The rule's code travels in the issue's params (server/http/errors.ts answers it beside the message).
+  const issue = (path: string, message: string, rule?: RuleCode) =>
+    ctx.addIssue({ code: "custom", path: [path], message, ...(rule ? { params: { rule } } : {}) });
+  for (const { path, message, code } of activityTimeIssues(v.begins_at, v.ends_at)) issue(path, message, code);
   if (v.action_type !== "vacation" && !v.description) issue("description", messages.required);
   switch (v.action_type) {
     case "project":
