@@ -10,13 +10,27 @@ import fastJson from "fast-json-stringify";
 import type { FastifySchema, FastifySchemaCompiler } from "fastify";
 import { createJsonSchemaTransform } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { notFound, ValidationError, zodFieldErrors } from "./errors";
+import { RULE_CODES } from "../../src/core/activityRules";
+import { notFound, ValidationError, zodFieldErrors, zodRuleIssues } from "./errors";
 
 /* ---------- answers every route may give (SPEC §8) ---------- */
 
 export const errorAnswer = z.looseObject({ error: z.string() }).describe("Un mensaje en español");
 export const validationAnswer = z
-  .looseObject({ errors: z.record(z.string(), z.array(z.string())) })
+  .looseObject({
+    errors: z.record(z.string(), z.array(z.string())),
+    issues: z
+      .array(
+        z.object({
+          item: z.string().optional().describe("El elemento del guardado de la semana («0», «updates.1», «deletions.0»)"),
+          code: z.enum(RULE_CODES).describe("La regla, con un código estable"),
+          field: z.string(),
+          message: z.string(),
+        }),
+      )
+      .optional()
+      .describe("Las reglas de las actividades que se rompieron, con su código"),
+  })
   .describe("Errores por campo (422); los generales van en `base`");
 
 const FAILURES = {
@@ -182,7 +196,12 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
         }
       }
     }
-    return { error: new ValidationError(errors) };
+    // A body that breaks a rule with a code (src/core/activityRules.ts) answers the issues beside the errors.
+    const ruled = httpPart === "body" ? zodRuleIssues(parsed.error) : [];
+    const unwrapped = (field: string) =>
+      !key ? field : field === key ? "base" : field.startsWith(`${key}.`) ? field.slice(key.length + 1) : field;
+    const issues = ruled.some((i) => i.code !== "invalid") ? ruled.map((i) => ({ ...i, field: unwrapped(i.field) })) : undefined;
+    return { error: new ValidationError(errors, issues) };
   };
 };
 
