@@ -5,7 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { ZodError, type z } from "zod";
-import { isRuleCode, type RuleCode, type RuleIssue } from "../../src/core/activityRules";
+import { type ItemIssue, isRuleCode, type RuleCode, type RuleIssue } from "../../src/core/activityRules";
 import { accessMessages, databaseMessages, fairShareMessages, folderMessages, messages } from "../../src/core/messages";
 import { HashingBusy } from "../auth/passwords";
 
@@ -21,7 +21,7 @@ export class HttpError extends Error {
   }
 }
 /** A refusal by rule (src/core/activityRules.ts); `item` names the week save's item ("0", "updates.1"). */
-export type AnsweredIssue = RuleIssue & { item?: string };
+export type AnsweredIssue = ItemIssue;
 
 export class ValidationError extends HttpError {
   /**

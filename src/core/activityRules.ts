@@ -50,6 +50,11 @@ export interface RuleIssue {
   message: string;
 }
 
+/** A refusal of one item of the week save ("0", "updates.1", "deletions.0"); no item on a single route. */
+export interface ItemIssue extends RuleIssue {
+  item?: string;
+}
+
 /** What a move or a resize can cure: the rules about the activity's times and no other. */
 export const MOVE_CURABLE: ReadonlySet<RuleCode> = new Set<RuleCode>([
   "overlap",

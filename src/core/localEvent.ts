@@ -56,6 +56,11 @@ export const localEventAnswer = z.object({
   shortTitle: z.string().nullable(),
   /** Why the event is not valid yet (Spanish), when isValidate is false. Not in SPEC §3; shown to the user. */
   errors: z.array(z.string()).optional(),
+  /**
+   * The rule code of each of `errors`, in the same order (src/core/activityRules.ts): what a drag can cure
+   * is read from the codes, never from the Spanish text. Absent for reasons without one (never cured by a move).
+   */
+  errorCodes: z.array(z.string()).optional(),
   /** The stable key that makes the batch save idempotent (calendar instance or CSV row). */
   importKey: z.string().nullable().optional(),
 });

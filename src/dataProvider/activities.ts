@@ -5,6 +5,7 @@
  */
 import type { Identifier, RaRecord } from "react-admin";
 import { HttpError } from "react-admin";
+import { type ItemIssue, isRuleCode } from "../core/activityRules";
 import type { LocalEvent } from "../core/localEvent";
 import { messages } from "../core/messages";
 import type { ActivityRef, ActivitySkipped, CopyWeekAnswer, FreezeAnswer, WeekSave, WeekState } from "../core/schemas/activity";
@@ -77,12 +78,28 @@ export class ImportCallError extends HttpError {
     readonly byIndex: Record<string, Record<string, string[]>> = {},
     /** The week save's creates whose import key is stored with other content: the stored id and version. */
     readonly conflicts: ImportKeyConflict[] = [],
+    /** The refusals by rule: item, field, code and message (src/core/activityRules.ts). */
+    readonly issues: ItemIssue[] = [],
   ) {
     super(message, status, {});
     // react-admin's HttpError resets the prototype to its own: keep the subclass recognisable.
     Object.setPrototypeOf(this, ImportCallError.prototype);
   }
 }
+
+/** The answer's rule issues, each kept only when it has a known code and texts. */
+const issuesOf = (value: unknown): ItemIssue[] =>
+  Array.isArray(value)
+    ? value.filter(
+        (i): i is ItemIssue =>
+          !!i &&
+          typeof i === "object" &&
+          isRuleCode(i.code) &&
+          typeof i.field === "string" &&
+          typeof i.message === "string" &&
+          (i.item === undefined || typeof i.item === "string"),
+      )
+    : [];
 
 /**
  * A call whose 422 keeps all its lines (errors.base, or errors keyed by index: "0", "updates.0",
@@ -117,6 +134,7 @@ async function callKeeping422<T>(
     error && !lines.length ? [error] : lines,
     byIndex,
     ((payload as { conflicts?: ImportKeyConflict[] }).conflicts ?? []).filter((c) => c && typeof c.id === "number"),
+    issuesOf((payload as { issues?: unknown }).issues),
   );
 }
 

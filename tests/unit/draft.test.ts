@@ -205,16 +205,24 @@ describe("what the draft week shows", () => {
   });
 
   it("a move cures what a move can (its times), nothing else", () => {
-    const short = ev("s", MONDAY, "09:00", "09:00", { isValidate: false, errors: [messages.importZeroLength] });
+    const short = ev("s", MONDAY, "09:00", "09:00", {
+      isValidate: false,
+      errors: [messages.importZeroLength],
+      errorCodes: ["zero_length"],
+    });
     const draft = draftOf([short]);
     const moved = changeEvent(draft, short, { end: at(MONDAY, "10:00") }) as Draft;
     expect(moved.events[0]).toMatchObject({ isValidate: true, errors: [] });
     const both = ev("b", MONDAY, "09:00", "09:00", {
       isValidate: false,
       errors: [messages.importZeroLength, "Proyecto: no existe"],
+      errorCodes: ["zero_length", "reference"],
     });
     const still = changeEvent(draftOf([both]), both, { end: at(MONDAY, "10:00") }) as Draft;
-    expect(still.events[0]).toMatchObject({ isValidate: false, errors: ["Proyecto: no existe"] });
+    expect(still.events[0]).toMatchObject({ isValidate: false, errors: ["Proyecto: no existe"], errorCodes: ["reference"] });
+    // The code decides, not the text: a reason that reads like a time's but says no code is not cured.
+    const worded = ev("w", MONDAY, "09:00", "09:00", { isValidate: false, errors: [messages.importZeroLength] });
+    expect((changeEvent(draftOf([worded]), worded, { end: at(MONDAY, "10:00") }) as Draft).events[0].isValidate).toBe(false);
     // Red without a stated reason stays red: nothing says a move fixed it.
     const unknown = ev("u", MONDAY, "09:00", "10:00", { isValidate: false, errors: [] });
     expect((changeEvent(draftOf([unknown]), unknown, { end: at(MONDAY, "11:00") }) as Draft).events[0].isValidate).toBe(false);
@@ -256,17 +264,30 @@ describe("the save: one request, its refusals named by day, field and reason", (
     const { draft: marked, lines } = applySaveErrors(
       draft,
       payload,
-      {
-        "0": { ownerable_id: ["12:00 - 13:00: no existe"] },
-        "updates.0": { description: ["08:00 - 09:00: es obligatorio"] },
-      },
+      [
+        { item: "0", code: "reference", field: "ownerable_id", message: "no existe" },
+        { item: "0", code: "overlap", field: "base", message: messages.activityConflict },
+        { item: "updates.0", code: "invalid", field: "description", message: "es obligatorio" },
+      ],
       (f) => labels[f] ?? f,
     );
     expect(lines.map(errorLineText)).toEqual([
       "lun 03/03 12:00 - 13:00 · Cliente o prospecto: no existe",
+      `lun 03/03 12:00 - 13:00 · ${messages.activityConflict}`,
       "lun 03/03 08:00 - 09:00 · Descripción: es obligatorio",
     ]);
-    expect(marked.events[0]).toMatchObject({ isValidate: false, errors: ["Cliente o prospecto: no existe"] });
+    expect(marked.events[0]).toMatchObject({
+      isValidate: false,
+      errors: ["Cliente o prospecto: no existe", messages.activityConflict],
+      errorCodes: ["reference", "overlap"],
+    });
+    // A drag cures the overlap by its code; the unknown client stays, and so does the red.
+    const dragged = changeEvent(marked, marked.events[0], { start: at(MONDAY, "14:00"), end: at(MONDAY, "15:00") }) as Draft;
+    expect(dragged.events[0]).toMatchObject({
+      isValidate: false,
+      errors: ["Cliente o prospecto: no existe"],
+      errorCodes: ["reference"],
+    });
     expect(shownEvents(marked, stored).find((e) => e.activityId === 1)).toMatchObject({ isValidate: false });
   });
 
@@ -292,8 +313,12 @@ describe("the save: one request, its refusals named by day, field and reason", (
       "lun 03/03 09:30 - 10:30 · Hay eventos con fechas en conflictos (b)",
     ]);
     expect(findConflicts([ev("a", MONDAY, "09:00", "10:00"), ev("b", MONDAY, "10:00", "11:00")], "x")).toEqual([]);
-    expect(timesProblems(at(MONDAY, "09:00"), at(MONDAY, "09:00"))).toEqual([messages.importZeroLength]);
-    expect(timesProblems(at(MONDAY, "23:00"), at("2031-03-04", "01:00"))).toEqual([messages.importPastMidnight]);
+    expect(timesProblems(at(MONDAY, "09:00"), at(MONDAY, "09:00"))).toEqual([
+      { code: "zero_length", reason: messages.importZeroLength },
+    ]);
+    expect(timesProblems(at(MONDAY, "23:00"), at("2031-03-04", "01:00"))).toEqual([
+      { code: "past_midnight", reason: messages.importPastMidnight },
+    ]);
     expect(timesProblems(at(MONDAY, "23:00"), at("2031-03-04", "00:00"))).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import type { RuleCode } from "../../../src/core/activityRules";
 import type { ActionType } from "../../../src/core/constants";
 import {
   indexLookups,
@@ -240,7 +241,15 @@ export function localEventOf(
   const importKey = fields.importKey ?? fields.google_calendar_id ?? null;
   // The activity's own time rules (zero length, past midnight, seconds): such an event is invalid now,
   // with the reason, rather than valid until the save refuses it.
-  const timeReasons = activityTimeIssues(new Date(fields.start), new Date(fields.end)).map((i) => i.reason);
+  const timeIssues = activityTimeIssues(new Date(fields.start), new Date(fields.end));
+  // Each reason with its rule's code (a drag cures the times' ones); a reference not found is no time's.
+  const errors = [...resolved.errors];
+  const errorCodes: RuleCode[] = resolved.errors.map(() => "reference");
+  for (const issue of timeIssues)
+    if (!errors.includes(issue.reason)) {
+      errors.push(issue.reason);
+      errorCodes.push(issue.code);
+    }
   return {
     id: fields.id,
     summary: fields.summary,
@@ -259,14 +268,15 @@ export function localEventOf(
     ticketId: fields.ticketId ?? null,
     ticketName: null,
     favorite: false,
-    isValidate: resolved.isValidate && !timeReasons.length,
+    isValidate: resolved.isValidate && !timeIssues.length,
     isRecurring: Boolean(fields.googleCId),
     isintoSia: importKey ? resolver.saved.has(importKey) : false,
     googleCId: fields.googleCId ?? null,
     google_calendar_id: fields.google_calendar_id ?? null,
     google_calendar_event: fields.google_calendar_event ?? null,
     shortTitle: fields.summary.slice(0, 300) || null,
-    errors: timeReasons.length ? [...new Set([...resolved.errors, ...timeReasons])] : resolved.errors,
+    errors,
+    ...(errors.length ? { errorCodes } : {}),
     importKey,
   };
 }

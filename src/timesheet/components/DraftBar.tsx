@@ -81,9 +81,16 @@ export interface DraftBarProps {
 /** Imported events with impossible times are marked (their reasons shown) before they are kept. */
 function markImpossible(events: LocalEvent[]): LocalEvent[] {
   return events.map((e) => {
-    const problems = timesProblems(e.start, e.end).filter((p) => !e.errors?.includes(p));
+    const problems = timesProblems(e.start, e.end).filter((p) => !e.errors?.includes(p.reason));
     if (!problems.length) return e;
-    return { ...e, isValidate: false, errors: [...(e.errors ?? []), ...problems] };
+    // The codes stay beside their reasons (a reason without one, from before, gets none a move cures).
+    const known = e.errorCodes?.length === e.errors?.length ? (e.errorCodes ?? []) : (e.errors ?? []).map(() => "invalid");
+    return {
+      ...e,
+      isValidate: false,
+      errors: [...(e.errors ?? []), ...problems.map((p) => p.reason)],
+      errorCodes: [...known, ...problems.map((p) => p.code)],
+    };
   });
 }
 
@@ -289,8 +296,8 @@ export function DraftBar(props: DraftBarProps) {
       }
     } catch (error) {
       const status = (error as HttpError).status;
-      const byIndex = error instanceof ImportCallError ? error.byIndex : {};
-      const refused = Object.keys(byIndex).length ? applySaveErrors(current, payload, byIndex, props.fieldLabel) : null;
+      const issues = error instanceof ImportCallError ? error.issues : [];
+      const refused = issues.length ? applySaveErrors(current, payload, issues, props.fieldLabel) : null;
       const keyConflicts = error instanceof ImportCallError ? keyConflictsOf(current, error.conflicts) : [];
       if (status === 409 && keyConflicts.length) {
         // Another window saved the same events differently: the person chooses, nothing is dropped silently.

@@ -15,8 +15,8 @@
  * refresh never leaves stale copies behind, and saving sends all three lists in one request.
  */
 import { type Activity, activityToLocalEvent, localEventToActivity } from "../../core/activity";
+import { type ItemIssue, isRuleCode, MOVE_CURABLE, overlappingPairs, type RuleCode } from "../../core/activityRules";
 import type { ImportType, LocalEvent } from "../../core/localEvent";
-import { messages } from "../../core/messages";
 import { activityTimeIssues } from "../../core/schemas/activity";
 import { hhmm, localDate } from "../../core/week";
 
@@ -156,26 +156,32 @@ export function changeEvent(draft: Draft, event: ShownEvent, changes: Changes, f
     events: draft.events
       .map((e) => {
         if (e.id !== event.id) return e;
-        if (fromForm) return { ...e, ...changes, id: e.id, isValidate: true, errors: [] };
+        if (fromForm) return { ...e, ...changes, id: e.id, isValidate: true, errors: [], errorCodes: [] };
         if (!moved || e.isValidate) return { ...e, ...changes, id: e.id };
-        // SPEC §4 "dragging or resizing sets it valid": what a move can fix is its times; a reason about
-        // its fields (an unknown project) stays, and so does the red.
-        const left = (e.errors ?? []).filter((m) => !TIME_REASONS.some((r) => m.includes(r)));
-        const fixed = (e.errors?.length ?? 0) > 0 && left.length === 0;
-        return { ...e, ...changes, id: e.id, isValidate: fixed, errors: fixed ? [] : e.errors?.length ? left : e.errors };
+        // SPEC §4 "dragging or resizing sets it valid": what a move can fix is its times, by the reasons'
+        // rule codes; a reason about its fields (an unknown project), or one without a code, stays, and so
+        // does the red.
+        const errors = e.errors ?? [];
+        const cured = errors.map((_, i) => {
+          const code = e.errorCodes?.[i];
+          return isRuleCode(code) && MOVE_CURABLE.has(code);
+        });
+        const left = errors.filter((_, i) => !cured[i]);
+        const leftCodes = (e.errorCodes ?? []).filter((_, i) => !cured[i]);
+        const fixed = errors.length > 0 && left.length === 0;
+        if (fixed) return { ...e, ...changes, id: e.id, isValidate: true, errors: [], errorCodes: [] };
+        return {
+          ...e,
+          ...changes,
+          id: e.id,
+          isValidate: false,
+          errors: left,
+          ...(e.errorCodes ? { errorCodes: leftCodes } : {}),
+        };
       })
       .sort(byStart),
   };
 }
-
-/** Reasons a move can cure: the event's times. */
-const TIME_REASONS = [
-  messages.importZeroLength,
-  messages.importPastMidnight,
-  messages.importEndsBeforeStart,
-  messages.importWholeMinutes,
-  messages.activityConflict,
-];
 
 /** A new activity typed into the draft week (an empty slot clicked while a week is kept). */
 export function addEvent(draft: Draft, fields: Changes, start: Date, end: Date, now = Date.now()): Draft {
@@ -379,8 +385,8 @@ export function savePayload(draft: Draft, activities: readonly Activity[]): Save
   };
 }
 
-/** The server's errors of a refused save: keys "N" (creates), "updates.N", "deletions.N"; {field: [msg]}. */
-export type SaveErrors = Record<string, Record<string, string[] | string> | string[] | string>;
+/** The server's refusals of a save: each with its item ("N" creates, "updates.N", "deletions.N"), field and code. */
+export type SaveIssues = readonly ItemIssue[];
 
 export interface ErrorLine {
   /** "lun 23/11 09:00 - 10:00" */
@@ -390,7 +396,6 @@ export interface ErrorLine {
   reason: string;
 }
 
-const SERVER_PREFIX = /^\d{2}:\d{2} - \d{2}:\d{2}: /;
 const DAY = new Intl.DateTimeFormat("es-MX", {
   weekday: "short",
   day: "2-digit",
@@ -405,41 +410,40 @@ export function whenOf(start: string, end: string): string {
   return `${DAY.format(s).replace(",", "")} ${hhmm(s)} - ${hhmm(e)}`;
 }
 
-const listOf = (value: unknown): string[] =>
-  Array.isArray(value) ? value.map(String) : typeof value === "string" ? [value] : [];
-
 /**
- * The refused save's errors as lines naming the day and times, the field and the reason; and the draft
- * with each refused item marked (its reasons shown on it). `label` names a field in Spanish.
+ * The refused save's issues as lines naming the day and times, the field and the reason; and the draft
+ * with each refused item marked (its reasons shown on it, each with its rule code). `label` names a field
+ * in Spanish. The server says the item, the field and the code apart: nothing is read out of the text.
  */
 export function applySaveErrors(
   draft: Draft,
   payload: SavePayload,
-  errors: SaveErrors,
+  issues: SaveIssues,
   label: (field: string) => string,
 ): { draft: Draft; lines: ErrorLine[] } {
   const lines: ErrorLine[] = [];
   const sortedEvents = [...draft.events].sort(byStart);
-  const reasonsOf = (entry: SaveErrors[string], when: string) => {
-    const out: string[] = [];
-    const fields = Array.isArray(entry) || typeof entry === "string" ? { base: entry } : entry;
-    for (const [field, value] of Object.entries(fields)) {
-      for (const message of listOf(value)) {
-        const reason = message.replace(SERVER_PREFIX, "");
-        const named = field === "base" ? null : label(field);
-        lines.push({ when, field: named, reason });
-        out.push(named ? `${named}: ${reason}` : reason);
-      }
+  const byItem = new Map<string, ItemIssue[]>();
+  for (const issue of issues) {
+    if (issue.item === undefined) {
+      lines.push({ when: "", field: issue.field === "base" ? null : label(issue.field), reason: issue.message });
+      continue;
     }
-    return out;
-  };
-  const byCreate = new Map<string, string[]>();
+    byItem.set(issue.item, [...(byItem.get(issue.item) ?? []), issue]);
+  }
+  const reasonsOf = (list: ItemIssue[], when: string) =>
+    list.map(({ field, message }) => {
+      const named = field === "base" ? null : label(field);
+      lines.push({ when, field: named, reason: message });
+      return named ? `${named}: ${message}` : message;
+    });
+  const byCreate = new Map<string, { errors: string[]; codes: RuleCode[] }>();
   const updates = { ...draft.updates };
   const deletions = [...draft.deletions];
-  for (const [key, entry] of Object.entries(errors)) {
+  for (const [key, list] of byItem) {
     const create = /^\d+$/.test(key) ? sortedEvents[Number(key)] : undefined;
     if (create) {
-      byCreate.set(create.id, reasonsOf(entry, whenOf(create.start, create.end)));
+      byCreate.set(create.id, { errors: reasonsOf(list, whenOf(create.start, create.end)), codes: list.map((i) => i.code) });
       continue;
     }
     const update = /^updates\.(\d+)$/.exec(key);
@@ -447,7 +451,7 @@ export function applySaveErrors(
       const sent = payload.updates[Number(update[1])];
       const stored = sent && updates[String(sent.id)];
       if (sent && stored) {
-        updates[String(sent.id)] = { ...stored, errors: reasonsOf(entry, whenOf(String(sent.begins_at), String(sent.ends_at))) };
+        updates[String(sent.id)] = { ...stored, errors: reasonsOf(list, whenOf(String(sent.begins_at), String(sent.ends_at))) };
       }
       continue;
     }
@@ -458,17 +462,20 @@ export function applySaveErrors(
       if (index >= 0)
         deletions[index] = {
           ...deletions[index],
-          errors: reasonsOf(entry, whenOf(deletions[index].start, deletions[index].end)),
+          errors: reasonsOf(list, whenOf(deletions[index].start, deletions[index].end)),
         };
       continue;
     }
-    for (const message of listOf(entry)) lines.push({ when: "", field: null, reason: message });
+    reasonsOf(list, "");
   }
   return {
     lines,
     draft: {
       ...draft,
-      events: draft.events.map((e) => (byCreate.has(e.id) ? { ...e, isValidate: false, errors: byCreate.get(e.id) } : e)),
+      events: draft.events.map((e) => {
+        const refused = byCreate.get(e.id);
+        return refused ? { ...e, isValidate: false, errors: refused.errors, errorCodes: refused.codes } : e;
+      }),
       updates,
       deletions,
     },
@@ -478,22 +485,17 @@ export function applySaveErrors(
 export const errorLineText = (line: ErrorLine) =>
   [line.when, line.field ? `${line.field}: ${line.reason}` : line.reason].filter(Boolean).join(" · ");
 
-/** Overlapping shown events, each named by its day and times (none when nothing overlaps). */
+/**
+ * Overlapping shown events, each named by its day and times (none when nothing overlaps): the draft's
+ * pre-check, with the server's own overlap rule (src/core/activityRules.ts).
+ */
 export function findConflicts(events: readonly LocalEvent[], message: string): ErrorLine[] {
   const sorted = [...events].sort(byStart);
-  const out: ErrorLine[] = [];
-  const seen = new Set<string>();
-  for (let i = 0; i < sorted.length; i++) {
-    for (let j = i + 1; j < sorted.length; j++) {
-      if (Date.parse(sorted[j].start) >= Date.parse(sorted[i].end)) break;
-      for (const e of [sorted[i], sorted[j]]) {
-        if (seen.has(e.id)) continue;
-        seen.add(e.id);
-        out.push({ when: whenOf(e.start, e.end), field: null, reason: `${message} (${eventTitle(e)})` });
-      }
-    }
-  }
-  return out;
+  const spans = sorted.map((e) => ({ begins_at: new Date(e.start), ends_at: new Date(e.end) }));
+  const clashing = new Set(overlappingPairs(spans).flat());
+  return sorted
+    .filter((_, i) => clashing.has(i))
+    .map((e) => ({ when: whenOf(e.start, e.end), field: null, reason: `${message} (${eventTitle(e)})` }));
 }
 
 /**
@@ -504,7 +506,13 @@ export function findConflicts(events: readonly LocalEvent[], message: string): E
 export const eventTitle = (e: Pick<LocalEvent, "shortTitle" | "description" | "summary">) =>
   e.description || e.shortTitle || e.summary;
 
-/** Why an event's times cannot be an activity's (SPEC §5 time rules, src/core/schemas/activity.ts): none when fine. */
-export const timesProblems = (start: string, end: string) => [
-  ...new Set(activityTimeIssues(new Date(start), new Date(end)).map((i) => i.reason)),
-];
+/**
+ * Why an event's times cannot be an activity's (SPEC §5 time rules, src/core/schemas/activity.ts), each
+ * reason once with its rule code: none when fine.
+ */
+export const timesProblems = (start: string, end: string) => {
+  const out: { code: RuleCode; reason: string }[] = [];
+  for (const { code, reason } of activityTimeIssues(new Date(start), new Date(end)))
+    if (!out.some((p) => p.reason === reason)) out.push({ code, reason });
+  return out;
+};
