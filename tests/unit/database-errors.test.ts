@@ -15,7 +15,10 @@ describe("database errors caused by the request", () => {
     expect(bodyOf(error)).toEqual({ errors: { base: ["No se puede eliminar: está en uso en otros registros"] } });
   });
 
-  it("an exclusion violation is the overlapping-events message", () => {
-    expect(bodyOf({ code: "23P01" })).toEqual({ errors: { base: ["Hay eventos con fechas en conflictos"] } });
+  it("an exclusion violation is the overlapping-events message, with the overlap rule's code", () => {
+    expect(bodyOf({ code: "23P01" })).toEqual({
+      errors: { base: ["Hay eventos con fechas en conflictos"] },
+      issues: [{ code: "overlap", field: "base", message: "Hay eventos con fechas en conflictos" }],
+    });
   });
 });
