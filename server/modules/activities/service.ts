@@ -103,7 +103,6 @@ interface CheckOptions {
   exceptId?: number;
   /** Stored activities left out of the overlap check: the batch deletes or moves them. */
   exceptIds?: number[];
-  skipOverlap?: boolean;
   /**
    * Whether the activities are checked against each other too (the week save writes them together); a
    * copy checks each against the stored week only, as it always did.
@@ -182,15 +181,11 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
       (select coalesce(json_agg(json_build_array(id, is_selectable)), '[]') from products where id ${inList(productIds)}) as products,
       (select coalesce(json_agg(json_build_array(employee_id, starts_on::text, ends_on::text)), '[]') from frozen_periods
         where employee_id ${employeeList} and starts_on <= ${lastDay}::date and ends_on >= ${firstDay}::date) as frozen,
-      ${
-        checkOptions.skipOverlap
-          ? sql`'[]'::json`
-          : sql`(select coalesce(json_agg(json_build_array(employee_id, extract(epoch from begins_at) * 1000, extract(epoch from ends_at) * 1000)), '[]')
+      (select coalesce(json_agg(json_build_array(employee_id, extract(epoch from begins_at) * 1000, extract(epoch from ends_at) * 1000)), '[]')
         from activities where employee_id ${employeeList}
           and tstzrange(begins_at, ends_at, '[)') && tstzrange(${spanStart.toISOString()}::timestamptz, ${spanEnd.toISOString()}::timestamptz, '[)')
           ${checkOptions.exceptId ? sql`and id <> ${checkOptions.exceptId}` : sql``}
-          ${checkOptions.exceptIds?.length ? sql`and id not ${inList(new Set(checkOptions.exceptIds))}` : sql``})`
-      } as stored,
+          ${checkOptions.exceptIds?.length ? sql`and id not ${inList(new Set(checkOptions.exceptIds))}` : sql``}) as stored,
       ${
         checkOptions.settings
           ? sql`null::json`
@@ -289,7 +284,7 @@ export async function checkActivities(db: Tx, list: ActivityValues[], checkOptio
   // the activities it writes together. An unknown employee has no week to check.
   const known = list.map((v) => employeeById.has(v.employee_id));
   const facts = {
-    unchanged: options.skipOverlap ? [] : stored,
+    unchanged: stored,
     frozen,
     today,
     allowFuture: options.settings.allow_future_activities,
