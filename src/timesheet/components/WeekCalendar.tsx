@@ -33,10 +33,11 @@ import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
 import type { LocalEvent } from "../../core/localEvent";
 import { messages, timesheetMessages } from "../../core/messages";
-import { calendarDay, localDate } from "../../core/week";
+import { BUSINESS_TIME_ZONE, localDate, wallClock } from "../../core/week";
 import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/colors";
 import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
 import { formatHours } from "../model/totals";
+import { businessTimeZonePlugin } from "./businessTimeZone";
 
 export interface Revertible {
   revert(): void;
@@ -255,7 +256,7 @@ function attachCopyDrag(el: HTMLElement, onRefused: () => void) {
 }
 
 // Options that never change: one object each, so FullCalendar never sees them as changed.
-const PLUGINS = [timeGridPlugin, interactionPlugin];
+const PLUGINS = [timeGridPlugin, interactionPlugin, businessTimeZonePlugin];
 const SLOT = { minutes: CALENDAR.slotMinutes };
 const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
 const TOOLBAR = { left: "today prev,next", center: "title", right: "" };
@@ -276,7 +277,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     () => [...activities.map(toEventInput), ...(localEvents ?? []).map((e) => toLocalEventInput(e, savedWeek))],
     [activities, localEvents, savedWeek],
   );
-  const scrollTime = useMemo(() => `${pad(Math.max(0, new Date().getHours() - 1))}:00:00`, []);
+  const scrollTime = useMemo(() => `${pad(Math.max(0, Math.floor(wallClock(new Date()).minutes / 60) - 1))}:00:00`, []);
   // FullCalendar (a plain Component) resets its options on every render of ours and redraws what
   // changed: the callbacks read the latest props through a ref so they stay the same functions.
   const latest = useRef(props);
@@ -284,7 +285,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
 
   const dayHeader = useCallback(
     (arg: DayHeaderContentArg) => {
-      const day = calendarDay(arg.date);
+      const day = localDate(arg.date);
       return (
         <Box sx={{ lineHeight: 1.2, py: 0.25 }} data-testid={`day-header-${day}`}>
           <div>{arg.text}</div>
@@ -297,7 +298,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     [hoursByDay],
   );
   const holidayClass = useCallback(
-    (arg: { date: Date }) => (holidays.has(calendarDay(arg.date)) ? ["sia-holiday"] : []),
+    (arg: { date: Date }) => (holidays.has(localDate(arg.date)) ? ["sia-holiday"] : []),
     [holidays],
   );
 
@@ -318,7 +319,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
 
   const handlers = useMemo(
     () => ({
-      datesSet: (arg: DatesSetArg) => latest.current.onWeekChange(calendarDay(arg.start)),
+      datesSet: (arg: DatesSetArg) => latest.current.onWeekChange(localDate(arg.start)),
       dateClick: (arg: DateClickArg) => {
         const p = latest.current;
         if (p.readOnly) return;
@@ -398,6 +399,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         plugins={PLUGINS}
         initialView="timeGridWeek"
         locale={esLocale}
+        timeZone={BUSINESS_TIME_ZONE}
         firstDay={1}
         height={CALENDAR.height}
         slotDuration={SLOT}
