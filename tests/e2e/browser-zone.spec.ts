@@ -43,9 +43,7 @@ for (const [zone, weeksAhead] of [
   test.describe(`a browser in ${zone}`, () => {
     test.use({ timezoneId: zone, viewport: { width: 1400, height: 1300 } });
 
-    test(`draws each activity in its Mexico City day and hour, and a drag saves what it shows (${zone})`, async ({
-      page,
-    }) => {
+    test(`draws each activity in its Mexico City day and hour, and a drag saves what it shows (${zone})`, async ({ page }) => {
       const monday = addDays(MONDAY, 7 * weeksAhead);
       const thursday = addDays(monday, 3);
       const friday = addDays(monday, 4);

@@ -38,6 +38,7 @@ import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/co
 import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
 import { formatHours } from "../model/totals";
 import { businessTimeZonePlugin } from "./businessTimeZone";
+import { focusableEvent, useCalendarKeys } from "./useCalendarKeys";
 
 export interface Revertible {
   revert(): void;
@@ -380,7 +381,10 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         if (localSource) p.onDuplicateLocal?.(localSource, start, end);
         else if (source) p.onDuplicate(source, start, end);
       },
-      eventDidMount: (arg: EventMountArg) => attachCopyDrag(arg.el, () => latest.current.onWarn(timesheetMessages.copySlotTaken)),
+      eventDidMount: (arg: EventMountArg) => {
+        focusableEvent(arg.el, arg.event.id, arg.event.title, arg.timeText);
+        attachCopyDrag(arg.el, () => latest.current.onWarn(timesheetMessages.copySlotTaken));
+      },
       eventWillUnmount: (arg: EventMountArg) => {
         detachers.get(arg.el)?.();
         detachers.delete(arg.el);
@@ -433,6 +437,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
 
   // The arrows are icons: their names, for screen readers and keyboard users, are set once they exist.
   const boxRef = useRef<HTMLDivElement>(null);
+  const keys = useCalendarKeys(boxRef, latest);
   useEffect(() => {
     for (const [selector, name] of [
       [".fc-prev-button", BUTTON_HINTS.prev],
@@ -449,10 +454,13 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         "& .fc-event.sia-locked": { cursor: "not-allowed" },
         "& .fc-event.sia-inert": { cursor: "default" },
         "& .fc-timegrid-axis-cushion": { whiteSpace: "normal", fontSize: 11, textAlign: "center" },
+        "& .fc-event:focus-visible, & .fc-timegrid-body:focus-visible": { outline: "3px solid #1565c0", outlineOffset: 1 },
       }}
       data-testid="week-calendar"
+      onKeyDown={keys.onKeyDown}
     >
       {calendar}
+      {keys.ui}
     </Box>
   );
 });
