@@ -72,7 +72,7 @@ for (const [zone, weeksAhead] of [
         ids[a.text] = (await res.json()).activity.id;
       }
       await page.goto("/app/activities");
-      await expect(page.getByTestId("week-calendar")).toBeVisible();
+      await expect(page.getByTestId("week-calendar")).toBeVisible({ timeout: 30_000 });
       for (let i = 0; i < weeksAhead; i++) await page.locator(".fc-next-button").click();
       await expect(page.locator(`.fc-timegrid-col[data-date="${monday}"]`)).toBeVisible();
       for (const a of plan) {

@@ -4,13 +4,16 @@
  * Ctrl+D duplicates it, Delete removes it after the same confirmation as the trash, N opens a new
  * activity at the next free slot and ? lists the shortcuts. What the screen shows is what the API holds.
  */
-import { expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
 import type { Activity } from "../../src/core/activity";
 import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { allowFutureActivities, signIn } from "./fixtures";
 
 allowFutureActivities();
 test.use({ viewport: { width: 1400, height: 1300 } });
+// A long walk, on machines that may be busy.
+test.setTimeout(180_000);
+const expect = baseExpect.configure({ timeout: 25_000 });
 
 // Three weeks ahead: no demo data, and apart from the other timesheet walks.
 const MONDAY = addDays(mondayOf(businessToday()), 21);
@@ -34,7 +37,9 @@ const span = (a: Activity) => [Date.parse(a.begins_at), Date.parse(a.ends_at)];
 async function fillInternal(page: Page, description: string) {
   const modal = page.getByTestId("activity-modal");
   await expect(modal).toBeVisible();
-  const type = modal.getByRole("combobox", { name: /^Tipo/ });
+  const type = modal.getByRole("combobox", {
+    name: /^Tipo (Proyecto|Soporte|Preventa|Actividad interna|Recursos humanos|Vacaciones)$/,
+  });
   await type.focus();
   await page.keyboard.press("ArrowDown");
   await page.getByRole("option", { name: "Actividad interna" }).focus();
@@ -50,7 +55,8 @@ async function fillInternal(page: Page, description: string) {
 
 test("an employee logs a week with the keyboard alone", async ({ page }) => {
   await signIn(page, "operator");
-  await expect(page.getByTestId("week-calendar")).toBeVisible();
+  // The timesheet is a lazy chunk: slow on a busy machine.
+  await expect(page.getByTestId("week-calendar")).toBeVisible({ timeout: 40_000 });
   // Three weeks ahead with the calendar's «next» button.
   await page.locator(".fc-next-button").focus();
   for (let i = 0; i < 3; i++) await page.keyboard.press("Enter");
@@ -88,30 +94,30 @@ test("an employee logs a week with the keyboard alone", async ({ page }) => {
   await fillInternal(page, "Tecla dos");
   await expect(eventOf(page, "Tecla dos")).toContainText("11:00 - 12:00");
 
-  // The first event: down 15 minutes twice, one slot longer, then to Tuesday.
+  // The first event: up 15 minutes and back; further down would overlap «Tecla dos» (11:00–12:00), and
+  // is refused as the drag refuses it.
   const first = eventOf(page, "Tecla uno");
   await first.focus();
-  await page.keyboard.press("ArrowDown");
-  await expect(first).toContainText("10:15 - 11:15");
-  // Down again would overlap «Tecla dos» (11:00–12:00): refused as the drag refuses it.
-  await page.keyboard.press("ArrowDown");
-  await expect(page.getByText("La actividad no se movió: ese horario ya está ocupado.")).toBeVisible();
-  await expect(first).toContainText("10:15 - 11:15");
-  await page.keyboard.press("ArrowUp");
   await page.keyboard.press("ArrowUp");
   await expect(first).toContainText("09:45 - 10:45");
-  await page.keyboard.press("Shift+ArrowDown");
-  await expect(first).toContainText("09:45 - 11:00");
+  await page.keyboard.press("ArrowDown");
+  await expect(first).toContainText("10:00 - 11:00");
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByText("La actividad no se movió: ese horario ya está ocupado.")).toBeVisible();
+  await expect(first).toContainText("10:00 - 11:00");
+  // Shift+↑: a slot shorter; → : to Tuesday, keeping the focus.
+  await page.keyboard.press("Shift+ArrowUp");
+  await expect(first).toContainText("10:00 - 10:45");
   await page.keyboard.press("ArrowRight");
   await expect(
     page.locator(`.fc-timegrid-col[data-date="${TUESDAY}"] .fc-timegrid-event`, { hasText: "Tecla uno" }),
-  ).toContainText("09:45 - 11:00");
+  ).toContainText("10:00 - 10:45");
   await expect(first).toBeFocused();
 
   // Ctrl+D: a copy right after it, the same length.
   await page.keyboard.press("Control+d");
   await expect(eventOf(page, "Tecla uno")).toHaveCount(2);
-  await expect(eventOf(page, "Tecla uno").filter({ hasText: "11:00 - 12:15" })).toHaveCount(1);
+  await expect(eventOf(page, "Tecla uno").filter({ hasText: "10:45 - 11:30" })).toHaveCount(1);
 
   // Delete «Tecla dos» with the trash's confirmation.
   await eventOf(page, "Tecla dos").focus();
@@ -126,8 +132,8 @@ test("an employee logs a week with the keyboard alone", async ({ page }) => {
   await expect(async () => {
     const week = (await weekFromApi(page)).filter((a) => a.description?.startsWith("Tecla"));
     expect(week.map((a) => [a.description, ...span(a)]).sort((x, y) => Number(x[1]) - Number(y[1]))).toEqual([
-      ["Tecla uno", at(TUESDAY, "09:45"), at(TUESDAY, "11:00")],
-      ["Tecla uno", at(TUESDAY, "11:00"), at(TUESDAY, "12:15")],
+      ["Tecla uno", at(TUESDAY, "10:00"), at(TUESDAY, "10:45")],
+      ["Tecla uno", at(TUESDAY, "10:45"), at(TUESDAY, "11:30")],
     ]);
   }).toPass();
 });
