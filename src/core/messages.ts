@@ -560,6 +560,8 @@ export const timesheetMessages = {
     "Hay actividades por corregir (en rojo). Ábralas, corríjalas o confirme cada una con «Guardar»; después guarde la semana.",
   invalidBeforeSaveTitle: "Actividades por corregir",
   copySlotTaken: "La copia no se agregó: ese horario ya está ocupado. Suéltela en un horario libre.",
+  moveSlotTaken: "La actividad no se movió: ese horario ya está ocupado.",
+  noFreeSlot: "No queda un horario libre en esta semana.",
   importMerged: (count: number, title: string, when: string) =>
     `${when} «${title}»: ${count} eventos con el mismo título y horario se importaron como una sola actividad`,
 };

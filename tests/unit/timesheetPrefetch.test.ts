@@ -33,10 +33,12 @@ function fakeProvider() {
 }
 
 describe("the timesheet's opening requests", () => {
-  it("opens on the Monday of the browser's week, named by its local date", () => {
-    // Wednesday 25 November 2026, 10:00 in the test's zone.
-    expect(openingWeekStart(new Date(2026, 10, 25, 10))).toBe("2026-11-23");
-    expect(openingWeekStart(new Date(2026, 10, 23, 0, 30))).toBe(openingWeekStart(new Date(2026, 10, 29, 23)));
+  it("opens on the Monday of the firm's week, whatever the browser's zone", () => {
+    // Wednesday 25 November 2026, 10:00 in Mexico City.
+    expect(openingWeekStart(new Date("2026-11-25T10:00:00-06:00"))).toBe("2026-11-23");
+    // Sunday 20:00 in Mexico City is Monday in UTC and in Cancún: still the week of the 23rd.
+    expect(openingWeekStart(new Date("2026-11-29T20:00:00-06:00"))).toBe("2026-11-23");
+    expect(openingWeekStart(new Date("2026-11-23T00:30:00-06:00"))).toBe("2026-11-23");
   });
 
   it("asks for the same week list the page asks for", () => {

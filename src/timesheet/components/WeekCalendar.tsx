@@ -33,10 +33,12 @@ import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
 import type { LocalEvent } from "../../core/localEvent";
 import { messages, timesheetMessages } from "../../core/messages";
-import { calendarDay, localDate } from "../../core/week";
+import { BUSINESS_TIME_ZONE, localDate, wallClock } from "../../core/week";
 import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/colors";
 import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
 import { formatHours } from "../model/totals";
+import { businessTimeZonePlugin } from "./businessTimeZone";
+import { focusableEvent, useCalendarKeys } from "./useCalendarKeys";
 
 export interface Revertible {
   revert(): void;
@@ -255,7 +257,7 @@ function attachCopyDrag(el: HTMLElement, onRefused: () => void) {
 }
 
 // Options that never change: one object each, so FullCalendar never sees them as changed.
-const PLUGINS = [timeGridPlugin, interactionPlugin];
+const PLUGINS = [timeGridPlugin, interactionPlugin, businessTimeZonePlugin];
 const SLOT = { minutes: CALENDAR.slotMinutes };
 const TIME_FORMAT = { hour: "2-digit", minute: "2-digit", hour12: false } as const;
 const TOOLBAR = { left: "today prev,next", center: "title", right: "" };
@@ -276,7 +278,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     () => [...activities.map(toEventInput), ...(localEvents ?? []).map((e) => toLocalEventInput(e, savedWeek))],
     [activities, localEvents, savedWeek],
   );
-  const scrollTime = useMemo(() => `${pad(Math.max(0, new Date().getHours() - 1))}:00:00`, []);
+  const scrollTime = useMemo(() => `${pad(Math.max(0, Math.floor(wallClock(new Date()).minutes / 60) - 1))}:00:00`, []);
   // FullCalendar (a plain Component) resets its options on every render of ours and redraws what
   // changed: the callbacks read the latest props through a ref so they stay the same functions.
   const latest = useRef(props);
@@ -284,7 +286,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
 
   const dayHeader = useCallback(
     (arg: DayHeaderContentArg) => {
-      const day = calendarDay(arg.date);
+      const day = localDate(arg.date);
       return (
         <Box sx={{ lineHeight: 1.2, py: 0.25 }} data-testid={`day-header-${day}`}>
           <div>{arg.text}</div>
@@ -297,7 +299,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
     [hoursByDay],
   );
   const holidayClass = useCallback(
-    (arg: { date: Date }) => (holidays.has(calendarDay(arg.date)) ? ["sia-holiday"] : []),
+    (arg: { date: Date }) => (holidays.has(localDate(arg.date)) ? ["sia-holiday"] : []),
     [holidays],
   );
 
@@ -318,7 +320,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
 
   const handlers = useMemo(
     () => ({
-      datesSet: (arg: DatesSetArg) => latest.current.onWeekChange(calendarDay(arg.start)),
+      datesSet: (arg: DatesSetArg) => latest.current.onWeekChange(localDate(arg.start)),
       dateClick: (arg: DateClickArg) => {
         const p = latest.current;
         if (p.readOnly) return;
@@ -379,7 +381,10 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         if (localSource) p.onDuplicateLocal?.(localSource, start, end);
         else if (source) p.onDuplicate(source, start, end);
       },
-      eventDidMount: (arg: EventMountArg) => attachCopyDrag(arg.el, () => latest.current.onWarn(timesheetMessages.copySlotTaken)),
+      eventDidMount: (arg: EventMountArg) => {
+        focusableEvent(arg.el, arg.event.id, arg.event.title, arg.timeText);
+        attachCopyDrag(arg.el, () => latest.current.onWarn(timesheetMessages.copySlotTaken));
+      },
       eventWillUnmount: (arg: EventMountArg) => {
         detachers.get(arg.el)?.();
         detachers.delete(arg.el);
@@ -398,6 +403,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         plugins={PLUGINS}
         initialView="timeGridWeek"
         locale={esLocale}
+        timeZone={BUSINESS_TIME_ZONE}
         firstDay={1}
         height={CALENDAR.height}
         slotDuration={SLOT}
@@ -431,6 +437,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
 
   // The arrows are icons: their names, for screen readers and keyboard users, are set once they exist.
   const boxRef = useRef<HTMLDivElement>(null);
+  const keys = useCalendarKeys(boxRef, latest);
   useEffect(() => {
     for (const [selector, name] of [
       [".fc-prev-button", BUTTON_HINTS.prev],
@@ -447,10 +454,13 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         "& .fc-event.sia-locked": { cursor: "not-allowed" },
         "& .fc-event.sia-inert": { cursor: "default" },
         "& .fc-timegrid-axis-cushion": { whiteSpace: "normal", fontSize: 11, textAlign: "center" },
+        "& .fc-event:focus-visible, & .fc-timegrid-body:focus-visible": { outline: "3px solid #1565c0", outlineOffset: 1 },
       }}
       data-testid="week-calendar"
+      onKeyDown={keys.onKeyDown}
     >
       {calendar}
+      {keys.ui}
     </Box>
   );
 });

@@ -3,7 +3,7 @@
 import type { Identifier } from "react-admin";
 import { grantFor } from "../../core/permissions";
 import type { SessionUser } from "../../core/session";
-import { calendarDay } from "../../core/week";
+import { businessToday, mondayOf } from "../../core/week";
 
 /** 'todos' (admins: everyone), an employee id, or null (not chosen yet). */
 export type EmployeeChoice = Identifier | "todos" | null;
@@ -18,10 +18,9 @@ export function defaultChoice(me: SessionUser | null): EmployeeChoice {
 }
 
 /**
- * The date of the Monday the calendar opens on: FullCalendar's week (Monday first) around today in the
- * browser's time, named by its day as the calendar's datesSet reports it (calendarDay), whatever the
- * browser's zone.
+ * The date of the Monday the calendar opens on: the week of the firm's today, as the calendar (which runs
+ * on the firm's clock) reports it in its datesSet, whatever the browser's zone.
  */
 export function openingWeekStart(now = new Date()): string {
-  return calendarDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - ((now.getDay() + 6) % 7)));
+  return mondayOf(businessToday(now));
 }

@@ -1,0 +1,336 @@
+/**
+ * The week calendar with the keyboard alone: the time grid takes focus and the arrow keys move a visible
+ * focused slot (a roving cursor: one Tab stop for the whole grid); every event takes focus too. Each key
+ * calls the same callback as its gesture (the calendar's onCreate, onOpen, onMove, onDuplicate, onTrash and
+ * their draft twins) and follows the same rules: only an event FullCalendar lets you drag moves, a move
+ * or copy never lands on another event or across midnight, a locked one is refused with its reason.
+ */
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from "@mui/material";
+import { type KeyboardEvent, type RefObject, useCallback, useEffect, useRef, useState } from "react";
+import { sia } from "../../admin/i18n/es";
+import type { Activity } from "../../core/activity";
+import { CALENDAR } from "../../core/constants";
+import { messages, timesheetMessages } from "../../core/messages";
+import { addDays, businessToday, formatDate, localDate, wallClock, zonedTime } from "../../core/week";
+import type { ShownEvent } from "../model/draft";
+
+/** The calendar's callbacks the keys go through (WeekCalendarProps' own, read at the time of the key). */
+export interface CalendarKeyTargets {
+  activities: Activity[];
+  localEvents?: ShownEvent[];
+  readOnly?: boolean;
+  noCreate?: boolean;
+  onCreate(range: { date: string; start?: Date; end?: Date }): void;
+  onOpen(activity: Activity): void;
+  onMove(activity: Activity, start: Date, end: Date, revert: () => void): void;
+  onDuplicate(source: Activity, start: Date, end: Date): void;
+  onTrash(activity: Activity): void;
+  onWarn(message: string): void;
+  onOpenLocal?(event: ShownEvent): void;
+  onMoveLocal?(event: ShownEvent, start: Date, end: Date): void;
+  onDuplicateLocal?(source: ShownEvent, start: Date, end: Date): void;
+  onTrashLocal?(event: ShownEvent): void;
+}
+
+const STEP = CALENDAR.slotMinutes;
+const STEP_MS = STEP * 60_000;
+const DAY_MINUTES = 24 * 60;
+const toMinutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+const FIRST_SLOT = toMinutes(CALENDAR.defaultAllDayStart);
+const pad = (n: number) => String(n).padStart(2, "0");
+const clock = (minutes: number) => `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+
+interface Item {
+  id: string;
+  start: number;
+  end: number;
+  activity?: Activity;
+  local?: ShownEvent;
+}
+/** Every event drawn, by the id FullCalendar's element carries (see toEventInput / toLocalEventInput). */
+function itemsOf(p: CalendarKeyTargets): Item[] {
+  return [
+    ...p.activities.map((a) => ({ id: String(a.id), start: Date.parse(a.begins_at), end: Date.parse(a.ends_at), activity: a })),
+    ...(p.localEvents ?? []).map((e) => ({ id: `local-${e.id}`, start: Date.parse(e.start), end: Date.parse(e.end), local: e })),
+  ];
+}
+const overlaps = (items: Item[], start: number, end: number, except?: string) =>
+  items.some((i) => i.id !== except && i.start < end && start < i.end);
+const sameDay = (start: number, end: number) => localDate(new Date(start)) === localDate(new Date(end - 1));
+
+/** The slot cursor: a date of the week shown and a minute of the day (a multiple of the slot). */
+interface Cursor {
+  date: string;
+  minutes: number;
+}
+
+const FOCUS_RING = "#1565c0";
+
+/** Attributes that make an event's element a focusable button (called from eventDidMount). */
+export function focusableEvent(el: HTMLElement, id: string, title: string, timeText: string) {
+  el.dataset.siaEvent = id;
+  el.tabIndex = 0;
+  el.setAttribute("role", "button");
+  el.setAttribute("aria-label", `${timeText} ${title}`.trim());
+}
+
+export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: RefObject<CalendarKeyTargets>) {
+  const cursor = useRef<Cursor | null>(null);
+  /** The event just moved by a key, to keep its focus when FullCalendar draws it again (for a while). */
+  const refocus = useRef<{ id: string; until: number } | null>(null);
+  const [help, setHelp] = useState(false);
+  const [spoken, setSpoken] = useState("");
+
+  const grid = useCallback(() => box.current?.querySelector<HTMLElement>(".fc-timegrid-body") ?? null, [box]);
+  const weekDates = useCallback(
+    () =>
+      Array.from(box.current?.querySelectorAll<HTMLElement>(".fc-timegrid-col[data-date]") ?? []).map(
+        (c) => c.dataset.date as string,
+      ),
+    [box],
+  );
+
+  /** Draws the focused slot over the grid (inside the scroller, so it scrolls with it) and says it. */
+  const paint = useCallback(() => {
+    const body = grid();
+    const c = cursor.current;
+    const scroller = body?.closest<HTMLElement>(".fc-scroller");
+    let mark = box.current?.querySelector<HTMLElement>(".sia-slot-cursor") ?? null;
+    if (!body || !c || !scroller || document.activeElement !== body) {
+      mark?.remove();
+      return;
+    }
+    const col = body.querySelector<HTMLElement>(`.fc-timegrid-col[data-date="${c.date}"]`);
+    const lane = body.querySelector<HTMLElement>(`.fc-timegrid-slot-lane[data-time="${clock(c.minutes)}:00"]`);
+    if (!col || !lane) return;
+    if (!mark || mark.parentElement !== scroller) {
+      mark?.remove();
+      mark = document.createElement("div");
+      mark.className = "sia-slot-cursor";
+      mark.dataset.testid = "slot-cursor";
+      mark.setAttribute("aria-hidden", "true");
+      scroller.append(mark);
+    }
+    const s = scroller.getBoundingClientRect();
+    const colBox = col.getBoundingClientRect();
+    const laneBox = lane.getBoundingClientRect();
+    mark.dataset.date = c.date;
+    mark.dataset.time = clock(c.minutes);
+    mark.style.cssText = `position:absolute;pointer-events:none;z-index:5;box-sizing:border-box;border:3px solid ${FOCUS_RING};border-radius:2px;left:${colBox.left - s.left + scroller.scrollLeft}px;top:${laneBox.top - s.top + scroller.scrollTop}px;width:${colBox.width}px;height:${laneBox.height}px`;
+    if (laneBox.top < s.top || laneBox.bottom > s.bottom) lane.scrollIntoView({ block: "nearest" });
+    setSpoken(sia.timesheet_keys.slot.replace("%{date}", formatDate(c.date)).replace("%{time}", clock(c.minutes)));
+  }, [box, grid]);
+
+  // FullCalendar redraws its grid outside React: after each render of the calendar the grid is made
+  // focusable again, the cursor redrawn and a moved event given its focus back.
+  useEffect(() => {
+    const body = grid();
+    if (body && body.tabIndex !== 0) {
+      body.tabIndex = 0;
+      body.setAttribute("aria-label", sia.timesheet_keys.grid_label);
+      body.setAttribute("aria-keyshortcuts", "ArrowUp ArrowDown ArrowLeft ArrowRight Enter N ?");
+    }
+    const back = refocus.current;
+    if (back && back.until < Date.now()) refocus.current = null;
+    else if (back)
+      window.setTimeout(() => {
+        const el = box.current?.querySelector<HTMLElement>(`[data-sia-event="${back.id}"]`);
+        const lost = document.activeElement === document.body || !document.activeElement?.isConnected;
+        if (el && lost && !document.querySelector("[role=dialog]")) el.focus();
+      }, 0);
+  });
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const onFocusIn = (e: FocusEvent) => {
+      if (e.target !== grid()) return;
+      const dates = weekDates();
+      if (!cursor.current || !dates.includes(cursor.current.date)) {
+        const today = businessToday();
+        cursor.current = { date: dates.includes(today) ? today : (dates[0] ?? today), minutes: FIRST_SLOT };
+      }
+      paint();
+    };
+    const onFocusOut = () => window.setTimeout(paint, 0);
+    el.addEventListener("focusin", onFocusIn);
+    el.addEventListener("focusout", onFocusOut);
+    return () => {
+      el.removeEventListener("focusin", onFocusIn);
+      el.removeEventListener("focusout", onFocusOut);
+    };
+  }, [box, grid, paint, weekDates]);
+
+  /** The first free slot from a time on, this week (an hour where it fits, else one slot). */
+  const nextFree = (items: Item[], from: Cursor): Cursor | null => {
+    const dates = weekDates();
+    for (let d = Math.max(0, dates.indexOf(from.date)); d < dates.length; d++) {
+      for (let m = d === dates.indexOf(from.date) ? from.minutes : FIRST_SLOT; m < DAY_MINUTES; m += STEP) {
+        const start = zonedTime(dates[d], m).getTime();
+        if (!overlaps(items, start, start + STEP_MS)) return { date: dates[d], minutes: m };
+      }
+    }
+    return null;
+  };
+
+  const create = (p: CalendarKeyTargets, at: Cursor) => {
+    if (p.readOnly || p.noCreate) return;
+    const start = zonedTime(at.date, at.minutes);
+    p.onCreate({ date: at.date, start, end: new Date(start.getTime() + STEP_MS) });
+  };
+
+  const open = (p: CalendarKeyTargets, item: Item, el: Element) => {
+    if (item.local) {
+      if (el.classList.contains("sia-clickable")) p.onOpenLocal?.(item.local);
+    } else if (item.activity) p.onOpen(item.activity);
+  };
+
+  /** A move or resize by the keys: refused where the drag could not drop it. */
+  const move = (p: CalendarKeyTargets, item: Item, el: Element, start: number, end: number) => {
+    if (!el.classList.contains("fc-event-draggable")) {
+      if (el.classList.contains("sia-locked")) p.onWarn(messages.activityFrozen);
+      return;
+    }
+    if (end - start < STEP_MS) return;
+    if (!sameDay(start, end)) return p.onWarn(messages.activitySameDay);
+    const items = itemsOf(p);
+    if (overlaps(items, start, end, item.id)) return p.onWarn(timesheetMessages.moveSlotTaken);
+    refocus.current = { id: item.id, until: Date.now() + 5000 };
+    if (item.local) p.onMoveLocal?.(item.local, new Date(start), new Date(end));
+    else if (item.activity) p.onMove(item.activity, new Date(start), new Date(end), () => {});
+  };
+
+  /** A copy by the keys: the same length in the first free time after the source, the same day. */
+  const duplicate = (p: CalendarKeyTargets, item: Item, el: Element) => {
+    if (p.readOnly || !el.querySelector(".sia-copy-icon")) return;
+    const length = item.end - item.start;
+    const items = itemsOf(p);
+    for (let start = item.end; sameDay(start, start + length); start += STEP_MS) {
+      if (overlaps(items, start, start + length)) continue;
+      if (item.local) p.onDuplicateLocal?.(item.local, new Date(start), new Date(start + length));
+      else if (item.activity) p.onDuplicate(item.activity, new Date(start), new Date(start + length));
+      return;
+    }
+    p.onWarn(timesheetMessages.copySlotTaken);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    const p = latest.current;
+    const target = e.target as HTMLElement;
+    if (target.closest("input, textarea, [contenteditable=true], button, .fc-header-toolbar")) return;
+    const command = e.ctrlKey || e.metaKey;
+    if (e.key === "?") {
+      e.preventDefault();
+      setHelp(true);
+      return;
+    }
+    const eventEl = target.closest<HTMLElement>("[data-sia-event]");
+    const onGrid = target === grid();
+    if (!eventEl && !onGrid) return;
+    if ((e.key === "n" || e.key === "N") && !command && !e.altKey) {
+      e.preventDefault();
+      const items = itemsOf(p);
+      // From the focused event's end, else the focused slot, else the week's first morning.
+      const item = eventEl ? items.find((i) => i.id === eventEl.dataset.siaEvent) : undefined;
+      const from = item ? wallClock(new Date(item.end)) : (cursor.current ?? { date: weekDates()[0], minutes: FIRST_SLOT });
+      const free = nextFree(items, from);
+      if (free) create(p, free);
+      else p.onWarn(timesheetMessages.noFreeSlot);
+      return;
+    }
+    if (eventEl) {
+      const item = itemsOf(p).find((i) => i.id === eventEl.dataset.siaEvent);
+      if (!item) return;
+      const step = (ms: number) => {
+        e.preventDefault();
+        if (p.readOnly) return;
+        if (e.shiftKey) move(p, item, eventEl, item.start, item.end + ms);
+        else move(p, item, eventEl, item.start + ms, item.end + ms);
+      };
+      const day = (days: number) => {
+        e.preventDefault();
+        if (p.readOnly || e.shiftKey) return;
+        const from = wallClock(new Date(item.start));
+        const start = zonedTime(addDays(from.date, days), from.minutes).getTime();
+        move(p, item, eventEl, start, start + (item.end - item.start));
+      };
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        open(p, item, eventEl);
+      } else if (e.key === "ArrowUp") step(-STEP_MS);
+      else if (e.key === "ArrowDown") step(STEP_MS);
+      else if (e.key === "ArrowLeft") day(-1);
+      else if (e.key === "ArrowRight") day(1);
+      else if (e.key === "Delete" || e.key === "Backspace") {
+        e.preventDefault();
+        if (p.readOnly) return;
+        if (item.local) {
+          if (eventEl.classList.contains("fc-event-draggable")) p.onTrashLocal?.(item.local);
+        } else if (item.activity) p.onTrash(item.activity);
+      } else if (command && (e.key === "d" || e.key === "D")) {
+        e.preventDefault();
+        duplicate(p, item, eventEl);
+      } else if (e.key === "Escape") grid()?.focus();
+      return;
+    }
+    // The grid: the arrows move the focused slot, Enter opens it (or the event on it).
+    const c = cursor.current;
+    if (!c) return;
+    const dates = weekDates();
+    const moveCursor = (date: string, minutes: number) => {
+      e.preventDefault();
+      cursor.current = { date, minutes: Math.min(DAY_MINUTES - STEP, Math.max(0, minutes)) };
+      paint();
+    };
+    const at = dates.indexOf(c.date);
+    if (e.key === "ArrowUp") moveCursor(c.date, c.minutes - STEP);
+    else if (e.key === "ArrowDown") moveCursor(c.date, c.minutes + STEP);
+    else if (e.key === "PageUp") moveCursor(c.date, c.minutes - 60);
+    else if (e.key === "PageDown") moveCursor(c.date, c.minutes + 60);
+    else if (e.key === "ArrowLeft") moveCursor(dates[Math.max(0, at - 1)] ?? c.date, c.minutes);
+    else if (e.key === "ArrowRight") moveCursor(dates[Math.min(dates.length - 1, at + 1)] ?? c.date, c.minutes);
+    else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      const start = zonedTime(c.date, c.minutes).getTime();
+      const items = itemsOf(p);
+      const taken = items.find((i) => i.start < start + STEP_MS && start < i.end);
+      if (!taken) return create(p, c);
+      const el = box.current?.querySelector(`[data-sia-event="${taken.id}"]`);
+      if (el) open(p, taken, el);
+    }
+  };
+
+  const ui = (
+    <>
+      <Box
+        aria-live="polite"
+        sx={{ position: "absolute", width: 1, height: 1, overflow: "hidden", clipPath: "inset(50%)", whiteSpace: "nowrap" }}
+      >
+        {spoken}
+      </Box>
+      <Dialog open={help} onClose={() => setHelp(false)} aria-labelledby="sia-keys-title" data-testid="keys-help">
+        <DialogTitle id="sia-keys-title">{sia.timesheet_keys.help_title}</DialogTitle>
+        <DialogContent>
+          <Box component="dl" sx={{ display: "grid", gridTemplateColumns: "auto 1fr", columnGap: 2, rowGap: 1, m: 0 }}>
+            {Object.entries(sia.timesheet_keys.shortcuts).map(([name, { keys, what }]) => (
+              <Box key={name} sx={{ display: "contents" }}>
+                <Box component="dt" sx={{ whiteSpace: "nowrap", fontWeight: 600 }}>
+                  <kbd>{keys}</kbd>
+                </Box>
+                <Box component="dd" sx={{ m: 0 }}>
+                  {what}
+                </Box>
+              </Box>
+            ))}
+          </Box>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setHelp(false)} autoFocus>
+            {sia.timesheet_keys.close}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+
+  return { onKeyDown, ui };
+}

@@ -1,0 +1,139 @@
+/**
+ * The weekly timesheet with the keyboard alone (no mouse after signing in): the time grid takes focus and
+ * its arrows move a visible slot, Enter creates there, an event's arrows move it, Shift+arrows resize it,
+ * Ctrl+D duplicates it, Delete removes it after the same confirmation as the trash, N opens a new
+ * activity at the next free slot and ? lists the shortcuts. What the screen shows is what the API holds.
+ */
+import { expect as baseExpect, type Page, test } from "@playwright/test";
+import type { Activity } from "../../src/core/activity";
+import { addDays, businessToday, mondayOf } from "../../src/core/week";
+import { allowFutureActivities, signIn } from "./fixtures";
+
+allowFutureActivities();
+test.use({ viewport: { width: 1400, height: 1300 } });
+// A long walk, on machines that may be busy.
+test.setTimeout(180_000);
+const expect = baseExpect.configure({ timeout: 25_000 });
+
+// Three weeks ahead: no demo data, and apart from the other timesheet walks.
+const MONDAY = addDays(mondayOf(businessToday()), 21);
+const TUESDAY = addDays(MONDAY, 1);
+
+const at = (date: string, time: string) => Date.parse(`${date}T${time}:00-06:00`);
+const eventOf = (page: Page, text: string) => page.locator(".fc-timegrid-event", { hasText: text });
+
+async function weekFromApi(page: Page): Promise<Activity[]> {
+  const me = await (await page.request.get("/api/v1/sessions/current")).json();
+  const res = await page.request.get(
+    `/api/v1/activities?by_begins_at[start_date]=${MONDAY}&by_begins_at[end_date]=${addDays(MONDAY, 6)}&by_employee=${me.user.employee.id}&per_page=100`,
+  );
+  expect(res.status()).toBe(200);
+  const body = await res.json();
+  return (body.activities ?? body) as Activity[];
+}
+const span = (a: Activity) => [Date.parse(a.begins_at), Date.parse(a.ends_at)];
+
+/** Fills the open activity dialog with the keyboard: type «Actividad interna», a description, Guardar. */
+async function fillInternal(page: Page, description: string) {
+  const modal = page.getByTestId("activity-modal");
+  await expect(modal).toBeVisible();
+  const type = modal.getByRole("combobox", {
+    name: /^Tipo (Proyecto|Soporte|Preventa|Actividad interna|Recursos humanos|Vacaciones)$/,
+  });
+  await type.focus();
+  await page.keyboard.press("ArrowDown");
+  await page.getByRole("option", { name: "Actividad interna" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(type).toContainText("Actividad interna");
+  await modal.getByLabel("Descripción").focus();
+  await page.keyboard.type(description);
+  await modal.getByRole("button", { name: "Guardar" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(modal).toBeHidden();
+  await expect(eventOf(page, description)).toHaveCount(1);
+}
+
+test("an employee logs a week with the keyboard alone", async ({ page }) => {
+  await signIn(page, "operator");
+  // The timesheet is a lazy chunk: slow on a busy machine.
+  await expect(page.getByTestId("week-calendar")).toBeVisible({ timeout: 40_000 });
+  // Three weeks ahead with the calendar's «next» button.
+  await page.locator(".fc-next-button").focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Enter");
+  await expect(page.locator(`.fc-timegrid-col[data-date="${MONDAY}"]`)).toBeVisible();
+
+  // The grid is one Tab stop after the toolbar's buttons; its cursor starts on Monday 09:00.
+  await page.keyboard.press("Tab");
+  await expect(page.locator(".fc-timegrid-body")).toBeFocused();
+  const cursor = page.getByTestId("slot-cursor");
+  await expect(cursor).toHaveAttribute("data-date", MONDAY);
+  await expect(cursor).toHaveAttribute("data-time", "09:00");
+  await expect(cursor).toBeVisible();
+
+  // `?` lists the shortcuts; Escape closes the list and gives the grid its focus back.
+  await page.keyboard.press("?");
+  const help = page.getByRole("dialog", { name: "Atajos de teclado" });
+  await expect(help).toContainText("Duplicar la actividad");
+  await page.keyboard.press("Escape");
+  await expect(help).toBeHidden();
+  await expect(page.locator(".fc-timegrid-body")).toBeFocused();
+
+  // Enter on Monday 10:00 creates an hour there.
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await expect(cursor).toHaveAttribute("data-time", "10:00");
+  await page.keyboard.press("Enter");
+  await fillInternal(page, "Tecla uno");
+  await expect(eventOf(page, "Tecla uno")).toContainText("10:00 - 11:00");
+
+  // N: the next free slot from the cursor (10:00 is taken until 11:00).
+  await page.locator(".fc-timegrid-body").focus();
+  await page.keyboard.press("n");
+  await fillInternal(page, "Tecla dos");
+  await expect(eventOf(page, "Tecla dos")).toContainText("11:00 - 12:00");
+
+  // The first event: up 15 minutes and back; further down would overlap «Tecla dos» (11:00–12:00), and
+  // is refused as the drag refuses it.
+  const first = eventOf(page, "Tecla uno");
+  await first.focus();
+  await page.keyboard.press("ArrowUp");
+  await expect(first).toContainText("09:45 - 10:45");
+  await page.keyboard.press("ArrowDown");
+  await expect(first).toContainText("10:00 - 11:00");
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByText("La actividad no se movió: ese horario ya está ocupado.")).toBeVisible();
+  await expect(first).toContainText("10:00 - 11:00");
+  // Shift+↑: a slot shorter; → : to Tuesday, keeping the focus.
+  await page.keyboard.press("Shift+ArrowUp");
+  await expect(first).toContainText("10:00 - 10:45");
+  await page.keyboard.press("ArrowRight");
+  await expect(
+    page.locator(`.fc-timegrid-col[data-date="${TUESDAY}"] .fc-timegrid-event`, { hasText: "Tecla uno" }),
+  ).toContainText("10:00 - 10:45");
+  await expect(first).toBeFocused();
+
+  // Ctrl+D: a copy right after it, the same length.
+  await page.keyboard.press("Control+d");
+  await expect(eventOf(page, "Tecla uno")).toHaveCount(2);
+  await expect(eventOf(page, "Tecla uno").filter({ hasText: "10:45 - 11:30" })).toHaveCount(1);
+
+  // Delete «Tecla dos» with the trash's confirmation.
+  await eventOf(page, "Tecla dos").focus();
+  await page.keyboard.press("Delete");
+  const confirm = page.getByRole("dialog", { name: "Eliminar actividad" });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: "Confirmar" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(eventOf(page, "Tecla dos")).toHaveCount(0);
+
+  // The API holds what the screen shows.
+  await expect(async () => {
+    const week = (await weekFromApi(page)).filter((a) => a.description?.startsWith("Tecla"));
+    expect(week.map((a) => [a.description, ...span(a)]).sort((x, y) => Number(x[1]) - Number(y[1]))).toEqual([
+      ["Tecla uno", at(TUESDAY, "10:00"), at(TUESDAY, "10:45")],
+      ["Tecla uno", at(TUESDAY, "10:45"), at(TUESDAY, "11:30")],
+    ]);
+  }).toPass();
+});
