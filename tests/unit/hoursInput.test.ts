@@ -25,7 +25,8 @@ describe("a grid cell's hours", () => {
   });
 
   it("refuses what is not hours, with the message that says how to write them", () => {
-    for (const bad of ["abc", "2,5,1", "-1", "2:75", "1e2", "dos", "2 horas"]) expect(minutes(bad)).toBe(messages.gridHoursInvalid);
+    for (const bad of ["abc", "2,5,1", "-1", "2:75", "1e2", "dos", "2 horas"])
+      expect(minutes(bad)).toBe(messages.gridHoursInvalid);
   });
 
   it("refuses more than a day and fractions of a minute", () => {
