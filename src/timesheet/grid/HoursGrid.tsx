@@ -66,8 +66,6 @@ export function HoursGrid(props: {
     else if (event.key === "ArrowDown") target = [r + 1, c];
     else if (event.key === "ArrowLeft" && (atStart || whole)) target = [r, c - 1];
     else if (event.key === "ArrowRight" && (atEnd || whole)) target = [r, c + 1];
-    else if (event.key === "Home" && event.ctrlKey) target = [0, 0];
-    else if (event.key === "End" && event.ctrlKey) target = [rows.length - 1, width - 1];
     else if (event.key === "Enter") {
       event.preventDefault();
       props.onSubmit();
