@@ -10,12 +10,13 @@ import ChevronRight from "@mui/icons-material/ChevronRight";
 import { Alert, Box, Button, CircularProgress, IconButton, Paper, Stack, Typography } from "@mui/material";
 import { useEffect, useMemo, useState } from "react";
 import { Title, useNotify, usePermissions, useTranslate } from "react-admin";
+import { useSearchParams } from "react-router-dom";
 import { WORKING_DAY_HOURS } from "../../core/constants";
 import { expectedWeekHours } from "../../core/hours";
 import { formatCellMinutes, parseHoursInput } from "../../core/hoursInput";
 import { dmy, messages } from "../../core/messages";
 import type { SessionUser } from "../../core/session";
-import { addDays } from "../../core/week";
+import { addDays, isDateInRange, mondayOf } from "../../core/week";
 import { ImportCallError } from "../../dataProvider";
 import { CopyWeekButton } from "../components/CopyWeekButton";
 import { EmployeePicker } from "../components/Toolbar";
@@ -37,7 +38,12 @@ export default function GridPage() {
   const mutations = useTimesheetMutations();
   const isAdmin = isTimesheetAdmin(me);
   const [choice, setChoice] = useState<EmployeeChoice>(() => defaultChoice(me));
-  const [weekStart, setWeekStart] = useState(() => openingWeekStart());
+  // ?semana=YYYY-MM-DD opens that date's week (a link to a week; the tests and the bench go straight there).
+  const [params] = useSearchParams();
+  const [weekStart, setWeekStart] = useState(() => {
+    const asked = params.get("semana");
+    return asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && isDateInRange(asked) ? mondayOf(asked) : openingWeekStart();
+  });
   /** What the person typed, by cell id: the text as typed, kept until saved or discarded. */
   const [texts, setTexts] = useState<Record<string, string>>({});
   /** The server's reasons for the last refused save, by cell id. */
