@@ -4,7 +4,7 @@
  * its message; an emptied cell's activity removed; a frozen day read-only beside editable ones. Weeks 45
  * to 60 ahead of today, where neither the demo data nor the other walks are.
  */
-import { expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { messages } from "../../src/core/messages";
 import { addDays, businessToday, mondayOf, sundayOf, zonedTime } from "../../src/core/week";
 import { allowFutureActivities, createProject, fillDate, signIn } from "./fixtures";
@@ -12,6 +12,8 @@ import { allowFutureActivities, createProject, fillDate, signIn } from "./fixtur
 test.use({ viewport: { width: 1400, height: 1300 } });
 test.describe.configure({ timeout: 180_000 });
 allowFutureActivities();
+// A shared two-core machine: room to wait for what the person sees.
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 const THIS_MONDAY = mondayOf(businessToday());
 const weekAhead = (weeks: number) => addDays(THIS_MONDAY, 7 * weeks);
@@ -169,17 +171,21 @@ test("a frozen day's cells are read-only while the other days stay editable", as
   while (monday.slice(5, 7) === sundayOf(monday).slice(5, 7)) monday = addDays(monday, 7);
   const sunday = sundayOf(monday);
   await fiveRows(page, monday, "C");
-  const closed = await page.evaluate(
-    async (date) =>
-      (
-        await fetch("/api/v1/activities/close_month_activities", {
+  const freezeMonth = (verb: string) =>
+    page.evaluate(
+      async ({ date, verb }) => {
+        const { employees } = await (await fetch("/api/v1/employees?per_page=all")).json();
+        const me = (employees as { id: number; name: string }[]).find((e) => e.name === "Alejandra Ramírez Torres");
+        const res = await fetch(`/api/v1/activities/${verb}`, {
           method: "PUT",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ by_begins_at: { start_date: date } }),
-        })
-      ).status,
-    sunday,
-  );
+          body: JSON.stringify({ by_begins_at: { start_date: date }, by_employee: me?.id }),
+        });
+        return res.status;
+      },
+      { date: sunday, verb },
+    );
+  const closed = await freezeMonth("close_month_activities");
   expect(closed).toBe(200);
   await page.goto(`/app/activities/grid?semana=${monday}`);
   await expect(grid(page).getByRole("rowheader", { name: /Rejilla C/ })).toHaveCount(5);
@@ -193,13 +199,5 @@ test("a frozen day's cells are read-only while the other days stay editable", as
   await page.keyboard.press("Enter");
   await expect(page.getByText("Las horas de la semana se guardaron")).toBeVisible();
   expect(hoursOf(await savedWeek(page, monday))).toBe(3);
-  await page.evaluate(
-    async (date) =>
-      fetch("/api/v1/activities/open_month_activities", {
-        method: "PUT",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ by_begins_at: { start_date: date } }),
-      }),
-    sunday,
-  );
+  expect(await freezeMonth("open_month_activities")).toBe(200);
 });

@@ -88,13 +88,14 @@ export function HoursGrid(props: {
     >
       <thead>
         <tr>
-          <Box component="th" scope="col" sx={{ ...cellSx, textAlign: "left" }}>
+          <Box component="th" scope="col" role="columnheader" sx={{ ...cellSx, textAlign: "left" }}>
             {translate("sia.timesheet_grid.row")}
           </Box>
           {days.map((day) => (
             <Box
               component="th"
               scope="col"
+              role="columnheader"
               key={day}
               sx={{ ...cellSx, bgcolor: props.holidays.has(day) ? "action.hover" : undefined }}
               data-date={day}
@@ -112,7 +113,7 @@ export function HoursGrid(props: {
       <tbody>
         {rows.map((row, r) => (
           <tr key={row.key}>
-            <Box component="th" scope="row" sx={{ ...cellSx, textAlign: "left", fontWeight: 500 }}>
+            <Box component="th" scope="row" role="rowheader" sx={{ ...cellSx, textAlign: "left", fontWeight: 500 }}>
               {row.label}
             </Box>
             {days.map((day, c) => {
