@@ -136,6 +136,13 @@ test("a bad cell is refused with its message, and emptying a cell removes its ac
   const monday = weekAhead(48);
   const [first] = await fiveRows(page, monday, "B");
   await createActivity(page, first.id, monday, 10, 12, "Para vaciar");
+  // The switch remembers the person's view: the calendar's address opens the grid from now on.
+  await page.getByRole("button", { name: "Cuadrícula" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/app\/activities\/grid$/);
+  await page.goto("/app/activities");
+  await expect(page).toHaveURL(/\/app\/activities\/grid$/);
+  await expect(page.getByRole("button", { name: "Cuadrícula" })).toHaveAttribute("aria-pressed", "true");
   await page.goto(`/app/activities/grid?semana=${monday}`);
   const row = grid(page)
     .getByRole("row")

@@ -12,7 +12,8 @@ import { browserStorage } from "../model/storage";
 
 export type TimesheetView = "calendar" | "grid";
 export const GRID_PATH = `${PAGE_PATHS.activities}/grid`;
-const ROUTES: Record<TimesheetView, string> = { calendar: "/activities", grid: "/activities/grid" };
+// Whole paths: the router is not based at /app (react-admin only prefixes its own links).
+const ROUTES: Record<TimesheetView, string> = { calendar: PAGE_PATHS.activities, grid: GRID_PATH };
 
 const storageKey = (userId: unknown) => `sia:timesheet-view:${String(userId)}`;
 
