@@ -30,6 +30,7 @@ import { workspaces } from "./workspaces";
 
 // The timesheet is code-split: admin lists never load FullCalendar.
 const ActivitiesPage = lazy(() => import("../timesheet/ActivitiesPage"));
+const GridPage = lazy(() => import("../timesheet/grid/GridPage"));
 // The dashboards too: only their screens load the chart library.
 const DashboardPage = lazy(() => import("./dashboards/DashboardPage"));
 // Pages off the daily path: the changelog's Markdown reader, the outbox and the report screen.
@@ -92,6 +93,7 @@ export function AdminApp() {
             </Suspense>
           }
         />
+        <Route path="/activities/grid" element={page(GridPage)} />
         <Route
           path="/dashboard"
           element={

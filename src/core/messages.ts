@@ -219,6 +219,12 @@ export const messages = {
   timesheetStaleTitle: "Otra persona cambió actividades de esta semana",
   timesheetRebased: "Se tomaron las versiones actuales; tus cambios siguen en la semana guardada. Revísalos y guarda de nuevo.",
   timesheetWeekClosed: "La semana está cerrada: sus actividades ya no se pueden modificar.",
+  /** A cell of the weekly grid that is not a number of hours. */
+  gridHoursInvalid: "Escribe las horas como 2, 2,5, 2:30 o 150m",
+  gridHoursTooMany: "Un día tiene como máximo 24 horas",
+  gridHoursWholeMinutes: "Las horas deben ser minutos enteros",
+  /** A day of the grid without room left for the hours asked from 09:00 to midnight. */
+  gridNoRoom: "No cabe en el día: no quedan horas libres desde las 09:00",
   timesheetMonthClosed: "El mes está cerrado: sus actividades ya no se pueden modificar.",
   timesheetTodosReadOnly: "Vista de todos los empleados: solo lectura. Elige un empleado para registrar o cambiar.",
   timesheetDraftCopyDisabled: "Guarda o remueve la semana guardada antes de copiar la semana anterior.",

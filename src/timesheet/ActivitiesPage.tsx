@@ -34,6 +34,7 @@ import {
 import { SummaryBar } from "./components/SummaryBar";
 import { Downloads, EmployeePicker } from "./components/Toolbar";
 import { TrashZone } from "./components/TrashZone";
+import { ViewSwitch } from "./components/ViewSwitch";
 import { WeekCalendar } from "./components/WeekCalendar";
 import type { EmployeeChoice } from "./data/keys";
 import { useTimesheetMutations } from "./data/mutations";
@@ -392,6 +393,7 @@ export default function ActivitiesPage() {
       )}
       <Paper sx={{ p: 1.5, mb: 1 }}>
         <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", alignItems: "center", rowGap: 1 }}>
+          <ViewSwitch view="calendar" />
           {isAdmin && <EmployeePicker value={choice} employees={employees} onChange={setChoice} />}
           <CopyWeekButton
             weekStart={weekStart}

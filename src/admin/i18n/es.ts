@@ -1011,6 +1011,26 @@ export const sia = {
     no_bosses: "Sin jefes asignados",
     no_employees: "Sin empleados",
   },
+  // the weekly grid beside the calendar (src/timesheet/grid) and the switch between them
+  timesheet_grid: {
+    title: "Cuadrícula de la semana",
+    view: "Vista",
+    calendar: "Calendario",
+    grid: "Cuadrícula",
+    row: "Proyecto o actividad",
+    total: "Total",
+    day_total: "%{hours} de %{expected}",
+    save: "Guardar",
+    discard: "Descartar cambios",
+    saved: "Las horas de la semana se guardaron",
+    previous_week: "Semana anterior",
+    next_week: "Semana siguiente",
+    week_of: "Semana del %{from} al %{to}",
+    cell: "%{row}, %{day}",
+    no_rows: "Sin proyectos recientes: registra una actividad en el calendario para empezar.",
+    choose_employee: "Elige un empleado para registrar horas en la cuadrícula.",
+    frozen_day: "Día cerrado",
+  },
   // the timesheet page (src/timesheet)
   timesheet: {
     title: "Actividades de la semana",

@@ -1,0 +1,215 @@
+/**
+ * /app/activities/grid: the week as a grid of hours (rows: what the person logs time against; columns:
+ * Monday to Sunday). The same week as the calendar — the same queries and keys — and the same save: the
+ * cells typed become one week save (./model.ts planWeek), so the server's rules apply and the calendar
+ * shows the result at once. Loaded lazily like the calendar page.
+ */
+
+import ChevronLeft from "@mui/icons-material/ChevronLeft";
+import ChevronRight from "@mui/icons-material/ChevronRight";
+import { Alert, Box, Button, CircularProgress, IconButton, Paper, Stack, Typography } from "@mui/material";
+import { useEffect, useMemo, useState } from "react";
+import { Title, useNotify, usePermissions, useTranslate } from "react-admin";
+import { useSearchParams } from "react-router-dom";
+import { WORKING_DAY_HOURS } from "../../core/constants";
+import { expectedWeekHours } from "../../core/hours";
+import { formatCellMinutes, parseHoursInput } from "../../core/hoursInput";
+import { dmy, messages } from "../../core/messages";
+import type { SessionUser } from "../../core/session";
+import { addDays, isDateInRange, mondayOf } from "../../core/week";
+import { ImportCallError } from "../../dataProvider";
+import { CopyWeekButton } from "../components/CopyWeekButton";
+import { EmployeePicker } from "../components/Toolbar";
+import { ViewSwitch } from "../components/ViewSwitch";
+import type { EmployeeChoice } from "../data/keys";
+import { useTimesheetMutations } from "../data/mutations";
+import { useEmployeeChoices, useHolidays, useWeekActivities, useWeekState } from "../data/queries";
+import { formatHours } from "../model/totals";
+import { defaultChoice, isTimesheetAdmin, openingWeekStart } from "../model/who";
+import { HoursGrid } from "./HoursGrid";
+import { activitiesByCell, type CellEdits, cellId, cellMinutes, errorsByCell, gridRows, planWeek, weekDays } from "./model";
+import { useRecentActivities } from "./recent";
+
+export default function GridPage() {
+  const { permissions } = usePermissions<SessionUser | null>();
+  const me = permissions ?? null;
+  const translate = useTranslate();
+  const notify = useNotify();
+  const mutations = useTimesheetMutations();
+  const isAdmin = isTimesheetAdmin(me);
+  const [choice, setChoice] = useState<EmployeeChoice>(() => defaultChoice(me));
+  // ?semana=YYYY-MM-DD opens that date's week (a link to a week; the tests and the bench go straight there).
+  const [params] = useSearchParams();
+  const [weekStart, setWeekStart] = useState(() => {
+    const asked = params.get("semana");
+    return asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && isDateInRange(asked) ? mondayOf(asked) : openingWeekStart();
+  });
+  /** What the person typed, by cell id: the text as typed, kept until saved or discarded. */
+  const [texts, setTexts] = useState<Record<string, string>>({});
+  /** The server's reasons for the last refused save, by cell id. */
+  const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
+
+  useEffect(() => {
+    if (!me || choice !== null) return;
+    const initial = defaultChoice(me);
+    if (initial !== null) setChoice(initial);
+  }, [me, choice]);
+
+  const employees = useEmployeeChoices(isAdmin);
+  const employee = choice === "todos" || choice === null ? null : Number(choice);
+  const week = useWeekActivities(employee === null ? null : weekStart, employee);
+  const recent = useRecentActivities(weekStart, employee);
+  const holidays = useHolidays(weekStart);
+  const weekState = useWeekState(weekStart, employee);
+  const days = useMemo(() => weekDays(weekStart), [weekStart]);
+  const holidaySet = useMemo(() => new Set(holidays.map((h) => h.date)), [holidays]);
+  const frozenDays = useMemo(() => new Set(weekState?.frozen ? days : (weekState?.frozen_days ?? [])), [weekState, days]);
+  const activities = week.current ? week.activities : [];
+  const rows = useMemo(() => gridRows(activities, recent), [activities, recent]);
+  const byCell = useMemo(() => activitiesByCell(activities), [activities]);
+
+  // A typed cell is an edit; its parse is its own error until it reads as hours.
+  const parsed = useMemo(() => {
+    const edits: CellEdits = {};
+    const invalid: Record<string, string> = {};
+    for (const [id, text] of Object.entries(texts)) {
+      const r = parseHoursInput(text);
+      if (r.ok) edits[id] = r.minutes;
+      else invalid[id] = r.error;
+    }
+    return { edits, invalid };
+  }, [texts]);
+  const minutesOf = (id: string) => parsed.edits[id] ?? cellMinutes(byCell.get(id));
+  const dayMinutes = days.map((day) => rows.reduce((sum, row) => sum + minutesOf(cellId(row.key, day)), 0));
+  const expectedOf = (day: string, i: number) => (i < 5 && !holidaySet.has(day) ? WORKING_DAY_HOURS : 0);
+  const weekMinutes = dayMinutes.reduce((a, b) => a + b, 0);
+
+  const switchWeek = (days: number) => {
+    setWeekStart((w) => addDays(w, days));
+    setTexts({});
+    setServerErrors({});
+  };
+  const dirty = Object.keys(texts).length > 0;
+  const hasInvalid = Object.keys(parsed.invalid).length > 0;
+
+  const save = async () => {
+    if (employee === null || hasInvalid) return;
+    const plan = planWeek(employee, activities, rows, parsed.edits);
+    if (plan.noRoom.length) {
+      setServerErrors(Object.fromEntries(plan.noRoom.map((id) => [id, [messages.gridNoRoom]])));
+      return;
+    }
+    const { creates, updates, deletions } = plan.payload;
+    if (!creates.length && !updates.length && !deletions.length) {
+      setTexts({});
+      return;
+    }
+    try {
+      await mutations.saveWeek.mutateAsync(plan.payload);
+      setTexts({});
+      setServerErrors({});
+      notify("sia.timesheet_grid.saved", { type: "success" });
+    } catch (error) {
+      const byCell = error instanceof ImportCallError ? errorsByCell(plan, error.byIndex) : {};
+      setServerErrors(byCell);
+      notify((error as Error)?.message || messages.unexpected, { type: "error" });
+    }
+  };
+
+  if (me && !me.employee && !isAdmin)
+    return (
+      <Alert severity="warning" sx={{ mt: 2 }} data-testid="no-employee">
+        {messages.noEmployee}
+      </Alert>
+    );
+
+  return (
+    <Box sx={{ mt: 1 }}>
+      <Title title="sia.timesheet_grid.title" />
+      <Paper sx={{ p: 1.5, mb: 1 }}>
+        <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", alignItems: "center", rowGap: 1 }}>
+          <ViewSwitch view="grid" />
+          {isAdmin && (
+            <EmployeePicker
+              value={choice}
+              employees={employees}
+              onChange={(next) => {
+                setChoice(next);
+                setTexts({});
+                setServerErrors({});
+              }}
+            />
+          )}
+          <IconButton aria-label={translate("sia.timesheet_grid.previous_week")} onClick={() => switchWeek(-7)}>
+            <ChevronLeft />
+          </IconButton>
+          <Typography data-testid="grid-week">
+            {translate("sia.timesheet_grid.week_of", { from: dmy(weekStart), to: dmy(addDays(weekStart, 6)) })}
+          </Typography>
+          <IconButton aria-label={translate("sia.timesheet_grid.next_week")} onClick={() => switchWeek(7)}>
+            <ChevronRight />
+          </IconButton>
+          <CopyWeekButton
+            weekStart={weekStart}
+            employee={isAdmin ? employee : undefined}
+            disabled={employee === null || !!weekState?.frozen || dirty || mutations.saveWeek.isPending}
+            reason={weekState?.frozen ? messages.timesheetWeekClosed : null}
+            mutations={mutations}
+          />
+          <Box sx={{ flex: 1 }} />
+          {week.loading && <CircularProgress size={16} aria-label={translate("ra.page.loading")} />}
+          <Button
+            disabled={!dirty}
+            onClick={() => {
+              setTexts({});
+              setServerErrors({});
+            }}
+          >
+            {translate("sia.timesheet_grid.discard")}
+          </Button>
+          <Button variant="contained" disabled={!dirty || hasInvalid || mutations.saveWeek.isPending} onClick={save}>
+            {translate("sia.timesheet_grid.save")}
+          </Button>
+        </Stack>
+      </Paper>
+      {employee === null ? (
+        <Alert severity="info">{translate("sia.timesheet_grid.choose_employee")}</Alert>
+      ) : (
+        <Paper sx={{ p: 1, overflowX: "auto" }}>
+          {week.current && rows.length === 0 && <Alert severity="info">{translate("sia.timesheet_grid.no_rows")}</Alert>}
+          <HoursGrid
+            rows={rows}
+            days={days}
+            holidays={holidaySet}
+            frozenDays={frozenDays}
+            byCell={byCell}
+            texts={texts}
+            invalid={parsed.invalid}
+            serverErrors={serverErrors}
+            onChange={(id, text) => {
+              setTexts((t) => {
+                const current = formatCellMinutes(cellMinutes(byCell.get(id)));
+                const { [id]: _gone, ...rest } = t;
+                return text === current ? rest : { ...t, [id]: text };
+              });
+              setServerErrors(({ [id]: _gone, ...rest }) => rest);
+            }}
+            onSubmit={save}
+            totals={days.map((day, i) => ({
+              day,
+              text: translate("sia.timesheet_grid.day_total", {
+                hours: formatHours(dayMinutes[i] / 60),
+                expected: formatHours(expectedOf(day, i)),
+              }),
+              short: dayMinutes[i] / 60 < expectedOf(day, i),
+            }))}
+            weekTotal={translate("sia.timesheet_grid.day_total", {
+              hours: formatHours(weekMinutes / 60),
+              expected: formatHours(expectedWeekHours(weekStart, holidaySet)),
+            })}
+          />
+        </Paper>
+      )}
+    </Box>
+  );
+}
