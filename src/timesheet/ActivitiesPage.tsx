@@ -465,7 +465,8 @@ export default function ActivitiesPage() {
           <SummaryBar activities={timed} />
           {week.loading && <CircularProgress size={16} />}
         </Paper>
-        <TrashZone ref={trashRef} disabled={readOnly || closed} />
+        {/* A finger cannot drag to it: on a phone an activity is deleted from its form. */}
+        {!phone && <TrashZone ref={trashRef} disabled={readOnly || closed} />}
       </Stack>
       <Paper sx={{ p: 1 }} {...(phone && swipe)}>
         <WeekCalendar
