@@ -468,7 +468,7 @@ export default function ActivitiesPage() {
         {/* A finger cannot drag to it: on a phone an activity is deleted from its form. */}
         {!phone && <TrashZone ref={trashRef} disabled={readOnly || closed} />}
       </Stack>
-      <Paper sx={{ p: 1 }} {...(phone && swipe)}>
+      <Paper sx={{ p: 1, ...(phone && { "& .fc-toolbar-title": { fontSize: "1.15rem" } }) }} {...(phone && swipe)}>
         <WeekCalendar
           ref={calendarRef}
           view={view}
