@@ -160,7 +160,8 @@ test("a week logged on the phone: one day at a time, taps, the full-screen form,
   test.setTimeout(180_000);
   const suffix = Date.now().toString(36);
   await signIn(page, "admin");
-  await expect(page.locator(".fc-timeGridDay-view")).toBeVisible();
+  // The calendar is loaded lazily: on a busy machine it takes longer than the usual 10 s.
+  await expect(page.locator(".fc-timeGridDay-view")).toBeVisible({ timeout: 30_000 });
   // The header's actions are folded behind one button.
   const copyWeek = page.getByRole("button", { name: "Copiar semana anterior" });
   await expect(copyWeek).toBeHidden();
