@@ -31,6 +31,7 @@ import {
   activityFieldLabel,
   type ChoiceLabels,
 } from "./components/form";
+import { PhoneFold, usePhone, useSwipe } from "./components/PhoneDay";
 import { SummaryBar } from "./components/SummaryBar";
 import { Downloads, EmployeePicker } from "./components/Toolbar";
 import { TrashZone } from "./components/TrashZone";
@@ -80,6 +81,13 @@ export default function ActivitiesPage() {
   const [importDay, setImportDay] = useState<string | null>(null);
   const [jumpDate, setJumpDate] = useState<string | null>(null);
   const translate = useTranslate();
+  const phone = usePhone();
+  const view = phone ? "timeGridDay" : "timeGridWeek";
+  useEffect(() => calendarRef.current?.getApi().changeView(view), [view]);
+  const swipe = useSwipe(
+    () => calendarRef.current?.getApi().prev(),
+    () => calendarRef.current?.getApi().next(),
+  );
 
   // Who is shown: admins default to themselves (or everyone when they have no employee record).
   useEffect(() => {
@@ -392,71 +400,80 @@ export default function ActivitiesPage() {
         </Alert>
       )}
       <Paper sx={{ p: 1.5, mb: 1 }}>
-        <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", alignItems: "center", rowGap: 1 }}>
-          <ViewSwitch view="calendar" />
-          {isAdmin && <EmployeePicker value={choice} employees={employees} onChange={setChoice} />}
-          <CopyWeekButton
-            weekStart={weekStart}
-            employee={isAdmin ? chosenEmployee : undefined}
-            disabled={readOnly || closed || draftMode || busy}
-            reason={closedReason ?? (draftMode ? messages.timesheetDraftCopyDisabled : null)}
-            mutations={mutations}
-          />
-          {!readOnly && (
-            <DraftBar
-              store={store}
-              dataProvider={dataProvider}
+        <PhoneFold phone={phone}>
+          <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", alignItems: "center", rowGap: 1 }}>
+            <ViewSwitch view="calendar" />
+            {isAdmin && <EmployeePicker value={choice} employees={employees} onChange={setChoice} />}
+            <CopyWeekButton
+              weekStart={weekStart}
+              employee={isAdmin ? chosenEmployee : undefined}
+              disabled={readOnly || closed || draftMode || busy}
+              reason={closedReason ?? (draftMode ? messages.timesheetDraftCopyDisabled : null)}
               mutations={mutations}
-              weekStart={weekStart}
-              activities={week.activities}
-              weekLoaded={week.current}
-              refetch={week.refetch}
-              disabled={busy || closed}
-              day={importDay}
-              onDayClose={() => setImportDay(null)}
-              onCreateDay={(date) => {
-                setImportDay(null);
-                openCreate({ date });
-              }}
-              onGoToWeek={goToWeek}
-              fieldLabel={(field) => activityFieldLabel(field) ?? field}
             />
-          )}
-          {(viewingOwn || (isAdmin && chosenEmployee !== null)) && (
-            <FreezeButtons
-              state={weekState}
-              weekStart={weekStart}
-              isAdmin={isAdmin}
-              busy={busy}
-              employeeName={employees.find((e) => Number(e.id) === chosenEmployee)?.name ?? me?.employee?.name}
-              onFreeze={freeze}
-            />
-          )}
-          <Box sx={{ width: "13rem" }} data-testid="go-to-date">
-            <SiaDatePicker
-              label={translate("sia.timesheet_more.go_to_date")}
-              value={jumpDate}
-              onChange={(date) => {
-                setJumpDate(date);
-                // Typed digit by digit, the year passes through 0002, 0020…: only a real date moves the week.
-                if (date && isDateInRange(date)) goToWeek(date);
-              }}
-            />
-          </Box>
-          <Box sx={{ flex: 1 }} />
-          <Downloads weekStart={weekStart} employee={choice} isAdmin={isAdmin} hasEmployee={!!me?.employee} />
-        </Stack>
+            {!readOnly && (
+              <DraftBar
+                store={store}
+                dataProvider={dataProvider}
+                mutations={mutations}
+                weekStart={weekStart}
+                activities={week.activities}
+                weekLoaded={week.current}
+                refetch={week.refetch}
+                disabled={busy || closed}
+                day={importDay}
+                onDayClose={() => setImportDay(null)}
+                onCreateDay={(date) => {
+                  setImportDay(null);
+                  openCreate({ date });
+                }}
+                onGoToWeek={goToWeek}
+                fieldLabel={(field) => activityFieldLabel(field) ?? field}
+              />
+            )}
+            {(viewingOwn || (isAdmin && chosenEmployee !== null)) && (
+              <FreezeButtons
+                state={weekState}
+                weekStart={weekStart}
+                isAdmin={isAdmin}
+                busy={busy}
+                employeeName={employees.find((e) => Number(e.id) === chosenEmployee)?.name ?? me?.employee?.name}
+                onFreeze={freeze}
+              />
+            )}
+            <Box sx={{ width: "13rem" }} data-testid="go-to-date">
+              <SiaDatePicker
+                label={translate("sia.timesheet_more.go_to_date")}
+                value={jumpDate}
+                onChange={(date) => {
+                  setJumpDate(date);
+                  // Typed digit by digit, the year passes through 0002, 0020…: only a real date moves the week.
+                  if (date && isDateInRange(date)) goToWeek(date);
+                }}
+              />
+            </Box>
+            <Box sx={{ flex: 1 }} />
+            <Downloads weekStart={weekStart} employee={choice} isAdmin={isAdmin} hasEmployee={!!me?.employee} />
+          </Stack>
+        </PhoneFold>
       </Paper>
-      <Stack direction="row" spacing={1} sx={{ mb: 1, alignItems: "stretch" }}>
+      {/* On a phone the week's total stays in sight above the day, whatever is scrolled. */}
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ mb: 1, alignItems: "stretch", ...(phone && { position: "sticky", top: 48, zIndex: 3 }) }}
+      >
         <Paper sx={{ p: 1, flex: 1, display: "flex", alignItems: "center", gap: 1 }}>
           <SummaryBar activities={timed} />
           {week.loading && <CircularProgress size={16} />}
         </Paper>
-        <TrashZone ref={trashRef} disabled={readOnly || closed} />
+        {/* A finger cannot drag to it: on a phone an activity is deleted from its form. */}
+        {!phone && <TrashZone ref={trashRef} disabled={readOnly || closed} />}
       </Stack>
-      <Paper sx={{ p: 1 }}>
+      <Paper sx={{ p: 1, ...(phone && { "& .fc-toolbar-title": { fontSize: "1.15rem" } }) }} {...(phone && swipe)}>
         <WeekCalendar
           ref={calendarRef}
+          view={view}
           activities={draftMode ? [] : week.activities}
           localEvents={shown}
           savedWeek={draftMode ? draft : null}

@@ -1,19 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Link as MuiLink } from "@mui/material";
-import {
-  ArrayField,
-  Datagrid,
-  NumberField,
-  SimpleShowLayout,
-  TextField,
-  TextInput,
-  useRecordContext,
-  useTranslate,
-} from "react-admin";
+import { ArrayField, NumberField, SimpleShowLayout, TextField, TextInput, useRecordContext, useTranslate } from "react-admin";
 import { Link } from "react-router-dom";
 import { messages } from "../../core/messages";
 import { screenPath } from "../../core/resources";
 import { clientGroupSchema } from "../../core/schemas/client_group";
+import { SiaDatagrid } from "../common/PhoneRows";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
@@ -63,10 +55,14 @@ export function ClientGroupShow() {
       <SimpleShowLayout>
         <TextField source="name" />
         <ArrayField source="clients">
-          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>{translate("sia.client_groups.no_clients")}</span>}>
+          <SiaDatagrid
+            bulkActionButtons={false}
+            rowClick={false}
+            empty={<span>{translate("sia.client_groups.no_clients")}</span>}
+          >
             <TextField source="client_code" label="resources.client_groups.fields.client_code" />
             <ClientLink label="resources.client_groups.fields.client" />
-          </Datagrid>
+          </SiaDatagrid>
         </ArrayField>
       </SimpleShowLayout>
     </SiaShow>

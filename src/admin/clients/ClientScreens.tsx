@@ -2,7 +2,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import {
   ArrayField,
   BooleanField,
-  Datagrid,
   EmailField,
   NumberField,
   ReferenceInput,
@@ -18,6 +17,7 @@ import { clientFormSchema } from "../../core/schemas/client";
 import { DriveCheckButton } from "../common/DriveCheckButton";
 import { DriveFolderField } from "../common/DriveFolderLink";
 import { withNested } from "../common/nested";
+import { SiaDatagrid } from "../common/PhoneRows";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { ClientSupportPanel } from "../dashboards/panels";
@@ -93,10 +93,10 @@ export function ClientShow() {
         <BooleanField source="was_prospect" />
         <DriveFolderField source="drive_root_url" />
         <ArrayField source="client_product_catalogs">
-          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>{translate("sia.clients.no_products")}</span>}>
+          <SiaDatagrid bulkActionButtons={false} rowClick={false} empty={<span>{translate("sia.clients.no_products")}</span>}>
             <TextField source="product_catalog_name" label="resources.clients.fields.product_catalog_name" />
             <NumberField source="annual_support_hours" label="resources.clients.fields.annual_support_hours" locales="es-MX" />
-          </Datagrid>
+          </SiaDatagrid>
         </ArrayField>
       </SimpleShowLayout>
       <ClientSupportPanel />

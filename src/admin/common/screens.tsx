@@ -3,6 +3,8 @@
  * inputs, fields): lists of 10 with the pager window and the spec's paths, forms that save and go to the
  * record's detail with a Spanish toast, edit toolbars, and detail screens that send a missing record to /404.
  */
+
+import { type Theme, useMediaQuery } from "@mui/material";
 import { Children, isValidElement, type ReactElement, type ReactNode, useMemo, useState } from "react";
 import {
   Confirm,
@@ -39,6 +41,7 @@ import { CsvDownloadButton } from "./CsvDownloadButton";
 import { coreColumns } from "./columns";
 import { isRefusedParams, type ListDefaults, ListRecovery } from "./ListRecovery";
 import { CreateLink, EditLink, showRowClick } from "./links";
+import { PhoneRows } from "./PhoneRows";
 import { recordError } from "./RecordError";
 import { SiaPagination } from "./SiaPagination";
 import { StaleVersionNotice, useStaleVersion } from "./StaleVersion";
@@ -105,6 +108,7 @@ export function SiaList({
   const sortField = props.sort?.field ?? "id";
   const sortOrder = props.sort?.order ?? "ASC";
   const filterDefaults = JSON.stringify(props.filterDefaultValues ?? {});
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down("sm"));
   const defaults = useMemo<ListDefaults>(
     () => ({ sort: { field: sortField, order: sortOrder }, filter: JSON.parse(filterDefaults), perPage }),
     [sortField, sortOrder, filterDefaults, perPage],
@@ -130,9 +134,15 @@ export function SiaList({
       {...props}
     >
       <ListRecovery defaults={defaults} />
-      <Datagrid rowClick={rowClick} bulkActionButtons={false} empty={emptyRows}>
-        {coreColumns(resource, children)}
-      </Datagrid>
+      {phone ? (
+        <PhoneRows rowClick={rowClick} empty={emptyRows}>
+          {children}
+        </PhoneRows>
+      ) : (
+        <Datagrid rowClick={rowClick} bulkActionButtons={false} empty={emptyRows}>
+          {coreColumns(resource, children)}
+        </Datagrid>
+      )}
     </List>
   );
 }

@@ -4,7 +4,6 @@ import {
   AutocompleteInput,
   BooleanField,
   BooleanInput,
-  Datagrid,
   NumberField,
   Pagination,
   ReferenceInput,
@@ -23,6 +22,7 @@ import { coreColumns } from "../common/columns";
 import { SiaDateField } from "../common/DateField";
 import { DatePickerInput } from "../common/DatePickerInput";
 import { showRowClick } from "../common/links";
+import { SiaDatagrid } from "../common/PhoneRows";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 
@@ -183,7 +183,7 @@ export function EmployeeShow() {
           perPage={10}
           pagination={<Pagination rowsPerPageOptions={[10]} />}
         >
-          <Datagrid
+          <SiaDatagrid
             bulkActionButtons={false}
             rowClick={showRowClick}
             empty={<span>{translate("sia.employees.no_assignments")}</span>}
@@ -195,7 +195,7 @@ export function EmployeeShow() {
               <SiaDateField key="end" source="end_on" />,
               <NumberField key="days" source="duration_days" locales="es-MX" />,
             ])}
-          </Datagrid>
+          </SiaDatagrid>
         </ReferenceManyField>
       </SimpleShowLayout>
     </SiaShow>

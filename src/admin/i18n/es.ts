@@ -828,6 +828,10 @@ export const sia = {
     today_hint: "Ir a la semana de hoy",
     go_to_date: "Ir a fecha",
   },
+  // the timesheet on a phone: one day at a time
+  timesheet_phone: {
+    actions: "Acciones de la semana",
+  },
   // reports: the reporting screen (/app/reporting/list)
   reporting: {
     title: "Reportes",

@@ -60,7 +60,8 @@ function SiaAppBar() {
         clickable
         size="small"
         label={`v${APP_VERSION}`}
-        sx={{ color: "inherit", borderColor: "currentColor", mr: 1 }}
+        // On a phone the title and the user menu need the bar's width.
+        sx={{ color: "inherit", borderColor: "currentColor", mr: 1, display: { xs: "none", sm: "inline-flex" } }}
         variant="outlined"
         data-testid="app-version"
       />
@@ -122,11 +123,27 @@ function NoRole() {
   );
 }
 
+/**
+ * Below 600 px nothing makes the page wider than the screen: react-admin's layout grows to fit its
+ * content, so on a phone it keeps the screen's width, the title wraps instead of being cut, a card's
+ * header actions go under its title, and a table too wide for the screen scrolls by itself.
+ */
+const PHONE_LAYOUT = {
+  "@media (max-width: 599.95px)": {
+    minWidth: 0,
+    "& .RaLayout-contentWithSidebar, & .RaLayout-content": { minWidth: 0 },
+    "& #react-admin-title": { whiteSpace: "normal", overflow: "visible", fontSize: "1.05rem", lineHeight: 1.2 },
+    "& .MuiCardHeader-root": { flexWrap: "wrap", rowGap: 1 },
+    "& .MuiCardHeader-action": { m: 0, minWidth: 0, maxWidth: "100%", flexWrap: "wrap" },
+    "& .RaLayout-content .MuiTable-root": { display: "block", overflowX: "auto" },
+  },
+};
+
 export function SiaLayout({ children }: { children: ReactNode }) {
   const { permissions } = usePermissions<SessionUser | null>();
   const roleless = Boolean(permissions && !hasSomeRole(permissions));
   return (
-    <Layout appBar={SiaAppBar} menu={SiaMenu}>
+    <Layout appBar={SiaAppBar} menu={SiaMenu} sx={PHONE_LAYOUT}>
       <ApiEventsListener />
       {roleless ? <NoRole /> : children}
     </Layout>

@@ -7,7 +7,6 @@ import {
   AutocompleteInput,
   BooleanField,
   BooleanInput,
-  Datagrid,
   DeleteButton,
   NumberField,
   ReferenceInput,
@@ -28,6 +27,7 @@ import { workspaceFormSchema } from "../../core/schemas/workspace";
 import type { SiaDataProvider } from "../../dataProvider";
 import { EditLink } from "../common/links";
 import { withNested } from "../common/nested";
+import { SiaDatagrid } from "../common/PhoneRows";
 import { SearchFilter } from "../common/SearchFilter";
 import { SiaCreate, SiaEdit, SiaList, SiaShow } from "../common/screens";
 import { useStaleRetry } from "../common/staleRetry";
@@ -132,12 +132,12 @@ export function WorkspaceShow() {
         <TextField source="name" />
         <BooleanField source="is_notifiable" />
         <ArrayField source="bosses_workspaces">
-          <Datagrid bulkActionButtons={false} rowClick={false} empty={<span>{translate("sia.workspaces.no_bosses")}</span>}>
+          <SiaDatagrid bulkActionButtons={false} rowClick={false} empty={<span>{translate("sia.workspaces.no_bosses")}</span>}>
             <TextField source="employee_name" label="resources.workspaces.fields.employee_name" />
-          </Datagrid>
+          </SiaDatagrid>
         </ArrayField>
         <ArrayField source="employees">
-          <Datagrid
+          <SiaDatagrid
             bulkActionButtons={false}
             rowClick={employeeRowClick}
             empty={<span>{translate("sia.workspaces.no_employees")}</span>}
@@ -145,7 +145,7 @@ export function WorkspaceShow() {
             <TextField source="employee_code" label="resources.workspaces.fields.employee_code" />
             <TextField source="name" label="resources.workspaces.fields.name" />
             <BooleanField source="is_active" label="resources.workspaces.fields.is_active" />
-          </Datagrid>
+          </SiaDatagrid>
         </ArrayField>
       </SimpleShowLayout>
     </SiaShow>

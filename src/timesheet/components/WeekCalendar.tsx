@@ -33,7 +33,7 @@ import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
 import type { LocalEvent } from "../../core/localEvent";
 import { messages, timesheetMessages } from "../../core/messages";
-import { BUSINESS_TIME_ZONE, localDate, wallClock } from "../../core/week";
+import { BUSINESS_TIME_ZONE, localDate, mondayOf, wallClock } from "../../core/week";
 import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/colors";
 import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
 import { formatHours } from "../model/totals";
@@ -45,6 +45,8 @@ export interface Revertible {
 }
 
 export interface WeekCalendarProps {
+  /** The whole week, or one day at a time (a phone). */
+  view?: "timeGridWeek" | "timeGridDay";
   activities: Activity[];
   holidays: ReadonlySet<string>;
   hoursByDay: Record<string, number>;
@@ -320,10 +322,16 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
 
   const handlers = useMemo(
     () => ({
-      datesSet: (arg: DatesSetArg) => latest.current.onWeekChange(localDate(arg.start)),
+      // The week of what is shown (one day of it, on a phone), on the firm's calendar.
+      datesSet: (arg: DatesSetArg) => latest.current.onWeekChange(mondayOf(localDate(arg.start))),
       dateClick: (arg: DateClickArg) => {
         const p = latest.current;
         if (p.readOnly) return;
+        // A tap on a slot: a touch never selects without a long press, so the tap itself creates.
+        if (!arg.allDay && arg.jsEvent.type.startsWith("touch") && !p.noCreate) {
+          const end = new Date(arg.date.getTime() + CALENDAR.slotMinutes * 60_000);
+          return p.onCreate({ date: localDate(arg.date), start: arg.date, end });
+        }
         if (!arg.allDay) return;
         if (p.onAllDayClick) p.onAllDayClick(arg.dateStr.slice(0, 10));
         else p.onCreate({ date: arg.dateStr.slice(0, 10) });
@@ -396,12 +404,13 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
   // The same element while nothing FullCalendar shows has changed: React then skips it, so a render of
   // the page (a toast, the settings arriving) costs FullCalendar no redraw.
   const noCreate = props.noCreate;
+  const initialView = props.view ?? "timeGridWeek";
   const calendar = useMemo(
     () => (
       <FullCalendar
         ref={ref}
         plugins={PLUGINS}
-        initialView="timeGridWeek"
+        initialView={initialView}
         locale={esLocale}
         timeZone={BUSINESS_TIME_ZONE}
         firstDay={1}
@@ -432,7 +441,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         {...handlers}
       />
     ),
-    [ref, scrollTime, events, readOnly, noCreate, dayHeader, holidayClass, eventContent, handlers],
+    [ref, initialView, scrollTime, events, readOnly, noCreate, dayHeader, holidayClass, eventContent, handlers],
   );
 
   // The arrows are icons: their names, for screen readers and keyboard users, are set once they exist.

@@ -30,6 +30,7 @@ import type { Activity } from "../../../core/activity";
 import { changedFields, pickFields } from "../../../core/changedFields";
 import { messages } from "../../../core/messages";
 import { activitySchema } from "../../../core/schemas/activity";
+import { usePhone } from "../PhoneDay";
 import { ActivityForm } from "./ActivityForm";
 import { Glossary } from "./Glossary";
 import { activityFieldLabel } from "./labels";
@@ -133,6 +134,8 @@ export function ActivityDialog(props: ActivityDialogProps) {
 function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget }) {
   const { target } = props;
   const translate = useTranslate();
+  // A phone's whole screen: the form's fields and times need its full width.
+  const phone = usePhone();
   const types = useActivityTypes();
   const [tab, setTab] = useState(0);
   const [topErrors, setTopErrors] = useState<string[]>([]);
@@ -255,6 +258,7 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
       onClose={closeAsked}
       maxWidth="sm"
       fullWidth
+      fullScreen={phone}
       data-testid={imported ? "imported-activity-modal" : "activity-modal"}
     >
       <DialogTitle sx={{ display: "flex", alignItems: "center", gap: 1 }}>
