@@ -546,6 +546,7 @@ export const sia = {
     changelog: "Historial de cambios",
     employee_positions: "Puestos",
     my_profile: "Mi perfil",
+    user_menu_of: "Perfil: %{name}",
     outbox: "Correo y tareas",
     integrations: "Integraciones",
     notices: "Avisos",
