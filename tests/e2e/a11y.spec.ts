@@ -66,9 +66,12 @@ async function settle(page: Page) {
 
 /** Opens a dialog, audits it alone, closes it with Escape. */
 async function auditDialog(page: Page, where: string, open: () => Promise<unknown>, dialog?: Locator) {
-  await open();
   const shown = dialog ?? page.getByRole("dialog");
-  await expect(shown.first()).toBeVisible();
+  // A click that lands while the last dialog is still fading out is lost: try again until it opens.
+  await expect(async () => {
+    await open();
+    await expect(shown.first()).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
   await page.waitForLoadState("networkidle");
   const found = await audit(page, `${where} (diálogo)`, ".MuiDialog-root, [role=dialog]");
   await page.keyboard.press("Escape");
@@ -139,7 +142,7 @@ test.describe
       ids = found.ids;
       paths = allPaths(found.ids, found.invoice);
     });
-    test.afterAll(async () => page?.close());
+    test.afterAll(async () => page?.context().close());
 
     test("every screen has no serious or critical WCAG 2.1 AA violation", async () => {
       test.setTimeout(paths.length * 60_000);
