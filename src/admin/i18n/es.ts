@@ -546,7 +546,6 @@ export const sia = {
     changelog: "Historial de cambios",
     employee_positions: "Puestos",
     my_profile: "Mi perfil",
-    user_menu_of: "Perfil: %{name}",
     outbox: "Correo y tareas",
     integrations: "Integraciones",
     notices: "Avisos",
@@ -641,6 +640,7 @@ export const sia = {
   },
   no_employee: "Favor de ponerse en contacto con RH para que lo den de alta como empleado",
   app_bar: {
+    user_menu_of: "Perfil: %{name}",
     version: "Versión %{version}",
   },
   // --- the administrators' «Integraciones» page ---

@@ -48,7 +48,7 @@ function SiaAppBar() {
   const { identity } = useGetIdentity();
   // The menu's button shows the person's name: its accessible name must contain that text (WCAG 2.5.3).
   const userMenuLabel = identity?.fullName
-    ? translate("sia.menu.user_menu_of", { name: identity.fullName })
+    ? translate("sia.app_bar.user_menu_of", { name: identity.fullName })
     : "ra.auth.user_menu";
   return (
     <AppBar
