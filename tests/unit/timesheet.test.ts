@@ -18,11 +18,11 @@ describe("timesheet colours (SPEC §2)", () => {
   it("colours editable activities by type, with the named hues", () => {
     expect(colorsFor({ action_type: "vacation", is_editable: true }).background).toBe(ACTION_COLORS.vacation);
     expect(ACTION_COLORS).toMatchObject({
-      vacation: "#00897b",
+      vacation: "#00796b",
       quote: "#8e24aa",
       support: "#f57c00",
       internal: "#fbc02d",
-      project: "#1e88e5",
+      project: "#1565c0",
     });
     const all = ACTION_TYPES.map((t) => ACTION_COLORS[t]);
     expect(new Set(all).size).toBe(ACTION_TYPES.length); // rh has its own colour

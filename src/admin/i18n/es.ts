@@ -640,6 +640,7 @@ export const sia = {
   },
   no_employee: "Favor de ponerse en contacto con RH para que lo den de alta como empleado",
   app_bar: {
+    user_menu_of: "Perfil: %{name}",
     version: "Versión %{version}",
   },
   // --- the administrators' «Integraciones» page ---

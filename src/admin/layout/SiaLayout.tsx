@@ -8,6 +8,7 @@ import {
   Menu,
   TitlePortal,
   UserMenu,
+  useGetIdentity,
   useNotify,
   usePermissions,
   useTranslate,
@@ -43,10 +44,16 @@ function MyProfileMenuItem() {
 }
 
 function SiaAppBar() {
+  const translate = useTranslate();
+  const { identity } = useGetIdentity();
+  // The menu's button shows the person's name: its accessible name must contain that text (WCAG 2.5.3).
+  const userMenuLabel = identity?.fullName
+    ? translate("sia.app_bar.user_menu_of", { name: identity.fullName })
+    : "ra.auth.user_menu";
   return (
     <AppBar
       userMenu={
-        <UserMenu>
+        <UserMenu label={userMenuLabel}>
           <MyProfileMenuItem />
           <Logout />
         </UserMenu>

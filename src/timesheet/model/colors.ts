@@ -4,17 +4,22 @@
  */
 import type { ActionType } from "../../core/constants";
 
+// Each background reads at 4.5:1 or more with its text colour (WCAG 1.4.3), which the unit test checks.
 export const ACTION_COLORS: Record<ActionType, string> = {
-  vacation: "#00897b", // teal
+  vacation: "#00796b", // teal
   quote: "#8e24aa", // purple
   support: "#f57c00", // orange
   internal: "#fbc02d", // yellow
-  project: "#1e88e5", // blue
+  project: "#1565c0", // blue
   // rh: its own colour, a light green far from the reds of locked and invalid events (a pink read as red)
   rh: "#7cb342",
 };
-/** Text colour readable on each background (yellow and light green need dark text). */
-export const ACTION_TEXT_COLORS: Partial<Record<ActionType, string>> = { internal: "#212121", rh: "#212121" };
+/** Text colour readable on each background (orange, yellow and light green need dark text). */
+export const ACTION_TEXT_COLORS: Partial<Record<ActionType, string>> = {
+  support: "#212121",
+  internal: "#212121",
+  rh: "#212121",
+};
 export const LOCKED_COLOR = "#d32f2f";
 export const UNKNOWN_COLOR = "#757575";
 /** Background tint of holiday cells. */
