@@ -208,3 +208,49 @@ test("a frozen day's cells are read-only while the other days stay editable", as
   expect(hoursOf(await savedWeek(page, monday))).toBe(3);
   expect(await freezeMonth("open_month_activities")).toBe(200);
 });
+
+test("a row added with «Añadir fila» stays pinned with no recent activity, and its hours are saved to it", async ({ page }) => {
+  await signIn(page, "admin");
+  const monday = weekAhead(58);
+  const project = await createProject(page, `Rejilla fija ${Date.now().toString(36)}`);
+  await page.goto(`/app/activities/grid?semana=${monday}`);
+  await expect(page.getByText("Sin proyectos recientes")).toBeVisible();
+
+  await page.getByRole("button", { name: "Añadir fila" }).click();
+  const modal = page.getByTestId("activity-modal");
+  await expect(modal.getByRole("heading", { name: "Añadir una fila a la cuadrícula" })).toBeVisible();
+  // The grid places the hours: the form asks for no day and no times.
+  await expect(modal.getByTestId("activity-day")).toBeHidden();
+  await modal.getByRole("combobox", { name: /^Proyecto/ }).fill(project.name);
+  await page.getByRole("option", { name: new RegExp(project.name) }).click();
+  await modal.getByRole("combobox", { name: /^Tipo de actividad/ }).click();
+  await page.getByRole("option").first().click();
+  await modal.getByLabel("Descripción").fill("Trabajo de la fila fija");
+  await modal.getByRole("button", { name: "Añadir fila" }).click();
+  await expect(modal).toBeHidden();
+
+  const row = grid(page)
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name: new RegExp(project.name) }) });
+  await expect(row.getByTestId("grid-pin")).toHaveAttribute("aria-pressed", "true");
+  // Kept for the person: a week later, with nothing logged near it, the row is still offered.
+  await page.goto(`/app/activities/grid?semana=${addDays(monday, 7)}`);
+  await expect(row).toBeVisible();
+  await page.goto(`/app/activities/grid?semana=${monday}`);
+  await row.getByRole("gridcell").nth(2).locator("input").fill("3,5");
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Las horas de la semana se guardaron")).toBeVisible();
+  const saved = await savedWeek(page, monday);
+  expect(saved).toHaveLength(1);
+  expect(saved[0].project_id).toBe(project.id);
+  expect(hoursOf(saved)).toBe(3.5);
+  // One row for the pin and the saved activity: the same thing logged against.
+  await expect(row).toHaveCount(1);
+
+  // The key * in a cell unpins its row; with no activity near that week, it is no longer offered there.
+  await row.getByRole("gridcell").nth(3).locator("input").focus();
+  await page.keyboard.press("*");
+  await expect(row.getByTestId("grid-pin")).toHaveAttribute("aria-pressed", "false");
+  await page.goto(`/app/activities/grid?semana=${addDays(monday, 35)}`);
+  await expect(page.getByText("Sin proyectos recientes")).toBeVisible();
+});

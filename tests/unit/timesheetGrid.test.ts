@@ -12,6 +12,7 @@ import {
   planWeek,
   rowKeyOf,
 } from "../../src/timesheet/grid/model";
+import { MAX_PINNED, pinnedKey, pinnedOf, readPinned, togglePinned } from "../../src/timesheet/grid/pinned";
 
 const MONDAY = "2030-01-07";
 const TUESDAY = "2030-01-08";
@@ -45,11 +46,19 @@ describe("the weekly grid's rows", () => {
   it("has one row per project and type used this week or recently, starred first", () => {
     const week = [activity(MONDAY, "09:00", "11:00", 1), activity(TUESDAY, "09:00", "10:00", 1)];
     const recent = [activity("2029-12-31", "09:00", "10:00", 2), activity("2029-12-31", "10:00", "11:00", 3)];
-    const rows = gridRows(week, recent, new Set([rowKeyOf(recent[1])]));
+    const rows = gridRows(week, recent, [pinnedOf(recent[1])]);
     expect(rows.map((r) => r.label)).toEqual(["PRY-3 Proyecto 3", "PRY-1 Proyecto 1", "PRY-2 Proyecto 2"]);
     expect(rows[1].template.description).toBe("Trabajo 1");
   });
 
+  it("shows a pinned row with no activity at all, first, and keeps the week's own label for a pinned one", () => {
+    const week = [activity(MONDAY, "09:00", "11:00", 1)];
+    const added = { ...pinnedOf(activity(MONDAY, "12:00", "13:00", 9)), description: "Nuevo" };
+    const renamed = { ...pinnedOf(week[0]), project_name: "Nombre viejo" };
+    const rows = gridRows(week, [], [added, renamed]);
+    expect(rows.map((r) => r.label)).toEqual(["PRY-1 Proyecto 1", "PRY-9 Proyecto 9"]);
+    expect(rows[1].template).toMatchObject({ project_id: 9, description: "Nuevo" });
+  });
   it("adds a cell's activities and locks a frozen day or a locked activity", () => {
     const a = activity(MONDAY, "09:00", "10:30", 1);
     const b = activity(MONDAY, "14:00", "14:45", 1);
@@ -128,5 +137,39 @@ describe("the week save a grid makes", () => {
       [id]: ["Se traslapa", "Cerrada"],
     });
     expect(planWeek(7, [mine, wall], rows, { [id]: 600 }).noRoom).toEqual([id]);
+  });
+});
+
+describe("the grid's pinned rows", () => {
+  const store = () => {
+    const m = new Map<string, string>();
+    return {
+      getItem: (k: string) => m.get(k) ?? null,
+      setItem: (k: string, v: string) => void m.set(k, v),
+      removeItem: (k: string) => void m.delete(k),
+    };
+  };
+
+  it("pins and unpins a row by what it logs against, keeping no times or ids of an activity", () => {
+    const a = activity(MONDAY, "09:00", "11:00", 1);
+    const pinned = togglePinned([], a);
+    expect(pinned).toHaveLength(1);
+    expect(pinned[0]).not.toHaveProperty("begins_at");
+    expect(pinned[0]).not.toHaveProperty("id");
+    expect(togglePinned(pinned, activity(TUESDAY, "14:00", "15:00", 1))).toEqual([]);
+  });
+
+  it("reads garbage, another shape or an unknown action type as no pins, and keeps at most MAX_PINNED", () => {
+    const s = store();
+    for (const text of ["{", "42", '{"a":1}', '[{"action_type":"hacking"}]', "null"]) {
+      s.setItem("k", text);
+      expect(readPinned(s, "k")).toEqual([]);
+    }
+    s.setItem(
+      "k",
+      JSON.stringify(Array.from({ length: MAX_PINNED + 5 }, (_, i) => ({ action_type: "project", project_id: i + 1 }))),
+    );
+    expect(readPinned(s, "k")).toHaveLength(MAX_PINNED);
+    expect(pinnedKey(3, 7)).not.toBe(pinnedKey(4, 7));
   });
 });

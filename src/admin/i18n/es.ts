@@ -1032,9 +1032,13 @@ export const sia = {
     next_week: "Semana siguiente",
     week_of: "Semana del %{from} al %{to}",
     cell: "%{row}, %{day}",
-    no_rows: "Sin proyectos recientes: registra una actividad en el calendario para empezar.",
+    no_rows: "Sin proyectos recientes: usa «Añadir fila» para empezar.",
     choose_employee: "Elige un empleado para registrar horas en la cuadrícula.",
     frozen_day: "Día cerrado",
+    add_row: "Añadir fila",
+    add_row_title: "Añadir una fila a la cuadrícula",
+    pin: "Fijar la fila «%{row}» (tecla *)",
+    unpin: "Dejar de fijar la fila «%{row}» (tecla *)",
   },
   // the timesheet page (src/timesheet)
   timesheet: {

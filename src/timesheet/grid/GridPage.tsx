@@ -16,18 +16,30 @@ import { expectedWeekHours } from "../../core/hours";
 import { formatCellMinutes, parseHoursInput } from "../../core/hoursInput";
 import { dmy, messages } from "../../core/messages";
 import type { SessionUser } from "../../core/session";
-import { addDays, isDateInRange, mondayOf } from "../../core/week";
+import { addDays, isDateInRange, mondayOf, zonedTime } from "../../core/week";
 import { ImportCallError } from "../../dataProvider";
 import { CopyWeekButton } from "../components/CopyWeekButton";
+import { ActivityDialog, type ActivityDialogTarget } from "../components/form";
 import { EmployeePicker } from "../components/Toolbar";
 import { ViewSwitch } from "../components/ViewSwitch";
 import type { EmployeeChoice } from "../data/keys";
 import { useTimesheetMutations } from "../data/mutations";
-import { useEmployeeChoices, useHolidays, useWeekActivities, useWeekState } from "../data/queries";
+import { useEmployeeChoices, useHolidays, useSettings, useWeekActivities, useWeekState } from "../data/queries";
 import { formatHours } from "../model/totals";
 import { defaultChoice, isTimesheetAdmin, openingWeekStart } from "../model/who";
 import { HoursGrid } from "./HoursGrid";
-import { activitiesByCell, type CellEdits, cellId, cellMinutes, errorsByCell, gridRows, planWeek, weekDays } from "./model";
+import {
+  activitiesByCell,
+  type CellEdits,
+  cellId,
+  cellMinutes,
+  errorsByCell,
+  gridRows,
+  planWeek,
+  rowKeyOf,
+  weekDays,
+} from "./model";
+import { usePinnedRows } from "./pinned";
 import { useRecentActivities } from "./recent";
 
 export default function GridPage() {
@@ -65,7 +77,12 @@ export default function GridPage() {
   const holidaySet = useMemo(() => new Set(holidays.map((h) => h.date)), [holidays]);
   const frozenDays = useMemo(() => new Set(weekState?.frozen ? days : (weekState?.frozen_days ?? [])), [weekState, days]);
   const activities = week.current ? week.activities : [];
-  const rows = useMemo(() => gridRows(activities, recent), [activities, recent]);
+  const pinned = usePinnedRows(me ? Number(me.id) : null, employee);
+  const pinnedKeys = useMemo(() => new Set(pinned.pins.map(rowKeyOf)), [pinned.pins]);
+  const rows = useMemo(() => gridRows(activities, recent, pinned.pins), [activities, recent, pinned.pins]);
+  const settings = useSettings(!!me);
+  /** «Añadir fila»: the activity form without its times; what it names becomes a pinned row. */
+  const [adding, setAdding] = useState<ActivityDialogTarget | null>(null);
   const byCell = useMemo(() => activitiesByCell(activities), [activities]);
 
   // A typed cell is an edit; its parse is its own error until it reads as hours.
@@ -156,6 +173,21 @@ export default function GridPage() {
             reason={weekState?.frozen ? messages.timesheetWeekClosed : null}
             mutations={mutations}
           />
+          <Button
+            disabled={employee === null}
+            onClick={() =>
+              setAdding({
+                mode: "create",
+                rowOnly: true,
+                initial: {},
+                // Only for the form's checks: the grid places the hours itself.
+                begins: zonedTime(weekStart, 9 * 60),
+                ends: zonedTime(weekStart, 10 * 60),
+              })
+            }
+          >
+            {translate("sia.timesheet_grid.add_row")}
+          </Button>
           <Box sx={{ flex: 1 }} />
           {week.loading && <CircularProgress size={16} aria-label={translate("ra.page.loading")} />}
           <Button
@@ -195,6 +227,8 @@ export default function GridPage() {
               setServerErrors(({ [id]: _gone, ...rest }) => rest);
             }}
             onSubmit={save}
+            pinned={pinnedKeys}
+            onPin={(row) => pinned.toggle(row.source)}
             totals={days.map((day, i) => ({
               day,
               text: translate("sia.timesheet_grid.day_total", {
@@ -210,6 +244,24 @@ export default function GridPage() {
           />
         </Paper>
       )}
+      <ActivityDialog
+        target={adding}
+        employeeId={employee}
+        settings={settings}
+        onClose={() => setAdding(null)}
+        onSubmit={async (values, labels) => {
+          // The row's identity and names only (pinnedOf keeps nothing else: no times, no employee).
+          const { employee_id: _employee, ...fields } = values;
+          pinned.add({
+            ...fields,
+            project_name: labels.projectLabel,
+            ownerable_name: labels.ownerLabel,
+            product_name: labels.productLabel,
+            activity_type_code: labels.typeCode,
+          });
+          setAdding(null);
+        }}
+      />
     </Box>
   );
 }

@@ -4,7 +4,9 @@
  * grid at its ends, the arrow keys move in their direction (left and right once the caret is at the
  * text's edge), Enter saves. A frozen day's cells are read-only.
  */
-import { Box } from "@mui/material";
+import StarIcon from "@mui/icons-material/Star";
+import StarBorderIcon from "@mui/icons-material/StarBorder";
+import { Box, IconButton } from "@mui/material";
 import { type KeyboardEvent, useRef, useState } from "react";
 import { useTranslate } from "react-admin";
 import type { Activity } from "../../core/activity";
@@ -31,8 +33,11 @@ export function HoursGrid(props: {
   serverErrors: Record<string, string[]>;
   totals: DayTotal[];
   weekTotal: string;
+  /** The keys of the rows this person pinned. */
+  pinned: ReadonlySet<string>;
   onChange(id: string, text: string): void;
   onSubmit(): void;
+  onPin(row: GridRow): void;
 }) {
   const { rows, days, byCell, texts } = props;
   const translate = useTranslate();
@@ -69,6 +74,11 @@ export function HoursGrid(props: {
     else if (event.key === "Enter") {
       event.preventDefault();
       props.onSubmit();
+      return;
+    } else if (event.key === "*") {
+      // Not an hours character: the cell's row is pinned or unpinned, as its star does.
+      event.preventDefault();
+      props.onPin(rows[r]);
       return;
     }
     if (!target) return;
@@ -114,6 +124,20 @@ export function HoursGrid(props: {
         {rows.map((row, r) => (
           <tr key={row.key}>
             <Box component="th" scope="row" role="rowheader" sx={{ ...cellSx, textAlign: "left", fontWeight: 500 }}>
+              {/* Out of the tab order (Tab walks the cells): the key * in a cell of the row does the same. */}
+              <IconButton
+                size="small"
+                tabIndex={-1}
+                aria-keyshortcuts="*"
+                aria-pressed={props.pinned.has(row.key)}
+                aria-label={translate(props.pinned.has(row.key) ? "sia.timesheet_grid.unpin" : "sia.timesheet_grid.pin", {
+                  row: row.label,
+                })}
+                onClick={() => props.onPin(row)}
+                data-testid="grid-pin"
+              >
+                {props.pinned.has(row.key) ? <StarIcon fontSize="small" color="warning" /> : <StarBorderIcon fontSize="small" />}
+              </IconButton>
               {row.label}
             </Box>
             {days.map((day, c) => {

@@ -17,6 +17,8 @@ export interface GridRow {
   key: string;
   label: string;
   template: RowTemplate;
+  /** The activity (or pin) the row was read from: pinning keeps its names. */
+  source: Partial<Activity>;
 }
 
 /** The identity of a row: what a person logs time against, never the times or the description. */
@@ -41,20 +43,20 @@ export function rowLabelOf(a: Partial<Activity>): string {
 
 /**
  * The rows: one per distinct row key among the week's activities and the recent ones (latest first wins
- * the label and the template), starred keys first, then by label.
+ * the label and the template), then the pinned ones not already there; pinned keys first, then by label.
  */
 export function gridRows(
   week: readonly Activity[],
   recent: readonly Activity[],
-  starred: ReadonlySet<string> = new Set(),
-  added: readonly Activity[] = [],
+  pinned: readonly Partial<Activity>[] = [],
 ): GridRow[] {
   const rows = new Map<string, GridRow>();
-  const byNewest = [...week, ...recent, ...added].sort((x, y) => Date.parse(y.begins_at) - Date.parse(x.begins_at));
-  for (const a of byNewest) {
+  const byNewest = [...week, ...recent].sort((x, y) => Date.parse(y.begins_at) - Date.parse(x.begins_at));
+  for (const a of [...byNewest, ...pinned]) {
     const key = rowKeyOf(a);
-    if (!rows.has(key)) rows.set(key, { key, label: rowLabelOf(a), template: copyOfActivity(a) });
+    if (!rows.has(key)) rows.set(key, { key, label: rowLabelOf(a), template: copyOfActivity(a), source: a });
   }
+  const starred = new Set(pinned.map(rowKeyOf));
   return [...rows.values()].sort(
     (x, y) => Number(starred.has(y.key)) - Number(starred.has(x.key)) || x.label.localeCompare(y.label, "es"),
   );

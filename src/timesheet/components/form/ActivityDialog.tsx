@@ -246,11 +246,13 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
     else props.onClose();
   };
 
-  const title = readOnly
-    ? translate("sia.activity_form.read_only_title")
-    : imported
-      ? translate("sia.timesheet_import.edit_title")
-      : translate(target.mode === "edit" ? "sia.activity_form.edit_title" : "sia.activity_form.new_title");
+  const title = target.rowOnly
+    ? translate("sia.timesheet_grid.add_row_title")
+    : readOnly
+      ? translate("sia.activity_form.read_only_title")
+      : imported
+        ? translate("sia.timesheet_import.edit_title")
+        : translate(target.mode === "edit" ? "sia.activity_form.edit_title" : "sia.activity_form.new_title");
 
   return (
     <Dialog
@@ -263,19 +265,21 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
     >
       <DialogTitle sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         <Box sx={{ flex: 1 }}>{title}</Box>
-        <Tooltip title={translate("sia.activity_form.favourite")}>
-          <span>
-            <IconButton
-              aria-label={translate("sia.activity_form.favourite")}
-              aria-pressed={favourite}
-              onClick={() => setValue("is_favorite", !favourite, { shouldDirty: true })}
-              disabled={readOnly}
-              data-testid="favourite"
-            >
-              {favourite ? <StarIcon color="warning" /> : <StarBorderIcon />}
-            </IconButton>
-          </span>
-        </Tooltip>
+        {!target.rowOnly && (
+          <Tooltip title={translate("sia.activity_form.favourite")}>
+            <span>
+              <IconButton
+                aria-label={translate("sia.activity_form.favourite")}
+                aria-pressed={favourite}
+                onClick={() => setValue("is_favorite", !favourite, { shouldDirty: true })}
+                disabled={readOnly}
+                data-testid="favourite"
+              >
+                {favourite ? <StarIcon color="warning" /> : <StarBorderIcon />}
+              </IconButton>
+            </span>
+          </Tooltip>
+        )}
       </DialogTitle>
       <Tabs value={tab} onChange={(_e, v) => setTab(v)} sx={{ px: 3 }}>
         <Tab label={translate("sia.activity_form.tab_activity")} />
@@ -320,6 +324,7 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
               labels={labels}
               onLabels={(change) => setLabels((l) => ({ ...l, ...change }))}
               onStart={startFrom}
+              withTimes={!target.rowOnly}
             />
           </Stack>
         </FormProvider>
@@ -353,7 +358,7 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
         <Button onClick={props.onClose}>{translate("sia.activity_form.cancel")}</Button>
         {!readOnly && tab === 0 && (
           <Button type="submit" form="activity-form" variant="contained" disabled={busy}>
-            {translate("sia.activity_form.save")}
+            {translate(target.rowOnly ? "sia.timesheet_grid.add_row" : "sia.activity_form.save")}
           </Button>
         )}
       </DialogActions>

@@ -30,6 +30,8 @@ export function ActivityForm(props: {
   onLabels(change: Partial<PickedLabels>): void;
   /** A starter was chosen: the form takes its fields (the times stay). */
   onStart(activity: Activity): void;
+  /** False for a grid's row: no day and times (the grid places the hours). */
+  withTimes?: boolean;
 }) {
   const { disabled } = props;
   const translate = useTranslate();
@@ -72,7 +74,7 @@ export function ActivityForm(props: {
         </TextField>
       )}
       {/* The day needs room for its whole dd/mm/yyyy beside the picker's icon; on a phone the three stack. */}
-      <Stack direction={{ xs: "column", sm: "row" }} spacing={1}>
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ display: props.withTimes === false ? "none" : "flex" }}>
         <Box sx={{ flex: "2 1 0", minWidth: "11.5rem" }} data-testid="activity-day">
           <SiaDatePicker
             label={label("day")}

@@ -18,6 +18,11 @@ export interface ActivityDialogTarget {
   errors?: string[];
   canDelete?: boolean;
   canDuplicate?: boolean;
+  /**
+   * What a new row of the weekly grid logs against: the form without its day and times (the grid places
+   * the hours), titled «Añadir fila»; the page keeps the row instead of saving an activity.
+   */
+  rowOnly?: boolean;
 }
 
 /** The pickers' texts, for a page that stores names beside ids (the local saved week). */
