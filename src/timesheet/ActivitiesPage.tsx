@@ -44,7 +44,7 @@ import { useDraft } from "./data/useDraft";
 import { isLocked } from "./model/colors";
 import { addEvent, changeEvent, type Draft, duplicateEvent, removeEvent, type ShownEvent, shownEvents } from "./model/draft";
 import { hoursByDay, type Timed } from "./model/totals";
-import { defaultChoice, isTimesheetAdmin, openingWeekStart } from "./model/who";
+import { defaultChoice, isTimesheetAdmin, openingWeekStart, rememberChoice } from "./model/who";
 
 const NO_EVENTS: ShownEvent[] = [];
 const errorText = (error: unknown) => (error as HttpError)?.message || messages.unexpected;
@@ -95,6 +95,8 @@ export default function ActivitiesPage() {
     const initial = defaultChoice(me);
     if (initial !== null) setChoice(initial);
   }, [me, choice]);
+  // The employee an admin chose stays chosen in this tab, across the calendar, the grid and a reload.
+  useEffect(() => rememberChoice(me, choice), [me, choice]);
 
   const employees = useEmployeeChoices(isAdmin);
   const settings = useSettings(!!me);

@@ -114,6 +114,15 @@ test("an employee logs a week with the keyboard alone", async ({ page }) => {
   ).toContainText("10:00 - 10:45");
   await expect(first).toBeFocused();
 
+  // Keys pressed faster than each is written: none lost, none sent at an old version (no false conflict).
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Shift+ArrowDown");
+  await expect(first).toContainText("10:00 - 11:15");
+  await page.keyboard.press("Shift+ArrowUp");
+  await page.keyboard.press("Shift+ArrowUp");
+  await expect(first).toContainText("10:00 - 10:45");
+  await expect(page.getByText(/Otro usuario/)).toHaveCount(0);
+
   // Ctrl+D: a copy right after it, the same length.
   await page.keyboard.press("Control+d");
   await expect(eventOf(page, "Tecla uno")).toHaveCount(2);

@@ -83,7 +83,21 @@ describe("where a cell's hours go", () => {
 
   it("keeps an activity's start when the new length fits there", () => {
     expect(placeMinutes(180, [], 14 * 60)).toEqual([{ from: 840, to: 1020 }]);
-    expect(placeMinutes(180, [{ from: 900, to: 960 }], 14 * 60)).toEqual([{ from: 540, to: 720 }]);
+    // Grown past what follows it: it stays and grows to there, and only the rest goes to the first free time.
+    expect(placeMinutes(180, [{ from: 900, to: 960 }], 14 * 60)).toEqual([
+      { from: 840, to: 900 },
+      { from: 540, to: 660 },
+    ]);
+    // Raised from 4 h to 6 h between two others, then lowered back: the day is as it was.
+    const around = [
+      { from: 540, to: 630 },
+      { from: 870, to: 1020 },
+    ];
+    expect(placeMinutes(360, around, 630)).toEqual([
+      { from: 630, to: 870 },
+      { from: 1020, to: 1140 },
+    ]);
+    expect(placeMinutes(240, around, 630)).toEqual([{ from: 630, to: 870 }]);
   });
 
   it("splits over free spans when no single one holds the hours, and says when the day is full", () => {
@@ -149,6 +163,13 @@ describe("the grid's pinned rows", () => {
       removeItem: (k: string) => void m.delete(k),
     };
   };
+
+  it("reads a project row by its project and type: the client and product the server fills in are not part of it", () => {
+    const saved = activity(MONDAY, "09:00", "11:00", 1, { ownerable_type: "Client", ownerable_id: 4, product_catalog_id: 2 });
+    const fromForm = { ...pinnedOf(saved), ownerable_type: null, ownerable_id: null, product_catalog_id: null };
+    expect(rowKeyOf(fromForm)).toBe(rowKeyOf(saved));
+    expect(rowKeyOf({ ...saved, action_type: "support" })).not.toBe(rowKeyOf({ ...fromForm, action_type: "support" }));
+  });
 
   it("pins and unpins a row by what it logs against, keeping no times or ids of an activity", () => {
     const a = activity(MONDAY, "09:00", "11:00", 1);

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { listQuery, type SiaDataProvider } from "../../src/dataProvider";
 import { timesheetKeys, weekActivitiesParams } from "../../src/timesheet/data/keys";
 import { prefetchOpeningWeek } from "../../src/timesheet/data/prefetch";
-import { defaultChoice, openingWeekStart } from "../../src/timesheet/model/who";
+import { defaultChoice, openingWeekStart, rememberChoice } from "../../src/timesheet/model/who";
 
 function fakeProvider() {
   const calls: string[] = [];
@@ -59,6 +59,25 @@ describe("the timesheet's opening requests", () => {
     expect(defaultChoice(employee)).toBe(7);
     expect(defaultChoice({ id: 2, name: "Sin ficha", administrator_role: true, employee: null } as never)).toBe("todos");
     expect(defaultChoice({ id: 3, name: "Sin ficha", employee: null } as never)).toBeNull();
+  });
+
+  it("keeps an admin's chosen employee for the tab, per user; never for someone who only sees their own", () => {
+    const m = new Map<string, string>();
+    const tab = { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v) };
+    const admin = { id: 2, name: "Admin", administrator_role: true, employee: { id: 5 } } as never;
+    const otherAdmin = { id: 4, name: "Otra", administrator_role: true, employee: { id: 6 } } as never;
+    const operator = { id: 9, name: "Ana", employee: { id: 7 } } as never;
+    expect(defaultChoice(admin, tab)).toBe(5);
+    rememberChoice(admin, 12, tab);
+    expect(defaultChoice(admin, tab)).toBe(12);
+    expect(defaultChoice(otherAdmin, tab)).toBe(6);
+    rememberChoice(admin, "todos", tab);
+    expect(defaultChoice(admin, tab)).toBe("todos");
+    rememberChoice(operator, 12, tab);
+    m.set("sia:timesheet-employee:9", "12");
+    expect(defaultChoice(operator, tab)).toBe(7);
+    m.set("sia:timesheet-employee:2", "1; drop");
+    expect(defaultChoice(admin, tab)).toBe(5);
   });
 
   it("prefetches the opening week into the shared client under the page's keys", async () => {

@@ -26,7 +26,7 @@ import type { EmployeeChoice } from "../data/keys";
 import { useTimesheetMutations } from "../data/mutations";
 import { useEmployeeChoices, useHolidays, useSettings, useWeekActivities, useWeekState } from "../data/queries";
 import { formatHours } from "../model/totals";
-import { defaultChoice, isTimesheetAdmin, openingWeekStart } from "../model/who";
+import { defaultChoice, isTimesheetAdmin, openingWeekStart, rememberChoice } from "../model/who";
 import { HoursGrid } from "./HoursGrid";
 import {
   activitiesByCell,
@@ -66,6 +66,8 @@ export default function GridPage() {
     const initial = defaultChoice(me);
     if (initial !== null) setChoice(initial);
   }, [me, choice]);
+  // The employee an admin chose stays chosen in this tab, across the calendar, the grid and a reload.
+  useEffect(() => rememberChoice(me, choice), [me, choice]);
 
   const employees = useEmployeeChoices(isAdmin);
   const employee = choice === "todos" || choice === null ? null : Number(choice);

@@ -21,16 +21,22 @@ export interface GridRow {
   source: Partial<Activity>;
 }
 
-/** The identity of a row: what a person logs time against, never the times or the description. */
-export const rowKeyOf = (a: Partial<Activity>) =>
-  [
+/**
+ * The identity of a row: what a person logs time against, never the times or the description. A project
+ * activity's client and product are the project's, filled in by the server: they are not part of it, so a
+ * row added from the form (without them) is the row of what it saves.
+ */
+export const rowKeyOf = (a: Partial<Activity>) => {
+  const derived = a.action_type === "project";
+  return [
     a.action_type,
     a.project_id ?? "",
-    a.ownerable_type ?? "",
-    a.ownerable_id ?? "",
-    a.product_catalog_id ?? "",
+    derived ? "" : (a.ownerable_type ?? ""),
+    derived ? "" : (a.ownerable_id ?? ""),
+    derived ? "" : (a.product_catalog_id ?? ""),
     a.activity_type_catalog_id ?? "",
   ].join("|");
+};
 
 /** How a row is named: the project (code and name), else the client and product, else the action type. */
 export function rowLabelOf(a: Partial<Activity>): string {
@@ -114,16 +120,25 @@ function freeSpans(taken: readonly Span[], from: number): Span[] {
 }
 
 /**
- * Where `minutes` go on a day: where the cell's first activity starts when they fit there, else the
- * day's first free time from 09:00, split over the free spans when no single one holds them. Null when
- * the day has no room left.
+ * Where `minutes` go on a day: from where the cell's first activity starts, as far as the next taken time,
+ * and the rest (or all, for a new cell) in the day's first free time from 09:00, split over the free spans
+ * when no single one holds them. Null when the day has no room left.
  */
 export function placeMinutes(minutes: number, taken: readonly Span[], keepStart?: number): Span[] | null {
-  if (keepStart !== undefined) {
-    const end = keepStart + minutes;
-    if (end <= DAY_END_MINUTES && !taken.some((t) => t.from < end && t.to > keepStart)) return [{ from: keepStart, to: end }];
+  if (keepStart !== undefined && !taken.some((t) => t.from <= keepStart && t.to > keepStart)) {
+    // The cell's activity stays where it is and grows up to what follows it; only the rest goes elsewhere,
+    // so raising a cell and lowering it back leaves the day's timeline as it was.
+    const next = Math.min(DAY_END_MINUTES, ...taken.filter((t) => t.from >= keepStart).map((t) => t.from));
+    const kept = { from: keepStart, to: Math.min(keepStart + minutes, next) };
+    if (kept.to - kept.from >= minutes) return [kept];
+    const rest = fill(minutes - (kept.to - kept.from), freeSpans([...taken, kept], DAY_START_MINUTES));
+    return rest && [kept, ...rest];
   }
-  const spans = freeSpans(taken, DAY_START_MINUTES);
+  return fill(minutes, freeSpans(taken, DAY_START_MINUTES));
+}
+
+/** `minutes` in the first free span that holds them all, else split over the spans in order; null if short. */
+function fill(minutes: number, spans: readonly Span[]): Span[] | null {
   const whole = spans.find((s) => s.to - s.from >= minutes);
   if (whole) return [{ from: whole.from, to: whole.from + minutes }];
   const out: Span[] = [];
