@@ -183,7 +183,7 @@ test.describe
       const found = await auditTimesheet(page, "admin");
       await navigate(page, `/app/client_group/update/${ids.client_groups}`);
       await settle(page);
-      found.push(...(await auditDialog(page, "borrar grupo", () => page.getByRole("button", { name: "Borrar" }).click())));
+      found.push(...(await auditDialog(page, "borrar grupo", () => page.getByRole("button", { name: "Eliminar" }).click())));
       await navigate(page, "/app/holydays");
       await settle(page);
       found.push(
