@@ -106,7 +106,12 @@ async function auditTimesheet(page: Page, who: string) {
   for (const name of [/Importar actividades localmente \(CSV\)/, /Importar actividades localmente \(archivo \.ics\)/]) {
     found.push(...(await auditDialog(page, `${who} ${name.source}`, () => page.getByRole("button", { name }).click())));
   }
-  found.push(...(await auditDialog(page, `${who} importar el día`, () => page.getByText("Importar el día").first().click())));
+  // «Importar el día» names the all-day row; its dialog opens from that row's cell of a day.
+  found.push(
+    ...(await auditDialog(page, `${who} importar el día`, () =>
+      page.locator(`.fc-daygrid-day[data-date="${NEXT_MONDAY}"]`).click(),
+    )),
+  );
   const copy = page.getByRole("button", { name: "Copiar semana anterior" });
   if (await copy.isEnabled()) {
     await copy.click();
@@ -120,13 +125,28 @@ async function auditTimesheet(page: Page, who: string) {
   return found;
 }
 
-/** Opens a path inside the running app (no reload: the router follows the history), as a link would. */
+/**
+ * Opens a path inside the running app (no reload: the router follows the history), as a link would, and waits
+ * until the screen is drawn and its address stays put. The app may send a path elsewhere once it has the
+ * record (a quotation that can no longer be edited opens its page): the audit then covers where it landed,
+ * which must be a screen of the app, never the 404 page or the sign-in.
+ */
 async function navigate(page: Page, path: string) {
   await page.evaluate((to) => {
     window.history.pushState({}, "", to);
     window.dispatchEvent(new PopStateEvent("popstate"));
   }, path);
-  await expect(page).toHaveURL(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+  await expect(async () => {
+    const before = page.url();
+    await settle(page);
+    // A redirect follows the record's answer: the address must hold still a moment with the screen drawn.
+    await page.waitForTimeout(400);
+    expect(page.url()).toBe(before);
+  }).toPass({ timeout: 30_000 });
+  const landed = new URL(page.url()).pathname;
+  expect(landed, path).toMatch(/^\/app(\/|$)/);
+  expect(landed, path).not.toMatch(/\/(404|sign_in)$/);
+  if (landed !== path) test.info().annotations.push({ type: "redirect", description: `${path} → ${landed}` });
 }
 
 // One sign-in for every screen: the page is shared by the tests below, run in order.
@@ -163,7 +183,7 @@ test.describe
       const found = await auditTimesheet(page, "admin");
       await navigate(page, `/app/client_group/update/${ids.client_groups}`);
       await settle(page);
-      found.push(...(await auditDialog(page, "borrar grupo", () => page.getByRole("button", { name: "Borrar" }).click())));
+      found.push(...(await auditDialog(page, "borrar grupo", () => page.getByRole("button", { name: "Eliminar" }).click())));
       await navigate(page, "/app/holydays");
       await settle(page);
       found.push(
@@ -183,4 +203,21 @@ test("the timesheet has no serious or critical WCAG 2.1 AA violation, as an oper
   await signIn(page, "operator");
   const found = await auditTimesheet(page, "operador");
   expect(found, found.join("\n")).toEqual([]);
+});
+
+test("a dialog closed with Escape gives the focus back to the button that opened it", async ({ page }) => {
+  await signIn(page, "operator");
+  await expect(page.getByTestId("week-calendar")).toBeVisible({ timeout: 30_000 });
+  await settle(page);
+  // Opened from the keyboard, as someone without a mouse would: focus, Enter, then Escape.
+  const opener = page.getByRole("button", { name: "Importar actividades localmente (CSV)" });
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByTestId("import-dialog");
+  await expect(dialog).toBeVisible();
+  // The focus is inside the dialog while it is open.
+  await expect(dialog.locator(":focus")).toHaveCount(1);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(opener).toBeFocused();
 });

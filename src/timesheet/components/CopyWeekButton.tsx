@@ -75,7 +75,8 @@ export function CopyWeekButton(props: {
       </span>
       <Dialog open={preview !== null} onClose={() => setPreview(null)} data-testid="copy-week-dialog">
         <DialogTitle>{translate("sia.timesheet_import.copy_title")}</DialogTitle>
-        <DialogContent>
+        {/* A long list of what is skipped scrolls: focusable, so the keyboard can scroll it too. */}
+        <DialogContent tabIndex={0}>
           <Typography sx={{ mb: 1 }}>{preview?.message}</Typography>
           {preview?.skipped.length ? (
             <Alert severity="warning">

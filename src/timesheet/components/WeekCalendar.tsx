@@ -453,6 +453,8 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
       [".fc-next-button", BUTTON_HINTS.next],
     ])
       boxRef.current?.querySelector(selector)?.setAttribute("aria-label", name);
+    // Their chevrons are drawn as unnamed images: the button's name says it all.
+    for (const icon of boxRef.current?.querySelectorAll(".fc-button .fc-icon") ?? []) icon.setAttribute("aria-hidden", "true");
   });
 
   return (

@@ -140,6 +140,13 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
       body.tabIndex = 0;
       body.setAttribute("aria-label", sia.timesheet_keys.grid_label);
       body.setAttribute("aria-keyshortcuts", "ArrowUp ArrowDown ArrowLeft ArrowRight Enter N ?");
+      // FullCalendar's layout table is a grid whose body rows are presentational: a focusable element
+      // there is a child a grid may not have. The time grid becomes a grid of its own (its days' columns
+      // are already rows of cells), inside a row and cell of the outer one; the hour lines are layout.
+      body.setAttribute("role", "grid");
+      body.closest("tr")?.setAttribute("role", "row");
+      body.closest("td")?.setAttribute("role", "gridcell");
+      body.querySelector(".fc-timegrid-slots table")?.setAttribute("role", "presentation");
     }
     const back = refocus.current;
     if (back && back.until < Date.now()) refocus.current = null;
