@@ -18,6 +18,9 @@ export const theme = createTheme(
       MuiLinearProgress: { defaultProps: { "aria-label": sia.common.loading } },
       MuiButtonBase: { styleOverrides: { root: focusRing } },
       MuiLink: { styleOverrides: { root: focusRing } },
+      // A screen's actions wrap to a second line where they do not fit (three on a phone's show screen),
+      // instead of squeezing each other's labels past the screen's edge.
+      RaTopToolbar: { styleOverrides: { root: { flexWrap: "wrap" } } },
     },
   },
   esES,
