@@ -32,6 +32,9 @@ export const theme = createTheme(
       MuiFormHelperText: {
         styleOverrides: { root: ({ theme }) => ({ "&.Mui-disabled": { color: theme.palette.text.secondary } }) },
       },
+      // A screen's actions wrap to a second line where they do not fit (three on a phone's show screen),
+      // instead of squeezing each other's labels past the screen's edge.
+      RaTopToolbar: { styleOverrides: { root: { flexWrap: "wrap" } } },
     },
   },
   esES,

@@ -29,11 +29,13 @@ async function existingIds(page: Page) {
   );
 }
 
-/** Every screen of every resource (list, create, edit, show), the invoices under a project and every page. */
+/** Every screen of every resource (list, create, edit, show), the invoices under a project, every page and the timesheet's grid. */
 function everyRoute(ids: Record<string, number>, invoice: { id: number; project: number }) {
   const paths: string[] = Object.entries(PAGE_PATHS)
     .filter(([name]) => name !== "signIn")
     .map(([, path]) => path);
+  // The timesheet's second view (src/timesheet/components/ViewSwitch.tsx), not a page of its own in PAGE_PATHS.
+  paths.push(`${PAGE_PATHS.activities}/grid`);
   for (const screen of SCREENS) {
     paths.push(`/app/${screen.base}`);
     for (const subs of Object.values(screen.paths)) {

@@ -1,5 +1,5 @@
 import AccountCircleIcon from "@mui/icons-material/AccountCircle";
-import { Alert, AlertTitle, Badge, Chip, ListItemIcon, ListItemText, MenuItem } from "@mui/material";
+import { Alert, AlertTitle, Badge, Chip, ListItemIcon, ListItemText, MenuItem, type Theme, useMediaQuery } from "@mui/material";
 import { type ReactNode, useEffect } from "react";
 import {
   AppBar,
@@ -46,10 +46,12 @@ function MyProfileMenuItem() {
 function SiaAppBar() {
   const translate = useTranslate();
   const { identity } = useGetIdentity();
-  // The menu's button shows the person's name: its accessible name must contain that text (WCAG 2.5.3).
-  const userMenuLabel = identity?.fullName
-    ? translate("sia.app_bar.user_menu_of", { name: identity.fullName })
-    : "ra.auth.user_menu";
+  // Where the menu's button shows the person's name (from sm up, as react-admin's UserMenu decides) its
+  // accessible name must contain that text (WCAG 2.5.3). On a phone it is an icon, whose label react-admin
+  // translates as a key with an English fallback: it gets the key, translated in ra-es.ts.
+  const nameShown = useMediaQuery((theme: Theme) => theme.breakpoints.up("sm"));
+  const userMenuLabel =
+    nameShown && identity?.fullName ? translate("sia.app_bar.user_menu_of", { name: identity.fullName }) : "ra.auth.user_menu";
   return (
     <AppBar
       userMenu={

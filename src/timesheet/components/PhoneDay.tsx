@@ -39,6 +39,9 @@ export function PhoneFold({ phone, children }: { phone: boolean; children: React
 export function useSwipe(onPrevious: () => void, onNext: () => void) {
   const start = useRef<{ x: number; y: number } | null>(null);
   return {
+    // Sideways the finger is ours, not the browser's: otherwise a swipe to the right, with the page no wider
+    // than the screen, is taken by the browser as «back» and leaves the timesheet. Up and down still scroll.
+    style: { touchAction: "pan-y pinch-zoom" },
     onTouchStart: (e: TouchEvent) => {
       const t = e.touches[0];
       start.current = e.touches.length === 1 && t ? { x: t.clientX, y: t.clientY } : null;

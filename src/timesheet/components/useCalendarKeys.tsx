@@ -335,9 +335,17 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
 
   const ui = (
     <>
+      {/* Pixels, not 1: in sx a width of 1 is 100%, which pushed the page 16 px past a phone's edge. */}
       <Box
         aria-live="polite"
-        sx={{ position: "absolute", width: 1, height: 1, overflow: "hidden", clipPath: "inset(50%)", whiteSpace: "nowrap" }}
+        sx={{
+          position: "absolute",
+          width: "1px",
+          height: "1px",
+          overflow: "hidden",
+          clipPath: "inset(50%)",
+          whiteSpace: "nowrap",
+        }}
       >
         {spoken}
       </Box>
