@@ -217,18 +217,24 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
     else if (item.activity && writing.current.has(item.id)) queued.current.set(item.id, { start, end });
     else if (item.activity) {
       writing.current.add(item.id);
-      Promise.resolve(p.onMove(item.activity, new Date(start), new Date(end), () => {})).finally(() =>
-        // After the render that shows the week read back: the queued keys go from its times and version.
-        window.setTimeout(() => {
+      const version = item.activity.lock_version;
+      Promise.resolve(p.onMove(item.activity, new Date(start), new Date(end), () => {})).finally(() => {
+        // The queued keys go from the week read back (its times and version), once it is drawn: the
+        // version changes when the move was saved; unchanged after a while, it was refused and they drop.
+        let tries = 0;
+        const settle = () => {
+          const fresh = itemsOf(latest.current).find((i) => i.id === item.id);
+          const saved = !!fresh?.activity && fresh.activity.lock_version !== version;
+          if (!saved && fresh && tries++ < 100) return void window.setTimeout(settle, 50);
           writing.current.delete(item.id);
           const next = queued.current.get(item.id);
           queued.current.delete(item.id);
-          const fresh = itemsOf(latest.current).find((i) => i.id === item.id);
           const freshEl = box.current?.querySelector(`[data-sia-event="${item.id}"]`);
-          if (next && fresh && freshEl && (next.start !== fresh.start || next.end !== fresh.end))
+          if (saved && next && fresh && freshEl && (next.start !== fresh.start || next.end !== fresh.end))
             move(latest.current, fresh, freshEl, next.start, next.end);
-        }, 0),
-      );
+        };
+        settle();
+      });
     }
   };
 
