@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { expectNoEnglish, pickNewFolder, signIn } from "./fixtures";
+import { expectNoEnglish, fillDate, pickedDate, pickNewFolder, signIn } from "./fixtures";
 
 /** A same-origin call with the signed-in page's session (set-up only; the screens are walked). */
 async function api(page: Page, method: string, url: string, body?: unknown) {
@@ -99,6 +99,23 @@ test("a user saved before a role was required is told to ask for one, not shown 
 
 test.describe("in a browser set to English", () => {
   test.use({ locale: "en-US" });
+
+  test("date and time inputs read DD/MM/AAAA and a 24-hour clock, in Spanish", async ({ page }) => {
+    await signIn(page, "admin");
+    // The timesheet's «Ir a fecha»: day first, the sections named in Spanish.
+    await fillDate(page, "Ir a fecha", "2026-12-03");
+    expect(await pickedDate(page, "Ir a fecha")).toBe("03/12/2026");
+    // A quotation's event: date and time, 17:30 rather than 05:30 PM, and no a.m./p.m. section.
+    await page.goto("/app/quotations/new");
+    await page.getByLabel("Agendar evento en el calendario").check();
+    await fillDate(page, "Fecha y hora del evento", "2026-12-03T17:30");
+    expect(await pickedDate(page, "Fecha y hora del evento")).toBe("03/12/2026 17:30");
+    await expect(
+      page
+        .getByRole("group", { name: "Fecha y hora del evento", exact: true })
+        .getByRole("spinbutton", { name: /Meridiem|a\. m\./i }),
+    ).toHaveCount(0);
+  });
 
   test("a client named like another is a warning to confirm past; its e-mail is checked in Spanish", async ({ page }) => {
     const suffix = Date.now().toString(36);
