@@ -56,7 +56,7 @@ export interface WeekCalendarProps {
   /** A slot clicked or selected (all-day click → the default 09:00–18:00 of that date). */
   onCreate(range: { date: string; start?: Date; end?: Date }): void;
   onOpen(activity: Activity): void;
-  onMove(activity: Activity, start: Date, end: Date, revert: () => void): void | Promise<void>;
+  onMove(activity: Activity, start: Date, end: Date, revert: () => void): void;
   onDuplicate(source: Activity, start: Date, end: Date): void;
   onTrash(activity: Activity): void;
   /** Refusals and warnings of SPEC §5 (all-day row). */

@@ -22,8 +22,7 @@ export interface CalendarKeyTargets {
   noCreate?: boolean;
   onCreate(range: { date: string; start?: Date; end?: Date }): void;
   onOpen(activity: Activity): void;
-  /** May return the save's promise: the keys wait for it before moving the same activity again. */
-  onMove(activity: Activity, start: Date, end: Date, revert: () => void): void | Promise<void>;
+  onMove(activity: Activity, start: Date, end: Date, revert: () => void): void;
   onDuplicate(source: Activity, start: Date, end: Date): void;
   onTrash(activity: Activity): void;
   onWarn(message: string): void;
@@ -79,16 +78,6 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
   const cursor = useRef<Cursor | null>(null);
   /** The event just moved by a key, to keep its focus when FullCalendar draws it again (for a while). */
   const refocus = useRef<{ id: string; until: number } | null>(null);
-  /**
-   * Saved activities whose keyed move is still being written: a key on one waits for the week read back,
-   * or its next move would be sent from the old times at the old version (a step lost, and a 409 that
-   * blamed «otro usuario»). The page's onMove resolves once the week is read again.
-   */
-  const writing = useRef(new Set<string>());
-  /** Where the keys pressed meanwhile put it: sent, from the week read back, once the write is done. */
-  const queued = useRef(new Map<string, { start: number; end: number }>());
-  /** An item's times as the keys left them: the queued ones while its write is under way. */
-  const timesOf = (item: Item) => queued.current.get(item.id) ?? { start: item.start, end: item.end };
   const [help, setHelp] = useState(false);
   const [spoken, setSpoken] = useState("");
 
@@ -214,28 +203,7 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
     if (overlaps(items, start, end, item.id)) return p.onWarn(timesheetMessages.moveSlotTaken);
     refocus.current = { id: item.id, until: Date.now() + 5000 };
     if (item.local) p.onMoveLocal?.(item.local, new Date(start), new Date(end));
-    else if (item.activity && writing.current.has(item.id)) queued.current.set(item.id, { start, end });
-    else if (item.activity) {
-      writing.current.add(item.id);
-      const version = item.activity.lock_version;
-      Promise.resolve(p.onMove(item.activity, new Date(start), new Date(end), () => {})).finally(() => {
-        // The queued keys go from the week read back (its times and version), once it is drawn: the
-        // version changes when the move was saved; unchanged after a while, it was refused and they drop.
-        let tries = 0;
-        const settle = () => {
-          const fresh = itemsOf(latest.current).find((i) => i.id === item.id);
-          const saved = !!fresh?.activity && fresh.activity.lock_version !== version;
-          if (!saved && fresh && tries++ < 100) return void window.setTimeout(settle, 50);
-          writing.current.delete(item.id);
-          const next = queued.current.get(item.id);
-          queued.current.delete(item.id);
-          const freshEl = box.current?.querySelector(`[data-sia-event="${item.id}"]`);
-          if (saved && next && fresh && freshEl && (next.start !== fresh.start || next.end !== fresh.end))
-            move(latest.current, fresh, freshEl, next.start, next.end);
-        };
-        settle();
-      });
-    }
+    else if (item.activity) p.onMove(item.activity, new Date(start), new Date(end), () => {});
   };
 
   /** A copy by the keys: the same length in the first free time after the source, the same day. */
@@ -279,19 +247,18 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
     if (eventEl) {
       const item = itemsOf(p).find((i) => i.id === eventEl.dataset.siaEvent);
       if (!item) return;
-      const at = timesOf(item);
       const step = (ms: number) => {
         e.preventDefault();
         if (p.readOnly) return;
-        if (e.shiftKey) move(p, item, eventEl, at.start, at.end + ms);
-        else move(p, item, eventEl, at.start + ms, at.end + ms);
+        if (e.shiftKey) move(p, item, eventEl, item.start, item.end + ms);
+        else move(p, item, eventEl, item.start + ms, item.end + ms);
       };
       const day = (days: number) => {
         e.preventDefault();
         if (p.readOnly || e.shiftKey) return;
-        const from = wallClock(new Date(at.start));
+        const from = wallClock(new Date(item.start));
         const start = zonedTime(addDays(from.date, days), from.minutes).getTime();
-        move(p, item, eventEl, start, start + (at.end - at.start));
+        move(p, item, eventEl, start, start + (item.end - item.start));
       };
       if (e.key === "Enter" || e.key === " ") {
         e.preventDefault();
