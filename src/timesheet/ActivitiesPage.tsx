@@ -20,7 +20,7 @@ import { CALENDAR } from "../core/constants";
 import { messages } from "../core/messages";
 import type { SessionUser } from "../core/session";
 import { isDateInRange, localDate, zonedTime } from "../core/week";
-import type { SiaDataProvider } from "../dataProvider";
+import type { ImportCallError, SiaDataProvider } from "../dataProvider";
 import { CopyWeekButton } from "./components/CopyWeekButton";
 import { DraftBar } from "./components/DraftBar";
 import { FreezeButtons } from "./components/FreezeButtons";
@@ -47,7 +47,20 @@ import { hoursByDay, type Timed } from "./model/totals";
 import { defaultChoice, isTimesheetAdmin, openingWeekStart, rememberChoice } from "./model/who";
 
 const NO_EVENTS: ShownEvent[] = [];
-const errorText = (error: unknown) => (error as HttpError)?.message || messages.unexpected;
+/** A refusal in a toast: the rule's own words where the week save gave them (without the times' prefix). */
+const errorText = (error: unknown) =>
+  (error as ImportCallError)?.issues?.[0]?.message || (error as HttpError)?.message || messages.unexpected;
+/**
+ * A refusal of a one-change week as the form shows it: each rule's message under its field (the week
+ * save keys them by item and prefixes the times, which the form already shows).
+ */
+const formRefusal = (error: unknown) => {
+  const issues = (error as ImportCallError)?.issues ?? [];
+  if (!issues.length) return error;
+  const errors: Record<string, string[]> = {};
+  for (const { field, message } of issues) errors[field] = [...(errors[field] ?? []), message];
+  return new HttpError(issues[0].message, (error as HttpError).status, { errors });
+};
 const toMinutes = (t: string) => {
   const [h, m] = t.split(":").map(Number);
   return h * 60 + m;
@@ -241,24 +254,31 @@ export default function ActivitiesPage() {
       return;
     }
     if (target.activity) {
+      const activity = target.activity;
       try {
         // Only what this person changed: the fields they left alone keep whatever SIA holds now.
-        await mutations.update.mutateAsync({
-          activity: target.activity,
-          data: pickFields(values, changed) as Record<string, unknown>,
-        });
+        await mutations.edit.mutateAsync({ updates: [{ activity, data: pickFields(values, changed) }] });
       } catch (error) {
-        const current =
-          (error as HttpError).status === 409 ? ((error as HttpError).body?.activity as Activity | undefined) : undefined;
-        if (!current) throw error;
+        if ((error as HttpError).status !== 409) throw formRefusal(error);
         // Someone else saved it meanwhile: the dialog shows their version with this person's changes over
         // it; the next Guardar sends those changes at the current version (the week behind shows theirs).
+        const current = await dataProvider
+          .getOne<Activity>("activities", { id: activity.id })
+          .then((r) => r.data)
+          .catch(() => undefined);
+        if (!current) throw formRefusal(error);
         setTarget((t) => (t ? { ...t, activity: current } : t));
         throw new HttpError(messages.staleVersionRetry, 409, { activity: current });
       }
       notify(messages.activityEdited, { type: "success" });
     } else {
-      await mutations.create.mutateAsync({ ...(values as unknown as Record<string, unknown>), employee_id: chosenEmployee });
+      try {
+        await mutations.edit.mutateAsync({
+          creates: [{ ...(values as unknown as Record<string, unknown>), employee_id: chosenEmployee }],
+        });
+      } catch (error) {
+        throw formRefusal(error);
+      }
       notify(messages.activitiesAllAdded, { type: "success" });
     }
     setTarget(null);
@@ -272,7 +292,11 @@ export default function ActivitiesPage() {
       return;
     }
     if (target.activity) {
-      await mutations.remove.mutateAsync(target.activity);
+      try {
+        await mutations.edit.mutateAsync({ deletions: [target.activity] });
+      } catch (error) {
+        throw formRefusal(error);
+      }
       notify(messages.activityDeleted, { type: "success" });
       setTarget(null);
     }
@@ -306,31 +330,37 @@ export default function ActivitiesPage() {
   const move = useCallback(
     async (activity: Activity, start: Date, end: Date, revert: () => void) => {
       try {
-        await mutations.move.mutateAsync({ activity, start, end });
+        await mutations.edit.mutateAsync({
+          updates: [{ activity, data: { begins_at: start.toISOString(), ends_at: end.toISOString() } }],
+        });
         notify(messages.activityEdited, { type: "success" });
       } catch (error) {
         revert();
         notify(errorText(error), { type: "error" });
       }
     },
-    [mutations.move, notify],
+    [mutations.edit, notify],
   );
 
   const duplicate = useCallback(
     async (source: Activity, start: Date, end: Date) => {
       try {
-        await mutations.create.mutateAsync({
-          ...copyOfActivity(source),
-          begins_at: start.toISOString(),
-          ends_at: end.toISOString(),
-          employee_id: source.employee_id,
+        await mutations.edit.mutateAsync({
+          creates: [
+            {
+              ...copyOfActivity(source),
+              begins_at: start.toISOString(),
+              ends_at: end.toISOString(),
+              employee_id: source.employee_id,
+            },
+          ],
         });
         notify(messages.activitiesAllAdded, { type: "success" });
       } catch (error) {
         notify(errorText(error), { type: "error" });
       }
     },
-    [mutations.create, notify],
+    [mutations.edit, notify],
   );
 
   const trash = useCallback(
@@ -346,7 +376,7 @@ export default function ActivitiesPage() {
     setTrashing(null);
     if (!activity) return;
     try {
-      await mutations.remove.mutateAsync(activity);
+      await mutations.edit.mutateAsync({ deletions: [activity] });
       notify(messages.activityDeleted, { type: "success" });
     } catch (error) {
       notify(errorText(error), { type: "error" });

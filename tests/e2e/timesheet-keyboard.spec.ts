@@ -120,6 +120,14 @@ test("an employee logs a week with the keyboard alone", async ({ page }) => {
   await expect(eventOf(page, "Tecla uno")).toHaveCount(2);
   await expect(eventOf(page, "Tecla uno").filter({ hasText: "10:45 - 11:30" })).toHaveCount(1);
 
+  // Four quick presses, each before the previous one is answered: the copy ends an hour later, none of
+  // them refused as another person's change (each is sent at the version the previous answer gave).
+  const copy = eventOf(page, "Tecla uno").filter({ hasText: "10:45 - 11:30" });
+  await copy.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowDown");
+  await expect(eventOf(page, "Tecla uno").filter({ hasText: "11:45 - 12:30" })).toHaveCount(1);
+  await expect(page.getByText(/Otro usuario/)).toHaveCount(0);
+
   // Delete «Tecla dos» with the trash's confirmation.
   await eventOf(page, "Tecla dos").focus();
   await page.keyboard.press("Delete");
@@ -134,7 +142,7 @@ test("an employee logs a week with the keyboard alone", async ({ page }) => {
     const week = (await weekFromApi(page)).filter((a) => a.description?.startsWith("Tecla"));
     expect(week.map((a) => [a.description, ...span(a)]).sort((x, y) => Number(x[1]) - Number(y[1]))).toEqual([
       ["Tecla uno", at(TUESDAY, "10:00"), at(TUESDAY, "10:45")],
-      ["Tecla uno", at(TUESDAY, "10:45"), at(TUESDAY, "11:30")],
+      ["Tecla uno", at(TUESDAY, "11:45"), at(TUESDAY, "12:30")],
     ]);
   }).toPass();
 });

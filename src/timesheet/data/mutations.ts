@@ -1,13 +1,33 @@
 /**
  * The timesheet's changes as react-query mutations on react-admin's client: each one, done or refused,
  * invalidates the timesheet's queries (the week, its state), so what is shown is what SIA holds.
+ *
+ * One editing model (docs/decisions/041): every edit of the week is a change to the week saved through the
+ * week save (POST activities/batch), whether it is a whole draft or one drag, key, form or copy. A direct
+ * edit is a one-change week saved at once: `edit`. Direct edits run one after another and each one is sent
+ * at the version the previous answer gave, so a second key press before the first one's answer moves on
+ * from where the first left the activity instead of being refused as another person's change.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRef } from "react";
 import { type Identifier, useDataProvider } from "react-admin";
 import type { Activity } from "../../core/activity";
-import type { FreezeVerb, SiaDataProvider } from "../../dataProvider";
+import type { FreezeVerb, SiaDataProvider, WeekSaveAnswer } from "../../dataProvider";
 import type { SavePayload } from "../model/draft";
 import { timesheetKeys } from "./keys";
+
+/** One edit of the week as SIA holds it: new activities, changed fields of stored ones, removed ones. */
+export interface WeekChange {
+  creates?: Record<string, unknown>[];
+  updates?: { activity: Activity; data: Record<string, unknown> }[];
+  deletions?: Activity[];
+}
+
+const WEEKS = ["timesheet", "week"] as const;
+
+/** Every cached week's activities, changed by `change` (the week shown and any other kept in memory). */
+const patchWeeks = (client: QueryClient, change: (list: Activity[]) => Activity[]) =>
+  client.setQueriesData<Activity[]>({ queryKey: WEEKS }, (list) => (list ? change(list) : list));
 
 export function useTimesheetMutations() {
   const dp = useDataProvider<SiaDataProvider>();
@@ -18,43 +38,51 @@ export function useTimesheetMutations() {
   // (networkMode "online"), and the bar says it is waiting.
   const now = "always" as const;
 
-  /** A drag or resize of an activity in SIA (outside a draft): written at the version it was read at. */
-  const move = useMutation({
-    networkMode: now,
-    mutationFn: ({ activity, start, end }: { activity: Activity; start: Date; end: Date }) =>
-      dp
-        .update<Activity>("activities", {
-          id: activity.id,
-          data: { begins_at: start.toISOString(), ends_at: end.toISOString(), lock_version: activity.lock_version },
-          previousData: activity,
-        })
-        .then((r) => r.data),
-    onSettled,
-  });
+  // Direct edits in order: the last one's promise, how many are on their way, and the version each
+  // activity's last answer gave (a cached row may still carry the version it was read at).
+  const line = useRef<Promise<unknown>>(Promise.resolve());
+  const pending = useRef(0);
+  const versions = useRef(new Map<number, number>());
+  const versionOf = (a: Activity) => Math.max(a.lock_version ?? 0, versions.current.get(Number(a.id)) ?? 0);
 
-  const create = useMutation({
+  /** A one-change week saved at once: a drag, a key, the form, a copy, a removal. All or nothing. */
+  const edit = useMutation({
     networkMode: now,
-    mutationFn: (data: Record<string, unknown>) => dp.create<Activity>("activities", { data }).then((r) => r.data),
-    onSettled,
-  });
-
-  const update = useMutation({
-    networkMode: now,
-    mutationFn: ({ activity, data }: { activity: Activity; data: Record<string, unknown> }) =>
-      dp
-        .update<Activity>("activities", {
-          id: activity.id,
-          data: { ...data, lock_version: activity.lock_version },
-          previousData: activity,
-        })
-        .then((r) => r.data),
-    onSettled,
-  });
-
-  const remove = useMutation({
-    networkMode: now,
-    mutationFn: (activity: Activity) => dp.delete("activities", { id: activity.id, previousData: activity }),
-    onSettled,
+    mutationFn: (change: WeekChange) => {
+      const run = line.current.then(async (): Promise<WeekSaveAnswer> => {
+        const answer = await dp.saveWeek({
+          creates: change.creates,
+          updates: change.updates?.map(({ activity, data }) => ({
+            ...data,
+            id: Number(activity.id),
+            lock_version: versionOf(activity),
+          })),
+          deletions: change.deletions?.map((a) => ({ id: Number(a.id), lock_version: versionOf(a) })),
+        });
+        for (const row of answer.updated) versions.current.set(Number(row.id), Number(row.lock_version));
+        return answer;
+      });
+      line.current = run.catch(() => undefined);
+      return run;
+    },
+    // Shown at once where it goes (the next key reads it there). The answers only teach the versions: a
+    // row from an earlier answer would draw the activity back from where a later key put it.
+    onMutate: async (change) => {
+      pending.current++;
+      await client.cancelQueries({ queryKey: WEEKS });
+      const updated = new Map((change.updates ?? []).map((u) => [Number(u.activity.id), u.data]));
+      const removed = new Set((change.deletions ?? []).map((a) => Number(a.id)));
+      patchWeeks(client, (list) =>
+        list
+          .filter((a) => !removed.has(Number(a.id)))
+          .map((a) => (updated.has(Number(a.id)) ? ({ ...a, ...updated.get(Number(a.id)) } as Activity) : a)),
+      );
+    },
+    // Read again once the last edit is answered: a read between two of them would draw the activity back.
+    onSettled: () => {
+      pending.current--;
+      if (!pending.current) return onSettled();
+    },
   });
 
   const freeze = useMutation({
@@ -79,7 +107,7 @@ export function useTimesheetMutations() {
     onSettled,
   });
 
-  return { move, create, update, remove, freeze, copyPreviousWeek, saveWeek };
+  return { edit, freeze, copyPreviousWeek, saveWeek };
 }
 
 export type TimesheetMutations = ReturnType<typeof useTimesheetMutations>;
