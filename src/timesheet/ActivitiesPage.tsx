@@ -113,7 +113,11 @@ export default function ActivitiesPage() {
 
   const employees = useEmployeeChoices(isAdmin);
   const settings = useSettings(!!me);
-  const week = useWeekActivities(weekStart, choice);
+  const read = useWeekActivities(weekStart, choice);
+  // The week as read, with the direct edits still on their way drawn where they go (the keys read it).
+  const { withEdits } = mutations;
+  const editedActivities = useMemo(() => withEdits(read.activities), [withEdits, read.activities]);
+  const week = { ...read, activities: editedActivities };
   const holidays = useHolidays(weekStart);
   const holidaySet = useMemo(() => new Set(holidays.map((h) => h.date)), [holidays]);
   const chosenEmployee = choice === "todos" || choice === null ? null : Number(choice);

@@ -77,7 +77,8 @@ export function focusableEvent(el: HTMLElement, id: string, title: string, timeT
 export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: RefObject<CalendarKeyTargets>) {
   const cursor = useRef<Cursor | null>(null);
   /** The event just moved by a key, to keep its focus when FullCalendar draws it again (for a while). */
-  const refocus = useRef<{ id: string; until: number } | null>(null);
+  /** A deleted one's focus goes to the grid (`orGrid`), not to the page's top. */
+  const refocus = useRef<{ id: string; until: number; orGrid?: boolean } | null>(null);
   const [help, setHelp] = useState(false);
   const [spoken, setSpoken] = useState("");
 
@@ -139,12 +140,20 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
     }
     const back = refocus.current;
     if (back && back.until < Date.now()) refocus.current = null;
-    else if (back)
-      window.setTimeout(() => {
-        const el = box.current?.querySelector<HTMLElement>(`[data-sia-event="${back.id}"]`);
+    else if (back) {
+      // Tried again while a dialog (the deletion's confirmation, still closing) holds the focus.
+      const restore = () => {
+        if (refocus.current !== back || back.until < Date.now()) return;
+        if (document.querySelector("[role=dialog]")) return void window.setTimeout(restore, 100);
+        const el = box.current?.querySelector<HTMLElement>(`[data-sia-event="${back.id}"]`) ?? (back.orGrid ? grid() : null);
         const lost = document.activeElement === document.body || !document.activeElement?.isConnected;
-        if (el && lost && !document.querySelector("[role=dialog]")) el.focus();
-      }, 0);
+        if (!el || !lost) return;
+        el.focus();
+        // The grid takes it once: a later click elsewhere on the page is not pulled back.
+        if (!el.dataset.siaEvent) refocus.current = null;
+      };
+      window.setTimeout(restore, 0);
+    }
   });
   useEffect(() => {
     const el = box.current;
@@ -270,6 +279,8 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
       else if (e.key === "Delete" || e.key === "Backspace") {
         e.preventDefault();
         if (p.readOnly) return;
+        // Its confirmation may take a while; once it is gone the focus stays on the grid.
+        refocus.current = { id: item.id, until: Date.now() + 60_000, orGrid: true };
         if (item.local) {
           if (eventEl.classList.contains("fc-event-draggable")) p.onTrashLocal?.(item.local);
         } else if (item.activity) p.onTrash(item.activity);

@@ -8,8 +8,8 @@
  * at the version the previous answer gave, so a second key press before the first one's answer moves on
  * from where the first left the activity instead of being refused as another person's change.
  */
-import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
-import { useRef } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useRef, useState } from "react";
 import { type Identifier, useDataProvider } from "react-admin";
 import type { Activity } from "../../core/activity";
 import type { FreezeVerb, SiaDataProvider, WeekSaveAnswer } from "../../dataProvider";
@@ -23,11 +23,10 @@ export interface WeekChange {
   deletions?: Activity[];
 }
 
-const WEEKS = ["timesheet", "week"] as const;
-
-/** Every cached week's activities, changed by `change` (the week shown and any other kept in memory). */
-const patchWeeks = (client: QueryClient, change: (list: Activity[]) => Activity[]) =>
-  client.setQueriesData<Activity[]>({ queryKey: WEEKS }, (list) => (list ? change(list) : list));
+/** The fields of activities edited directly and not yet read back, by id; REMOVED for a removal. */
+type Overlay = ReadonlyMap<number, Record<string, unknown>>;
+const NO_OVERLAY: Overlay = new Map();
+const REMOVED: Record<string, unknown> = Object.freeze({});
 
 export function useTimesheetMutations() {
   const dp = useDataProvider<SiaDataProvider>();
@@ -43,6 +42,25 @@ export function useTimesheetMutations() {
   const line = useRef<Promise<unknown>>(Promise.resolve());
   const pending = useRef(0);
   const versions = useRef(new Map<number, number>());
+  const [overlayState, setOverlayState] = useState<Overlay>(NO_OVERLAY);
+  const overlay = useRef<Overlay>(NO_OVERLAY);
+  const setOverlay = (next: Overlay) => {
+    overlay.current = next;
+    setOverlayState(next);
+  };
+  /** The week with the direct edits still on their way drawn where they go. */
+  const withEdits = useCallback(
+    (list: Activity[]) =>
+      overlayState.size
+        ? list
+            .filter((a) => overlayState.get(Number(a.id)) !== REMOVED)
+            .map((a) => {
+              const data = overlayState.get(Number(a.id));
+              return data ? ({ ...a, ...data } as Activity) : a;
+            })
+        : list,
+    [overlayState],
+  );
   const versionOf = (a: Activity) => Math.max(a.lock_version ?? 0, versions.current.get(Number(a.id)) ?? 0);
 
   /** A one-change week saved at once: a drag, a key, the form, a copy, a removal. All or nothing. */
@@ -65,23 +83,29 @@ export function useTimesheetMutations() {
       line.current = run.catch(() => undefined);
       return run;
     },
-    // Shown at once where it goes (the next key reads it there). The answers only teach the versions: a
-    // row from an earlier answer would draw the activity back from where a later key put it.
-    onMutate: async (change) => {
+    // Shown at once where it goes (the next key reads it there), over whatever a read in flight brings
+    // back, until the week has been read again after the last edit.
+    onMutate: (change) => {
       pending.current++;
-      await client.cancelQueries({ queryKey: WEEKS });
-      const updated = new Map((change.updates ?? []).map((u) => [Number(u.activity.id), u.data]));
-      const removed = new Set((change.deletions ?? []).map((a) => Number(a.id)));
-      patchWeeks(client, (list) =>
-        list
-          .filter((a) => !removed.has(Number(a.id)))
-          .map((a) => (updated.has(Number(a.id)) ? ({ ...a, ...updated.get(Number(a.id)) } as Activity) : a)),
-      );
+      const next = new Map(overlay.current);
+      for (const { activity, data } of change.updates ?? [])
+        next.set(Number(activity.id), { ...next.get(Number(activity.id)), ...data });
+      for (const a of change.deletions ?? []) next.set(Number(a.id), REMOVED);
+      setOverlay(next);
     },
-    // Read again once the last edit is answered: a read between two of them would draw the activity back.
-    onSettled: () => {
+    // A refused edit is drawn back at once: the week as SIA holds it, less the edits still on their way.
+    onError: (_error, change) => {
+      const next = new Map(overlay.current);
+      for (const { activity } of change.updates ?? []) next.delete(Number(activity.id));
+      for (const a of change.deletions ?? []) next.delete(Number(a.id));
+      setOverlay(next);
+    },
+    // Read again once the last edit is answered; the edits are drawn over the reads until then.
+    onSettled: async () => {
       pending.current--;
-      if (!pending.current) return onSettled();
+      if (pending.current) return;
+      await onSettled();
+      if (!pending.current) setOverlay(NO_OVERLAY);
     },
   });
 
@@ -107,7 +131,7 @@ export function useTimesheetMutations() {
     onSettled,
   });
 
-  return { edit, freeze, copyPreviousWeek, saveWeek };
+  return { edit, withEdits, freeze, copyPreviousWeek, saveWeek };
 }
 
 export type TimesheetMutations = ReturnType<typeof useTimesheetMutations>;
