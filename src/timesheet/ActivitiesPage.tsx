@@ -47,15 +47,19 @@ import { hoursByDay, type Timed } from "./model/totals";
 import { defaultChoice, isTimesheetAdmin, openingWeekStart, rememberChoice } from "./model/who";
 
 const NO_EVENTS: ShownEvent[] = [];
-/** A refusal in a toast: the rule's own words where the week save gave them (without the times' prefix). */
-const errorText = (error: unknown) =>
-  (error as ImportCallError)?.issues?.[0]?.message || (error as HttpError)?.message || messages.unexpected;
+/**
+ * The rules' own refusals of a one-change week (without the times' prefix). A 409 has none worth showing:
+ * its item names the activity by its id; the answer's own message says what happened.
+ */
+const ruleIssues = (error: unknown) => ((error as HttpError)?.status === 409 ? [] : ((error as ImportCallError)?.issues ?? []));
+/** A refusal in a toast. */
+const errorText = (error: unknown) => ruleIssues(error)[0]?.message || (error as HttpError)?.message || messages.unexpected;
 /**
  * A refusal of a one-change week as the form shows it: each rule's message under its field (the week
  * save keys them by item and prefixes the times, which the form already shows).
  */
 const formRefusal = (error: unknown) => {
-  const issues = (error as ImportCallError)?.issues ?? [];
+  const issues = ruleIssues(error);
   if (!issues.length) return error;
   const errors: Record<string, string[]> = {};
   for (const { field, message } of issues) errors[field] = [...(errors[field] ?? []), message];

@@ -76,9 +76,12 @@ export function focusableEvent(el: HTMLElement, id: string, title: string, timeT
 
 export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: RefObject<CalendarKeyTargets>) {
   const cursor = useRef<Cursor | null>(null);
-  /** The event just moved by a key, to keep its focus when FullCalendar draws it again (for a while). */
-  /** A deleted one's focus goes to the grid (`orGrid`), not to the page's top. */
+  /**
+   * The event just moved by a key, to keep its focus when FullCalendar draws it again (for a while); a
+   * deleted one's focus goes to the grid (`orGrid`), not to the page's top. One try is pending at a time.
+   */
   const refocus = useRef<{ id: string; until: number; orGrid?: boolean } | null>(null);
+  const restoring = useRef(false);
   const [help, setHelp] = useState(false);
   const [spoken, setSpoken] = useState("");
 
@@ -140,18 +143,27 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
     }
     const back = refocus.current;
     if (back && back.until < Date.now()) refocus.current = null;
-    else if (back) {
+    else if (back && !restoring.current) {
       // Tried again while a dialog (the deletion's confirmation, still closing) holds the focus.
       const restore = () => {
+        restoring.current = false;
         if (refocus.current !== back || back.until < Date.now()) return;
-        if (document.querySelector("[role=dialog]")) return void window.setTimeout(restore, 100);
-        const el = box.current?.querySelector<HTMLElement>(`[data-sia-event="${back.id}"]`) ?? (back.orGrid ? grid() : null);
+        if (document.querySelector("[role=dialog]")) {
+          restoring.current = true;
+          window.setTimeout(restore, 100);
+          return;
+        }
+        const el = box.current?.querySelector<HTMLElement>(`[data-sia-event="${back.id}"]`);
         const lost = document.activeElement === document.body || !document.activeElement?.isConnected;
-        if (!el || !lost) return;
-        el.focus();
-        // The grid takes it once: a later click elsewhere on the page is not pulled back.
-        if (!el.dataset.siaEvent) refocus.current = null;
+        // A removal cancelled: the event kept its focus, and a later click elsewhere is not pulled back.
+        if (el && !lost && back.orGrid) refocus.current = null;
+        const to = el ?? (back.orGrid ? grid() : null);
+        if (!to || !lost) return;
+        to.focus();
+        // The grid takes it once, likewise.
+        if (to !== el) refocus.current = null;
       };
+      restoring.current = true;
       window.setTimeout(restore, 0);
     }
   });
