@@ -1,6 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3199);
+const DATABASE = process.env.E2E_DATABASE_URL ? `DATABASE_URL=${process.env.E2E_DATABASE_URL} SIA_DEMO=1` : "";
 
 /** E2E in Debian's Chromium (never a downloaded browser) against the built app on a fresh embedded database. */
 export default defineConfig({
@@ -33,7 +34,8 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
-    command: `rm -rf .e2e-data && DATA_DIR=.e2e-data JOBS_ENABLED=0 PORT=${PORT} LOG_LEVEL=warn LOGIN_MAX_FAILURES=50 node scripts/start.mjs`,
+    // E2E_DATABASE_URL: the same walks against a PostgreSQL database (empty; the demo firm is loaded there).
+    command: `rm -rf .e2e-data && ${DATABASE} DATA_DIR=.e2e-data JOBS_ENABLED=0 PORT=${PORT} LOG_LEVEL=warn LOGIN_MAX_FAILURES=50 node scripts/start.mjs`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     timeout: 180_000,
     reuseExistingServer: false,

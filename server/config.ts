@@ -43,7 +43,7 @@ const schema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     DATABASE_URL: z.string().url().optional(),
     DATA_DIR: z.string().default("./data"),
-    /** Unset: on outside production, off in production (demo accounts there only when asked for explicitly). */
+    /** Unset: on outside production on the embedded database; off in production and on PostgreSQL (there only when asked for explicitly). */
     SIA_DEMO: z
       .string()
       .optional()
@@ -259,7 +259,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const data = parsed.data;
   return {
     ...data,
-    SIA_DEMO: data.SIA_DEMO ?? data.NODE_ENV !== "production",
+    // A PostgreSQL server is a firm's own: the demo firm goes there only when asked for (SIA_DEMO=1).
+    SIA_DEMO: data.SIA_DEMO ?? (data.NODE_ENV !== "production" && !data.DATABASE_URL),
     SIA_DEMO_PASSWORD: data.SIA_DEMO_PASSWORD ?? PUBLIC_DEMO_PASSWORD,
     dataDir: path.resolve(data.DATA_DIR),
   };

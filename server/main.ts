@@ -32,16 +32,15 @@ export async function main() {
   }
   await database.migrate();
   await seedBase(database.db);
-  const demo =
-    !config.DATABASE_URL && config.SIA_DEMO
-      ? (
-          await seedDemo(database.db, {
-            password: config.SIA_DEMO_PASSWORD,
-            // Folders only on the drive of this installation: demo records never point into a real Google Drive.
-            documents: config.DOCUMENTS_ADAPTER === "local" ? await createDocuments(config) : undefined,
-          })
-        ).seeded
-      : false;
+  const demo = config.SIA_DEMO
+    ? (
+        await seedDemo(database.db, {
+          password: config.SIA_DEMO_PASSWORD,
+          // Folders only on the drive of this installation: demo records never point into a real Google Drive.
+          documents: config.DOCUMENTS_ADAPTER === "local" ? await createDocuments(config) : undefined,
+        })
+      ).seeded
+    : false;
   // In production the public demo password never opens an account (config refuses it for new demo data;
   // this covers demo data loaded before, e.g. by a start without NODE_ENV=production).
   const locked = config.NODE_ENV === "production" ? await lockPublicDemoPasswords(database.db, PUBLIC_DEMO_PASSWORD) : [];
@@ -81,7 +80,7 @@ export async function main() {
     `SIA está listo en ${url}/app/activities`,
     `Base de datos: ${config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embebida en ${config.dataDir}`}`,
   ];
-  if (!config.DATABASE_URL && config.SIA_DEMO) {
+  if (config.SIA_DEMO) {
     lines.push(demo ? "Datos de demostración cargados." : "Datos de demostración ya presentes.");
     lines.push(`Cuentas de demostración (contraseña: SIA_DEMO_PASSWORD, por omisión «${PUBLIC_DEMO_PASSWORD}»):`);
     for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(22)} ${account.role}`);

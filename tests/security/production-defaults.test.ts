@@ -40,6 +40,10 @@ afterAll(async () => {
 describe("configuration", () => {
   it("demo data: on by default outside production, off in production unless asked for", () => {
     expect(loadConfig({ NODE_ENV: "development" }).SIA_DEMO).toBe(true);
+    // A PostgreSQL server gets the demo firm only when asked for (the Playwright pass on PostgreSQL asks).
+    const server = "postgres://sia@127.0.0.1:5432/sia";
+    expect(loadConfig({ NODE_ENV: "development", DATABASE_URL: server }).SIA_DEMO).toBe(false);
+    expect(loadConfig({ NODE_ENV: "development", DATABASE_URL: server, SIA_DEMO: "1" }).SIA_DEMO).toBe(true);
     expect(loadConfig({ NODE_ENV: "production" }).SIA_DEMO).toBe(false);
     expect(loadConfig({ NODE_ENV: "production", SIA_DEMO: "" }).SIA_DEMO).toBe(false);
     expect(loadConfig({ NODE_ENV: "production", SIA_DEMO: "0" }).SIA_DEMO).toBe(false);
