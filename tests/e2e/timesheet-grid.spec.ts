@@ -134,7 +134,8 @@ test("a 40-hour week over five projects, typed and saved without the mouse, is i
 test("a bad cell is refused with its message, and emptying a cell removes its activity", async ({ page }) => {
   await signIn(page, "admin");
   const monday = weekAhead(48);
-  const [first] = await fiveRows(page, monday, "B");
+  // A project logged this week only: no recent use keeps its row, the screen does.
+  const first = await createProject(page, "Rejilla B sola");
   await createActivity(page, first.id, monday, 10, 12, "Para vaciar");
   // The switch remembers the person's view: the calendar's address opens the grid from now on.
   await page.getByRole("button", { name: "Cuadrícula" }).focus();
@@ -164,11 +165,20 @@ test("a bad cell is refused with its message, and emptying a cell removes its ac
 
   await page.keyboard.press("ArrowLeft");
   await expect(mondayCell).toBeFocused();
+  // More than a working day in one day stands out in its total (20 typed for 2).
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("20");
+  await expect(page.getByTestId(`grid-day-total-${monday}`)).toHaveAttribute("data-state", "over");
+  await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.press("Backspace");
   await expect(mondayCell).toHaveValue("");
+  await expect(page.getByTestId(`grid-day-total-${monday}`)).not.toHaveAttribute("data-state", "over");
   await page.keyboard.press("Enter");
   await expect(page.getByText("Las horas de la semana se guardaron")).toBeVisible();
   expect(await savedWeek(page, monday)).toHaveLength(0);
+  // Its row stays on screen, empty, where the person can type again.
+  await expect(row).toHaveCount(1);
+  await expect(mondayCell).toHaveValue("");
 });
 
 test("a frozen day's cells are read-only while the other days stay editable", async ({ page }) => {

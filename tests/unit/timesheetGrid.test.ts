@@ -59,6 +59,14 @@ describe("the weekly grid's rows", () => {
     expect(rows.map((r) => r.label)).toEqual(["PRY-1 Proyecto 1", "PRY-9 Proyecto 9"]);
     expect(rows[1].template).toMatchObject({ project_id: 9, description: "Nuevo" });
   });
+  it("keeps a row already on screen for the week after a save emptied it, sorted with the others", () => {
+    const week = [activity(MONDAY, "09:00", "11:00", 2)];
+    const before = gridRows([...week, activity(MONDAY, "12:00", "13:00", 7)], []);
+    expect(before.map((r) => r.label)).toEqual(["PRY-2 Proyecto 2", "PRY-7 Proyecto 7"]);
+    // Project 7's hours were emptied and saved: the week no longer holds it, the screen still shows its row.
+    expect(gridRows(week, []).map((r) => r.label)).toEqual(["PRY-2 Proyecto 2"]);
+    expect(gridRows(week, [], [], before).map((r) => r.label)).toEqual(["PRY-2 Proyecto 2", "PRY-7 Proyecto 7"]);
+  });
   it("adds a cell's activities and locks a frozen day or a locked activity", () => {
     const a = activity(MONDAY, "09:00", "10:30", 1);
     const b = activity(MONDAY, "14:00", "14:45", 1);

@@ -8,7 +8,7 @@
 import ChevronLeft from "@mui/icons-material/ChevronLeft";
 import ChevronRight from "@mui/icons-material/ChevronRight";
 import { Alert, Box, Button, CircularProgress, IconButton, Paper, Stack, Typography } from "@mui/material";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Title, useNotify, usePermissions, useTranslate } from "react-admin";
 import { useSearchParams } from "react-router-dom";
 import { WORKING_DAY_HOURS } from "../../core/constants";
@@ -34,6 +34,7 @@ import {
   cellId,
   cellMinutes,
   errorsByCell,
+  type GridRow,
   gridRows,
   planWeek,
   rowKeyOf,
@@ -81,7 +82,16 @@ export default function GridPage() {
   const activities = week.current ? week.activities : [];
   const pinned = usePinnedRows(me ? Number(me.id) : null, employee);
   const pinnedKeys = useMemo(() => new Set(pinned.pins.map(rowKeyOf)), [pinned.pins]);
-  const rows = useMemo(() => gridRows(activities, recent, pinned.pins), [activities, recent, pinned.pins]);
+  // The rows on screen for this person's week: kept when a save empties one (gridRows' `shown`).
+  const shownRows = useRef<{ week: string; rows: GridRow[] }>({ week: "", rows: [] });
+  const rowsWeek = `${employee}:${weekStart}`;
+  const rows = useMemo(
+    () => gridRows(activities, recent, pinned.pins, shownRows.current.week === rowsWeek ? shownRows.current.rows : []),
+    [activities, recent, pinned.pins, rowsWeek],
+  );
+  useEffect(() => {
+    shownRows.current = { week: rowsWeek, rows };
+  }, [rowsWeek, rows]);
   const settings = useSettings(!!me);
   /** «Añadir fila»: the activity form without its times; what it names becomes a pinned row. */
   const [adding, setAdding] = useState<ActivityDialogTarget | null>(null);
@@ -238,6 +248,8 @@ export default function GridPage() {
                 expected: formatHours(expectedOf(day, i)),
               }),
               short: dayMinutes[i] / 60 < expectedOf(day, i),
+              // More than a working day in one day: often a typing slip (20 for 2), so it stands out.
+              over: dayMinutes[i] / 60 > WORKING_DAY_HOURS,
             }))}
             weekTotal={translate("sia.timesheet_grid.day_total", {
               hours: formatHours(weekMinutes / 60),

@@ -19,7 +19,10 @@ const dayLabel = (day: string) => DAY.format(new Date(`${day}T12:00:00Z`)).repla
 export interface DayTotal {
   day: string;
   text: string;
+  /** Fewer hours than the day expects. */
   short: boolean;
+  /** More than a working day. */
+  over: boolean;
 }
 
 export function HoursGrid(props: {
@@ -188,7 +191,13 @@ export function HoursGrid(props: {
             <Box
               component="td"
               key={t.day}
-              sx={{ ...cellSx, color: t.short ? "warning.dark" : "text.primary", fontSize: "0.8rem" }}
+              sx={{
+                ...cellSx,
+                color: t.over ? "error.dark" : t.short ? "warning.dark" : "text.primary",
+                fontWeight: t.over ? 700 : undefined,
+                fontSize: "0.8rem",
+              }}
+              data-state={t.over ? "over" : t.short ? "short" : "full"}
               data-testid={`grid-day-total-${t.day}`}
             >
               {t.text}

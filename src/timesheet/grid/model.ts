@@ -49,12 +49,15 @@ export function rowLabelOf(a: Partial<Activity>): string {
 
 /**
  * The rows: one per distinct row key among the week's activities and the recent ones (latest first wins
- * the label and the template), then the pinned ones not already there; pinned keys first, then by label.
+ * the label and the template), then the pinned ones not already there, then the rows already on screen for
+ * this week (`shown`: a row whose cells were just emptied stays, so the person sees what was saved and can
+ * type there again); pinned keys first, then by label.
  */
 export function gridRows(
   week: readonly Activity[],
   recent: readonly Activity[],
   pinned: readonly Partial<Activity>[] = [],
+  shown: readonly GridRow[] = [],
 ): GridRow[] {
   const rows = new Map<string, GridRow>();
   const byNewest = [...week, ...recent].sort((x, y) => Date.parse(y.begins_at) - Date.parse(x.begins_at));
@@ -62,6 +65,7 @@ export function gridRows(
     const key = rowKeyOf(a);
     if (!rows.has(key)) rows.set(key, { key, label: rowLabelOf(a), template: copyOfActivity(a), source: a });
   }
+  for (const row of shown) if (!rows.has(row.key)) rows.set(row.key, row);
   const starred = new Set(pinned.map(rowKeyOf));
   return [...rows.values()].sort(
     (x, y) => Number(starred.has(y.key)) - Number(starred.has(x.key)) || x.label.localeCompare(y.label, "es"),
