@@ -98,8 +98,7 @@ for (const [zone, weeksAhead] of [
         expect(Date.parse(saved.activity.ends_at)).toBe(Date.parse(`${thursday}T19:00:00-06:00`));
       }).toPass();
       // Its week is left as it was found: the .ics import walk (timesheet-import.spec) needs it empty.
-      for (const id of Object.values(ids))
-        expect((await page.request.delete(`/api/v1/activities/${id}`)).status()).toBe(200);
+      for (const id of Object.values(ids)) expect((await page.request.delete(`/api/v1/activities/${id}`)).status()).toBe(200);
     });
   });
 }

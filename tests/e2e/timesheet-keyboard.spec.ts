@@ -57,8 +57,7 @@ async function fillInternal(page: Page, description: string) {
 test("an employee logs a week with the keyboard alone", async ({ page }) => {
   await signIn(page, "operator");
   // Its week starts empty, also when the walk runs again (--repeat-each) after a run that left it filled.
-  for (const a of await weekFromApi(page))
-    expect((await page.request.delete(`/api/v1/activities/${a.id}`)).status()).toBe(200);
+  for (const a of await weekFromApi(page)) expect((await page.request.delete(`/api/v1/activities/${a.id}`)).status()).toBe(200);
   await page.reload();
   // The timesheet is a lazy chunk: slow on a busy machine.
   await expect(page.getByTestId("week-calendar")).toBeVisible({ timeout: 40_000 });
