@@ -44,6 +44,7 @@ import { useDraft } from "./data/useDraft";
 import { isLocked } from "./model/colors";
 import { addEvent, changeEvent, type Draft, duplicateEvent, removeEvent, type ShownEvent, shownEvents } from "./model/draft";
 import { hoursByDay, type Timed } from "./model/totals";
+import type { WeekItem } from "./model/weekItem";
 import { defaultChoice, isTimesheetAdmin, openingWeekStart, rememberChoice } from "./model/who";
 
 const NO_EVENTS: ShownEvent[] = [];
@@ -202,7 +203,28 @@ export default function ActivitiesPage() {
   const lockReason = (locked: boolean) =>
     readOnly ? messages.timesheetTodosReadOnly : locked ? (closedReason ?? messages.activityFrozen) : null;
 
-  const openActivity = (activity: Activity) => {
+  /** An event opened in the dialog: a draft's event (only drawn in draft mode) or an activity of SIA. */
+  const openItem = (item: WeekItem) => {
+    if (item.local) {
+      const event = item.local;
+      const reason = lockReason(!!event.locked);
+      setTarget({
+        shown: event,
+        dialog: {
+          mode: "edit",
+          initial: templateOfLocal(event),
+          begins: new Date(event.start),
+          ends: new Date(event.end),
+          readOnlyReason: reason,
+          // A new (imported) event opens as one, with its reasons; SIA's with the reasons a save gave it.
+          errors: event.activityId === undefined ? (event.errors ?? []) : event.errors?.length ? event.errors : undefined,
+          canDelete: !reason,
+          canDuplicate: !reason,
+        },
+      });
+      return;
+    }
+    const activity = item.activity;
     const reason = lockReason(isLocked(activity));
     setTarget({
       activity,
@@ -214,24 +236,6 @@ export default function ActivitiesPage() {
         readOnlyReason: reason,
         canDelete: !reason,
         canDuplicate: !readOnly && !closedReason,
-      },
-    });
-  };
-
-  const openShown = (event: ShownEvent) => {
-    const reason = lockReason(!!event.locked);
-    setTarget({
-      shown: event,
-      dialog: {
-        mode: "edit",
-        initial: templateOfLocal(event),
-        begins: new Date(event.start),
-        ends: new Date(event.end),
-        readOnlyReason: reason,
-        // A new (imported) event opens as one, with its reasons; SIA's with the reasons a save gave it.
-        errors: event.activityId === undefined ? (event.errors ?? []) : event.errors?.length ? event.errors : undefined,
-        canDelete: !reason,
-        canDuplicate: !reason,
       },
     });
   };
@@ -333,51 +337,64 @@ export default function ActivitiesPage() {
     });
   };
 
-  /* ---------- calendar gestures ---------- */
+  /*
+   * ---------- calendar gestures ----------
+   * One handler per gesture. A draft's event (the calendar draws only those in draft mode) changes the
+   * draft, kept until «Guardar semana»; an activity (outside draft mode) is saved at once.
+   */
 
-  const move = useCallback(
-    async (activity: Activity, start: Date, end: Date, revert: () => void) => {
-      try {
-        await mutations.edit.mutateAsync({
-          updates: [{ activity, data: { begins_at: start.toISOString(), ends_at: end.toISOString() } }],
-        });
-        notify(messages.activityEdited, { type: "success" });
-      } catch (error) {
-        revert();
-        notify(errorText(error), { type: "error" });
-      }
-    },
-    [mutations.edit, notify],
-  );
+  const moveItem = async (item: WeekItem, start: Date, end: Date, revert: () => void) => {
+    if (item.local) {
+      const stored = currentDraft();
+      if (stored)
+        changeDraft(
+          changeEvent(stored, item.local, { start: start.toISOString(), end: end.toISOString() }),
+          messages.activitiesUpdatedLocally,
+        );
+      return;
+    }
+    try {
+      await mutations.edit.mutateAsync({
+        updates: [{ activity: item.activity, data: { begins_at: start.toISOString(), ends_at: end.toISOString() } }],
+      });
+      notify(messages.activityEdited, { type: "success" });
+    } catch (error) {
+      revert();
+      notify(errorText(error), { type: "error" });
+    }
+  };
 
-  const duplicate = useCallback(
-    async (source: Activity, start: Date, end: Date) => {
-      try {
-        await mutations.edit.mutateAsync({
-          creates: [
-            {
-              ...copyOfActivity(source),
-              begins_at: start.toISOString(),
-              ends_at: end.toISOString(),
-              employee_id: source.employee_id,
-            },
-          ],
-        });
-        notify(messages.activitiesAllAdded, { type: "success" });
-      } catch (error) {
-        notify(errorText(error), { type: "error" });
-      }
-    },
-    [mutations.edit, notify],
-  );
+  const duplicateItem = async (source: WeekItem, start: Date, end: Date) => {
+    if (source.local) {
+      const stored = currentDraft();
+      if (stored) changeDraft(duplicateEvent(stored, source.local, start, end), messages.activitiesUpdatedLocally);
+      return;
+    }
+    try {
+      await mutations.edit.mutateAsync({
+        creates: [
+          {
+            ...copyOfActivity(source.activity),
+            begins_at: start.toISOString(),
+            ends_at: end.toISOString(),
+            employee_id: source.activity.employee_id,
+          },
+        ],
+      });
+      notify(messages.activitiesAllAdded, { type: "success" });
+    } catch (error) {
+      notify(errorText(error), { type: "error" });
+    }
+  };
 
-  const trash = useCallback(
-    (activity: Activity) => {
-      if (isLocked(activity)) notify(messages.activityFrozen, { type: "warning" });
-      else setTrashing(activity);
-    },
-    [notify],
-  );
+  /** A draft's event leaves the draft at once; an activity is deleted once confirmed (confirmTrash). */
+  const trashItem = (item: WeekItem) => {
+    if (item.local) {
+      const stored = currentDraft();
+      if (stored) changeDraft(removeEvent(stored, item.local), messages.activitiesUpdatedLocally);
+    } else if (isLocked(item.activity)) notify(messages.activityFrozen, { type: "warning" });
+    else setTrashing(item.activity);
+  };
 
   const confirmTrash = async () => {
     const activity = trashing;
@@ -389,23 +406,6 @@ export default function ActivitiesPage() {
     } catch (error) {
       notify(errorText(error), { type: "error" });
     }
-  };
-
-  const moveShown = (event: ShownEvent, start: Date, end: Date) => {
-    const stored = currentDraft();
-    if (stored)
-      changeDraft(
-        changeEvent(stored, event, { start: start.toISOString(), end: end.toISOString() }),
-        messages.activitiesUpdatedLocally,
-      );
-  };
-  const duplicateShown = (event: ShownEvent, start: Date, end: Date) => {
-    const stored = currentDraft();
-    if (stored) changeDraft(duplicateEvent(stored, event, start, end), messages.activitiesUpdatedLocally);
-  };
-  const trashShown = (event: ShownEvent) => {
-    const stored = currentDraft();
-    if (stored) changeDraft(removeEvent(stored, event), messages.activitiesUpdatedLocally);
   };
 
   const freeze = async (verb: Parameters<typeof mutations.freeze.mutateAsync>[0]["verb"], date?: string) => {
@@ -518,10 +518,6 @@ export default function ActivitiesPage() {
           localEvents={shown}
           savedWeek={draftMode ? draft : null}
           onAllDayClick={closed ? undefined : setImportDay}
-          onOpenLocal={openShown}
-          onMoveLocal={moveShown}
-          onDuplicateLocal={duplicateShown}
-          onTrashLocal={trashShown}
           holidays={holidaySet}
           hoursByDay={perDay}
           // A closed week's activities are locked one by one (red, not draggable); a click on an empty slot
@@ -529,10 +525,10 @@ export default function ActivitiesPage() {
           readOnly={readOnly}
           onWeekChange={setWeekStart}
           onCreate={openCreate}
-          onOpen={openActivity}
-          onMove={move}
-          onDuplicate={duplicate}
-          onTrash={trash}
+          onOpen={openItem}
+          onMove={moveItem}
+          onDuplicate={duplicateItem}
+          onTrash={trashItem}
           onWarn={warn}
           isOverTrash={isOverTrash}
         />

@@ -37,6 +37,7 @@ import { BUSINESS_TIME_ZONE, localDate, mondayOf, wallClock } from "../../core/w
 import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/colors";
 import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
 import { formatHours } from "../model/totals";
+import type { WeekItem } from "../model/weekItem";
 import { businessTimeZonePlugin } from "./businessTimeZone";
 import { focusableEvent, useCalendarKeys } from "./useCalendarKeys";
 
@@ -55,10 +56,15 @@ export interface WeekCalendarProps {
   onWeekChange(weekStart: string): void;
   /** A slot clicked or selected (all-day click → the default 09:00–18:00 of that date). */
   onCreate(range: { date: string; start?: Date; end?: Date }): void;
-  onOpen(activity: Activity): void;
-  onMove(activity: Activity, start: Date, end: Date, revert: () => void): void;
-  onDuplicate(source: Activity, start: Date, end: Date): void;
-  onTrash(activity: Activity): void;
+  /**
+   * The gestures on an event, an activity or a draft's event alike (a draft's event outside `savedWeek` is
+   * never opened). `revert` puts a dragged event back where it was.
+   */
+  onOpen(item: WeekItem): void;
+  onMove(item: WeekItem, start: Date, end: Date, revert: () => void): void;
+  /** A copy of `source` dropped (or keyed) at `start`–`end`. */
+  onDuplicate(source: WeekItem, start: Date, end: Date): void;
+  onTrash(item: WeekItem): void;
   /** Refusals and warnings of SPEC §5 (all-day row). */
   onWarn(message: string): void;
   isOverTrash(x: number, y: number): boolean;
@@ -68,10 +74,6 @@ export interface WeekCalendarProps {
    */
   localEvents?: ShownEvent[];
   savedWeek?: Pick<Draft, "startOfWeek" | "endOfWeek"> | null;
-  onOpenLocal?(event: ShownEvent): void;
-  onMoveLocal?(event: ShownEvent, start: Date, end: Date): void;
-  onDuplicateLocal?(source: ShownEvent, start: Date, end: Date): void;
-  onTrashLocal?(event: ShownEvent): void;
   /** A click on the all-day row ('Importar el día'); without it the click creates an activity. */
   onAllDayClick?(date: string): void;
   /** Slots cannot be selected to create (a closed week). */
@@ -106,6 +108,11 @@ export const toEventInput = (a: Activity): EventInput => {
 
 const localOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.local as ShownEvent | undefined;
 const activityOf = (e: { extendedProps: Record<string, unknown> }) => e.extendedProps.activity as Activity;
+/** What a drawn event is, as the gestures report it. */
+const itemOf = (e: { extendedProps: Record<string, unknown> }): WeekItem => {
+  const local = localOf(e);
+  return local ? { local } : { activity: activityOf(e) };
+};
 
 const localDuration = (e: LocalEvent) => durationOf({ begins_at: e.start, ends_at: e.end } as Activity);
 
@@ -138,29 +145,29 @@ export const toLocalEventInput = (e: ShownEvent, week: WeekCalendarProps["savedW
 };
 
 /** What dragging an event's copy icon drops (SPEC §2: a duplicate). */
-const copyDragData = (source: { activity?: Activity; local?: ShownEvent }) =>
-  source.local
-    ? {
-        title: eventTitle(source.local),
-        duration: localDuration(source.local),
-        create: true,
-        extendedProps: { copyOfLocal: source.local },
-        backgroundColor: localEventColors(source.local).background,
-        borderColor: localEventColors(source.local).background,
-      }
-    : source.activity
+const copyDragData = (source: WeekItem | undefined) =>
+  !source
+    ? {}
+    : source.local
       ? {
+          title: eventTitle(source.local),
+          duration: localDuration(source.local),
+          create: true,
+          extendedProps: { copyOf: source },
+          backgroundColor: localEventColors(source.local).background,
+          borderColor: localEventColors(source.local).background,
+        }
+      : {
           title: source.activity.description || source.activity.short_title || "",
           duration: durationOf(source.activity),
           create: true,
-          extendedProps: { copyOf: source.activity },
+          extendedProps: { copyOf: source },
           backgroundColor: colorsFor(source.activity).background,
           borderColor: colorsFor(source.activity).background,
-        }
-      : {};
+        };
 
 /** The event each drawn copy icon duplicates (read when its drag starts, so it is always the latest). */
-const copySources = new WeakMap<Element, { activity?: Activity; local?: ShownEvent }>();
+const copySources = new WeakMap<Element, WeekItem>();
 /** Undoes what eventDidMount attached to an event's element. */
 const detachers = new WeakMap<Element, () => void>();
 
@@ -179,12 +186,7 @@ function div(style: string, text?: string) {
   if (text !== undefined) el.textContent = text;
   return el;
 }
-function eventNodes(
-  arg: EventContentArg,
-  testId: string,
-  copy: { activity?: Activity; local?: ShownEvent } | null,
-  title?: string,
-) {
+function eventNodes(arg: EventContentArg, testId: string, copy: WeekItem | null, title?: string) {
   const box = div("position:relative;height:100%;overflow:hidden;padding-right:20px");
   box.dataset.testid = testId;
   if (title) box.title = title;
@@ -195,7 +197,7 @@ function eventNodes(
     icon.className = "sia-copy-icon";
     icon.title = sia.timesheet.drag_to_duplicate;
     icon.setAttribute("aria-label", sia.timesheet.duplicate_by_dragging);
-    icon.dataset.testid = `copy-${copy.local ? copy.local.id : copy.activity?.id}`;
+    icon.dataset.testid = `copy-${copy.local ? copy.local.id : copy.activity.id}`;
     icon.style.cssText = "position:absolute;top:1px;right:2px;cursor:copy;font-size:14px;line-height:1;user-select:none";
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("viewBox", "0 0 24 24");
@@ -247,7 +249,7 @@ function attachCopyDrag(el: HTMLElement, onRefused: () => void) {
   el.addEventListener("click", stop);
   const draggable = new Draggable(el, {
     itemSelector: ".sia-copy-icon",
-    eventData: (icon) => copyDragData(copySources.get(icon) ?? {}),
+    eventData: (icon) => copyDragData(copySources.get(icon)),
   });
   detachers.set(el, () => {
     draggable.destroy();
@@ -342,22 +344,16 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         latest.current.onCreate({ date: localDate(arg.start), start: arg.start, end: arg.end });
       },
       eventClick: (arg: EventClickArg) => {
-        const local = localOf(arg.event);
-        if (local) {
-          if (arg.event.extendedProps.clickable) latest.current.onOpenLocal?.(local);
-          return;
-        }
-        latest.current.onOpen(activityOf(arg.event));
+        const item = itemOf(arg.event);
+        if (item.local && !arg.event.extendedProps.clickable) return;
+        latest.current.onOpen(item);
       },
       eventDragStart: (arg: EventDragStartArg) => {
         if (arg.event.allDay) latest.current.onWarn(ALL_DAY_DRAG_WARNING);
       },
       eventDragStop: (arg: EventDragStopArg) => {
         const p = latest.current;
-        if (!p.isOverTrash(arg.jsEvent.clientX, arg.jsEvent.clientY)) return;
-        const local = localOf(arg.event);
-        if (local) p.onTrashLocal?.(local);
-        else p.onTrash(activityOf(arg.event));
+        if (p.isOverTrash(arg.jsEvent.clientX, arg.jsEvent.clientY)) p.onTrash(itemOf(arg.event));
       },
       eventDrop: (arg: EventDropArg) => {
         const p = latest.current;
@@ -366,28 +362,22 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
           p.onWarn(arg.oldEvent.allDay ? ALL_DAY_DRAG_WARNING : ALL_DAY_REFUSED);
           return;
         }
-        const local = localOf(arg.event);
-        if (local) p.onMoveLocal?.(local, arg.event.start, arg.event.end);
-        else p.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
+        p.onMove(itemOf(arg.event), arg.event.start, arg.event.end, arg.revert);
       },
       eventResize: (arg: EventResizeDoneArg) => {
         const p = latest.current;
         if (!arg.event.start || !arg.event.end) return arg.revert();
-        const local = localOf(arg.event);
-        if (local) p.onMoveLocal?.(local, arg.event.start, arg.event.end);
-        else p.onMove(activityOf(arg.event), arg.event.start, arg.event.end, arg.revert);
+        p.onMove(itemOf(arg.event), arg.event.start, arg.event.end, arg.revert);
       },
       eventReceive: (arg: EventReceiveArg) => {
         const p = latest.current;
-        const source = arg.event.extendedProps.copyOf as Activity | undefined;
-        const localSource = arg.event.extendedProps.copyOfLocal as ShownEvent | undefined;
+        const source = arg.event.extendedProps.copyOf as WeekItem | undefined;
         const { start, end, allDay } = arg.event;
         copyReceived = true;
         arg.revert();
-        if (!source && !localSource) return;
+        if (!source) return;
         if (allDay || !start || !end) return p.onWarn(ALL_DAY_REFUSED);
-        if (localSource) p.onDuplicateLocal?.(localSource, start, end);
-        else if (source) p.onDuplicate(source, start, end);
+        p.onDuplicate(source, start, end);
       },
       eventDidMount: (arg: EventMountArg) => {
         focusableEvent(arg.el, arg.event.id, arg.event.title, arg.timeText);

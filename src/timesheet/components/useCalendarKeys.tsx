@@ -1,9 +1,10 @@
 /**
  * The week calendar with the keyboard alone: the time grid takes focus and the arrow keys move a visible
  * focused slot (a roving cursor: one Tab stop for the whole grid); every event takes focus too. Each key
- * calls the same callback as its gesture (the calendar's onCreate, onOpen, onMove, onDuplicate, onTrash and
- * their draft twins) and follows the same rules: only an event FullCalendar lets you drag moves, a move
- * or copy never lands on another event or across midnight, a locked one is refused with its reason.
+ * calls the same callback as its gesture (the calendar's onCreate, onOpen, onMove, onDuplicate and onTrash,
+ * for an activity and a draft's event alike) and follows the same rules: only an event FullCalendar lets
+ * you drag moves, a move or copy never lands on another event or across midnight, a locked one is refused
+ * with its reason.
  */
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from "@mui/material";
 import { type KeyboardEvent, type RefObject, useCallback, useEffect, useRef, useState } from "react";
@@ -13,6 +14,7 @@ import { CALENDAR } from "../../core/constants";
 import { messages, timesheetMessages } from "../../core/messages";
 import { addDays, businessToday, formatDate, localDate, wallClock, zonedTime } from "../../core/week";
 import type { ShownEvent } from "../model/draft";
+import type { WeekItem } from "../model/weekItem";
 
 /** The calendar's callbacks the keys go through (WeekCalendarProps' own, read at the time of the key). */
 export interface CalendarKeyTargets {
@@ -21,15 +23,11 @@ export interface CalendarKeyTargets {
   readOnly?: boolean;
   noCreate?: boolean;
   onCreate(range: { date: string; start?: Date; end?: Date }): void;
-  onOpen(activity: Activity): void;
-  onMove(activity: Activity, start: Date, end: Date, revert: () => void): void;
-  onDuplicate(source: Activity, start: Date, end: Date): void;
-  onTrash(activity: Activity): void;
+  onOpen(item: WeekItem): void;
+  onMove(item: WeekItem, start: Date, end: Date, revert: () => void): void;
+  onDuplicate(source: WeekItem, start: Date, end: Date): void;
+  onTrash(item: WeekItem): void;
   onWarn(message: string): void;
-  onOpenLocal?(event: ShownEvent): void;
-  onMoveLocal?(event: ShownEvent, start: Date, end: Date): void;
-  onDuplicateLocal?(source: ShownEvent, start: Date, end: Date): void;
-  onTrashLocal?(event: ShownEvent): void;
 }
 
 const STEP = CALENDAR.slotMinutes;
@@ -40,18 +38,28 @@ const FIRST_SLOT = toMinutes(CALENDAR.defaultAllDayStart);
 const pad = (n: number) => String(n).padStart(2, "0");
 const clock = (minutes: number) => `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 
+/** A drawn event: what the callbacks are given, and where it is. */
 interface Item {
   id: string;
   start: number;
   end: number;
-  activity?: Activity;
-  local?: ShownEvent;
+  of: WeekItem;
 }
 /** Every event drawn, by the id FullCalendar's element carries (see toEventInput / toLocalEventInput). */
 function itemsOf(p: CalendarKeyTargets): Item[] {
   return [
-    ...p.activities.map((a) => ({ id: String(a.id), start: Date.parse(a.begins_at), end: Date.parse(a.ends_at), activity: a })),
-    ...(p.localEvents ?? []).map((e) => ({ id: `local-${e.id}`, start: Date.parse(e.start), end: Date.parse(e.end), local: e })),
+    ...p.activities.map((a) => ({
+      id: String(a.id),
+      start: Date.parse(a.begins_at),
+      end: Date.parse(a.ends_at),
+      of: { activity: a },
+    })),
+    ...(p.localEvents ?? []).map((e) => ({
+      id: `local-${e.id}`,
+      start: Date.parse(e.start),
+      end: Date.parse(e.end),
+      of: { local: e },
+    })),
   ];
 }
 const overlaps = (items: Item[], start: number, end: number, except?: string) =>
@@ -207,9 +215,9 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
   };
 
   const open = (p: CalendarKeyTargets, item: Item, el: Element) => {
-    if (item.local) {
-      if (el.classList.contains("sia-clickable")) p.onOpenLocal?.(item.local);
-    } else if (item.activity) p.onOpen(item.activity);
+    // A draft's event outside the draft's week is drawn but not opened (as a click).
+    if (item.of.local && !el.classList.contains("sia-clickable")) return;
+    p.onOpen(item.of);
   };
 
   /** A move or resize by the keys: refused where the drag could not drop it. */
@@ -223,8 +231,8 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
     const items = itemsOf(p);
     if (overlaps(items, start, end, item.id)) return p.onWarn(timesheetMessages.moveSlotTaken);
     refocus.current = { id: item.id, until: Date.now() + 5000 };
-    if (item.local) p.onMoveLocal?.(item.local, new Date(start), new Date(end));
-    else if (item.activity) p.onMove(item.activity, new Date(start), new Date(end), () => {});
+    // Nothing was drawn moved, so there is nothing to put back.
+    p.onMove(item.of, new Date(start), new Date(end), () => {});
   };
 
   /** A copy by the keys: the same length in the first free time after the source, the same day. */
@@ -234,8 +242,7 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
     const items = itemsOf(p);
     for (let start = item.end; sameDay(start, start + length); start += STEP_MS) {
       if (overlaps(items, start, start + length)) continue;
-      if (item.local) p.onDuplicateLocal?.(item.local, new Date(start), new Date(start + length));
-      else if (item.activity) p.onDuplicate(item.activity, new Date(start), new Date(start + length));
+      p.onDuplicate(item.of, new Date(start), new Date(start + length));
       return;
     }
     p.onWarn(timesheetMessages.copySlotTaken);
@@ -293,9 +300,9 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
         if (p.readOnly) return;
         // Its confirmation may take a while; once it is gone the focus stays on the grid.
         refocus.current = { id: item.id, until: Date.now() + 60_000, orGrid: true };
-        if (item.local) {
-          if (eventEl.classList.contains("fc-event-draggable")) p.onTrashLocal?.(item.local);
-        } else if (item.activity) p.onTrash(item.activity);
+        // A draft's event goes only where it could be dragged to the trash; an activity is always offered
+        // (the page refuses a locked one with its reason).
+        if (item.of.activity || eventEl.classList.contains("fc-event-draggable")) p.onTrash(item.of);
       } else if (command && (e.key === "d" || e.key === "D")) {
         e.preventDefault();
         duplicate(p, item, eventEl);
