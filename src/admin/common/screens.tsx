@@ -136,8 +136,10 @@ export function SiaList({
     >
       <ListRecovery defaults={defaults} />
       {phone ? (
+        // The cards take the same declared columns as the table: their labels too (not react-admin's
+        // English guess from the source, «Client group name»).
         <PhoneRows rowClick={rowClick} empty={emptyRows}>
-          {children}
+          {coreColumns(resource, children)}
         </PhoneRows>
       ) : (
         <Datagrid rowClick={rowClick} bulkActionButtons={false} empty={emptyRows}>
