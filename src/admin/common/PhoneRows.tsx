@@ -3,7 +3,7 @@
  * its title, the others as «label value» lines that wrap), so no list is wider than the screen and every
  * list gets it from SiaList without declaring anything more.
  */
-import { Box, LinearProgress, List, ListItem, ListItemButton, type Theme, Typography, useMediaQuery } from "@mui/material";
+import { Box, LinearProgress, List, ListItem, type Theme, Typography, useMediaQuery } from "@mui/material";
 import { Children, isValidElement, type ReactElement, type ReactNode } from "react";
 import {
   Datagrid,
@@ -17,6 +17,7 @@ import {
 } from "react-admin";
 import { useNavigate } from "react-router-dom";
 import { type ScreenKind, screenPath } from "../../core/resources";
+import { withRowLink } from "./links";
 
 interface ColumnProps {
   source?: string;
@@ -44,7 +45,7 @@ export function PhoneRows({
   const translate = useTranslate();
   const translateLabel = useTranslateLabel();
   const navigate = useNavigate();
-  const columns = Children.toArray(children).filter(isValidElement) as ReactElement<ColumnProps>[];
+  const columns = Children.toArray(withRowLink(children, rowClick)).filter(isValidElement) as ReactElement<ColumnProps>[];
   if (isPending) return <LinearProgress />;
   if (!data?.length)
     return empty === undefined ? <Typography sx={{ p: 2 }}>{translate("ra.navigation.no_results")}</Typography> : empty;
@@ -58,11 +59,19 @@ export function PhoneRows({
       {data.map((record: RaRecord) => (
         <RecordContextProvider key={record.id} value={record}>
           <ListItem disablePadding divider>
-            <ListItemButton
-              component="div"
+            {/* The card is no button: the keyboard reaches the record by its link (withRowLink), and a tap
+                anywhere on the card still opens it. */}
+            <Box
               onClick={rowClick ? () => open(record) : undefined}
-              disableRipple={!rowClick}
-              sx={{ display: "block", minWidth: 0, cursor: rowClick ? "pointer" : "default" }}
+              sx={{
+                display: "block",
+                width: "100%",
+                minWidth: 0,
+                px: 2,
+                py: 1,
+                cursor: rowClick ? "pointer" : "default",
+                ...(rowClick ? { "&:hover": { bgcolor: "action.hover" } } : {}),
+              }}
             >
               {title && <Box sx={{ fontWeight: 600, overflowWrap: "anywhere", mb: 0.5 }}>{title}</Box>}
               {rest.map((column, index) => {
@@ -82,7 +91,7 @@ export function PhoneRows({
                   </Box>
                 );
               })}
-            </ListItemButton>
+            </Box>
           </ListItem>
         </RecordContextProvider>
       ))}
@@ -101,7 +110,7 @@ export function SiaDatagrid({ children, rowClick, empty, ...props }: DatagridPro
     );
   return (
     <Datagrid rowClick={rowClick} empty={empty} {...props}>
-      {children}
+      {withRowLink(children, rowClick)}
     </Datagrid>
   );
 }

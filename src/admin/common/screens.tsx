@@ -40,7 +40,7 @@ import { type ScreenKind, screenPath } from "../../core/resources";
 import { CsvDownloadButton } from "./CsvDownloadButton";
 import { coreColumns } from "./columns";
 import { isRefusedParams, type ListDefaults, ListRecovery } from "./ListRecovery";
-import { CreateLink, EditLink, showRowClick } from "./links";
+import { CreateLink, EditLink, showRowClick, withRowLink } from "./links";
 import { PhoneRows } from "./PhoneRows";
 import { recordError } from "./RecordError";
 import { SiaPagination } from "./SiaPagination";
@@ -89,7 +89,8 @@ const hasTogglableFilters = (filters: ListProps["filters"]) =>
 
 /**
  * A list of 10 rows with the pager window, the filter button (when some filter is not always shown), the
- * Create link and the CSV (each shown when the matrix grants it), and rows that open the record's detail.
+ * Create link and the CSV (each shown when the matrix grants it), and rows that open the record's detail
+ * (a click anywhere on the row, or the link its name column becomes: withRowLink in links.tsx).
  * Its columns sort as src/core/columns.ts declares (common/columns.ts).
  */
 export function SiaList({
@@ -135,12 +136,14 @@ export function SiaList({
     >
       <ListRecovery defaults={defaults} />
       {phone ? (
+        // The cards take the same declared columns as the table: their labels too (not react-admin's
+        // English guess from the source, «Client group name»).
         <PhoneRows rowClick={rowClick} empty={emptyRows}>
-          {children}
+          {coreColumns(resource, children)}
         </PhoneRows>
       ) : (
         <Datagrid rowClick={rowClick} bulkActionButtons={false} empty={emptyRows}>
-          {coreColumns(resource, children)}
+          {withRowLink(coreColumns(resource, children), rowClick)}
         </Datagrid>
       )}
     </List>
