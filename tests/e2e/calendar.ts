@@ -1,18 +1,5 @@
 /** Pointer helpers for the weekly calendar (FullCalendar) shared by the timesheet e2e tests. */
-import { expect, type Locator, type Page } from "@playwright/test";
-
-/**
- * An element's box on screen, measured again until it holds one: the calendar draws an event anew when the
- * week is read after a save, and an element caught between the two drawings has no box.
- */
-async function boxOf(locator: Locator) {
-  let box: { x: number; y: number; width: number; height: number } | null = null;
-  await expect(async () => {
-    box = await locator.boundingBox();
-    expect(box, "sin caja en pantalla").not.toBeNull();
-  }).toPass({ timeout: 10_000 });
-  return box as unknown as { x: number; y: number; width: number; height: number };
-}
+import type { Locator, Page } from "@playwright/test";
 
 /** Scrolls the calendar so the slot at `time` (HH:mm) is at the top of its scroller. */
 export async function scrollCalendarTo(page: Page, time = "08:00") {
@@ -42,12 +29,14 @@ export async function drag(page: Page, from: { x: number; y: number }, to: { x: 
 
 /** A point inside an event's first 15-minute slot, away from its copy icon (top right). */
 export async function grip(event: Locator) {
-  const box = await boxOf(event);
+  const box = await event.boundingBox();
+  if (!box) throw new Error("event not visible");
   return { x: box.x + box.width * 0.35, y: box.y + 8 };
 }
 
 /** The centre of an element's copy icon. */
 export async function copyIconOf(event: Locator) {
-  const box = await boxOf(event.locator(".sia-copy-icon"));
+  const box = await event.locator(".sia-copy-icon").boundingBox();
+  if (!box) throw new Error("no copy icon");
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }

@@ -93,6 +93,11 @@ test("an employee creates, moves, resizes, duplicates and deletes activities; al
   await expect(page.getByTestId(`day-hours-${NEXT_MONDAY}`)).toHaveText("1.5 h");
 
   // Duplicate by dragging the copy icon to Tuesday.
+  // The calendar draws the event anew once the resize's save is read: measure the icon once it is there.
+  await expect(eventOf(page, first).locator(".sia-copy-icon")).toBeVisible();
+  await expect(async () => {
+    expect(await eventOf(page, first).locator(".sia-copy-icon").boundingBox()).not.toBeNull();
+  }).toPass();
   await drag(page, await copyIconOf(eventOf(page, first)), await slot(page, TUESDAY, "09:00"));
   await expect(page.getByText("Todas las actividades se agregaron correctamente")).toBeVisible();
   await expect(eventOf(page, first)).toHaveCount(2);
