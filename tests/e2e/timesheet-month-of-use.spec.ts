@@ -366,6 +366,8 @@ test("dates read dd/mm/aaaa, the week's arrows have names, and the keyboard reac
   await page.locator(`.fc-daygrid-day[data-date="${addDays(monday, 1)}"]`).click();
   await expect(page.getByText(`Importar el día ${dmy(addDays(monday, 1))}`)).toBeVisible();
   await page.getByTestId("import-dialog").getByRole("button", { name: "Cancelar" }).click();
+  // Until its fade ends the closing dialog's backdrop takes the next press (the drag below would not start).
+  await expect(page.locator(".MuiDialog-root")).toHaveCount(0);
 
   // A copy dropped on a taken slot says why nothing was added.
   await drag(page, await copyIconOf(eventOf(page, `Ocupado ${suffix}`)), await slot(page, addDays(monday, 2), "11:00"));
