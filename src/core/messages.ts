@@ -349,6 +349,8 @@ export const reportMessages = {
 
 // --- scheduled e-mail and jobs ---
 const WEEKDAY_NAMES = ["domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"];
+/** «lunes 30/11/2026»: a day as it is said (e-mails, the calendar's names for screen readers). */
+export const dayName = (date: string) => `${WEEKDAY_NAMES[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${dmy(date)}`;
 const hoursText = (h: number) => `${Number.isInteger(h) ? h : h.toFixed(2)} h`;
 
 export const jobMessages = {
@@ -372,7 +374,7 @@ export const jobMessages = {
     }`,
   jobSendFailures: (n: number) => `; ${n} mensaje(s) no se pudieron enviar (ver el detalle de la ejecución)`,
   weekRange: (starts: string, ends: string) => `del ${dmy(starts)} al ${dmy(ends)}`,
-  dayName: (date: string) => `${WEEKDAY_NAMES[new Date(`${date}T00:00:00Z`).getUTCDay()]} ${dmy(date)}`,
+  dayName,
   reminderSubject: (starts: string, ends: string) => `SIA: completa tu semana ${jobMessages.weekRange(starts, ends)}`,
   reminderGreeting: (name: string) => `Hola, ${name}:`,
   reminderIntro: (starts: string, ends: string) =>

@@ -2,10 +2,13 @@
  * The weekly timesheet with the keyboard alone (no mouse after signing in): the time grid takes focus and
  * its arrows move a visible slot, Enter creates there, an event's arrows move it, Shift+arrows resize it,
  * Ctrl+D duplicates it, Delete removes it after the same confirmation as the trash, N opens a new
- * activity at the next free slot and ? lists the shortcuts. What the screen shows is what the API holds.
+ * activity at the next free slot and ? lists the shortcuts. Home takes the cursor to the day's «Importar el
+ * día», whose file becomes a draft week; a key moves the draft's event and «Guardar semana» saves the week.
+ * What the screen shows is what the API holds.
  */
 import { expect as baseExpect, type Page, test } from "@playwright/test";
 import type { Activity } from "../../src/core/activity";
+import { dayName } from "../../src/core/messages";
 import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { allowFutureActivities, signIn } from "./fixtures";
 
@@ -19,6 +22,31 @@ const expect = baseExpect.configure({ timeout: 25_000 });
 // operator's week three ahead).
 const MONDAY = addDays(mondayOf(businessToday()), 28);
 const TUESDAY = addDays(MONDAY, 1);
+const WEDNESDAY = addDays(MONDAY, 2);
+const compact = (date: string) => date.replaceAll("-", "");
+
+/** A one-event .ics file (as a calendar program writes it) for Wednesday 09:00–10:00 in Mexico City. */
+const icsFile = () => ({
+  name: "miercoles.ics",
+  mimeType: "text/calendar",
+  buffer: Buffer.from(
+    [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//SIA e2e//ES",
+      "BEGIN:VEVENT",
+      `UID:tecla-importada-${WEDNESDAY}@sia.e2e`,
+      `DTSTAMP:${compact(WEDNESDAY)}T000000Z`,
+      `DTSTART:${compact(WEDNESDAY)}T150000Z`,
+      `DTEND:${compact(WEDNESDAY)}T160000Z`,
+      "SUMMARY:AS|OT|Tecla importada",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n"),
+    "utf8",
+  ),
+});
 
 const at = (date: string, time: string) => Date.parse(`${date}T${time}:00-06:00`);
 const eventOf = (page: Page, text: string) => page.locator(".fc-timegrid-event", { hasText: text });
@@ -117,6 +145,8 @@ test("an employee logs a week with the keyboard alone", async ({ page }) => {
     page.locator(`.fc-timegrid-col[data-date="${TUESDAY}"] .fc-timegrid-event`, { hasText: "Tecla uno" }),
   ).toContainText("10:00 - 10:45");
   await expect(first).toBeFocused();
+  // Its name says where it is now (the day, then the times and the title), for a screen reader.
+  await expect(first).toHaveAccessibleName(new RegExp(`^${dayName(TUESDAY)}\\s*10:00 - 10:45\\s*Tecla uno$`));
 
   // Ctrl+D: a copy right after it, the same length.
   await page.keyboard.press("Control+d");
@@ -142,12 +172,48 @@ test("an employee logs a week with the keyboard alone", async ({ page }) => {
   // The focus stays in the week (on its grid), not at the top of the page.
   await expect(page.locator(".fc-timegrid-body")).toBeFocused();
 
+  // Home: Wednesday's «Importar el día» (→ twice, from Monday); ↓ back to the slot it left, Home again.
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Home");
+  await expect(cursor).toHaveAttribute("data-date", WEDNESDAY);
+  await expect(cursor).toHaveAttribute("data-time", "all-day");
+  await expect(cursor).toBeVisible();
+  await page.keyboard.press("ArrowDown");
+  await expect(cursor).toHaveAttribute("data-time", "10:00");
+  await page.keyboard.press("Home");
+  await expect(cursor).toHaveAttribute("data-time", "all-day");
+  // Enter there does what its click does: the day's import, whose file is chosen with Enter too.
+  await page.keyboard.press("Enter");
+  const dayImport = page.getByRole("dialog", { name: /^Importar el día/ });
+  await expect(dayImport).toBeVisible();
+  await dayImport.getByRole("button", { name: "Elegir archivo" }).focus();
+  const chooser = page.waitForEvent("filechooser");
+  await page.keyboard.press("Enter");
+  await (await chooser).setFiles(icsFile());
+  await expect(dayImport.getByText("miercoles.ics")).toBeVisible();
+  await dayImport.getByRole("button", { name: "Importar", exact: true }).focus();
+  await page.keyboard.press("Enter");
+  await expect(dayImport).toBeHidden();
+  // The import is a draft week: its event moves with the keys like any other (15 minutes later).
+  const imported = page.locator(".fc-timegrid-event.sia-local", { hasText: "Tecla importada" });
+  await expect(imported).toContainText("09:00 - 10:00");
+  await imported.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(imported).toContainText("09:15 - 10:15");
+  // «Guardar semana» with Enter saves the whole week in one request.
+  await page.getByRole("button", { name: "Guardar semana" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Las actividades se guardaron correctamente")).toBeVisible();
+  await expect(page.locator(".fc-timegrid-event.sia-local")).toHaveCount(0);
+
   // The API holds what the screen shows.
   await expect(async () => {
     const week = (await weekFromApi(page)).filter((a) => a.description?.startsWith("Tecla"));
     expect(week.map((a) => [a.description, ...span(a)]).sort((x, y) => Number(x[1]) - Number(y[1]))).toEqual([
       ["Tecla uno", at(TUESDAY, "10:00"), at(TUESDAY, "10:45")],
       ["Tecla uno", at(TUESDAY, "11:45"), at(TUESDAY, "12:30")],
+      ["Tecla importada", at(WEDNESDAY, "09:15"), at(WEDNESDAY, "10:15")],
     ]);
   }).toPass();
 });

@@ -20,6 +20,7 @@ import { useRef, useState } from "react";
 import { useDataProvider, useNotify, useRefresh, useTranslate } from "react-admin";
 import { messages } from "../../core/messages";
 import { HolidayImportError, type SiaDataProvider } from "../../dataProvider";
+import { FileChooserButton } from "../common/FileChooserButton";
 import { RichText } from "../common/RichText";
 
 const isCsv = (file: File) => /\.csv$/i.test(file.name);
@@ -110,21 +111,19 @@ export function HolidayImportDialog({ open, onClose }: { open: boolean; onClose:
             <Link href="#" onClick={downloadFormat} sx={{ display: "inline-flex", alignItems: "center", gap: 0.5 }}>
               <DownloadIcon fontSize="small" /> {translate("sia.holydays.download_format")}
             </Link>
-            <Button component="label" variant="outlined" startIcon={<UploadFileIcon />} sx={{ alignSelf: "flex-start" }}>
+            <FileChooserButton
+              startIcon={<UploadFileIcon />}
+              sx={{ alignSelf: "flex-start" }}
+              accept=".csv,text/csv"
+              inputLabel={translate("sia.holydays.file_input")}
+              onFile={(chosen) => {
+                setFile(chosen);
+                setError(null);
+                setRows([]);
+              }}
+            >
               {translate("sia.holydays.choose_file")}
-              <input
-                hidden
-                type="file"
-                accept=".csv,text/csv"
-                aria-label={translate("sia.holydays.file_input")}
-                onChange={(e) => {
-                  setFile(e.target.files?.[0] ?? null);
-                  setError(null);
-                  setRows([]);
-                  e.target.value = "";
-                }}
-              />
-            </Button>
+            </FileChooserButton>
             <Typography variant="body2">
               {file ? translate("sia.holydays.file", { name: file.name }) : translate("sia.holydays.no_file")}
             </Typography>

@@ -1064,19 +1064,21 @@ export const sia = {
     personal_report: "Reporte personal",
     trash: "Arrastra aquí para eliminar",
     drag_to_duplicate: "Arrastra para duplicar",
-    duplicate_by_dragging: "Duplicar arrastrando",
     today: "Hoy",
     import_day: "Importar el día",
   },
   timesheet_keys: {
-    grid_label: "Horarios de la semana: flechas para moverse, Intro para crear una actividad, ? para los atajos",
+    grid_label:
+      "Horarios de la semana: flechas para moverse, Intro para crear una actividad, Inicio para «Importar el día», ? para los atajos",
     slot: "%{date} %{time}",
+    all_day: "%{date}: Importar el día",
     help_title: "Atajos de teclado",
     close: "Cerrar",
     shortcuts: {
       tab: { keys: "Tab", what: "Pasar a los horarios y a cada actividad" },
       slot_arrows: { keys: "↑ ↓ ← →", what: "En los horarios: mover el horario elegido 15 minutos o un día" },
       enter: { keys: "Intro", what: "Crear una actividad en el horario elegido, o abrir la actividad" },
+      all_day: { keys: "Inicio", what: "Ir a «Importar el día» del día elegido (↑ desde las 00:00; ↓ vuelve al horario)" },
       new: { keys: "N", what: "Nueva actividad en el siguiente horario libre" },
       event_up_down: { keys: "↑ ↓", what: "En una actividad: moverla 15 minutos" },
       event_left_right: { keys: "← →", what: "En una actividad: moverla un día" },

@@ -6,9 +6,11 @@ import {
   Layout,
   Logout,
   Menu,
+  type NotificationPayload,
   TitlePortal,
   UserMenu,
   useGetIdentity,
+  useNotificationContext,
   useNotify,
   usePermissions,
   useTranslate,
@@ -121,6 +123,24 @@ function ApiEventsListener() {
   return null;
 }
 
+/** A toast that only says something worked: a newer toast makes it stale. */
+const superseded = (n: NotificationPayload) => (n.type === "success" || n.type === "info") && !n.notificationOptions?.undoable;
+
+/**
+ * React-admin shows its toasts one after another, 4 s each. Ten quick keyed moves queued ten «La actividad
+ * se edito correctamente» and held the next refusal or «Las actividades se guardaron correctamente» back for
+ * 40 s. A success or an info still waiting is dropped once a newer toast comes; errors, warnings and undoable
+ * toasts (whose undo window is their toast) all stay.
+ */
+function LatestToasts() {
+  const { notifications, setNotifications } = useNotificationContext();
+  useEffect(() => {
+    if (notifications.some((n, i) => i < notifications.length - 1 && superseded(n)))
+      setNotifications((queue) => queue.filter((n, i) => i === queue.length - 1 || !superseded(n)));
+  }, [notifications, setNotifications]);
+  return null;
+}
+
 /** What a signed-in user without any role sees in place of every screen (they can still sign out). */
 function NoRole() {
   const translate = useTranslate();
@@ -154,6 +174,7 @@ export function SiaLayout({ children }: { children: ReactNode }) {
   return (
     <Layout appBar={SiaAppBar} menu={SiaMenu} sx={PHONE_LAYOUT}>
       <ApiEventsListener />
+      <LatestToasts />
       {roleless ? <NoRole /> : children}
     </Layout>
   );

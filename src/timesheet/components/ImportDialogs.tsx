@@ -17,8 +17,9 @@ import {
   Stack,
   Typography,
 } from "@mui/material";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useTranslate } from "react-admin";
+import { FileChooserButton } from "../../admin/common/FileChooserButton";
 import { calendarMessages, importMessages, messages } from "../../core/messages";
 import { ImportCallError } from "../../dataProvider";
 
@@ -116,7 +117,6 @@ export function FileImportDialog(props: FileImportDialogProps) {
   const [confirming, setConfirming] = useState(false);
   const [pending, setPending] = useState(false);
   const [failure, setFailure] = useState<ImportFailure | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
   const { open } = props;
 
   useEffect(() => {
@@ -157,21 +157,18 @@ export function FileImportDialog(props: FileImportDialogProps) {
       <DialogContent>
         <Stack spacing={2} sx={{ mt: 1 }}>
           <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
-            <Button variant="outlined" component="label" disabled={pending}>
+            <FileChooserButton
+              disabled={pending}
+              accept={props.accept}
+              inputTestId="import-file"
+              onFile={(chosen) => {
+                setFile(chosen);
+                setConfirming(false);
+                setFailure(null);
+              }}
+            >
               {translate(t("choose_file"))}
-              <input
-                ref={inputRef}
-                hidden
-                type="file"
-                accept={props.accept}
-                data-testid="import-file"
-                onChange={(e) => {
-                  setFile(e.target.files?.[0] ?? null);
-                  setConfirming(false);
-                  setFailure(null);
-                }}
-              />
-            </Button>
+            </FileChooserButton>
             <Typography variant="body2" color={file ? "text.primary" : "text.secondary"}>
               {file?.name ?? translate(t("no_file"))}
             </Typography>

@@ -32,7 +32,7 @@ import { sia } from "../../admin/i18n/es";
 import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
 import type { LocalEvent } from "../../core/localEvent";
-import { messages, timesheetMessages } from "../../core/messages";
+import { dayName, messages, timesheetMessages } from "../../core/messages";
 import { BUSINESS_TIME_ZONE, localDate, mondayOf, wallClock } from "../../core/week";
 import { colorsFor, HOLIDAY_TINT, isLocked, localEventColors } from "../model/colors";
 import { type Draft, eventTitle, insideWeek, type ShownEvent } from "../model/draft";
@@ -180,6 +180,7 @@ const COPY_PATH =
  * and styled components per event cost more than the calendar itself. Inline styles, so the copy icon's
  * drag mirror (a clone FullCalendar puts in <body>) looks the same.
  */
+const VISUALLY_HIDDEN = "position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap";
 function div(style: string, text?: string) {
   const el = document.createElement("div");
   el.style.cssText = style;
@@ -190,13 +191,20 @@ function eventNodes(arg: EventContentArg, testId: string, copy: WeekItem | null,
   const box = div("position:relative;height:100%;overflow:hidden;padding-right:20px");
   box.dataset.testid = testId;
   if (title) box.title = title;
+  // The day, for screen readers only: the event's name (its content) then says where it is.
+  if (arg.event.start) {
+    const day = div(VISUALLY_HIDDEN, `${dayName(localDate(arg.event.start))} `);
+    day.dataset.testid = "event-day";
+    box.append(day);
+  }
   box.append(div("font-size:11px", arg.timeText), div("font-size:12px;font-weight:500", arg.event.title));
   if (copy) {
     // The copy icon (SPEC §2: dragging it adds a duplicate); the Draggable lives on the event's element.
     const icon = document.createElement("span");
     icon.className = "sia-copy-icon";
     icon.title = sia.timesheet.drag_to_duplicate;
-    icon.setAttribute("aria-label", sia.timesheet.duplicate_by_dragging);
+    // A mouse's handle, kept out of the event's name: the keyboard duplicates with Ctrl+D.
+    icon.setAttribute("aria-hidden", "true");
     icon.dataset.testid = `copy-${copy.local ? copy.local.id : copy.activity.id}`;
     icon.style.cssText = "position:absolute;top:1px;right:2px;cursor:copy;font-size:14px;line-height:1;user-select:none";
     const svg = document.createElementNS(SVG, "svg");
@@ -380,7 +388,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         p.onDuplicate(source, start, end);
       },
       eventDidMount: (arg: EventMountArg) => {
-        focusableEvent(arg.el, arg.event.id, arg.event.title, arg.timeText);
+        focusableEvent(arg.el, arg.event.id);
         attachCopyDrag(arg.el, () => latest.current.onWarn(timesheetMessages.copySlotTaken));
       },
       eventWillUnmount: (arg: EventMountArg) => {

@@ -4,15 +4,16 @@
  * calls the same callback as its gesture (the calendar's onCreate, onOpen, onMove, onDuplicate and onTrash,
  * for an activity and a draft's event alike) and follows the same rules: only an event FullCalendar lets
  * you drag moves, a move or copy never lands on another event or across midnight, a locked one is refused
- * with its reason.
+ * with its reason. Above a day's first slot (or with Home) the cursor reaches that day's «Importar el día»
+ * cell, and Enter there does what its click does.
  */
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle } from "@mui/material";
 import { type KeyboardEvent, type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { sia } from "../../admin/i18n/es";
 import type { Activity } from "../../core/activity";
 import { CALENDAR } from "../../core/constants";
-import { messages, timesheetMessages } from "../../core/messages";
-import { addDays, businessToday, formatDate, localDate, wallClock, zonedTime } from "../../core/week";
+import { dayName, messages, timesheetMessages } from "../../core/messages";
+import { addDays, businessToday, localDate, wallClock, zonedTime } from "../../core/week";
 import type { ShownEvent } from "../model/draft";
 import type { WeekItem } from "../model/weekItem";
 
@@ -28,6 +29,8 @@ export interface CalendarKeyTargets {
   onDuplicate(source: WeekItem, start: Date, end: Date): void;
   onTrash(item: WeekItem): void;
   onWarn(message: string): void;
+  /** The all-day row's click ('Importar el día'); without it Enter there creates an activity that day. */
+  onAllDayClick?(date: string): void;
 }
 
 const STEP = CALENDAR.slotMinutes;
@@ -35,6 +38,8 @@ const STEP_MS = STEP * 60_000;
 const DAY_MINUTES = 24 * 60;
 const toMinutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
 const FIRST_SLOT = toMinutes(CALENDAR.defaultAllDayStart);
+/** The cursor's «minute» on the all-day row, above the day's first slot. */
+const ALL_DAY = -1;
 const pad = (n: number) => String(n).padStart(2, "0");
 const clock = (minutes: number) => `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 
@@ -66,24 +71,30 @@ const overlaps = (items: Item[], start: number, end: number, except?: string) =>
   items.some((i) => i.id !== except && i.start < end && start < i.end);
 const sameDay = (start: number, end: number) => localDate(new Date(start)) === localDate(new Date(end - 1));
 
-/** The slot cursor: a date of the week shown and a minute of the day (a multiple of the slot). */
+/** The slot cursor: a date of the week shown and a minute of the day (a multiple of the slot, or ALL_DAY). */
 interface Cursor {
   date: string;
   minutes: number;
 }
+/** Where a search for free time starts from the cursor: on the all-day row, that day's first morning. */
+const timeOf = (c: Cursor): Cursor => (c.minutes === ALL_DAY ? { date: c.date, minutes: FIRST_SLOT } : c);
 
 const FOCUS_RING = "#1565c0";
 
-/** Attributes that make an event's element a focusable button (called from eventDidMount). */
-export function focusableEvent(el: HTMLElement, id: string, title: string, timeText: string) {
+/**
+ * Attributes that make an event's element a focusable button (called from eventDidMount). Its name is its
+ * content (day, times and title, drawn again on every change), so a moved event is announced where it is.
+ */
+export function focusableEvent(el: HTMLElement, id: string) {
   el.dataset.siaEvent = id;
   el.tabIndex = 0;
   el.setAttribute("role", "button");
-  el.setAttribute("aria-label", `${timeText} ${title}`.trim());
 }
 
 export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: RefObject<CalendarKeyTargets>) {
   const cursor = useRef<Cursor | null>(null);
+  /** The slot the cursor left for the all-day row, where ↓ takes it back. */
+  const leftSlot = useRef(FIRST_SLOT);
   /**
    * The event just moved by a key, to keep its focus when FullCalendar draws it again (for a while); a
    * deleted one's focus goes to the grid (`orGrid`), not to the page's top. One try is pending at a time.
@@ -112,25 +123,31 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
       mark?.remove();
       return;
     }
-    const col = body.querySelector<HTMLElement>(`.fc-timegrid-col[data-date="${c.date}"]`);
-    const lane = body.querySelector<HTMLElement>(`.fc-timegrid-slot-lane[data-time="${clock(c.minutes)}:00"]`);
-    if (!col || !lane) return;
-    if (!mark || mark.parentElement !== scroller) {
+    const allDay = c.minutes === ALL_DAY;
+    // The all-day row is a row of cells of its own, above the time grid's scroller.
+    const col = allDay
+      ? box.current?.querySelector<HTMLElement>(`.fc-daygrid-body .fc-daygrid-day[data-date="${c.date}"]`)
+      : body.querySelector<HTMLElement>(`.fc-timegrid-col[data-date="${c.date}"]`);
+    const lane = allDay ? col : body.querySelector<HTMLElement>(`.fc-timegrid-slot-lane[data-time="${clock(c.minutes)}:00"]`);
+    const holder = allDay ? col?.closest<HTMLElement>(".fc-scroller") : scroller;
+    if (!col || !lane || !holder) return;
+    if (!mark || mark.parentElement !== holder) {
       mark?.remove();
       mark = document.createElement("div");
       mark.className = "sia-slot-cursor";
       mark.dataset.testid = "slot-cursor";
       mark.setAttribute("aria-hidden", "true");
-      scroller.append(mark);
+      holder.append(mark);
     }
-    const s = scroller.getBoundingClientRect();
+    const s = holder.getBoundingClientRect();
     const colBox = col.getBoundingClientRect();
     const laneBox = lane.getBoundingClientRect();
     mark.dataset.date = c.date;
-    mark.dataset.time = clock(c.minutes);
-    mark.style.cssText = `position:absolute;pointer-events:none;z-index:5;box-sizing:border-box;border:3px solid ${FOCUS_RING};border-radius:2px;left:${colBox.left - s.left + scroller.scrollLeft}px;top:${laneBox.top - s.top + scroller.scrollTop}px;width:${colBox.width}px;height:${laneBox.height}px`;
-    if (laneBox.top < s.top || laneBox.bottom > s.bottom) lane.scrollIntoView({ block: "nearest" });
-    setSpoken(sia.timesheet_keys.slot.replace("%{date}", formatDate(c.date)).replace("%{time}", clock(c.minutes)));
+    mark.dataset.time = allDay ? "all-day" : clock(c.minutes);
+    mark.style.cssText = `position:absolute;pointer-events:none;z-index:5;box-sizing:border-box;border:3px solid ${FOCUS_RING};border-radius:2px;left:${colBox.left - s.left + holder.scrollLeft}px;top:${laneBox.top - s.top + holder.scrollTop}px;width:${colBox.width}px;height:${laneBox.height}px`;
+    if (!allDay && (laneBox.top < s.top || laneBox.bottom > s.bottom)) lane.scrollIntoView({ block: "nearest" });
+    const said = allDay ? sia.timesheet_keys.all_day : sia.timesheet_keys.slot;
+    setSpoken(said.replace("%{date}", dayName(c.date)).replace("%{time}", clock(c.minutes)));
   }, [box, grid]);
 
   // FullCalendar redraws its grid outside React: after each render of the calendar the grid is made
@@ -140,7 +157,7 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
     if (body && body.tabIndex !== 0) {
       body.tabIndex = 0;
       body.setAttribute("aria-label", sia.timesheet_keys.grid_label);
-      body.setAttribute("aria-keyshortcuts", "ArrowUp ArrowDown ArrowLeft ArrowRight Enter N ?");
+      body.setAttribute("aria-keyshortcuts", "ArrowUp ArrowDown ArrowLeft ArrowRight Home Enter N ?");
       // FullCalendar's layout table is a grid whose body rows are presentational: a focusable element
       // there is a child a grid may not have. The time grid becomes a grid of its own (its days' columns
       // are already rows of cells), inside a row and cell of the outer one; the hour lines are layout.
@@ -266,7 +283,7 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
       const items = itemsOf(p);
       // From the focused event's end, else the focused slot, else the week's first morning.
       const item = eventEl ? items.find((i) => i.id === eventEl.dataset.siaEvent) : undefined;
-      const from = item ? wallClock(new Date(item.end)) : (cursor.current ?? { date: weekDates()[0], minutes: FIRST_SLOT });
+      const from = item ? wallClock(new Date(item.end)) : timeOf(cursor.current ?? { date: weekDates()[0], minutes: FIRST_SLOT });
       const free = nextFree(items, from);
       if (free) create(p, free);
       else p.onWarn(timesheetMessages.noFreeSlot);
@@ -315,17 +332,31 @@ export function useCalendarKeys(box: RefObject<HTMLDivElement | null>, latest: R
     const dates = weekDates();
     const moveCursor = (date: string, minutes: number) => {
       e.preventDefault();
-      cursor.current = { date, minutes: Math.min(DAY_MINUTES - STEP, Math.max(0, minutes)) };
+      cursor.current = { date, minutes: minutes === ALL_DAY ? ALL_DAY : Math.min(DAY_MINUTES - STEP, Math.max(0, minutes)) };
       paint();
     };
+    const toAllDay = () => {
+      if (c.minutes !== ALL_DAY) leftSlot.current = c.minutes;
+      moveCursor(c.date, ALL_DAY);
+    };
     const at = dates.indexOf(c.date);
-    if (e.key === "ArrowUp") moveCursor(c.date, c.minutes - STEP);
-    else if (e.key === "ArrowDown") moveCursor(c.date, c.minutes + STEP);
-    else if (e.key === "PageUp") moveCursor(c.date, c.minutes - 60);
-    else if (e.key === "PageDown") moveCursor(c.date, c.minutes + 60);
+    const allDay = c.minutes === ALL_DAY;
+    if (e.key === "ArrowUp") {
+      if (allDay || c.minutes === 0) toAllDay();
+      else moveCursor(c.date, c.minutes - STEP);
+    } else if (e.key === "Home") toAllDay();
+    else if (e.key === "ArrowDown") moveCursor(c.date, allDay ? leftSlot.current : c.minutes + STEP);
+    else if (e.key === "PageUp") moveCursor(c.date, allDay ? ALL_DAY : c.minutes - 60);
+    else if (e.key === "PageDown") moveCursor(c.date, allDay ? leftSlot.current : c.minutes + 60);
     else if (e.key === "ArrowLeft") moveCursor(dates[Math.max(0, at - 1)] ?? c.date, c.minutes);
     else if (e.key === "ArrowRight") moveCursor(dates[Math.min(dates.length - 1, at + 1)] ?? c.date, c.minutes);
-    else if (e.key === "Enter" || e.key === " ") {
+    else if ((e.key === "Enter" || e.key === " ") && allDay) {
+      // What a click on the day's «Importar el día» cell does.
+      e.preventDefault();
+      if (p.readOnly) return;
+      if (p.onAllDayClick) p.onAllDayClick(c.date);
+      else p.onCreate({ date: c.date });
+    } else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
       const start = zonedTime(c.date, c.minutes).getTime();
       const items = itemsOf(p);
