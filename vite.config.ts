@@ -1,10 +1,55 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 const apiPort = process.env.PORT ?? "3000";
 
+/** What is worth compressing: text, and above a packet's size. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|webmanifest)$/;
+const MIN_BYTES = 1024;
+
+/**
+ * Each text file of the build is written beside its brotli (.br) and gzip (.gz) forms, once, at build time
+ * (ADR 043): the server sends the one the browser accepts (@fastify/static's preCompressed) and never
+ * compresses on a request.
+ */
+function precompress(): Plugin {
+  let outDir = "dist";
+  return {
+    name: "sia-precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const file = path.join(dir, name);
+          return statSync(file).isDirectory() ? walk(file) : [file];
+        });
+      for (const file of walk(outDir)) {
+        if (!COMPRESSIBLE.test(file)) continue;
+        const body = readFileSync(file);
+        if (body.length < MIN_BYTES) continue;
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(body, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+              [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+            },
+          }),
+        );
+        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: { outDir: "dist", sourcemap: false, chunkSizeWarningLimit: 2000 },
   server: {
     port: 5173,

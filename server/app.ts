@@ -256,7 +256,9 @@ async function registerSpa(app: FastifyInstance) {
   const indexPath = path.join(DIST_DIR, "index.html");
   const hasBuild = fs.existsSync(indexPath);
   if (hasBuild) {
-    await app.register(fastifyStatic, { root: DIST_DIR, prefix: "/", wildcard: false, index: false });
+    // The build writes each text file's .br and .gz beside it (vite.config.ts): sent as the browser
+    // accepts, never compressed on a request (ADR 043).
+    await app.register(fastifyStatic, { root: DIST_DIR, prefix: "/", wildcard: false, index: false, preCompressed: true });
   }
   const sendIndex = (_request: unknown, reply: import("fastify").FastifyReply) => {
     if (!fs.existsSync(indexPath)) {

@@ -31,3 +31,26 @@ test("a user without an employee record is told to contact RH", async ({ page, b
   await expectNoEnglish(other);
   await other.close();
 });
+
+test("the app's scripts go out precompressed as the browser accepts, cached for good", async ({ request }) => {
+  const html = await (await request.get("/app/activities")).text();
+  const script = html.match(/\/assets\/[^"']+\.js/)?.[0];
+  expect(script).toBeTruthy();
+  const plain = await request.get(script as string, { headers: { "accept-encoding": "identity" } });
+  const size = (await plain.body()).length;
+  expect(plain.headers()["content-encoding"]).toBeUndefined();
+  for (const [accepted, sent] of [
+    ["br, gzip", "br"],
+    ["gzip", "gzip"],
+  ]) {
+    const res = await fetch(new URL(script as string, plain.url()), { headers: { "accept-encoding": accepted } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-encoding")).toBe(sent);
+    expect(res.headers.get("content-type")).toMatch(/javascript/);
+    expect(res.headers.get("vary")).toMatch(/accept-encoding/i);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // What travels is a fraction of the script (Node's fetch unpacks it: the length says what was sent).
+    expect(Number(res.headers.get("content-length"))).toBeLessThan(size / 2);
+    await res.arrayBuffer();
+  }
+});

@@ -375,7 +375,8 @@ const SPANISH_IN_CODE: RegExp[] = [
   new RegExp(`(\\?\\?|\\|\\||[?:,=])\\s*["'\`][${UPPER}][${LOWER}]+["'\`]`),
 ];
 /** Capitalised English words the code compares or stores (key names, polymorphic types), not texts. */
-const CODE_WORDS = /["'`](Client|Prospect|Project|Enter|Escape|Tab|Backspace|Delete|ArrowUp|ArrowDown|Home|End|PageUp|PageDown)["'`]/g;
+const CODE_WORDS =
+  /["'`](Client|Prospect|Project|Enter|Escape|Tab|Backspace|Delete|ArrowUp|ArrowDown|Home|End|PageUp|PageDown)["'`]/g;
 
 /** Keys a file names in string literals: react-admin's own and the app's. */
 const keysIn = (source: string) =>
