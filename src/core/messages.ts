@@ -465,7 +465,6 @@ export const importMessages = {
   icsNoStart: "no tiene fecha de inicio (DTSTART)",
   icsBadDate: "una fecha no es válida",
   icsBadRule: "su regla de repetición no es válida",
-  icsEndBeforeStart: "termina (DTEND) antes de empezar (DTSTART)",
   icsMoreWarnings: (count: number) => `… y ${count} avisos más`,
   icsWarningsTitle: "Algunos eventos del calendario no se pudieron leer",
   startDateRequired: "Indique la semana a importar (start_date)",

@@ -562,11 +562,8 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       const firstAt = instantOf(event.startDate, startTzid, item.floating).getTime();
       if (!recurring) {
         const { end, tzid } = endOf(item);
-        // DTEND before DTSTART is no span at all (RFC 5545 §3.6.1): the event cannot be placed.
-        if (component.hasProperty("dtend") && instantOf(end, tzid ?? startTzid, item.floating).getTime() < firstAt) {
-          warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsEndBeforeStart));
-          continue;
-        }
+        // DTEND before DTSTART (RFC 5545 §3.6.1 forbids it) is read as no length: the event shows at its
+        // start, invalid (red) with its reason, as a zero-length event does, for the person to fix.
         const override = own?.get(firstAt);
         // An override standing alone keeps the id of the occurrence it replaces.
         const alone = component.hasProperty("recurrence-id");
