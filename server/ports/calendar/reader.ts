@@ -20,6 +20,7 @@ import ICAL from "ical.js";
 import { importMessages } from "../../../src/core/messages";
 import { BUSINESS_TIME_ZONE, wallTimeInstant } from "../../../src/core/week";
 import type { Integration } from "../integration";
+import { outOfReach, rawEvent } from "./reach";
 import { ianaZoneOf } from "./timezones";
 
 export interface CalendarInstance {
@@ -343,9 +344,16 @@ function exclusionsOf(item: Item): { instants: Set<number>; dates: Set<string> }
 /**
  * Parses an .ics document and expands every event into the instances that overlap the range, with a
  * warning for each event or line that could not be read. Throws IcsError (a Spanish message) when the
- * file holds no calendar, cannot be parsed at all, or passes a limit.
+ * file holds no calendar, cannot be parsed at all, or passes a limit. `skipOutOfReach: false` builds every
+ * event, near the range or not (the tests compare both ways).
  */
-export function readIcs(source: string, range: CalendarRange, limits: IcsLimits = ICS_LIMITS): IcsRead {
+export function readIcs(
+  source: string,
+  range: CalendarRange,
+  limits: IcsLimits = ICS_LIMITS,
+  options: { skipOutOfReach?: boolean } = {},
+): IcsRead {
+  const skipOutOfReach = options.skipOutOfReach ?? true;
   const warnings: string[] = [];
   const body = source.replace(/^\uFEFF/, "");
   if (!/^BEGIN:VCALENDAR\s*$/im.test(body)) throw new IcsError(importMessages.icsNoCalendar);
@@ -385,12 +393,44 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
   if (components.length > limits.maxEvents) throw new IcsError(importMessages.icsTooManyEvents(limits.maxEvents));
   const lineOf = (index: number) => (eventLines.length === components.length ? eventLines[index] : null);
 
+  // Only what can fall in the week is built (./reach.ts): an event that ends before it or starts after
+  // it, and a series whose UNTIL or COUNT ends before it, are left as parsed. Overrides, and series that
+  // have overrides, are always read (an override may move an occurrence into or out of the week).
+  const rangeStart = range.start.getTime();
+  const rangeEnd = range.end.getTime();
+  const raws = components.map(({ component }) => rawEvent(component.jCal as unknown[]));
+  const overridden = new Set<string>();
+  const winners = new Map<string, number>();
+  raws.forEach((raw, index) => {
+    if (raw.override) overridden.add(raw.uid);
+    else if (raw.uid && raw.hasStart && raw.sequence >= (raws[winners.get(raw.uid) ?? -1]?.sequence ?? Number.NEGATIVE_INFINITY))
+      winners.set(raw.uid, index);
+  });
+  /** The series a far master wins: its other copies (lower SEQUENCE) must not stand in for it. */
+  const farUids = new Set<string>();
+  for (const [uid, index] of winners) if (!overridden.has(uid) && outOfReach(raws[index], rangeStart, rangeEnd)) farUids.add(uid);
+
   // One master per UID: a series written twice (a calendar exported twice, 2,000 VCALENDARs repeating an
   // event) is one series; the highest SEQUENCE wins, then the last written.
   const masters = new Map<string, Item>();
   const exceptions: Item[] = [];
   const unknownZones = new Set<string>();
   components.forEach(({ component, floating }, index) => {
+    const raw = raws[index];
+    // A zone nobody can name (no IANA, Windows or vendor name, no VTIMEZONE block): its times are read in
+    // the calendar's zone, and the user is told once per zone, since they may be off by hours.
+    const zoneName = raw.tzid;
+    if (zoneName?.trim() && !unknownZones.has(zoneName) && !ianaZoneOf(zoneName) && !floating.defined?.has(zoneName)) {
+      unknownZones.add(zoneName);
+      warnings.push(importMessages.icsUnknownZone(zoneName.slice(0, 80), floating.zone));
+    }
+    if (
+      skipOutOfReach &&
+      raw.hasStart &&
+      !raw.override &&
+      (raw.uid ? farUids.has(raw.uid) : outOfReach(raw, rangeStart, rangeEnd))
+    )
+      return;
     const summary = text(component.getFirstPropertyValue("summary")).trim();
     let uid = text(component.getFirstPropertyValue("uid")).trim();
     const label = importMessages.icsEventLabel(summary.slice(0, 80), uid.slice(0, 80), lineOf(index));
@@ -398,13 +438,6 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       if (!component.getFirstProperty("dtstart")) {
         warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsNoStart));
         return;
-      }
-      // A zone nobody can name (no IANA, Windows or vendor name, no VTIMEZONE block): its times are read in
-      // the calendar's zone, and the user is told once per zone, since they may be off by hours.
-      const zoneName = tzidOf(component.getFirstProperty("dtstart"));
-      if (zoneName?.trim() && !ianaZoneOf(zoneName) && !floating.defined?.has(zoneName) && !unknownZones.has(zoneName)) {
-        unknownZones.add(zoneName);
-        warnings.push(importMessages.icsUnknownZone(zoneName.slice(0, 80), floating.zone));
       }
       if (!uid) {
         // A stable id for events written without one (OWA 2012, khal, hand-written files): the same file
@@ -432,8 +465,6 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
   });
 
   const found = new Map<string, { instance: CalendarInstance; sequence: number }>();
-  const rangeStart = range.start.getTime();
-  const rangeEnd = range.end.getTime();
   const overlaps = (i: CalendarInstance) =>
     i.start.getTime() <= rangeEnd && (i.end.getTime() > rangeStart || i.start.getTime() >= rangeStart);
   /** One instance per id (UID + original start): the same occurrence twice is listed once. */
