@@ -119,6 +119,65 @@ describe("structure", () => {
   });
 });
 
+describe("damaged rules are read by what can be read of them", () => {
+  const series = (rrule: string, uid = "d") =>
+    vcalendar([`UID:${uid}`, "DTSTART:20310303T160000Z", "DURATION:PT30M", rrule, "SUMMARY:Dañada"]);
+  const days = (text: string) =>
+    readIcs(text, week)
+      .instances.map((i) => i.start.toISOString())
+      .sort();
+  const weekdays = ["03", "04", "05", "06", "07"].map((d) => at(`2031-03-${d}`, "10:00"));
+
+  it("text before FREQ (Google's «RRULE:RRULE:AnythingRandom;FREQ=…»): the rest of the rule is read, and said", () => {
+    const text = series("RRULE:RRULE:AnythingRandom;FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR");
+    const { instances, warnings } = readIcs(text, week);
+    expect(instances.map((i) => i.start.toISOString()).sort()).toEqual(weekdays);
+    expect(warnings).toEqual([
+      importMessages.icsRepairedRule(
+        8,
+        "RRULE:AnythingRandom;FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+        "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+      ),
+    ]);
+  });
+
+  it("a part with a value no program reads is left out, a repeated part read once; the rest is kept", () => {
+    expect(days(series("RRULE:FREQ=DAILY;BYDAY=MO,XX;COUNT=3"))).toEqual(weekdays.slice(0, 3));
+    expect(days(series("RRULE:FREQ=DAILY;COUNT=2;COUNT=900;basura"))).toEqual(weekdays.slice(0, 2));
+  });
+
+  it("a rule without a readable FREQ is dropped: the event shows once, and that is said", () => {
+    const { instances, warnings } = readIcs(series("RRULE:AnythingRandom;FREQ=NUNCA;BYDAY=MO"), week);
+    expect(instances.map((i) => i.start.toISOString())).toEqual([at("2031-03-03", "10:00")]);
+    expect(warnings).toEqual([importMessages.icsSkippedRule(8, "AnythingRandom;FREQ=NUNCA;BYDAY=MO")]);
+  });
+
+  it("what is read of a damaged rule is still bound by the budgets", () => {
+    expect(() => readIcs(series("RRULE:basura;FREQ=SECONDLY"), week)).toThrow(
+      importMessages.icsTooManyInstances(ICS_LIMITS.maxInstances),
+    );
+    expect(() => readIcs(series("RRULE:basura;FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30"), week)).toThrow(
+      importMessages.icsRuleImpossible(importMessages.icsEventLabel("Dañada", "d", 4)),
+    );
+  });
+
+  it("thousands of damaged rules are named by their lines, quickly", () => {
+    const events = Array.from({ length: 5_000 }, (_, i) => [
+      `UID:m${i}`,
+      "DTSTART:20200101T100000Z",
+      "RRULE:x;FREQ=YEARLY;COUNT=1",
+      "SUMMARY:M",
+    ]);
+    const started = performance.now();
+    const { warnings } = readIcs(vcalendar(...events), week, { ...ICS_LIMITS, maxWarnings: 10_000 });
+    expect(warnings).toHaveLength(5_000);
+    expect(warnings[4_999]).toBe(
+      importMessages.icsRepairedRule(4 + 4_999 * 6 + 3, "x;FREQ=YEARLY;COUNT=1", "FREQ=YEARLY;COUNT=1"),
+    );
+    expect(performance.now() - started).toBeLessThan(underLoad(3_000));
+  });
+});
+
 describe("time zones", () => {
   it("Windows names, OWA display names and vendor prefixes name IANA zones", () => {
     expect(ianaZoneOf("Pacific Standard Time")).toBe("America/Los_Angeles");

@@ -268,21 +268,58 @@ function contentLines(source: string): Array<{ line: number; text: string }> {
 const RRULE_PART =
   /^(FREQ|UNTIL|COUNT|INTERVAL|BYSECOND|BYMINUTE|BYHOUR|BYDAY|BYMONTHDAY|BYYEARDAY|BYWEEKNO|BYMONTH|BYSETPOS|WKST|RSCALE|SKIP|X-[A-Z0-9-]+)=[^;]*$/i;
 
+/** A rule's part ical.js reads ("FREQ=WEEKLY", "BYDAY=MO,TU"): the part alone, beside a FREQ when it is not one. */
+function readablePart(part: string): boolean {
+  if (!RRULE_PART.test(part)) return false;
+  try {
+    ICAL.Recur.fromString(/^FREQ=/i.test(part) ? part : `FREQ=DAILY;${part}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The rule as calendar programs read a damaged one: the parts that can be read, each name once; null without a FREQ. */
+function repairedRule(rule: string): string | null {
+  const kept = new Map<string, string>();
+  for (const part of rule.split(";")) {
+    const trimmed = part.trim();
+    const name = trimmed.split("=")[0].toUpperCase();
+    if (!kept.has(name) && readablePart(trimmed)) kept.set(name, trimmed);
+  }
+  return kept.has("FREQ") ? [...kept.values()].join(";") : null;
+}
+
+const clip = (value: string) => (value.length > 60 ? `${value.slice(0, 60)}…` : value);
+
 /**
- * Parses the document. Before: an RRULE whose value is not a rule (Google once wrote
- * "RRULE:AnythingRandom;FREQ=…") is dropped, so the event shows once at its DTSTART as calendar programs
- * show it. When one line still breaks the parser (a Zoom invitation's stray text, an Exchange line without
- * a colon), parses again without the lines the parser refuses; a file cut after its last event gets its
- * END:VCALENDAR back. Each dropped line is named in a warning.
+ * Parses the document. Before: an RRULE with parts no program can read (Google once wrote
+ * "RRULE:RRULE:AnythingRandom;FREQ=WEEKLY;BYDAY=…") is read as calendar programs read it, by the parts
+ * that can be read, and a warning names what was kept; one with no readable FREQ is dropped, so the event
+ * shows once at its DTSTART. When one line still breaks the parser (a Zoom invitation's stray text, an
+ * Exchange line without a colon), parses again without the lines the parser refuses; a file cut after its
+ * last event gets its END:VCALENDAR back. Each dropped line is named in a warning.
  */
 function parseLenient(source: string, warnings: string[]): unknown {
   let body = source;
   if (/^RRULE/im.test(body)) {
+    // Line numbers counted as the rules are met, never from the file's start each time.
+    let counted = 0;
+    let line = 1;
+    const lineAt = (offset: number) => {
+      for (let i = body.indexOf("\n", counted); i >= 0 && i < offset; i = body.indexOf("\n", i + 1)) line++;
+      counted = offset;
+      return line;
+    };
     body = body.replace(/^RRULE(?:;[^:\r\n]*)?:([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)/gim, (whole, value: string, offset: number) => {
       const rule = value.replace(/\r?\n[ \t]/g, "").trim();
-      if (rule.length > 0 && rule.split(";").every((part) => RRULE_PART.test(part)) && /(^|;)FREQ=/i.test(rule)) return whole;
-      const line = body.slice(0, offset).split(/\r\n|\r|\n/).length;
-      warnings.push(importMessages.icsSkippedRule(line, rule.length > 60 ? `${rule.slice(0, 60)}…` : rule));
+      const repaired = repairedRule(rule);
+      if (repaired === rule) return whole;
+      if (repaired) {
+        warnings.push(importMessages.icsRepairedRule(lineAt(offset), clip(rule), clip(repaired)));
+        return `RRULE:${repaired}`;
+      }
+      warnings.push(importMessages.icsSkippedRule(lineAt(offset), clip(rule)));
       return "X-SIA-IGNORED-RRULE:";
     });
   }
