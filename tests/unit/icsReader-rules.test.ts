@@ -178,6 +178,44 @@ describe("damaged rules are read by what can be read of them", () => {
   });
 });
 
+describe("a DTSTART its rule does not match", () => {
+  const file = (prodid: string) =>
+    [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      `PRODID:${prodid}`,
+      "BEGIN:VEVENT",
+      "UID:patron",
+      // A Monday, with a rule of Thursdays and Fridays.
+      "DTSTART:20310303T160000Z",
+      "DTEND:20310303T170000Z",
+      "RRULE:FREQ=WEEKLY;BYDAY=TH,FR;COUNT=4",
+      "SUMMARY:Patrón",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
+  const days = (text: string) =>
+    readIcs(text, week)
+      .instances.map((i) => i.start.toISOString())
+      .sort();
+
+  it("is an instance of its own (RFC 5545), as Google, Apple and the rest show it", () => {
+    expect(days(file("-//Google Inc//Google Calendar 70.9054//EN"))).toEqual([
+      at("2031-03-03", "10:00"),
+      at("2031-03-06", "10:00"),
+      at("2031-03-07", "10:00"),
+    ]);
+  });
+
+  it.each(["Microsoft Exchange Server 2010", "-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN"])(
+    "is only where the pattern starts in Exchange's and Outlook's files (%s), as Outlook shows it",
+    (prodid) => {
+      expect(days(file(prodid))).toEqual([at("2031-03-06", "10:00"), at("2031-03-07", "10:00")]);
+    },
+  );
+});
+
 describe("time zones", () => {
   it("Windows names, OWA display names and vendor prefixes name IANA zones", () => {
     expect(ianaZoneOf("Pacific Standard Time")).toBe("America/Los_Angeles");

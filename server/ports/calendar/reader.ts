@@ -163,6 +163,11 @@ interface Floating {
   blank: ICAL.Timezone | null;
   /** The TZIDs the calendar defines with a VTIMEZONE block. */
   defined?: Set<string>;
+  /**
+   * Written by Exchange or Outlook (PRODID): their DTSTART is where a series' pattern starts, not an
+   * occurrence of its own, so a DTSTART the rule does not match is not shown (as Outlook shows it).
+   */
+  patternStart?: boolean;
 }
 
 const tzidOf = (property: ICAL.Property | null) => {
@@ -424,6 +429,7 @@ export function readIcs(
       zone: ianaZoneOf(text(calendar.getFirstPropertyValue("x-wr-timezone"))) ?? BUSINESS_TIME_ZONE,
       blank,
       defined: new Set(calendar.getAllSubcomponents("vtimezone").map((block) => text(block.getFirstPropertyValue("tzid")))),
+      patternStart: /microsoft/i.test(text(calendar.getFirstPropertyValue("prodid"))),
     };
     for (const component of calendar.getAllSubcomponents("vevent")) components.push({ component, floating });
   }
@@ -669,8 +675,8 @@ export function readIcs(
           return true;
         };
         // DTSTART is always the first instance (RFC 5545 §3.8.5.3), even when the rule does not match it
-        // (ical.js then starts at the rule's first date).
-        let first = !from;
+        // (ical.js then starts at the rule's first date); except in Exchange's files (Floating.patternStart).
+        let first = !from && !item.floating.patternStart;
         let visited = 0;
         // Several RRULEs are a union; ical.js' expansion stops them all when the first one ends, so each
         // rule is also walked on its own (the same occurrence twice is listed once; EXDATEs apply).
