@@ -247,6 +247,53 @@ describe("time zones", () => {
     ]);
   });
 
+  it("floating times in a calendar with X-WR-TIMEZONE are that zone's wall clock: singles, series, EXDATE, overrides", () => {
+    const text = [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:manually_generated",
+      "X-WR-TIMEZONE:Europe/Brussels",
+      "BEGIN:VEVENT",
+      "UID:suelta",
+      "DTSTART:20310304T210000",
+      "DTEND:20310304T224500",
+      "SUMMARY:Suelta",
+      "END:VEVENT",
+      "BEGIN:VEVENT",
+      "UID:serie",
+      // Weekly on Mondays from winter (CET, UTC+1) into summer (CEST, UTC+2, from 30 March 2031).
+      "DTSTART:20310224T090000",
+      "DURATION:PT1H",
+      "RRULE:FREQ=WEEKLY;BYDAY=MO,WE",
+      "EXDATE:20310305T090000",
+      "SUMMARY:Serie",
+      "END:VEVENT",
+      "BEGIN:VEVENT",
+      "UID:serie",
+      "RECURRENCE-ID:20310331T090000",
+      "DTSTART:20310331T110000",
+      "DURATION:PT1H",
+      "SUMMARY:Serie movida",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
+    const read = (monday: string) =>
+      readIcs(text, weekOf(monday))
+        .instances.map((i) => [i.start.toISOString(), i.end.toISOString(), i.summary])
+        .sort((a, b) => a[0].localeCompare(b[0]));
+    // 21:00 in Brussels (UTC+1) is 20:00Z, 14:00 in Mexico City (UTC-6); the Wednesday is excluded.
+    expect(read("2031-03-03")).toEqual([
+      [at("2031-03-03", "02:00"), at("2031-03-03", "03:00"), "Serie"],
+      [at("2031-03-04", "14:00"), at("2031-03-04", "15:45"), "Suelta"],
+    ]);
+    // After Brussels' change: 09:00 CEST is 07:00Z, 01:00 in Mexico City; the moved Monday at 11:00 CEST.
+    expect(read("2031-03-31")).toEqual([
+      [at("2031-03-31", "03:00"), at("2031-03-31", "04:00"), "Serie movida"],
+      [at("2031-04-02", "01:00"), at("2031-04-02", "02:00"), "Serie"],
+    ]);
+  });
+
   it("a TZID with no VTIMEZONE is read in its zone, not in Mexico City", () => {
     const text = vcalendar(
       [
