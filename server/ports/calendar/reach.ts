@@ -1,7 +1,7 @@
 /**
  * How far an event can reach, read from its raw jCal properties before ical.js builds anything: a Google
  * export with years of history holds thousands of events, and only those that can fall in the requested
- * week are worth turning into Events, zones and occurrences (docs/decisions/019-ics-calendar-reader.md).
+ * week are worth turning into Events, zones and occurrences (docs/decisions/043-big-calendars-and-damaged-files.md).
  *
  * The bounds are wall-clock milliseconds (the written digits read as if UTC), because an event's zone is
  * not known here; the caller widens them by REACH_MARGIN_MS, more than any zone's offset, before comparing
