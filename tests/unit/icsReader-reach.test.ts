@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
+import { answer } from "../../server/ports/calendar/icsWorker";
 import { rawEvent } from "../../server/ports/calendar/reach";
 import { ICS_LIMITS, IcsError, readIcs } from "../../server/ports/calendar/reader";
 import { decodeText } from "../../server/ports/text/decode";
@@ -90,6 +91,19 @@ describe("what can be skipped is skipped", () => {
     expect(read(old(rule), icsTestWeek, false, tight).error).toBe(
       importMessages.icsRuleTooDense("«Vieja» (UID vieja, que empieza en la línea 4)"),
     );
+  });
+
+  it("the reader pool's worker reads with the shortcut (what the route uses)", () => {
+    const job = (limits: typeof tight) => ({
+      id: 1,
+      bytes: Buffer.from(old("FREQ=DAILY;COUNT=20000")),
+      start: icsTestWeek.start.getTime(),
+      end: icsTestWeek.end.getTime(),
+      maxAnswerBytes: 1_000_000,
+      limits,
+    });
+    const answered = answer(job(tight));
+    expect(answered.ok, JSON.stringify(answered)).toBe(true);
   });
 
   it("events far from the week are not built; their unknown zone is still said once", () => {
