@@ -458,6 +458,8 @@ export const importMessages = {
   icsSkippedEvent: (event: string, reason: string) => `Se omitió el evento ${event}: ${reason}`,
   icsSkippedRule: (line: number, content: string) =>
     `Se ignoró la regla de repetición de la línea ${line} («${content}»): no es una regla RRULE válida; el evento se leyó una sola vez`,
+  icsRepairedRule: (line: number, content: string, kept: string) =>
+    `La regla de repetición de la línea ${line} («${content}») está dañada: se leyó lo que se entiende de ella («${kept}»); revise las fechas de ese evento`,
   icsSkippedLine: (line: number, content: string) =>
     `Se omitió la línea ${line} («${content}»): no es una línea iCalendar válida`,
   icsUnknownZone: (zone: string, readAs: string) =>
@@ -465,7 +467,6 @@ export const importMessages = {
   icsNoStart: "no tiene fecha de inicio (DTSTART)",
   icsBadDate: "una fecha no es válida",
   icsBadRule: "su regla de repetición no es válida",
-  icsEndBeforeStart: "termina (DTEND) antes de empezar (DTSTART)",
   icsMoreWarnings: (count: number) => `… y ${count} avisos más`,
   icsWarningsTitle: "Algunos eventos del calendario no se pudieron leer",
   startDateRequired: "Indique la semana a importar (start_date)",

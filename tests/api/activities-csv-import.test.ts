@@ -106,6 +106,28 @@ describe("PUT activities/import_activities_csv: Excel in Spanish", () => {
   });
 });
 
+describe("PUT activities/import_activities_csv: a bad first row", () => {
+  it("is named with the other bad rows, as the template (',', UTF-8) and as Excel (';', Windows-1252)", async () => {
+    const rows = [
+      "31/02/2031,09:00,10:00,RH,,,,,,Primera mala",
+      "17/03/2031,09:00,10:00,RH,,,,,,Bien",
+      "17/03/2031,10:00,09:00,RH,,,,,,Fin antes",
+    ];
+    const template = Buffer.from(`${[ACTIVITY_CSV_COLUMNS.join(","), ...rows].join("\r\n")}\r\n`, "utf8");
+    const expected = [
+      "Línea 2: fecha «31/02/2031»: no es una fecha válida (AAAA-MM-DD o DD/MM/AAAA)",
+      "Línea 4: la hora de fin debe ser posterior a la de inicio",
+    ];
+    for (const bytes of [template, cp1252(excel(rows.map((r) => r.replaceAll(",", ";"))))]) {
+      const before = await countMine();
+      const res = await put(bytes);
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.errors.base).toEqual(expected);
+      expect(await countMine()).toBe(before);
+    }
+  });
+});
+
 describe("PUT activities/import_activities_csv: hostile uploads", () => {
   it("more rows than a week can save: a Spanish 422 at once", async () => {
     const line = "17/03/2031;09:00;10:00;RH;;;;;;x\r\n";

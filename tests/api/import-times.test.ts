@@ -68,6 +68,28 @@ describe("imported events an activity cannot be", () => {
     expect(res.body.errors["2"].ends_at[0]).toMatch(new RegExp(`${messages.activityWholeMinutes}$`));
   });
 
+  it(".ics: an event whose DTEND is before its DTSTART shows at its start, invalid as a zero-length one, with no warning", async () => {
+    const tuesday = "2031-03-04";
+    const body = multipart(
+      {
+        filename: "semana.ics",
+        contentType: "text/calendar",
+        content: vcalendar(event("reves", "RH|Al revés", at(tuesday, "09:30"), at(tuesday, "09:00"))),
+      },
+      { start_date: ICS_TEST_WEEK },
+    );
+    const res = await rawRequest(t.app, operator.token, "POST", "/api/v1/calendar_imports", body.payload, body.headers);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.warnings).toEqual([]);
+    expect(res.body.events).toHaveLength(1);
+    expect(res.body.events[0]).toMatchObject({
+      start: at(tuesday, "09:30"),
+      end: at(tuesday, "09:30"),
+      isValidate: false,
+      errors: [messages.importZeroLength],
+    });
+  });
+
   it("CSV: a row with no length is imported invalid (not refused); an end before the start still refuses its line", async () => {
     const csv = (rows: string[]) => Buffer.from(`${[ACTIVITY_CSV_COLUMNS.join(","), ...rows].join("\r\n")}\r\n`, "utf8");
     const res = await importWeekCsv(

@@ -107,6 +107,32 @@ describe("parseActivitiesCsv: Excel in Spanish", () => {
     ]);
   });
 
+  it.each([
+    [
+      "too few cells",
+      "17/03/2031;09:00;10:00;RH",
+      "Línea 2: tiene 4 celdas y el encabezado 10; revise el separador y las comillas",
+    ],
+    [
+      "a bad date",
+      "31/02/2031;09:00;10:00;RH;;;;;;x",
+      "Línea 2: fecha «31/02/2031»: no es una fecha válida (AAAA-MM-DD o DD/MM/AAAA)",
+    ],
+    ["a bad type", "17/03/2031;09:00;10:00;XX;;;;;;x", "Línea 2: tipo «XX»: debe ser P, S, PC, AS, RH o V"],
+    [
+      "another week",
+      "24/03/2031;09:00;10:00;RH;;;;;;x",
+      "Línea 2: la fecha está fuera de la semana del 17/03/2031 al 23/03/2031",
+    ],
+  ])("the first row's fault (%s) is named with the others', by its line", (_name, first, error) => {
+    for (const bytes of [
+      cp1252(excel([first, "17/03/2031;11:00;10:00;RH;;;;;;Al revés", "17/03/2031;12:00;13:00;RH;;;;;;Bien"])),
+      utf8Bom(excel([first, "17/03/2031;11:00;10:00;RH;;;;;;Al revés", "17/03/2031;12:00;13:00;RH;;;;;;Bien"])),
+    ]) {
+      expect(parse(bytes).errors).toEqual([error, "Línea 3: la hora de fin debe ser posterior a la de inicio"]);
+    }
+  });
+
   it("a quote that never closes is refused at its line", () => {
     const { errors } = parse(
       cp1252(excel(["17/03/2031;09:00;10:00;RH;;;;;;Bien", '17/03/2031;09:00;10:00;RH;;;;;;"Sin cerrar'])),

@@ -119,6 +119,103 @@ describe("structure", () => {
   });
 });
 
+describe("damaged rules are read by what can be read of them", () => {
+  const series = (rrule: string, uid = "d") =>
+    vcalendar([`UID:${uid}`, "DTSTART:20310303T160000Z", "DURATION:PT30M", rrule, "SUMMARY:Dañada"]);
+  const days = (text: string) =>
+    readIcs(text, week)
+      .instances.map((i) => i.start.toISOString())
+      .sort();
+  const weekdays = ["03", "04", "05", "06", "07"].map((d) => at(`2031-03-${d}`, "10:00"));
+
+  it("text before FREQ (Google's «RRULE:RRULE:AnythingRandom;FREQ=…»): the rest of the rule is read, and said", () => {
+    const text = series("RRULE:RRULE:AnythingRandom;FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR");
+    const { instances, warnings } = readIcs(text, week);
+    expect(instances.map((i) => i.start.toISOString()).sort()).toEqual(weekdays);
+    expect(warnings).toEqual([
+      importMessages.icsRepairedRule(
+        8,
+        "RRULE:AnythingRandom;FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+        "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+      ),
+    ]);
+  });
+
+  it("a part with a value no program reads is left out, a repeated part read once; the rest is kept", () => {
+    expect(days(series("RRULE:FREQ=DAILY;BYDAY=MO,XX;COUNT=3"))).toEqual(weekdays.slice(0, 3));
+    expect(days(series("RRULE:FREQ=DAILY;COUNT=2;COUNT=900;basura"))).toEqual(weekdays.slice(0, 2));
+  });
+
+  it("a rule without a readable FREQ is dropped: the event shows once, and that is said", () => {
+    const { instances, warnings } = readIcs(series("RRULE:AnythingRandom;FREQ=NUNCA;BYDAY=MO"), week);
+    expect(instances.map((i) => i.start.toISOString())).toEqual([at("2031-03-03", "10:00")]);
+    expect(warnings).toEqual([importMessages.icsSkippedRule(8, "AnythingRandom;FREQ=NUNCA;BYDAY=MO")]);
+  });
+
+  it("what is read of a damaged rule is still bound by the budgets", () => {
+    expect(() => readIcs(series("RRULE:basura;FREQ=SECONDLY"), week)).toThrow(
+      importMessages.icsTooManyInstances(ICS_LIMITS.maxInstances),
+    );
+    expect(() => readIcs(series("RRULE:basura;FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30"), week)).toThrow(
+      importMessages.icsRuleImpossible(importMessages.icsEventLabel("Dañada", "d", 4)),
+    );
+  });
+
+  it("thousands of damaged rules are named by their lines, quickly", () => {
+    const events = Array.from({ length: 5_000 }, (_, i) => [
+      `UID:m${i}`,
+      "DTSTART:20200101T100000Z",
+      "RRULE:x;FREQ=YEARLY;COUNT=1",
+      "SUMMARY:M",
+    ]);
+    const started = performance.now();
+    const { warnings } = readIcs(vcalendar(...events), week, { ...ICS_LIMITS, maxWarnings: 10_000 });
+    expect(warnings).toHaveLength(5_000);
+    expect(warnings[4_999]).toBe(
+      importMessages.icsRepairedRule(4 + 4_999 * 6 + 3, "x;FREQ=YEARLY;COUNT=1", "FREQ=YEARLY;COUNT=1"),
+    );
+    expect(performance.now() - started).toBeLessThan(underLoad(3_000));
+  });
+});
+
+describe("a DTSTART its rule does not match", () => {
+  const file = (prodid: string) =>
+    [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      `PRODID:${prodid}`,
+      "BEGIN:VEVENT",
+      "UID:patron",
+      // A Monday, with a rule of Thursdays and Fridays.
+      "DTSTART:20310303T160000Z",
+      "DTEND:20310303T170000Z",
+      "RRULE:FREQ=WEEKLY;BYDAY=TH,FR;COUNT=4",
+      "SUMMARY:Patrón",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
+  const days = (text: string) =>
+    readIcs(text, week)
+      .instances.map((i) => i.start.toISOString())
+      .sort();
+
+  it("is an instance of its own (RFC 5545), as Google, Apple and the rest show it", () => {
+    expect(days(file("-//Google Inc//Google Calendar 70.9054//EN"))).toEqual([
+      at("2031-03-03", "10:00"),
+      at("2031-03-06", "10:00"),
+      at("2031-03-07", "10:00"),
+    ]);
+  });
+
+  it.each(["Microsoft Exchange Server 2010", "-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN"])(
+    "is only where the pattern starts in Exchange's and Outlook's files (%s), as Outlook shows it",
+    (prodid) => {
+      expect(days(file(prodid))).toEqual([at("2031-03-06", "10:00"), at("2031-03-07", "10:00")]);
+    },
+  );
+});
+
 describe("time zones", () => {
   it("Windows names, OWA display names and vendor prefixes name IANA zones", () => {
     expect(ianaZoneOf("Pacific Standard Time")).toBe("America/Los_Angeles");
@@ -147,6 +244,53 @@ describe("time zones", () => {
     expect(read.instances.find((i) => i.summary === "Uno")?.start.toISOString()).toBe(at("2031-03-03", "10:00"));
     expect(read.warnings).toEqual([
       "La zona horaria «Hora de verano del Pacífico» no se reconoce y el archivo no la define: sus horas se leyeron como hora de la Ciudad de México; revíselas",
+    ]);
+  });
+
+  it("floating times in a calendar with X-WR-TIMEZONE are that zone's wall clock: singles, series, EXDATE, overrides", () => {
+    const text = [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:manually_generated",
+      "X-WR-TIMEZONE:Europe/Brussels",
+      "BEGIN:VEVENT",
+      "UID:suelta",
+      "DTSTART:20310304T210000",
+      "DTEND:20310304T224500",
+      "SUMMARY:Suelta",
+      "END:VEVENT",
+      "BEGIN:VEVENT",
+      "UID:serie",
+      // Weekly on Mondays from winter (CET, UTC+1) into summer (CEST, UTC+2, from 30 March 2031).
+      "DTSTART:20310224T090000",
+      "DURATION:PT1H",
+      "RRULE:FREQ=WEEKLY;BYDAY=MO,WE",
+      "EXDATE:20310305T090000",
+      "SUMMARY:Serie",
+      "END:VEVENT",
+      "BEGIN:VEVENT",
+      "UID:serie",
+      "RECURRENCE-ID:20310331T090000",
+      "DTSTART:20310331T110000",
+      "DURATION:PT1H",
+      "SUMMARY:Serie movida",
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
+    const read = (monday: string) =>
+      readIcs(text, weekOf(monday))
+        .instances.map((i) => [i.start.toISOString(), i.end.toISOString(), i.summary])
+        .sort((a, b) => a[0].localeCompare(b[0]));
+    // 21:00 in Brussels (UTC+1) is 20:00Z, 14:00 in Mexico City (UTC-6); the Wednesday is excluded.
+    expect(read("2031-03-03")).toEqual([
+      [at("2031-03-03", "02:00"), at("2031-03-03", "03:00"), "Serie"],
+      [at("2031-03-04", "14:00"), at("2031-03-04", "15:45"), "Suelta"],
+    ]);
+    // After Brussels' change: 09:00 CEST is 07:00Z, 01:00 in Mexico City; the moved Monday at 11:00 CEST.
+    expect(read("2031-03-31")).toEqual([
+      [at("2031-03-31", "03:00"), at("2031-03-31", "04:00"), "Serie movida"],
+      [at("2031-04-02", "01:00"), at("2031-04-02", "02:00"), "Serie"],
     ]);
   });
 

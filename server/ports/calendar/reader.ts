@@ -20,6 +20,7 @@ import ICAL from "ical.js";
 import { importMessages } from "../../../src/core/messages";
 import { BUSINESS_TIME_ZONE, wallTimeInstant } from "../../../src/core/week";
 import type { Integration } from "../integration";
+import { outOfReach, rawEvent } from "./reach";
 import { ianaZoneOf } from "./timezones";
 
 export interface CalendarInstance {
@@ -162,6 +163,11 @@ interface Floating {
   blank: ICAL.Timezone | null;
   /** The TZIDs the calendar defines with a VTIMEZONE block. */
   defined?: Set<string>;
+  /**
+   * Written by Exchange or Outlook (PRODID): their DTSTART is where a series' pattern starts, not an
+   * occurrence of its own, so a DTSTART the rule does not match is not shown (as Outlook shows it).
+   */
+  patternStart?: boolean;
 }
 
 const tzidOf = (property: ICAL.Property | null) => {
@@ -267,21 +273,58 @@ function contentLines(source: string): Array<{ line: number; text: string }> {
 const RRULE_PART =
   /^(FREQ|UNTIL|COUNT|INTERVAL|BYSECOND|BYMINUTE|BYHOUR|BYDAY|BYMONTHDAY|BYYEARDAY|BYWEEKNO|BYMONTH|BYSETPOS|WKST|RSCALE|SKIP|X-[A-Z0-9-]+)=[^;]*$/i;
 
+/** A rule's part ical.js reads ("FREQ=WEEKLY", "BYDAY=MO,TU"): the part alone, beside a FREQ when it is not one. */
+function readablePart(part: string): boolean {
+  if (!RRULE_PART.test(part)) return false;
+  try {
+    ICAL.Recur.fromString(/^FREQ=/i.test(part) ? part : `FREQ=DAILY;${part}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The rule as calendar programs read a damaged one: the parts that can be read, each name once; null without a FREQ. */
+function repairedRule(rule: string): string | null {
+  const kept = new Map<string, string>();
+  for (const part of rule.split(";")) {
+    const trimmed = part.trim();
+    const name = trimmed.split("=")[0].toUpperCase();
+    if (!kept.has(name) && readablePart(trimmed)) kept.set(name, trimmed);
+  }
+  return kept.has("FREQ") ? [...kept.values()].join(";") : null;
+}
+
+const clip = (value: string) => (value.length > 60 ? `${value.slice(0, 60)}…` : value);
+
 /**
- * Parses the document. Before: an RRULE whose value is not a rule (Google once wrote
- * "RRULE:AnythingRandom;FREQ=…") is dropped, so the event shows once at its DTSTART as calendar programs
- * show it. When one line still breaks the parser (a Zoom invitation's stray text, an Exchange line without
- * a colon), parses again without the lines the parser refuses; a file cut after its last event gets its
- * END:VCALENDAR back. Each dropped line is named in a warning.
+ * Parses the document. Before: an RRULE with parts no program can read (Google once wrote
+ * "RRULE:RRULE:AnythingRandom;FREQ=WEEKLY;BYDAY=…") is read as calendar programs read it, by the parts
+ * that can be read, and a warning names what was kept; one with no readable FREQ is dropped, so the event
+ * shows once at its DTSTART. When one line still breaks the parser (a Zoom invitation's stray text, an
+ * Exchange line without a colon), parses again without the lines the parser refuses; a file cut after its
+ * last event gets its END:VCALENDAR back. Each dropped line is named in a warning.
  */
 function parseLenient(source: string, warnings: string[]): unknown {
   let body = source;
   if (/^RRULE/im.test(body)) {
+    // Line numbers counted as the rules are met, never from the file's start each time.
+    let counted = 0;
+    let line = 1;
+    const lineAt = (offset: number) => {
+      for (let i = body.indexOf("\n", counted); i >= 0 && i < offset; i = body.indexOf("\n", i + 1)) line++;
+      counted = offset;
+      return line;
+    };
     body = body.replace(/^RRULE(?:;[^:\r\n]*)?:([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)/gim, (whole, value: string, offset: number) => {
       const rule = value.replace(/\r?\n[ \t]/g, "").trim();
-      if (rule.length > 0 && rule.split(";").every((part) => RRULE_PART.test(part)) && /(^|;)FREQ=/i.test(rule)) return whole;
-      const line = body.slice(0, offset).split(/\r\n|\r|\n/).length;
-      warnings.push(importMessages.icsSkippedRule(line, rule.length > 60 ? `${rule.slice(0, 60)}…` : rule));
+      const repaired = repairedRule(rule);
+      if (repaired === rule) return whole;
+      if (repaired) {
+        warnings.push(importMessages.icsRepairedRule(lineAt(offset), clip(rule), clip(repaired)));
+        return `RRULE:${repaired}`;
+      }
+      warnings.push(importMessages.icsSkippedRule(lineAt(offset), clip(rule)));
       return "X-SIA-IGNORED-RRULE:";
     });
   }
@@ -343,9 +386,16 @@ function exclusionsOf(item: Item): { instants: Set<number>; dates: Set<string> }
 /**
  * Parses an .ics document and expands every event into the instances that overlap the range, with a
  * warning for each event or line that could not be read. Throws IcsError (a Spanish message) when the
- * file holds no calendar, cannot be parsed at all, or passes a limit.
+ * file holds no calendar, cannot be parsed at all, or passes a limit. `skipOutOfReach: false` builds every
+ * event, near the range or not (the tests compare both ways).
  */
-export function readIcs(source: string, range: CalendarRange, limits: IcsLimits = ICS_LIMITS): IcsRead {
+export function readIcs(
+  source: string,
+  range: CalendarRange,
+  limits: IcsLimits = ICS_LIMITS,
+  options: { skipOutOfReach?: boolean } = {},
+): IcsRead {
+  const skipOutOfReach = options.skipOutOfReach ?? true;
   const warnings: string[] = [];
   const body = source.replace(/^\uFEFF/, "");
   if (!/^BEGIN:VCALENDAR\s*$/im.test(body)) throw new IcsError(importMessages.icsNoCalendar);
@@ -379,11 +429,29 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       zone: ianaZoneOf(text(calendar.getFirstPropertyValue("x-wr-timezone"))) ?? BUSINESS_TIME_ZONE,
       blank,
       defined: new Set(calendar.getAllSubcomponents("vtimezone").map((block) => text(block.getFirstPropertyValue("tzid")))),
+      patternStart: /microsoft/i.test(text(calendar.getFirstPropertyValue("prodid"))),
     };
     for (const component of calendar.getAllSubcomponents("vevent")) components.push({ component, floating });
   }
   if (components.length > limits.maxEvents) throw new IcsError(importMessages.icsTooManyEvents(limits.maxEvents));
   const lineOf = (index: number) => (eventLines.length === components.length ? eventLines[index] : null);
+
+  // Only what can fall in the week is built (./reach.ts): an event that ends before it or starts after
+  // it, and a series whose UNTIL or COUNT ends before it, are left as parsed. Overrides, and series that
+  // have overrides, are always read (an override may move an occurrence into or out of the week).
+  const rangeStart = range.start.getTime();
+  const rangeEnd = range.end.getTime();
+  const raws = components.map(({ component }) => rawEvent(component.jCal as unknown[]));
+  const overridden = new Set<string>();
+  const winners = new Map<string, number>();
+  raws.forEach((raw, index) => {
+    if (raw.override) overridden.add(raw.uid);
+    else if (raw.uid && raw.hasStart && raw.sequence >= (raws[winners.get(raw.uid) ?? -1]?.sequence ?? Number.NEGATIVE_INFINITY))
+      winners.set(raw.uid, index);
+  });
+  /** The series a far master wins: its other copies (lower SEQUENCE) must not stand in for it. */
+  const farUids = new Set<string>();
+  for (const [uid, index] of winners) if (!overridden.has(uid) && outOfReach(raws[index], rangeStart, rangeEnd)) farUids.add(uid);
 
   // One master per UID: a series written twice (a calendar exported twice, 2,000 VCALENDARs repeating an
   // event) is one series; the highest SEQUENCE wins, then the last written.
@@ -391,6 +459,21 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
   const exceptions: Item[] = [];
   const unknownZones = new Set<string>();
   components.forEach(({ component, floating }, index) => {
+    const raw = raws[index];
+    // A zone nobody can name (no IANA, Windows or vendor name, no VTIMEZONE block): its times are read in
+    // the calendar's zone, and the user is told once per zone, since they may be off by hours.
+    const zoneName = raw.tzid;
+    if (zoneName?.trim() && !unknownZones.has(zoneName) && !ianaZoneOf(zoneName) && !floating.defined?.has(zoneName)) {
+      unknownZones.add(zoneName);
+      warnings.push(importMessages.icsUnknownZone(zoneName.slice(0, 80), floating.zone));
+    }
+    if (
+      skipOutOfReach &&
+      raw.hasStart &&
+      !raw.override &&
+      (raw.uid ? farUids.has(raw.uid) : outOfReach(raw, rangeStart, rangeEnd))
+    )
+      return;
     const summary = text(component.getFirstPropertyValue("summary")).trim();
     let uid = text(component.getFirstPropertyValue("uid")).trim();
     const label = importMessages.icsEventLabel(summary.slice(0, 80), uid.slice(0, 80), lineOf(index));
@@ -398,13 +481,6 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       if (!component.getFirstProperty("dtstart")) {
         warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsNoStart));
         return;
-      }
-      // A zone nobody can name (no IANA, Windows or vendor name, no VTIMEZONE block): its times are read in
-      // the calendar's zone, and the user is told once per zone, since they may be off by hours.
-      const zoneName = tzidOf(component.getFirstProperty("dtstart"));
-      if (zoneName?.trim() && !ianaZoneOf(zoneName) && !floating.defined?.has(zoneName) && !unknownZones.has(zoneName)) {
-        unknownZones.add(zoneName);
-        warnings.push(importMessages.icsUnknownZone(zoneName.slice(0, 80), floating.zone));
       }
       if (!uid) {
         // A stable id for events written without one (OWA 2012, khal, hand-written files): the same file
@@ -432,8 +508,6 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
   });
 
   const found = new Map<string, { instance: CalendarInstance; sequence: number }>();
-  const rangeStart = range.start.getTime();
-  const rangeEnd = range.end.getTime();
   const overlaps = (i: CalendarInstance) =>
     i.start.getTime() <= rangeEnd && (i.end.getTime() > rangeStart || i.start.getTime() >= rangeStart);
   /** One instance per id (UID + original start): the same occurrence twice is listed once. */
@@ -562,11 +636,8 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
       const firstAt = instantOf(event.startDate, startTzid, item.floating).getTime();
       if (!recurring) {
         const { end, tzid } = endOf(item);
-        // DTEND before DTSTART is no span at all (RFC 5545 §3.6.1): the event cannot be placed.
-        if (component.hasProperty("dtend") && instantOf(end, tzid ?? startTzid, item.floating).getTime() < firstAt) {
-          warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsEndBeforeStart));
-          continue;
-        }
+        // DTEND before DTSTART (RFC 5545 §3.6.1 forbids it) is read as no length: the event shows at its
+        // start, invalid (red) with its reason, as a zero-length event does, for the person to fix.
         const override = own?.get(firstAt);
         // An override standing alone keeps the id of the occurrence it replaces.
         const alone = component.hasProperty("recurrence-id");
@@ -604,8 +675,8 @@ export function readIcs(source: string, range: CalendarRange, limits: IcsLimits 
           return true;
         };
         // DTSTART is always the first instance (RFC 5545 §3.8.5.3), even when the rule does not match it
-        // (ical.js then starts at the rule's first date).
-        let first = !from;
+        // (ical.js then starts at the rule's first date); except in Exchange's files (Floating.patternStart).
+        let first = !from && !item.floating.patternStart;
         let visited = 0;
         // Several RRULEs are a union; ical.js' expansion stops them all when the first one ends, so each
         // rule is also walked on its own (the same occurrence twice is listed once; EXDATEs apply).
