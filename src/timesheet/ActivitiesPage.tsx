@@ -13,6 +13,7 @@ import type FullCalendar from "@fullcalendar/react";
 import { Alert, Box, CircularProgress, Paper, Stack } from "@mui/material";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Confirm, HttpError, Title, useDataProvider, useNotify, usePermissions, useTranslate } from "react-admin";
+import { useSearchParams } from "react-router-dom";
 import { SiaDatePicker } from "../admin/common/DatePickerInput";
 import { type Activity, copyOfActivity, localEventChanges, templateOfLocal } from "../core/activity";
 import { pickFields } from "../core/changedFields";
@@ -45,7 +46,7 @@ import { isLocked } from "./model/colors";
 import { addEvent, changeEvent, type Draft, duplicateEvent, removeEvent, type ShownEvent, shownEvents } from "./model/draft";
 import { hoursByDay, type Timed } from "./model/totals";
 import type { WeekItem } from "./model/weekItem";
-import { defaultChoice, isTimesheetAdmin, openingWeekStart, rememberChoice } from "./model/who";
+import { askedWeekStart, defaultChoice, isTimesheetAdmin, rememberChoice, WEEK_PARAM } from "./model/who";
 
 const NO_EVENTS: ShownEvent[] = [];
 /**
@@ -93,7 +94,10 @@ export default function ActivitiesPage() {
   const [choice, setChoice] = useState<EmployeeChoice>(() => defaultChoice(me));
   // The calendar's opening week, known before it mounts (its datesSet then reports the same date), so the
   // week's data is asked for at once (./data/prefetch.ts may even have it already).
-  const [weekStart, setWeekStart] = useState<string | null>(() => openingWeekStart());
+  // ?semana= names another week (the «Calendario | Cuadrícula» switch keeps the week shown).
+  const [params] = useSearchParams();
+  const [openingWeek] = useState(() => askedWeekStart(params.get(WEEK_PARAM)));
+  const [weekStart, setWeekStart] = useState<string | null>(openingWeek);
   const [target, setTarget] = useState<Target | null>(null);
   const [trashing, setTrashing] = useState<Activity | null>(null);
   const [importDay, setImportDay] = useState<string | null>(null);
@@ -442,7 +446,7 @@ export default function ActivitiesPage() {
       <Paper sx={{ p: 1.5, mb: 1 }}>
         <PhoneFold phone={phone}>
           <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", alignItems: "center", rowGap: 1 }}>
-            <ViewSwitch view="calendar" />
+            <ViewSwitch view="calendar" weekStart={weekStart} />
             {isAdmin && <EmployeePicker value={choice} employees={employees} onChange={setChoice} />}
             <CopyWeekButton
               weekStart={weekStart}
@@ -514,6 +518,7 @@ export default function ActivitiesPage() {
         <WeekCalendar
           ref={calendarRef}
           view={view}
+          initialDate={openingWeek}
           activities={draftMode ? [] : week.activities}
           localEvents={shown}
           savedWeek={draftMode ? draft : null}

@@ -103,6 +103,20 @@ async function auditTimesheet(page: Page, who: string) {
       page.getByTestId("activity-modal"),
     )),
   );
+  // The same dialog on its «Glosario» tab: a long table, scrolled from the keyboard too.
+  found.push(
+    ...(await auditDialog(
+      page,
+      `${who} nueva actividad, glosario`,
+      async () => {
+        if (!(await page.getByTestId("activity-modal").isVisible()))
+          await page.mouse.click(...(Object.values(await slot(page, NEXT_MONDAY, "09:00")) as [number, number]));
+        await page.getByTestId("activity-modal").getByRole("tab", { name: "Glosario" }).click();
+        await expect(page.getByTestId("activity-modal").getByRole("table").first()).toBeVisible();
+      },
+      page.getByTestId("activity-modal"),
+    )),
+  );
   for (const name of [/Importar actividades localmente \(CSV\)/, /Importar actividades localmente \(archivo \.ics\)/]) {
     found.push(...(await auditDialog(page, `${who} ${name.source}`, () => page.getByRole("button", { name }).click())));
   }

@@ -7,7 +7,7 @@
 import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { messages } from "../../src/core/messages";
 import { addDays, businessToday, mondayOf, sundayOf, zonedTime } from "../../src/core/week";
-import { allowFutureActivities, createProject, fillDate, signIn } from "./fixtures";
+import { allowFutureActivities, createProject, signIn } from "./fixtures";
 
 test.use({ viewport: { width: 1400, height: 1300 } });
 test.describe.configure({ timeout: 180_000 });
@@ -120,12 +120,14 @@ test("a 40-hour week over five projects, typed and saved without the mouse, is i
   expect(Math.min(...mondays.map((a) => Date.parse(a.begins_at)))).toBe(zonedTime(monday, 9 * 60).getTime());
   expect(Math.max(...mondays.map((a) => Date.parse(a.ends_at)))).toBe(zonedTime(monday, 17 * 60).getTime());
 
-  // The calendar, opened with the switch (keyboard), shows the same 25 activities.
+  // The calendar, opened with the switch (keyboard), opens on the same week (the address names it) and
+  // shows the same 25 activities; a reload stays there.
   await page.getByRole("button", { name: "Calendario" }).focus();
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/app\/activities$/);
+  await expect(page).toHaveURL(new RegExp(`/app/activities\\?semana=${monday}$`));
   await expect(page.getByTestId("week-calendar")).toBeVisible();
-  await fillDate(page, "Ir a fecha", addDays(monday, 2));
+  await expect(page.locator(`.fc-timegrid-col[data-date="${monday}"]`)).toBeVisible();
+  await page.reload();
   await expect(page.locator(`.fc-timegrid-col[data-date="${monday}"]`)).toBeVisible();
   await expect(page.locator(".fc-timegrid-event")).toHaveCount(25);
   await expect(page.getByTestId("week-total")).toContainText("40 h");

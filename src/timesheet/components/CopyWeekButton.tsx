@@ -42,7 +42,7 @@ export function CopyWeekButton(props: {
   const busy = mutations.copyPreviousWeek.isPending;
 
   const ask = async () => {
-    if (!weekStart) return;
+    if (!weekStart || busy) return;
     setSkipped(null);
     try {
       const r = await mutations.copyPreviousWeek.mutateAsync({ weekStart, employee: props.employee, dryRun: true });
@@ -69,7 +69,8 @@ export function CopyWeekButton(props: {
   return (
     <>
       <span title={props.disabled && props.reason ? props.reason : undefined}>
-        <Button size="small" variant="outlined" onClick={ask} disabled={props.disabled || busy} data-testid="copy-week">
+        {/* Not disabled while copying: the dialog gives the focus back to this button when it closes. */}
+        <Button size="small" variant="outlined" onClick={ask} disabled={props.disabled} data-testid="copy-week">
           {translate("sia.timesheet_import.copy_title")}
         </Button>
       </span>

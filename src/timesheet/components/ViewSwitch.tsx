@@ -5,10 +5,11 @@
 import { ToggleButton, ToggleButtonGroup } from "@mui/material";
 import { useEffect } from "react";
 import { usePermissions, useTranslate } from "react-admin";
-import { useNavigate } from "react-router-dom";
+import { useLocation, useNavigate } from "react-router-dom";
 import { PAGE_PATHS } from "../../core/resources";
 import type { SessionUser } from "../../core/session";
 import { browserStorage } from "../model/storage";
+import { WEEK_PARAM } from "../model/who";
 
 export type TimesheetView = "calendar" | "grid";
 export const GRID_PATH = `${PAGE_PATHS.activities}/grid`;
@@ -33,16 +34,18 @@ function remember(userId: unknown, view: TimesheetView) {
   }
 }
 
-export function ViewSwitch({ view }: { view: TimesheetView }) {
+/** The switch; `weekStart` (the week shown) goes along, so the other view opens on the same week. */
+export function ViewSwitch({ view, weekStart }: { view: TimesheetView; weekStart: string | null }) {
   const { permissions } = usePermissions<SessionUser | null>();
   const translate = useTranslate();
   const navigate = useNavigate();
+  const { search } = useLocation();
   const userId = permissions?.id;
   // The calendar's address opens the view this person chose last time.
   useEffect(() => {
     if (view === "calendar" && userId !== undefined && rememberedView(userId) === "grid")
-      navigate(ROUTES.grid, { replace: true });
-  }, [view, userId, navigate]);
+      navigate(`${ROUTES.grid}${search}`, { replace: true });
+  }, [view, userId, navigate, search]);
   return (
     <ToggleButtonGroup
       exclusive
@@ -52,7 +55,7 @@ export function ViewSwitch({ view }: { view: TimesheetView }) {
       onChange={(_event, next: TimesheetView | null) => {
         if (!next || next === view) return;
         remember(userId, next);
-        navigate(ROUTES[next]);
+        navigate(weekStart ? `${ROUTES[next]}?${WEEK_PARAM}=${weekStart}` : ROUTES[next]);
       }}
     >
       <ToggleButton value="calendar">{translate("sia.timesheet_grid.calendar")}</ToggleButton>

@@ -48,6 +48,8 @@ export interface Revertible {
 export interface WeekCalendarProps {
   /** The whole week, or one day at a time (a phone). */
   view?: "timeGridWeek" | "timeGridDay";
+  /** A day of the week to open on (the address's ?semana=); today's week without it. */
+  initialDate?: string;
   activities: Activity[];
   holidays: ReadonlySet<string>;
   hoursByDay: Record<string, number>;
@@ -403,12 +405,14 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
   // the page (a toast, the settings arriving) costs FullCalendar no redraw.
   const noCreate = props.noCreate;
   const initialView = props.view ?? "timeGridWeek";
+  const initialDate = props.initialDate;
   const calendar = useMemo(
     () => (
       <FullCalendar
         ref={ref}
         plugins={PLUGINS}
         initialView={initialView}
+        initialDate={initialDate}
         locale={esLocale}
         timeZone={BUSINESS_TIME_ZONE}
         firstDay={1}
@@ -439,7 +443,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         {...handlers}
       />
     ),
-    [ref, initialView, scrollTime, events, readOnly, noCreate, dayHeader, holidayClass, eventContent, handlers],
+    [ref, initialView, initialDate, scrollTime, events, readOnly, noCreate, dayHeader, holidayClass, eventContent, handlers],
   );
 
   // The arrows are icons: their names, for screen readers and keyboard users, are set once they exist.

@@ -10,7 +10,7 @@ import { PAGE_PATHS } from "../../core/resources";
 import type { SessionUser } from "../../core/session";
 import { dataProvider, type SiaDataProvider } from "../../dataProvider";
 import { queryClient } from "../../queryClient";
-import { defaultChoice, isTimesheetAdmin, openingWeekStart } from "../model/who";
+import { askedWeekStart, defaultChoice, isTimesheetAdmin, WEEK_PARAM } from "../model/who";
 import { timesheetKeys, WEEK_STALE_MS } from "./keys";
 import { fetchers } from "./queries";
 
@@ -23,7 +23,8 @@ export function prefetchOpeningWeek(
   client = queryClient,
 ) {
   const choice = defaultChoice(me);
-  const weekStart = openingWeekStart();
+  // The week the address names (?semana=, the view switch keeps it), else this one.
+  const weekStart = askedWeekStart(new URLSearchParams(window.location.search).get(WEEK_PARAM));
   void client.prefetchQuery({ queryKey: timesheetKeys.settings, queryFn: () => fetchers.settings(dp), staleTime: 60_000 });
   if (isTimesheetAdmin(me))
     void client.prefetchQuery({ queryKey: timesheetKeys.employees, queryFn: () => fetchers.employees(dp), staleTime: 60_000 });

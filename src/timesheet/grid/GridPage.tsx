@@ -16,7 +16,7 @@ import { expectedWeekHours } from "../../core/hours";
 import { formatCellMinutes, parseHoursInput } from "../../core/hoursInput";
 import { dmy, messages } from "../../core/messages";
 import type { SessionUser } from "../../core/session";
-import { addDays, isDateInRange, mondayOf, zonedTime } from "../../core/week";
+import { addDays, zonedTime } from "../../core/week";
 import { ImportCallError } from "../../dataProvider";
 import { CopyWeekButton } from "../components/CopyWeekButton";
 import { ActivityDialog, type ActivityDialogTarget } from "../components/form";
@@ -26,7 +26,7 @@ import type { EmployeeChoice } from "../data/keys";
 import { useTimesheetMutations } from "../data/mutations";
 import { useEmployeeChoices, useHolidays, useSettings, useWeekActivities, useWeekState } from "../data/queries";
 import { formatHours } from "../model/totals";
-import { defaultChoice, isTimesheetAdmin, openingWeekStart, rememberChoice } from "../model/who";
+import { askedWeekStart, defaultChoice, isTimesheetAdmin, rememberChoice, WEEK_PARAM } from "../model/who";
 import { HoursGrid } from "./HoursGrid";
 import {
   activitiesByCell,
@@ -53,10 +53,7 @@ export default function GridPage() {
   const [choice, setChoice] = useState<EmployeeChoice>(() => defaultChoice(me));
   // ?semana=YYYY-MM-DD opens that date's week (a link to a week; the tests and the bench go straight there).
   const [params] = useSearchParams();
-  const [weekStart, setWeekStart] = useState(() => {
-    const asked = params.get("semana");
-    return asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && isDateInRange(asked) ? mondayOf(asked) : openingWeekStart();
-  });
+  const [weekStart, setWeekStart] = useState(() => askedWeekStart(params.get(WEEK_PARAM)));
   /** What the person typed, by cell id: the text as typed, kept until saved or discarded. */
   const [texts, setTexts] = useState<Record<string, string>>({});
   /** The server's reasons for the last refused save, by cell id. */
@@ -121,7 +118,28 @@ export default function GridPage() {
   const dirty = Object.keys(texts).length > 0;
   const hasInvalid = Object.keys(parsed.invalid).length > 0;
 
+  /** A save under way: a double click sends one (the button is disabled only once React draws it so). */
+  const saving = useRef(false);
+  /**
+   * «Guardar» is disabled once saved (nothing left to save), which drops its focus to the page: the grid's
+   * current cell takes it back, so the keyboard goes on where it was.
+   */
+  const keepFocus = () =>
+    window.setTimeout(() => {
+      const lost = !document.activeElement || document.activeElement === document.body;
+      if (lost) document.querySelector<HTMLElement>('[data-testid="hours-grid"] [tabindex="0"]')?.focus();
+    }, 0);
   const save = async () => {
+    if (saving.current) return;
+    saving.current = true;
+    try {
+      await saveOnce();
+    } finally {
+      saving.current = false;
+      keepFocus();
+    }
+  };
+  const saveOnce = async () => {
     if (employee === null || hasInvalid) return;
     const plan = planWeek(employee, activities, rows, parsed.edits);
     if (plan.noRoom.length) {
@@ -157,7 +175,7 @@ export default function GridPage() {
       <Title title="sia.timesheet_grid.title" />
       <Paper sx={{ p: 1.5, mb: 1 }}>
         <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", alignItems: "center", rowGap: 1 }}>
-          <ViewSwitch view="grid" />
+          <ViewSwitch view="grid" weekStart={weekStart} />
           {isAdmin && (
             <EmployeePicker
               value={choice}

@@ -3,7 +3,7 @@
 import type { Identifier } from "react-admin";
 import { grantFor } from "../../core/permissions";
 import type { SessionUser } from "../../core/session";
-import { businessToday, mondayOf } from "../../core/week";
+import { businessToday, isDateInRange, mondayOf } from "../../core/week";
 
 /** 'todos' (admins: everyone), an employee id, or null (not chosen yet). */
 export type EmployeeChoice = Identifier | "todos" | null;
@@ -51,4 +51,12 @@ export function rememberChoice(me: SessionUser | null, choice: EmployeeChoice, s
  */
 export function openingWeekStart(now = new Date()): string {
   return mondayOf(businessToday(now));
+}
+
+/** The address's parameter naming the week shown (?semana=YYYY-MM-DD, any day of it). */
+export const WEEK_PARAM = "semana";
+
+/** The week an address asks for (its Monday), else the opening week. */
+export function askedWeekStart(asked: string | null, now = new Date()): string {
+  return asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && isDateInRange(asked) ? mondayOf(asked) : openingWeekStart(now);
 }

@@ -285,7 +285,8 @@ function OpenDialog(props: ActivityDialogProps & { target: ActivityDialogTarget 
         <Tab label={translate("sia.activity_form.tab_activity")} />
         <Tab label={translate("sia.activity_form.tab_glossary")} />
       </Tabs>
-      <DialogContent>
+      {/* The glossary scrolls with nothing focusable in it: the keyboard scrolls it from here (WCAG 2.1.1). */}
+      <DialogContent tabIndex={tab === 1 ? 0 : undefined}>
         {readOnly && (
           <Alert severity="info" sx={{ mt: 1 }} data-testid="activity-read-only">
             {target.readOnlyReason}
