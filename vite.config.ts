@@ -50,6 +50,8 @@ function precompress(): Plugin {
 
 /** The timesheet's page: the home page (/app/activities), loaded lazily by the admin shell. */
 const TIMESHEET_PAGE = "src/timesheet/ActivitiesPage.tsx";
+/** The authProvider's session check (API_ROOT of src/dataProvider/http.ts and "sessions/current"). */
+const SESSION_URL = "/api/v1/sessions/current";
 
 /**
  * Writes `activities.html`: index.html plus a `modulepreload` of the timesheet page's chunk and of every
@@ -81,7 +83,15 @@ function timesheetPreload(): Plugin {
         .filter((f) => !source.includes(`/${f}"`))
         .map((f) => `    <link rel="modulepreload" crossorigin href="/${f}">`)
         .join("\n");
-      this.emitFile({ type: "asset", fileName: "activities.html", source: source.replace("  </head>", `${links}\n  </head>`) });
+      // The session check the page starts first (src/timesheet/data/prefetch.ts), asked for with the HTML:
+      // its answer is waiting when the main chunk has run. `crossorigin` makes it the same-origin, cors
+      // request apiFetch sends, so the browser hands this response to that fetch.
+      const session = `    <link rel="preload" as="fetch" crossorigin href="${SESSION_URL}">`;
+      this.emitFile({
+        type: "asset",
+        fileName: "activities.html",
+        source: source.replace("  </head>", `${session}\n${links}\n  </head>`),
+      });
     },
   };
 }
