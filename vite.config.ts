@@ -48,8 +48,56 @@ function precompress(): Plugin {
   };
 }
 
+/** The timesheet's page: the home page (/app/activities), loaded lazily by the admin shell. */
+const TIMESHEET_PAGE = "src/timesheet/ActivitiesPage.tsx";
+/** The authProvider's session check (API_ROOT of src/dataProvider/http.ts and "sessions/current"). */
+const SESSION_URL = "/api/v1/sessions/current";
+
+/**
+ * Writes `activities.html`: index.html plus a `modulepreload` of the timesheet page's chunk and of every
+ * chunk it imports. The server sends it on the timesheet's addresses, so the browser fetches (and compiles
+ * off the main thread) the page's code alongside the main chunk, instead of after the main chunk has run
+ * and asked for it. Other addresses keep index.html and do not download the timesheet.
+ */
+function timesheetPreload(): Plugin {
+  return {
+    name: "sia-timesheet-preload",
+    apply: "build",
+    enforce: "post",
+    generateBundle(_options, bundle) {
+      const html = bundle["index.html"];
+      const page = Object.values(bundle).find(
+        (c) => c.type === "chunk" && c.facadeModuleId?.replaceAll("\\", "/").endsWith(TIMESHEET_PAGE),
+      );
+      if (html?.type !== "asset" || page?.type !== "chunk") throw new Error(`sia-timesheet-preload: ${TIMESHEET_PAGE} sin chunk`);
+      const source = String(html.source);
+      const files: string[] = [];
+      const visit = (file: string) => {
+        const chunk = bundle[file];
+        if (chunk?.type !== "chunk" || files.includes(file)) return;
+        files.push(file);
+        for (const dep of chunk.imports) visit(dep);
+      };
+      visit(page.fileName);
+      const links = files
+        .filter((f) => !source.includes(`/${f}"`))
+        .map((f) => `    <link rel="modulepreload" crossorigin href="/${f}">`)
+        .join("\n");
+      // The session check the page starts first (src/timesheet/data/prefetch.ts), asked for with the HTML:
+      // its answer is waiting when the main chunk has run. `crossorigin` makes it the same-origin, cors
+      // request apiFetch sends, so the browser hands this response to that fetch.
+      const session = `    <link rel="preload" as="fetch" crossorigin href="${SESSION_URL}">`;
+      this.emitFile({
+        type: "asset",
+        fileName: "activities.html",
+        source: source.replace("  </head>", `${session}\n${links}\n  </head>`),
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), timesheetPreload()],
   build: { outDir: "dist", sourcemap: false, chunkSizeWarningLimit: 2000 },
   server: {
     port: 5173,

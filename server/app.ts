@@ -15,6 +15,7 @@ import helmet from "helmet";
 import { APP_VERSION } from "../src/core/constants";
 import { messages } from "../src/core/messages";
 import { grantFor } from "../src/core/permissions";
+import { PAGE_PATHS } from "../src/core/resources";
 import { SESSION_COOKIE } from "../src/core/session";
 import { configureHashing } from "./auth/passwords";
 import { userForToken } from "./auth/sessionLookup";
@@ -67,6 +68,8 @@ declare module "fastify" {
 
 /** Paths the single-page app answers (browser history routing). */
 const SPA_PATHS = ["/app", "/app/*", "/sign_in", "/404"];
+/** Where the SPA opens on the timesheet (src/timesheet/data/prefetch.ts starts its data on the same ones). */
+const TIMESHEET_PATHS = new Set(["/app", "/app/", PAGE_PATHS.activities]);
 
 /** proxy-addr's trust function for `hops` proxies: the socket's peer and the next hops-1 addresses back. */
 const trustedHops = (hops: number) => (hops > 0 ? (_address: string, hop: number) => hop < hops : false);
@@ -260,11 +263,16 @@ async function registerSpa(app: FastifyInstance) {
     // accepts, never compressed on a request (ADR 043).
     await app.register(fastifyStatic, { root: DIST_DIR, prefix: "/", wildcard: false, index: false, preCompressed: true });
   }
-  const sendIndex = (_request: unknown, reply: import("fastify").FastifyReply) => {
+  // The timesheet's addresses get the same page with its chunks preloaded (vite.config.ts writes it), so
+  // they download beside the main chunk rather than after it has run.
+  const timesheetPath = path.join(DIST_DIR, "activities.html");
+  const sendIndex = (request: import("fastify").FastifyRequest, reply: import("fastify").FastifyReply) => {
     if (!fs.existsSync(indexPath)) {
       return reply.status(503).type("text/plain; charset=utf-8").send("La interfaz no está compilada: ejecute npm run build.");
     }
-    return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(fs.createReadStream(indexPath));
+    const pathname = request.url.split("?")[0];
+    const file = TIMESHEET_PATHS.has(pathname) && fs.existsSync(timesheetPath) ? timesheetPath : indexPath;
+    return reply.type("text/html; charset=utf-8").header("cache-control", "no-cache").send(fs.createReadStream(file));
   };
   for (const p of SPA_PATHS) app.get(p, { schema: { hide: true } }, sendIndex);
   app.get("/", { schema: { hide: true } }, (_request, reply) => reply.redirect("/app/activities"));

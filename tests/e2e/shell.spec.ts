@@ -32,6 +32,18 @@ test("a user without an employee record is told to contact RH", async ({ page, b
   await other.close();
 });
 
+test("the timesheet's address preloads its page's chunks; an admin address does not", async ({ request }) => {
+  const preloads = async (address: string) =>
+    [...(await (await request.get(address)).text()).matchAll(/rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]);
+  const timesheet = await preloads("/app/activities");
+  const admin = await preloads("/app/clients");
+  expect(timesheet.some((href) => /\/assets\/ActivitiesPage-[^/]+\.js$/.test(href))).toBe(true);
+  expect(admin.some((href) => href.includes("ActivitiesPage"))).toBe(false);
+  // The same shell: the timesheet's page only adds to what every address preloads.
+  expect(admin.every((href) => timesheet.includes(href))).toBe(true);
+  for (const href of timesheet) expect((await request.get(href)).status()).toBe(200);
+});
+
 test("the app's scripts go out precompressed as the browser accepts, cached for good", async ({ request }) => {
   const html = await (await request.get("/app/activities")).text();
   const script = html.match(/\/assets\/[^"']+\.js/)?.[0];
