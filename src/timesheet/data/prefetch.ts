@@ -24,7 +24,7 @@ export function prefetchOpeningWeek(
 ) {
   const choice = defaultChoice(me);
   // The week the address names (?semana=, the view switch keeps it), else this one.
-  const weekStart = askedWeekStart(new URLSearchParams(window.location.search).get(WEEK_PARAM));
+  const weekStart = askedWeekStart(new URLSearchParams(globalThis.location?.search ?? "").get(WEEK_PARAM));
   void client.prefetchQuery({ queryKey: timesheetKeys.settings, queryFn: () => fetchers.settings(dp), staleTime: 60_000 });
   if (isTimesheetAdmin(me))
     void client.prefetchQuery({ queryKey: timesheetKeys.employees, queryFn: () => fetchers.employees(dp), staleTime: 60_000 });
