@@ -142,7 +142,8 @@ test("a bad cell is refused with its message, and emptying a cell removes its ac
   // The switch remembers the person's view: the calendar's address opens the grid from now on.
   await page.getByRole("button", { name: "Cuadrícula" }).focus();
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/app\/activities\/grid$/);
+  // It opens on the week the calendar showed (this one).
+  await expect(page).toHaveURL(new RegExp(`/app/activities/grid\\?semana=${mondayOf(businessToday())}$`));
   await page.goto("/app/activities");
   await expect(page).toHaveURL(/\/app\/activities\/grid$/);
   await expect(page.getByRole("button", { name: "Cuadrícula" })).toHaveAttribute("aria-pressed", "true");
