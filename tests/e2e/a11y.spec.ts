@@ -3,26 +3,12 @@
  * administrator, and the timesheet as an operator. Any serious or critical violation fails, listed with its
  * rule and the elements it hit. The routes come from the same table as the router (src/core/resources.ts).
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { INVOICE_PATHS, PAGE_PATHS, SCREENS } from "../../src/core/resources";
 import { addDays, businessToday, mondayOf } from "../../src/core/week";
+import { audit } from "./axe";
 import { scrollCalendarTo, slot } from "./calendar";
 import { signIn } from "./fixtures";
-
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-
-/** One line per serious or critical violation: where, the rule, and the elements it hit. */
-async function audit(page: Page, where: string, include?: string): Promise<string[]> {
-  // Legacy mode runs axe in the page itself: the default mode opens a blank page of its own for the last step,
-  // which this shared, signed-in page's context refuses.
-  let builder = new AxeBuilder({ page }).withTags(TAGS).setLegacyMode(true);
-  if (include) builder = builder.include(include);
-  const { violations } = await builder.analyze();
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${where}: ${v.id} (${v.impact}) → ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
-}
 
 /** The id of some record of each resource, and an invoice with its project (the demo firm has them all). */
 async function existingIds(page: Page) {

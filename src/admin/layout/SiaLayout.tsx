@@ -141,6 +141,34 @@ function LatestToasts() {
   return null;
 }
 
+/**
+ * On a phone a table wider than the screen scrolls by itself (PHONE_LAYOUT); one with nothing focusable in
+ * it (a status history, a show page's list) could not be scrolled from the keyboard (WCAG 2.1.1, axe
+ * scrollable-region-focusable). Each such table takes focus; tables redrawn later are marked too.
+ */
+function FocusableScrollers() {
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down("sm"));
+  useEffect(() => {
+    if (!phone) return;
+    let frame = 0;
+    const mark = () => {
+      frame = 0;
+      for (const table of document.querySelectorAll<HTMLElement>(".RaLayout-content .MuiTable-root"))
+        if (table.scrollWidth > table.clientWidth && !table.hasAttribute("tabindex")) table.tabIndex = 0;
+    };
+    const observer = new MutationObserver(() => {
+      if (!frame) frame = requestAnimationFrame(mark);
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    mark();
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [phone]);
+  return null;
+}
+
 /** What a signed-in user without any role sees in place of every screen (they can still sign out). */
 function NoRole() {
   const translate = useTranslate();
@@ -175,6 +203,7 @@ export function SiaLayout({ children }: { children: ReactNode }) {
     <Layout appBar={SiaAppBar} menu={SiaMenu} sx={PHONE_LAYOUT}>
       <ApiEventsListener />
       <LatestToasts />
+      <FocusableScrollers />
       {roleless ? <NoRole /> : children}
     </Layout>
   );
