@@ -178,6 +178,8 @@ test("a week logged on the phone: one day at a time, taps, the full-screen form,
   await expect(copyWeek).toBeHidden();
 
   // The arrows go a day at a time, to next Monday.
+  // The arrows move one day here, and are named so.
+  await expect(page.locator(".fc-next-button")).toHaveAccessibleName("Día siguiente");
   for (let i = 0; i < 9 && !(await dayColumn(page, NEXT_MONDAY).isVisible()); i++) await page.locator(".fc-next-button").tap();
   await expect(dayColumn(page, NEXT_MONDAY)).toBeVisible();
   await expect(page.locator(".fc-timegrid-col[data-date]")).toHaveCount(1);

@@ -827,6 +827,9 @@ export const sia = {
     previous_week: "Semana anterior",
     next_week: "Semana siguiente",
     today_hint: "Ir a la semana de hoy",
+    previous_day: "Día anterior",
+    next_day: "Día siguiente",
+    today_day_hint: "Ir a hoy",
     go_to_date: "Ir a fecha",
   },
   // the timesheet on a phone: one day at a time

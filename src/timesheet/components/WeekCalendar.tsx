@@ -282,6 +282,12 @@ const BUTTON_HINTS = {
   prev: sia.timesheet_more.previous_week,
   next: sia.timesheet_more.next_week,
 };
+// On a phone the arrows move one day (timeGridDay): they say so.
+const DAY_HINTS = {
+  today: sia.timesheet_more.today_day_hint,
+  prev: sia.timesheet_more.previous_day,
+  next: sia.timesheet_more.next_day,
+};
 const allDayContent = () => sia.timesheet.import_day;
 const selectAllow = (span: { allDay: boolean; start: Date; end: Date }) =>
   span.allDay || localDate(span.start) === localDate(new Date(span.end.getTime() - 1));
@@ -427,7 +433,7 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
         allDayContent={allDayContent}
         headerToolbar={TOOLBAR}
         buttonText={BUTTON_TEXT}
-        buttonHints={BUTTON_HINTS}
+        buttonHints={initialView === "timeGridDay" ? DAY_HINTS : BUTTON_HINTS}
         events={events}
         editable={!readOnly}
         droppable={!readOnly}
@@ -450,9 +456,10 @@ export const WeekCalendar = forwardRef<FullCalendar, WeekCalendarProps>(function
   const boxRef = useRef<HTMLDivElement>(null);
   const keys = useCalendarKeys(boxRef, latest);
   useEffect(() => {
+    const hints = initialView === "timeGridDay" ? DAY_HINTS : BUTTON_HINTS;
     for (const [selector, name] of [
-      [".fc-prev-button", BUTTON_HINTS.prev],
-      [".fc-next-button", BUTTON_HINTS.next],
+      [".fc-prev-button", hints.prev],
+      [".fc-next-button", hints.next],
     ])
       boxRef.current?.querySelector(selector)?.setAttribute("aria-label", name);
     // Their chevrons are drawn as unnamed images: the button's name says it all.
