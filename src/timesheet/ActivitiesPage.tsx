@@ -518,7 +518,7 @@ export default function ActivitiesPage() {
         <WeekCalendar
           ref={calendarRef}
           view={view}
-          initialDate={openingWeek}
+          initialDate={params.has(WEEK_PARAM) ? openingWeek : undefined}
           activities={draftMode ? [] : week.activities}
           localEvents={shown}
           savedWeek={draftMode ? draft : null}

@@ -169,6 +169,8 @@ test("a week logged on the phone: one day at a time, taps, the full-screen form,
   await signIn(page, "admin");
   // The calendar is loaded lazily: on a busy machine it takes longer than the usual 10 s.
   await expect(page.locator(".fc-timeGridDay-view")).toBeVisible({ timeout: 30_000 });
+  // It opens on today, not on the week's Monday.
+  await expect(dayColumn(page, businessToday())).toBeVisible();
   // The header's actions are folded behind one button.
   const copyWeek = page.getByRole("button", { name: "Copiar semana anterior" });
   await expect(copyWeek).toBeHidden();
@@ -177,8 +179,7 @@ test("a week logged on the phone: one day at a time, taps, the full-screen form,
   await page.getByTestId("phone-actions").tap();
   await expect(copyWeek).toBeHidden();
 
-  // The arrows go a day at a time, to next Monday.
-  // The arrows move one day here, and are named so.
+  // The arrows go a day at a time, to next Monday, and are named so.
   await expect(page.locator(".fc-next-button")).toHaveAccessibleName("Día siguiente");
   for (let i = 0; i < 9 && !(await dayColumn(page, NEXT_MONDAY).isVisible()); i++) await page.locator(".fc-next-button").tap();
   await expect(dayColumn(page, NEXT_MONDAY)).toBeVisible();

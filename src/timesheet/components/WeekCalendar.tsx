@@ -48,7 +48,7 @@ export interface Revertible {
 export interface WeekCalendarProps {
   /** The whole week, or one day at a time (a phone). */
   view?: "timeGridWeek" | "timeGridDay";
-  /** A day of the week to open on (the address's ?semana=); today's week without it. */
+  /** A day to open on (the address's ?semana=); today without it (a phone's day view opens on today). */
   initialDate?: string;
   activities: Activity[];
   holidays: ReadonlySet<string>;
