@@ -8,6 +8,15 @@ const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 export async function audit(page: Page, where: string, include?: string): Promise<string[]> {
   // Legacy mode runs axe in the page itself: the default mode opens a blank page of its own for the last step,
   // which this shared, signed-in page's context refuses.
+  // A toast fading in or out is measured at part opacity, as a contrast failure: wait until every toast
+  // shown is whole (or gone). One that never settles is audited as it is.
+  await page
+    .waitForFunction(
+      () => [...document.querySelectorAll(".MuiSnackbarContent-root")].every((el) => getComputedStyle(el).opacity === "1"),
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
   let builder = new AxeBuilder({ page }).withTags(TAGS).setLegacyMode(true);
   if (include) builder = builder.include(include);
   const { violations } = await builder.analyze();

@@ -25,7 +25,9 @@ async function showNextWeek(page: Page) {
   await scrollCalendarTo(page, "08:00");
 }
 
-const eventOf = (page: Page, text: string) => page.locator(".fc-timegrid-event:not(.fc-event-dragging)", { hasText: text });
+// Not the copy FullCalendar draws under the pointer while a drag or resize is on (its mirror).
+const eventOf = (page: Page, text: string) =>
+  page.locator(".fc-timegrid-event:not(.fc-event-dragging):not(.fc-event-mirror)", { hasText: text });
 
 async function createBySlot(page: Page, date: string, time: string, description: string) {
   await page.mouse.click(...(Object.values(await slot(page, date, time)) as [number, number]));
