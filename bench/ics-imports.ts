@@ -113,6 +113,19 @@ async function signIn(): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
+/** One timed upload: its status, milliseconds, how many items the answer holds and its first error. */
+async function timedUpload(token: string, method: string, url: string, form: FormData, items: string) {
+  const started = performance.now();
+  const res = await fetch(`${BASE}${url}`, { method, headers: { authorization: `Bearer ${token}` }, body: form });
+  const body = (await res.json()) as Record<string, unknown> & { errors?: { base?: string[] } };
+  return {
+    status: res.status,
+    ms: performance.now() - started,
+    count: Array.isArray(body[items]) ? (body[items] as unknown[]).length : 0,
+    message: body.errors?.base?.[0],
+  };
+}
+
 async function upload(token: string, content: string | Buffer, week: string) {
   const form = new FormData();
   form.append("start_date", week);
@@ -121,37 +134,16 @@ async function upload(token: string, content: string | Buffer, week: string) {
     new Blob([typeof content === "string" ? content : new Uint8Array(content)], { type: "text/calendar" }),
     "calendario.ics",
   );
-  const started = performance.now();
-  const res = await fetch(`${BASE}/api/v1/calendar_imports`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const body = (await res.json()) as { events?: unknown[]; errors?: { base?: string[] } };
-  return {
-    status: res.status,
-    ms: performance.now() - started,
-    events: body.events?.length ?? 0,
-    message: body.errors?.base?.[0],
-  };
+  const { count, ...rest } = await timedUpload(token, "POST", "/api/v1/calendar_imports", form, "events");
+  return { ...rest, events: count };
 }
 
 async function uploadCsv(token: string, content: Buffer, week: string) {
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(content)], { type: "text/csv" }), "semana.csv");
-  const started = performance.now();
-  const res = await fetch(`${BASE}/api/v1/activities/import_activities_csv?date=${week}`, {
-    method: "PUT",
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  const body = (await res.json()) as { import_activities?: unknown[]; errors?: { base?: string[] } };
-  return {
-    status: res.status,
-    ms: performance.now() - started,
-    rows: body.import_activities?.length ?? 0,
-    message: body.errors?.base?.[0],
-  };
+  const url = `/api/v1/activities/import_activities_csv?date=${week}`;
+  const { count, ...rest } = await timedUpload(token, "PUT", url, form, "import_activities");
+  return { ...rest, rows: count };
 }
 
 async function healthz(seconds: number): Promise<number[]> {
