@@ -18,6 +18,7 @@ import { grantFor } from "../src/core/permissions";
 import { PAGE_PATHS } from "../src/core/resources";
 import { SESSION_COOKIE } from "../src/core/session";
 import { configureHashing } from "./auth/passwords";
+import { SessionCache } from "./auth/sessionCache";
 import { userForToken } from "./auth/sessionLookup";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
@@ -63,6 +64,8 @@ declare module "fastify" {
     pushes: PushQueue;
     /** LISTEN/NOTIFY fan-out of board messages, receipts and notifications to this process's streams. */
     realtime: RealtimeHub;
+    /** Who each session token is, kept by this process and told of every change (server/auth/sessionCache.ts). */
+    sessionCache: SessionCache | undefined;
   }
 }
 
@@ -149,6 +152,10 @@ export async function build(options: {
   const realtime = new RealtimeHub(database);
   app.decorate("realtime", realtime);
   app.addHook("onClose", async () => realtime.close());
+  const sessionCache = config.SESSION_CACHE_SIZE > 0 ? new SessionCache(database, config.SESSION_CACHE_SIZE) : undefined;
+  await sessionCache?.start();
+  app.decorate("sessionCache", sessionCache);
+  app.addHook("onClose", async () => sessionCache?.close());
   app.decorate(
     "calendarReader",
     options.calendarReader !== undefined ? options.calendarReader : await createCalendarReader(config),
@@ -218,7 +225,7 @@ export async function build(options: {
     uiHooks: {
       onRequest: async (request) => {
         const token = tokenOf(request);
-        const found = token ? await userForToken(database.db, token, config) : null;
+        const found = token ? await userForToken(database.db, token, config, sessionCache) : null;
         if (!found) throw unauthorized();
         if (!grantFor(found.user, "api_docs", "show")) throw forbidden();
       },

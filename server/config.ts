@@ -59,6 +59,13 @@ const schema = z
      */
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
     SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
+    /** Sessions each server process keeps in memory (server/auth/sessionCache.ts); 0: every request reads the database. */
+    SESSION_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+    /**
+     * Server processes (server/cluster.ts). Unset: one per core on PostgreSQL, one on the embedded database,
+     * which only one process may open.
+     */
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
     LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
     /** Failed sign-ins from one address (any e-mail) in the window before it is refused; unset: 5 × LOGIN_MAX_FAILURES. */
@@ -209,6 +216,14 @@ const schema = z
     OIDC_BUTTON_LABEL: z.string().trim().min(1).default("Entrar con Microsoft"),
   })
   .superRefine((config, ctx) => {
+    // PGlite is one process's database: a second process could not open it.
+    if ((config.WEB_CONCURRENCY ?? 1) > 1 && !config.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["WEB_CONCURRENCY"],
+        message: "más de un proceso solo con DATABASE_URL: la base embebida la abre un solo proceso",
+      });
+    }
     // Demo accounts in production only when asked for, and never with the password everyone can read.
     if (
       config.NODE_ENV === "production" &&

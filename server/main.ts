@@ -2,10 +2,12 @@
  * Reads the configuration, opens and migrates the database, loads reference data (and demo data on an
  * empty embedded database), then listens. `npm start` runs its build through scripts/start.mjs.
  */
+import { fileURLToPath } from "node:url";
 import { build } from "./app";
 import { writeLocalAdminEndpoint } from "./cli/localEndpoint";
-import { loadConfig, PUBLIC_DEMO_PASSWORD } from "./config";
-import { createDb, DataDirLockedError } from "./db/client";
+import { isClusterWorker, processCount, runPrimary, runsJobs } from "./cluster";
+import { type Config, loadConfig, PUBLIC_DEMO_PASSWORD } from "./config";
+import { createDb, type Database, DataDirLockedError } from "./db/client";
 import { lockPublicDemoPasswords, seedBase, seedDemo } from "./db/seed";
 import { JOBS } from "./jobs";
 import { startJobs } from "./jobs/runner";
@@ -18,18 +20,8 @@ const DEMO_ACCOUNTS = [
   { email: "finanzas@sia.local", role: "Finanzas" },
 ];
 
-export async function main() {
-  const config = loadConfig();
-  let database: Awaited<ReturnType<typeof createDb>>;
-  try {
-    database = await createDb(config);
-  } catch (error) {
-    if (error instanceof DataDirLockedError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+/** Migrations, reference data, demo data on an empty database, and the production password lock. */
+async function prepare(config: Config, database: Database) {
   await database.migrate();
   await seedBase(database.db);
   const demo = config.SIA_DEMO
@@ -50,11 +42,56 @@ export async function main() {
         "Asigne una nueva con npm run create-admin si la cuenta se usa.",
     );
   }
+  return demo;
+}
+
+async function openDatabase(config: Config) {
+  try {
+    return await createDb(config);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** What the terminal shows once SIA answers. */
+function printReady(config: Config, port: number, demo: boolean, processes: number) {
+  const url = `http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${port}`;
+  const lines = [
+    "",
+    `SIA está listo en ${url}/app/activities`,
+    `Base de datos: ${config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embebida en ${config.dataDir}`}`,
+  ];
+  if (processes > 1) lines.push(`Procesos del servidor: ${processes} (WEB_CONCURRENCY)`);
+  if (config.SIA_DEMO) {
+    lines.push(demo ? "Datos de demostración cargados." : "Datos de demostración ya presentes.");
+    lines.push(`Cuentas de demostración (contraseña: SIA_DEMO_PASSWORD, por omisión «${PUBLIC_DEMO_PASSWORD}»):`);
+    for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(22)} ${account.role}`);
+  }
+  console.log(lines.join("\n"));
+}
+
+export async function main() {
+  const config = loadConfig();
+  const processes = processCount(config);
+  if (processes > 1 && !isClusterWorker()) {
+    // The primary prepares the database once, then only keeps the workers running (server/cluster.ts).
+    const database = await openDatabase(config);
+    const demo = await prepare(config, database).finally(() => database.close());
+    const { port } = await runPrimary(fileURLToPath(import.meta.url), processes);
+    printReady(config, port, demo, processes);
+    return;
+  }
+  const database = await openDatabase(config);
+  const demo = isClusterWorker() ? false : await prepare(config, database);
 
   const app = await build({ config, database });
   // Scheduled jobs (server/jobs: Tuesday reminder and report, hourly Garantía auto-close), checked every
-  // minute: the server process only, never in tests.
-  if (config.JOBS_ENABLED) startJobs(app, JOBS);
+  // minute: one process of the server only, never in tests.
+  if (config.JOBS_ENABLED && runsJobs()) startJobs(app, JOBS);
   let removeLocalAdmin = () => {};
   const shutdown = async (signal: string) => {
     app.log.info(`${signal}: cerrando SIA`);
@@ -67,25 +104,15 @@ export async function main() {
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  if (isClusterWorker()) return app;
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
-  const url = `http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${port}`;
   // The embedded database is this process's alone: `npm run create-admin` reaches it through the server.
   if (!config.DATABASE_URL) {
-    const local = ["0.0.0.0", "::", "localhost"].includes(config.HOST) ? `http://127.0.0.1:${port}` : url;
-    removeLocalAdmin = writeLocalAdminEndpoint(config, local);
+    const host = ["0.0.0.0", "::", "localhost"].includes(config.HOST) ? "127.0.0.1" : config.HOST;
+    removeLocalAdmin = writeLocalAdminEndpoint(config, `http://${host}:${port}`);
   }
-  const lines = [
-    "",
-    `SIA está listo en ${url}/app/activities`,
-    `Base de datos: ${config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embebida en ${config.dataDir}`}`,
-  ];
-  if (config.SIA_DEMO) {
-    lines.push(demo ? "Datos de demostración cargados." : "Datos de demostración ya presentes.");
-    lines.push(`Cuentas de demostración (contraseña: SIA_DEMO_PASSWORD, por omisión «${PUBLIC_DEMO_PASSWORD}»):`);
-    for (const account of DEMO_ACCOUNTS) lines.push(`  ${account.email.padEnd(22)} ${account.role}`);
-  }
-  console.log(lines.join("\n"));
+  printReady(config, port, demo, 1);
   return app;
 }
 

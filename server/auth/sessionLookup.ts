@@ -8,12 +8,13 @@ import type { SessionUser } from "../../src/core/session";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
 import { employees, sessions, users } from "../db/schema";
+import type { SessionCache } from "./sessionCache";
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** What a SessionUser holds, and the session's id and last use. */
 const sessionUserColumns = {
-  session: { id: sessions.id, last_seen_at: sessions.last_seen_at },
+  session: { id: sessions.id, last_seen_at: sessions.last_seen_at, expires_at: sessions.expires_at },
   user: {
     id: users.id,
     name: users.name,
@@ -81,19 +82,46 @@ export async function sessionUsers(db: Db, sessionIds: number[], config: Config)
 }
 const sessionUserQueries = new WeakMap<Db, ReturnType<typeof sessionUserQuery>>();
 
-/** One query: the session's user with its employee. */
-export async function userForToken(db: Db, token: string, config: Config) {
+/** A session's last use is written at most once a minute. */
+const LAST_SEEN_EVERY_MS = 60_000;
+
+/**
+ * The session's user with its employee: from this process's cache when it holds the token
+ * (server/auth/sessionCache.ts), otherwise one query.
+ */
+export async function userForToken(db: Db, token: string, config: Config, cache?: SessionCache) {
+  const now = Date.now();
   const idleLimit = idleSince(config);
+  const tokenHash = hashToken(token);
+  const cached = cache?.get(tokenHash, now, idleLimit.getTime());
+  if (cached) {
+    if (now - cached.lastSeenAt > LAST_SEEN_EVERY_MS) {
+      cached.lastSeenAt = now;
+      await db
+        .update(sessions)
+        .set({ last_seen_at: new Date(now) })
+        .where(eq(sessions.id, cached.sessionId));
+    }
+    return { sessionId: cached.sessionId, user: cached.user };
+  }
+  const version = cache?.version ?? 0;
   let query = sessionUserQueries.get(db);
   if (!query) {
     query = sessionUserQuery(db);
     sessionUserQueries.set(db, query);
   }
-  const [row] = await query.execute({ token_hash: hashToken(token), idle_limit: idleLimit.toISOString() });
+  const [row] = await query.execute({ token_hash: tokenHash, idle_limit: idleLimit.toISOString() });
   if (!row) return null;
-  if (Date.now() - row.session.last_seen_at.getTime() > 60_000) {
-    await db.update(sessions).set({ last_seen_at: new Date() }).where(eq(sessions.id, row.session.id));
+  let lastSeenAt = row.session.last_seen_at.getTime();
+  if (now - lastSeenAt > LAST_SEEN_EVERY_MS) {
+    lastSeenAt = now;
+    await db
+      .update(sessions)
+      .set({ last_seen_at: new Date(now) })
+      .where(eq(sessions.id, row.session.id));
   }
   const { user, employee } = row;
-  return { sessionId: row.session.id, user: { ...user, employee } as SessionUser };
+  const found = { sessionId: row.session.id, user: { ...user, employee } as SessionUser };
+  cache?.put(tokenHash, { ...found, expiresAt: row.session.expires_at.getTime(), lastSeenAt }, version);
+  return found;
 }

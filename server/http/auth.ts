@@ -9,6 +9,7 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from "fast
 import { messages } from "../../src/core/messages";
 import { type Action, type Grant, grantFor } from "../../src/core/permissions";
 import { SESSION_STAMP_HEADER, type SessionUser, sessionStamp } from "../../src/core/session";
+import { SESSION_WRITE_PATHS } from "../auth/sessionCache";
 import { userForToken } from "../auth/sessionLookup";
 import { forbidden, HttpError, unauthorized } from "./errors";
 import { registerFairShare } from "./fairShare";
@@ -59,10 +60,10 @@ export function registerAuth(app: FastifyInstance) {
     if (token) {
       // One session's crowd of requests waits in its own lane, before it costs the database anything.
       const lane = await fairShare.session(request, reply, token);
-      // Read on every request: a role or can_chat changed by an administrator applies to the next one.
+      // A role or can_chat changed by an administrator applies to the next request: the cache is told at once.
       let found: Awaited<ReturnType<typeof userForToken>>;
       try {
-        found = await userForToken(app.db.db, token, app.config);
+        found = await userForToken(app.db.db, token, app.config, app.sessionCache);
       } finally {
         lane.looked();
       }
@@ -78,7 +79,14 @@ export function registerAuth(app: FastifyInstance) {
     if (!request.user) throw unauthorized();
     if (config?.permission) request.grant = authorize(request, config.permission.resource, config.permission.action);
   });
+  // A write that may have changed who a session is answers only once every process has been told.
+  app.addHook("onSend", async (request) => {
+    if (app.sessionCache && UNSAFE.has(request.method) && changesSessions(request.url)) await app.sessionCache.settle();
+  });
 }
+
+const changesSessions = (url: string) =>
+  SESSION_WRITE_PATHS.some((path) => url === path || url.startsWith(`${path}/`) || url.startsWith(`${path}?`));
 
 /** Unsafe methods must come from our own origin when the browser says where they come from. */
 function checkOrigin(app: FastifyInstance, request: FastifyRequest) {

@@ -3,14 +3,13 @@
  * arrives to its open event streams (GET /api/v1/realtime). Writers NOTIFY inside their transaction, so
  * an event is delivered only once its rows are committed and visible to every process. Payloads are
  * small (ids); each process loads rows and filters them per connected user.
- *  - PostgreSQL (pg): one dedicated client outside the pool, reconnected with a back-off when it drops;
- *    after a reconnection the streams are told to catch up ("resync"), since NOTIFYs sent meanwhile are lost.
- *  - PGlite (one process): PGlite's own listen().
+ *  - server/db/listen.ts keeps the channel listened to; after a reconnection the streams are told to catch
+ *    up ("resync"), since NOTIFYs sent meanwhile are lost.
  * Listening starts with the first subscriber and stops when the app closes.
  */
 import { type SQL, sql } from "drizzle-orm";
-import pg from "pg";
 import type { Database, Tx } from "../db/client";
+import { listenTo } from "../db/listen";
 
 export const REALTIME_CHANNEL = "sia_realtime";
 
@@ -34,7 +33,6 @@ export class RealtimeHub {
   private started?: Promise<void>;
   private stopListening?: () => Promise<void>;
   private closed = false;
-  private retry?: NodeJS.Timeout;
 
   constructor(private readonly database: Database) {}
 
@@ -83,45 +81,15 @@ export class RealtimeHub {
   }
 
   private async listen(): Promise<void> {
-    const { database } = this;
-    if (database.pglite) {
-      const unlisten = await database.pglite.listen(REALTIME_CHANNEL, (payload) => this.dispatch(payload));
-      this.stopListening = () => unlisten();
-      return;
-    }
-    const options = database.pool?.options as pg.PoolConfig | undefined;
-    if (!options) throw new Error("realtime: no database to listen to");
-    const client = new pg.Client({ connectionString: options.connectionString, ...(options.connectionString ? {} : options) });
-    let ended = false;
-    const reconnect = () => {
-      if (ended || this.closed) return;
-      ended = true;
-      client.end().catch(() => {});
-      this.started = undefined;
-      this.retry = setTimeout(() => {
-        if (this.closed || this.listeners.size === 0) return;
-        this.start()
-          .then(() => this.dispatch(JSON.stringify({ t: "resync" })))
-          .catch(() => reconnect());
-      }, 1000);
-      this.retry.unref();
-    };
-    client.on("notification", (message) => {
-      if (message.channel === REALTIME_CHANNEL) this.dispatch(message.payload);
+    this.stopListening = await listenTo(this.database, REALTIME_CHANNEL, {
+      message: (payload) => this.dispatch(payload),
+      // NOTIFYs sent while the connection was down are lost: the streams catch up.
+      resumed: () => this.dispatch(JSON.stringify({ t: "resync" })),
     });
-    client.on("error", reconnect);
-    client.on("end", reconnect);
-    await client.connect();
-    await client.query(`LISTEN ${REALTIME_CHANNEL}`);
-    this.stopListening = async () => {
-      ended = true;
-      await client.end().catch(() => {});
-    };
   }
 
   async close() {
     this.closed = true;
-    if (this.retry) clearTimeout(this.retry);
     this.listeners.clear();
     if (this.started) await this.started.catch(() => {});
     const stop = this.stopListening;

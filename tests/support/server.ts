@@ -95,6 +95,8 @@ export async function startServer(
       SIA_DEMO: "0",
       JOBS_ENABLED: "false",
       LOG_LEVEL: "error",
+      // One process, so SIGKILL hits the server itself (tests/reliability/cluster.test.ts asks for more).
+      WEB_CONCURRENCY: "1",
       ...(store.databaseUrl ? { DATABASE_URL: store.databaseUrl } : {}),
       ...env,
     },

@@ -234,7 +234,7 @@ export async function realtimeRoutes(app: FastifyInstance) {
       const heartbeat = setInterval(() => {
         if (s.closed) return;
         reply.raw.write(`: ping\n\n`);
-        void (token ? userForToken(app.db.db, token, app.config) : Promise.resolve(null))
+        void (token ? userForToken(app.db.db, token, app.config, app.sessionCache) : Promise.resolve(null))
           .then((found) => {
             if (!found && !s.closed) reply.raw.end();
           })
