@@ -134,6 +134,11 @@ async function signIn(): Promise<string> {
 
 /* ---------- 1. lists ---------- */
 
+interface Endpoint {
+  label: string;
+  path: string;
+}
+
 interface Captured {
   text: string;
   params: unknown[];
@@ -157,6 +162,8 @@ async function captureQueries(url: string, paths: string[]): Promise<Captured[][
     for (const p of paths) {
       const captured: Captured[] = [];
       const listener = (text: string, params: unknown[]) => captured.push({ text, params });
+      // The statements of a request in the steady state the load test measures: its session is then cached.
+      await app.inject({ method: "GET", url: p, headers: { authorization: `Bearer ${token}` } });
       database.queryListeners.add(listener);
       const res = await app.inject({ method: "GET", url: p, headers: { authorization: `Bearer ${token}` } });
       database.queryListeners.delete(listener);
@@ -210,7 +217,7 @@ async function loadRaw(url: string, statements: Captured[], seconds: number) {
   return times;
 }
 
-async function measureLists(url: string, token: string, scale: number) {
+async function listEndpoints(url: string, scale: number) {
   const n = sizes(scale);
   const deep = (total: number, perPage: number) => Math.max(1, Math.floor((total * 0.8) / perPage));
   const week = await weekWithData(url);
@@ -244,6 +251,13 @@ async function measureLists(url: string, token: string, scale: number) {
       path: "/api/v1/assignments?by_employee=%5B1%2C2%2C3%2C4%2C5%2C6%2C7%2C8%5D&by_column[column]=start_on&by_column[order]=desc&page=2&per_page=10",
     },
   ];
+  return endpoints;
+}
+
+/** Requests each list answered in the load test, per second, by the whole server (all its processes). */
+const listThroughput: number[] = [];
+
+async function measureLists(url: string, token: string, endpoints: Endpoint[], processes: number) {
   const captured = await captureQueries(
     url,
     endpoints.map((e) => e.path),
@@ -252,6 +266,7 @@ async function measureLists(url: string, token: string, scale: number) {
   const rows: Row[] = [];
   for (const [i, e] of endpoints.entries()) {
     const server = await loadServer(e.path, token, DURATION);
+    listThroughput.push(server.length / DURATION);
     const raw = await loadRaw(url, captured[i], DURATION);
     const ratio = percentile(server, 95) / percentile(raw, 95);
     rows.push({
@@ -267,7 +282,30 @@ async function measureLists(url: string, token: string, scale: number) {
   }
   sections.push({
     title: "1. Listas bajo 50 clientes concurrentes",
-    intro: `Each list endpoint for ${DURATION} s with ${CONNECTIONS} concurrent connections (autocannon, loopback, bearer session), then, right after, the same statements the request sends (captured from drizzle's logger, session lookup included, run one after another as the request does) through \`pg\` directly: ${CONNECTIONS} concurrent loops on a pool of 10 connections, the server's pool size, for the same time. Ratio = p95 of the server / p95 of the raw SQL.`,
+    intro: `Each list endpoint for ${DURATION} s with ${CONNECTIONS} concurrent connections (autocannon, loopback, bearer session) against the server as \`npm start\` runs it on PostgreSQL (${processes} processes, WEB_CONCURRENCY's default: one per core), then, right after, the same statements the request sends (captured from drizzle's logger in the steady state, its session cached, run one after another as the request does) through \`pg\` directly: ${CONNECTIONS} concurrent loops on a pool of 10 connections for the same time. Ratio = p95 of the server / p95 of the raw SQL.`,
+    rows,
+  });
+}
+
+/** The same lists against one server process: requests per second of the whole server beside one process's. */
+async function measureThroughput(token: string, endpoints: Endpoint[], processes: number) {
+  const rows: Row[] = [];
+  for (const [i, e] of endpoints.entries()) {
+    const one = (await loadServer(e.path, token, DURATION)).length / DURATION;
+    const all = listThroughput[i];
+    rows.push({
+      figure: e.label,
+      value: `${all.toFixed(0)} /s`,
+      floor: `${one.toFixed(0)} /s`,
+      ratio: all / one,
+      target: "reported",
+      met: null,
+    });
+    console.log(`  ${e.label}: ${all.toFixed(0)}/s (${processes} procesos) vs ${one.toFixed(0)}/s (1 proceso)`);
+  }
+  sections.push({
+    title: "1b. Peticiones por segundo: todo el servidor y un proceso",
+    intro: `Requests answered per second in the load test above (${processes} processes) and, in a second pass, by a server started with WEB_CONCURRENCY=1, same ${CONNECTIONS} connections and ${DURATION} s. The "Floor" column is the single process; the ratio is the whole server's gain.`,
     rows,
   });
 }
@@ -865,17 +903,27 @@ async function main() {
     if (built.status !== 0) throw new Error("vite build falló");
   }
   /** A server process on the bench database for the measurements given, stopped after them. */
-  const withServer = async (measure: (token: string, pid: number) => Promise<void>) => {
-    const { child } = await startServer({ DATABASE_URL: url, SIA_DEMO: "false", DATA_DIR: path.join(ROOT, ".bench", "pg-data") });
+  const withServer = async (measure: (token: string, pid: number) => Promise<void>, env: Record<string, string> = {}) => {
+    const { child } = await startServer({
+      DATABASE_URL: url,
+      SIA_DEMO: "false",
+      DATA_DIR: path.join(ROOT, ".bench", "pg-data"),
+      ...env,
+    });
     try {
       await measure(await signIn(), child.pid as number);
     } finally {
       await stopServer(child);
     }
   };
-  if (ONLY.has("lists")) await withServer((token) => measureLists(url, token, meta.scale));
-  // Its own process: the peak RSS is the download's, not what 50 concurrent list clients left in the heap.
-  if (ONLY.has("csv")) await withServer((token, pid) => measureCsv(url, token, pid));
+  if (ONLY.has("lists")) {
+    const endpoints = await listEndpoints(url, meta.scale);
+    const processes = os.availableParallelism();
+    await withServer((token) => measureLists(url, token, endpoints, processes));
+    await withServer((token) => measureThroughput(token, endpoints, processes), { WEB_CONCURRENCY: "1" });
+  }
+  // One process of its own: the peak RSS is the download's, not what 50 concurrent list clients left in the heap.
+  if (ONLY.has("csv")) await withServer((token, pid) => measureCsv(url, token, pid), { WEB_CONCURRENCY: "1" });
   if (ONLY.has("week") || ONLY.has("view"))
     await withServer(async (token) => {
       if (ONLY.has("week")) await measureWeek(url, token);

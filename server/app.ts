@@ -155,7 +155,12 @@ export async function build(options: {
   const sessionCache = config.SESSION_CACHE_SIZE > 0 ? new SessionCache(database, config.SESSION_CACHE_SIZE) : undefined;
   await sessionCache?.start();
   app.decorate("sessionCache", sessionCache);
-  app.addHook("onClose", async () => sessionCache?.close());
+  const noteStatement = (text: string) => sessionCache?.noteStatement(text);
+  if (sessionCache) database.queryListeners.add(noteStatement);
+  app.addHook("onClose", async () => {
+    database.queryListeners.delete(noteStatement);
+    await sessionCache?.close();
+  });
   app.decorate(
     "calendarReader",
     options.calendarReader !== undefined ? options.calendarReader : await createCalendarReader(config),

@@ -7,8 +7,10 @@
  *  - The cache answers only while its channel is listened to: when the connection drops it is emptied and
  *    every lookup goes to the database until it listens again.
  *  - A lookup that was running when a change arrived does not store what it read (it may predate the change).
- *  - A request that can change sessions, users or employees waits, before its answer leaves, until its own
- *    process has heard its notifications (`settle`): PostgreSQL has then sent them to every process.
+ *  - This process sees the statements it sends (drizzle's logger). After one that may have changed a
+ *    session, a user or an employee, the next lookup first waits until the process has heard its own
+ *    notifications (`catchUp`), and a request that sent one answers only after that (`settle`):
+ *    PostgreSQL has then sent the change to every process.
  * Expiry and the idle limit are checked on every hit, against the session's stored expiry and last use.
  */
 import { randomUUID } from "node:crypto";
@@ -21,10 +23,16 @@ export const SESSIONS_CHANNEL = "sia_sessions";
 /** Every cached session is dropped. */
 export const ALL_SESSIONS = "*";
 const SETTLE_PREFIX = "settle:";
+const ACK_PREFIX = "ack:";
+/** The listening connections' application_name: how a process counts the others (pg_stat_activity). */
+const LISTENER_NAME = "sia-session-cache";
 /** How long a request waits to hear its own notifications before giving up (and emptying the cache). */
 const SETTLE_TIMEOUT_MS = 2000;
-/** The API paths whose unsafe requests can change who a session is (sign-out, users, employees). */
-export const SESSION_WRITE_PATHS = ["/api/v1/sessions", "/api/v1/users", "/api/v1/employees"];
+/** A statement that may change who a session is: its triggers will NOTIFY (a new session cannot). */
+const SESSION_WRITE = /^\s*(update|delete\s+from|insert\s+into|truncate(\s+table)?)\s+"?(users|sessions|employees)"?([\s(,;]|$)/i;
+const SESSION_INSERT = /^\s*insert\s+into\s+"?sessions"?/i;
+/** The last use the server writes once a minute (userForToken): it moves forward and notifies nobody. */
+const LAST_SEEN_UPDATE = /^update "sessions" set "last_seen_at" = greatest\("sessions"\."last_seen_at", \$1\) where/;
 
 export interface CachedSession {
   sessionId: number;
@@ -37,9 +45,12 @@ export class SessionCache {
   /** By token hash; a Map keeps insertion order, so the first entries are the oldest. */
   private readonly entries = new Map<string, CachedSession>();
   private readonly byUser = new Map<number, Set<string>>();
-  private readonly settling = new Map<string, () => void>();
+  private readonly settling = new Map<string, { acks: number; needed: number; done: () => void }>();
   /** Bumped by every change heard: a lookup started under an older one does not store its answer. */
   private changes = 0;
+  /** Statements sent by this process that may have changed a session; how many of them are heard. */
+  private written = 0;
+  private heardUpTo = 0;
   private listening = false;
   private started?: Promise<void>;
   private stop?: () => Promise<void>;
@@ -52,7 +63,7 @@ export class SessionCache {
 
   /** Starts listening (once); until it does, and whenever the connection is lost, nothing is cached. */
   start(): Promise<void> {
-    this.started ??= listenTo(this.database, SESSIONS_CHANNEL, {
+    this.started ??= listenTo(this.database, SESSIONS_CHANNEL, LISTENER_NAME, {
       message: (payload) => this.heard(payload),
       lost: () => {
         this.listening = false;
@@ -89,6 +100,24 @@ export class SessionCache {
     return this.changes;
   }
 
+  /** Told of each statement this process sends. */
+  noteStatement(text: string) {
+    if (SESSION_WRITE.test(text) && !SESSION_INSERT.test(text) && !LAST_SEEN_UPDATE.test(text)) this.written++;
+  }
+
+  /** How many statements that may change a session this process has sent. */
+  get writes() {
+    return this.written;
+  }
+
+  /** Settles if this process wrote something that may change a session since it last did. */
+  async catchUp(): Promise<void> {
+    if (this.heardUpTo === this.written) return;
+    const upTo = this.written;
+    await this.settle();
+    this.heardUpTo = Math.max(this.heardUpTo, upTo);
+  }
+
   /** The session of this token hash, if cached and still valid at `now` (ms) for this idle limit. */
   get(tokenHash: string, now: number, idleSince: number): CachedSession | undefined {
     if (!this.listening) return undefined;
@@ -120,19 +149,33 @@ export class SessionCache {
   }
 
   /**
-   * Resolves once this process has heard every notification committed before the call: a NOTIFY of its
-   * own comes back after them. Nothing to wait for while nothing is cached.
+   * Resolves once every process that listens has heard every notification committed before the call: each
+   * answers a NOTIFY `settle:<key>` with `ack:<key>` once it hears it, which is after every earlier one
+   * (PostgreSQL delivers them in commit order), and the call counts the listeners as it sends it. Nothing
+   * to wait for while this process caches nothing.
    */
   async settle(): Promise<void> {
     if (!this.listening) return;
-    const key = `${SETTLE_PREFIX}${randomUUID()}`;
+    const key = randomUUID();
     let timer: NodeJS.Timeout | undefined;
+    const waiting = { acks: 0, needed: Number.POSITIVE_INFINITY, done: () => {} };
     const heard = new Promise<boolean>((resolve) => {
-      this.settling.set(key, () => resolve(true));
+      waiting.done = () => resolve(true);
       timer = setTimeout(() => resolve(false), SETTLE_TIMEOUT_MS);
     });
+    this.settling.set(key, waiting);
     try {
-      await this.database.db.execute(sql`select pg_notify(${SESSIONS_CHANNEL}, ${key})`);
+      const notify = sql`select pg_notify(${SESSIONS_CHANNEL}, ${`${SETTLE_PREFIX}${key}`})`;
+      if (this.database.kind === "pglite") {
+        await this.database.db.execute(notify);
+        waiting.needed = 1;
+      } else {
+        const [row] = await this.database.rows<{ listeners: number }>(
+          sql`${notify}, (select count(*)::int from pg_stat_activity where datname = current_database() and application_name = ${LISTENER_NAME}) as listeners`,
+        );
+        waiting.needed = Math.max(1, row?.listeners ?? 1);
+      }
+      if (waiting.acks >= waiting.needed) waiting.done();
       if (!(await heard)) this.clear();
     } catch {
       this.clear();
@@ -152,7 +195,14 @@ export class SessionCache {
 
   private heard(payload: string) {
     if (payload.startsWith(SETTLE_PREFIX)) {
-      this.settling.get(payload)?.();
+      // Everything committed before it has been heard here: say so.
+      const ack = `${ACK_PREFIX}${payload.slice(SETTLE_PREFIX.length)}`;
+      this.database.db.execute(sql`select pg_notify(${SESSIONS_CHANNEL}, ${ack})`).catch(() => {});
+      return;
+    }
+    if (payload.startsWith(ACK_PREFIX)) {
+      const waiting = this.settling.get(payload.slice(ACK_PREFIX.length));
+      if (waiting && ++waiting.acks >= waiting.needed) waiting.done();
       return;
     }
     this.changes++;

@@ -86,6 +86,16 @@ const sessionUserQueries = new WeakMap<Db, ReturnType<typeof sessionUserQuery>>(
 const LAST_SEEN_EVERY_MS = 60_000;
 
 /**
+ * Writes a session's last use, only ever forward. Its statement's text is what the session cache
+ * (server/auth/sessionCache.ts, LAST_SEEN_UPDATE) knows changes nobody's session.
+ */
+const touchSession = (db: Db, sessionId: number, now: number) =>
+  db
+    .update(sessions)
+    .set({ last_seen_at: sql`greatest(${sessions.last_seen_at}, ${new Date(now)})` })
+    .where(eq(sessions.id, sessionId));
+
+/**
  * The session's user with its employee: from this process's cache when it holds the token
  * (server/auth/sessionCache.ts), otherwise one query.
  */
@@ -97,10 +107,7 @@ export async function userForToken(db: Db, token: string, config: Config, cache?
   if (cached) {
     if (now - cached.lastSeenAt > LAST_SEEN_EVERY_MS) {
       cached.lastSeenAt = now;
-      await db
-        .update(sessions)
-        .set({ last_seen_at: new Date(now) })
-        .where(eq(sessions.id, cached.sessionId));
+      await touchSession(db, cached.sessionId, now);
     }
     return { sessionId: cached.sessionId, user: cached.user };
   }
@@ -115,10 +122,7 @@ export async function userForToken(db: Db, token: string, config: Config, cache?
   let lastSeenAt = row.session.last_seen_at.getTime();
   if (now - lastSeenAt > LAST_SEEN_EVERY_MS) {
     lastSeenAt = now;
-    await db
-      .update(sessions)
-      .set({ last_seen_at: new Date(now) })
-      .where(eq(sessions.id, row.session.id));
+    await touchSession(db, row.session.id, now);
   }
   const { user, employee } = row;
   const found = { sessionId: row.session.id, user: { ...user, employee } as SessionUser };

@@ -12,6 +12,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import pg from "pg";
+import { ALL_SESSIONS, SESSIONS_CHANNEL } from "../auth/sessionCache";
 import { loadConfig } from "../config";
 import { DataDirLockedError, openPglite } from "../db/client";
 
@@ -87,6 +89,14 @@ export async function restore(inFile: string, env: NodeJS.ProcessEnv = process.e
       `--dbname=${config.DATABASE_URL}`,
       source,
     ]);
+    // Running servers forget every session they remembered: the restored tables are another time's.
+    const client = new pg.Client({ connectionString: config.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query("select pg_notify($1, $2)", [SESSIONS_CHANNEL, ALL_SESSIONS]);
+    } finally {
+      await client.end();
+    }
     return;
   }
   const dataDir = config.dataDir;

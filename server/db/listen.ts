@@ -20,7 +20,13 @@ export interface ChannelHandlers {
 const RETRY_MS = 1000;
 
 /** Listens on `channel`; answers the function that stops listening. */
-export async function listenTo(database: Database, channel: string, handlers: ChannelHandlers): Promise<() => Promise<void>> {
+export async function listenTo(
+  database: Database,
+  channel: string,
+  /** The connection's application_name (pg_stat_activity), for whoever counts the listeners. */
+  applicationName: string,
+  handlers: ChannelHandlers,
+): Promise<() => Promise<void>> {
   if (database.pglite) {
     const unlisten = await database.pglite.listen(channel, (payload) => handlers.message(payload));
     return () => unlisten();
@@ -32,7 +38,11 @@ export async function listenTo(database: Database, channel: string, handlers: Ch
   let retry: NodeJS.Timeout | undefined;
 
   const connect = async () => {
-    const current = new pg.Client({ connectionString: options.connectionString, ...(options.connectionString ? {} : options) });
+    const current = new pg.Client({
+      connectionString: options.connectionString,
+      ...(options.connectionString ? {} : options),
+      application_name: applicationName,
+    });
     let ended = false;
     const drop = () => {
       if (ended) return;

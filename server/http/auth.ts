@@ -9,7 +9,6 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from "fast
 import { messages } from "../../src/core/messages";
 import { type Action, type Grant, grantFor } from "../../src/core/permissions";
 import { SESSION_STAMP_HEADER, type SessionUser, sessionStamp } from "../../src/core/session";
-import { SESSION_WRITE_PATHS } from "../auth/sessionCache";
 import { userForToken } from "../auth/sessionLookup";
 import { forbidden, HttpError, unauthorized } from "./errors";
 import { registerFairShare } from "./fairShare";
@@ -23,6 +22,8 @@ declare module "fastify" {
     sessionId: number | null;
     /** What the route's declared permission grants the user (set by the auth hook). */
     grant: Grant | null;
+    /** The session cache's count of session-changing statements when the request came in (-1: not counted). */
+    sessionWrites: number;
   }
   interface FastifyContextConfig {
     public?: boolean;
@@ -47,6 +48,7 @@ export function registerAuth(app: FastifyInstance) {
   app.decorateRequest("user", null);
   app.decorateRequest("sessionId", null);
   app.decorateRequest("grant", null);
+  app.decorateRequest("sessionWrites", -1);
   // A route that forgets to say who may call it must not be served to everyone: the app does not start.
   app.addHook("onRoute", (route) => {
     const config = route.config as FastifyContextConfig | undefined;
@@ -56,6 +58,8 @@ export function registerAuth(app: FastifyInstance) {
   const fairShare = registerFairShare(app);
   app.addHook("onRequest", async (request, reply) => {
     if (UNSAFE.has(request.method)) checkOrigin(app, request);
+    const cache = app.sessionCache;
+    if (cache) request.sessionWrites = cache.writes;
     const token = tokenOf(request);
     if (token) {
       // One session's crowd of requests waits in its own lane, before it costs the database anything.
@@ -63,6 +67,8 @@ export function registerAuth(app: FastifyInstance) {
       // A role or can_chat changed by an administrator applies to the next request: the cache is told at once.
       let found: Awaited<ReturnType<typeof userForToken>>;
       try {
+        // This process's own writes are heard before the cache answers (a change made outside any request).
+        await cache?.catchUp();
         found = await userForToken(app.db.db, token, app.config, app.sessionCache);
       } finally {
         lane.looked();
@@ -79,14 +85,13 @@ export function registerAuth(app: FastifyInstance) {
     if (!request.user) throw unauthorized();
     if (config?.permission) request.grant = authorize(request, config.permission.resource, config.permission.action);
   });
-  // A write that may have changed who a session is answers only once every process has been told.
+  // A request that changed who a session is (sign-out, a role, a password, a deactivation) answers only once
+  // every process has been sent the change (server/auth/sessionCache.ts).
   app.addHook("onSend", async (request) => {
-    if (app.sessionCache && UNSAFE.has(request.method) && changesSessions(request.url)) await app.sessionCache.settle();
+    const cache = app.sessionCache;
+    if (cache && request.sessionWrites >= 0 && request.sessionWrites !== cache.writes) await cache.settle();
   });
 }
-
-const changesSessions = (url: string) =>
-  SESSION_WRITE_PATHS.some((path) => url === path || url.startsWith(`${path}/`) || url.startsWith(`${path}?`));
 
 /** Unsafe methods must come from our own origin when the browser says where they come from. */
 function checkOrigin(app: FastifyInstance, request: FastifyRequest) {

@@ -81,7 +81,7 @@ export class RealtimeHub {
   }
 
   private async listen(): Promise<void> {
-    this.stopListening = await listenTo(this.database, REALTIME_CHANNEL, {
+    this.stopListening = await listenTo(this.database, REALTIME_CHANNEL, "sia-realtime", {
       message: (payload) => this.dispatch(payload),
       // NOTIFYs sent while the connection was down are lost: the streams catch up.
       resumed: () => this.dispatch(JSON.stringify({ t: "resync" })),

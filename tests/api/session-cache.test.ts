@@ -138,6 +138,16 @@ describe("the session cache", () => {
     await eventually(async () => (await on(b, api.token)).status === 401);
   });
 
+  it("its own once-a-minute write of a session's last use is not taken for a change", async () => {
+    const { user, api } = await operatorOnBoth();
+    await a.database.rows(sql`update sessions set last_seen_at = now() - interval '5 minutes' where user_id = ${user.id}`);
+    const cache = a.app.sessionCache;
+    const writes = cache?.writes ?? 0;
+    const statements = await statementsOf(a, () => on(a, api.token));
+    expect(statements.some((s) => /update "sessions" set "last_seen_at"/.test(s))).toBe(true);
+    expect(cache?.writes).toBe(writes);
+  });
+
   it.runIf(process.env.DATABASE_URL)("stops trusting what it cached while it cannot hear the database", async () => {
     const { user, api } = await operatorOnBoth();
     const cache = b.app.sessionCache;

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { eq, sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backup, restore } from "../../server/cli/backups";
 import type { Database } from "../../server/db/client";
@@ -85,7 +86,21 @@ describe(`backup and restore`, () => {
       await buildUser(db, "finance");
     });
 
+    // A running server is told to forget every session it remembered (PostgreSQL: the restore NOTIFYs).
+    const heard: string[] = [];
+    const listener = store.databaseUrl ? new pg.Client({ connectionString: store.databaseUrl }) : undefined;
+    if (listener) {
+      await listener.connect();
+      listener.on("notification", (message) => heard.push(`${message.channel} ${message.payload}`));
+      await listener.query("LISTEN sia_sessions");
+    }
     await restore(file, env());
+    if (listener) {
+      const until = Date.now() + 5000;
+      while (!heard.includes("sia_sessions *") && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await listener.end();
+      expect(heard).toContain("sia_sessions *");
+    }
     const after = await store.withDatabase(async (database) => ({
       counts: await tableCounts(database),
       clients: await database.db.select().from(clients).orderBy(clients.id),

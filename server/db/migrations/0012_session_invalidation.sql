@@ -1,6 +1,6 @@
 -- Every server process caches who a session token belongs to (server/auth/sessionCache.ts). Whatever
 -- changes that answer NOTIFYs the user's id on sia_sessions, whoever writes it (a route, the create-admin
--- command, a restore, psql): a session ended or its expiry changed, a user changed or removed, an employee
+-- command, a restore, psql): a session ended, its expiry changed or its last use moved back, a user changed or removed, an employee
 -- linked, changed, unlinked or removed. '*' drops every cached session (a table emptied). NOTIFY is
 -- delivered at commit and collapses repeated payloads of one transaction.
 CREATE FUNCTION "sia_session_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -25,8 +25,15 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-CREATE TRIGGER "sessions_changed" AFTER DELETE OR UPDATE OF "user_id", "token_hash", "expires_at" ON "sessions"
-  FOR EACH ROW EXECUTE FUNCTION "sia_session_changed"('user_id');
+CREATE TRIGGER "sessions_ended" AFTER DELETE ON "sessions" FOR EACH ROW EXECUTE FUNCTION "sia_session_changed"('user_id');
+--> statement-breakpoint
+-- A session's last use moves forward on its own (once a minute, not told); moved back, it may now be idle.
+CREATE TRIGGER "sessions_changed" AFTER UPDATE ON "sessions" FOR EACH ROW
+  WHEN (
+    OLD."user_id" IS DISTINCT FROM NEW."user_id" OR OLD."token_hash" IS DISTINCT FROM NEW."token_hash"
+    OR OLD."expires_at" IS DISTINCT FROM NEW."expires_at" OR NEW."last_seen_at" < OLD."last_seen_at"
+  )
+  EXECUTE FUNCTION "sia_session_changed"('user_id');
 --> statement-breakpoint
 CREATE TRIGGER "sessions_emptied" AFTER TRUNCATE ON "sessions" FOR EACH STATEMENT EXECUTE FUNCTION "sia_session_changed"();
 --> statement-breakpoint
