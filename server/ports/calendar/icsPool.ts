@@ -3,8 +3,11 @@
  * (docs/decisions/019-ics-calendar-reader.md, 038-fair-share.md):
  * - at most `size` workers (the machine's cores, 2 by default) read at once; one is kept warm, so a normal
  *   import does not pay a thread's start;
- * - each read has a wall-clock budget: past it the worker is terminated (ical.js can spin inside one
- *   call on a rule like BYMONTH=2;BYMONTHDAY=30, and only termination stops that) and replaced;
+ * - each read has a budget of the reading thread's own CPU time (Linux: /proc; elsewhere wall-clock time):
+ *   past it the worker is terminated (ical.js can spin inside one call on a rule like
+ *   BYMONTH=2;BYMONTHDAY=30, and only termination stops that) and replaced. CPU time, so that a real file
+ *   on a busy server is not taken for a hostile one (the same read takes three times as long in wall-clock
+ *   time when other work holds the cores); a read is still stopped after WALL_FACTOR times its budget;
  * - a bounded queue, in length and in waiting time: beyond either an upload is answered «intente de nuevo»,
  *   so ten hostile files cannot keep everyone else's imports waiting for long;
  * - a thread's heap is bounded (resourceLimits): a file that would need more ends that thread, not the server;
@@ -25,7 +28,7 @@ import { type CalendarInstance, type CalendarRange, ICS_LIMITS, IcsError, type I
 export interface IcsPoolOptions {
   /** Workers reading at once. */
   size: number;
-  /** Wall-clock budget of one read, in ms. */
+  /** Budget of one read, in ms of the reading thread's CPU time (wall-clock time where /proc is missing). */
   timeoutMs: number;
   /** Uploads waiting for a worker before «intente de nuevo». */
   maxQueue: number;
@@ -101,6 +104,25 @@ interface Slot {
   ready: boolean;
   busy: Pending | null;
   timer: NodeJS.Timeout | null;
+  /** The thread's /proc stat file, when the system has one. */
+  stat?: string;
+}
+
+/** However little CPU a read gets, it is stopped after this many times its budget in wall-clock time. */
+const WALL_FACTOR = 10;
+/** The kernel's clock tick (USER_HZ), in ms: /proc counts CPU time in ticks of 1/100 s on Linux. */
+const TICK_MS = 10;
+
+/** CPU time (user + system) a thread has used, in ms, from its /proc stat file; undefined if unreadable. */
+function threadCpuMs(stat: string | undefined): number | undefined {
+  if (!stat) return undefined;
+  try {
+    const fields = fs.readFileSync(stat, "utf8").split(") ")[1]?.split(" ");
+    const ticks = Number(fields?.[11]) + Number(fields?.[12]);
+    return Number.isFinite(ticks) ? ticks * TICK_MS : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class IcsPool {
@@ -214,9 +236,10 @@ export class IcsPool {
     });
     worker.unref();
     const slot: Slot = { worker, ready: false, busy: null, timer: null };
-    worker.on("message", (message: IcsAnswer | CsvAnswer | { ready: true }) => {
+    worker.on("message", (message: IcsAnswer | CsvAnswer | { ready: true; stat?: string }) => {
       if ("ready" in message) {
         slot.ready = true;
+        slot.stat = message.stat;
         this.dispatch();
       } else this.settle(slot, message);
     });
@@ -242,12 +265,29 @@ export class IcsPool {
       slot.busy = pending;
       // The job's bytes are copied to the worker (the request keeps its buffer).
       slot.worker.postMessage(pending.job);
-      const current = slot;
-      slot.timer = setTimeout(() => {
-        this.terminated++;
-        this.fail(current, (r) => r.tooSlow(Math.round(this.options.timeoutMs / 100) / 10));
-      }, this.options.timeoutMs);
+      this.startClock(slot);
     }
+  }
+
+  /**
+   * Terminates the read once its thread has used its budget of CPU time (checked when that much wall-clock
+   * time has passed, then again for what is left), or WALL_FACTOR times that in wall-clock time.
+   */
+  private startClock(slot: Slot) {
+    const budget = this.options.timeoutMs;
+    const startedAt = Date.now();
+    const cpuAtStart = threadCpuMs(slot.stat);
+    const expire = () => {
+      const cpu = threadCpuMs(slot.stat);
+      const used = cpu === undefined || cpuAtStart === undefined ? budget : cpu - cpuAtStart;
+      if (used < budget && Date.now() - startedAt < budget * WALL_FACTOR) {
+        slot.timer = setTimeout(expire, Math.max(TICK_MS * 5, budget - used));
+        return;
+      }
+      this.terminated++;
+      this.fail(slot, (r) => r.tooSlow(Math.round(budget / 100) / 10));
+    };
+    slot.timer = setTimeout(expire, budget);
   }
 
   private settle(slot: Slot, message: IcsAnswer | CsvAnswer) {

@@ -5,6 +5,7 @@
  * Whatever the file does here — a rule ical.js searches forever, a million occurrences, ten million blank
  * lines — the server's event loop keeps answering, and the pool terminates this thread when its time is up.
  */
+import fs from "node:fs";
 import { parentPort } from "node:worker_threads";
 import { importMessages } from "../../../src/core/messages";
 import { type CsvLimits, type CsvRecords, delimiterOf, readCsvRecords } from "../text/csvRecords";
@@ -57,5 +58,14 @@ export function answerCsv(job: CsvJob): CsvAnswer {
 parentPort?.on("message", (job: IcsJob | CsvJob) => {
   parentPort?.postMessage(job.kind === "csv" ? answerCsv(job) : answer(job));
 });
+/** This thread's /proc stat file (Linux): the pool reads the CPU time the thread has had from it. */
+function threadStat(): string | undefined {
+  try {
+    return `/proc/${fs.readlinkSync("/proc/thread-self")}/stat`;
+  } catch {
+    return undefined;
+  }
+}
+
 // Loaded (ical.js and all): the pool starts a read's clock only from here.
-parentPort?.postMessage({ ready: true });
+parentPort?.postMessage({ ready: true, stat: threadStat() });
