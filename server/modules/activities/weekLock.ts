@@ -20,7 +20,9 @@ const MAX_LOCKED_EMPLOYEES = 50;
  * integers), so they can travel with a transaction's BEGIN (Database.transactionWith).
  */
 export function employeeWeeksLocks(employeeIds: Iterable<number>): string[] {
-  const ids = [...new Set(employeeIds)].filter((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647).sort((a, b) => a - b);
+  const ids = [...new Set(employeeIds)]
+    .filter((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647)
+    .sort((a, b) => a - b);
   return ids.slice(0, MAX_LOCKED_EMPLOYEES).map((id) => `select pg_advisory_xact_lock(${EMPLOYEE_WEEKS_LOCK}, ${id})`);
 }
 
