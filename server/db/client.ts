@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import { type SQL, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import { drizzle as drizzleNodePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
@@ -31,13 +31,6 @@ export interface Database {
   /** Rows of a raw SQL statement, on either driver. */
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
   migrate(): Promise<void>;
-  /**
-   * A transaction whose first statements travel with its BEGIN, in one round trip (PostgreSQL's simple
-   * protocol: several statements, no parameters, so each must be built from checked values only). The
-   * week save opens with its advisory locks this way: the statements after them still see what committed
-   * while they waited, since each statement takes its own snapshot.
-   */
-  transactionWith<T>(opening: readonly string[], work: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   pglite?: PGlite;
   pool?: pg.Pool;
@@ -133,12 +126,6 @@ async function wrapPglite(client: PGlite, release?: () => void): Promise<Databas
       return result.rows;
     },
     migrate: () => migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
-    // One session on this thread: no round trips to save, so drizzle's transaction and one call each.
-    transactionWith: (opening, work) =>
-      db.transaction(async (tx) => {
-        for (const statement of opening) await tx.execute(sql.raw(statement));
-        return work(tx);
-      }),
     async close() {
       await client.close();
       release?.();
@@ -187,29 +174,6 @@ export async function openPostgres(url: string, max = 10): Promise<Database> {
       return result.rows as never[];
     },
     migrate: () => migrateNodePg(db, { migrationsFolder: MIGRATIONS_FOLDER }),
-    async transactionWith(opening, work) {
-      const client = await pool.connect();
-      // drizzle on the checked-out connection: the work's statements run inside this transaction.
-      const tx = drizzleNodePg(client, { schema, logger }) as unknown as Db;
-      let broken = false;
-      try {
-        const begin = ["begin", ...opening].join("; ");
-        logger.logQuery(begin, []);
-        await client.query(begin);
-        const result = await work(tx);
-        logger.logQuery("commit", []);
-        await client.query("commit");
-        return result;
-      } catch (error) {
-        await client.query("rollback").catch(() => {
-          broken = true;
-        });
-        throw error;
-      } finally {
-        // A connection that could not even roll back is not given to the next request.
-        client.release(broken);
-      }
-    },
     close: () => pool.end(),
   };
 }

@@ -319,7 +319,7 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
       const body = request.body as ActivityBatch;
       const grants = saveGrants(request, body);
       const ctx = service.context(app, request, "create");
-      const saved = await withValidation(() => saveWeek(app.db, ctx.user, grants, body));
+      const saved = await withValidation(() => db().transaction((tx) => saveWeek(tx, ctx.user, grants, body)));
       const counts = {
         deleted: saved.deleted,
         created: saved.created.filter((i) => i.created).length,

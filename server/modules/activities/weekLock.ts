@@ -15,17 +15,8 @@ const EMPLOYEE_WEEKS_LOCK = 7_020_001;
 /** More employees than any save names is a hostile body: its extra ids take no lock (and fail validation). */
 const MAX_LOCKED_EMPLOYEES = 50;
 
-/**
- * The statements that take these employees' locks, in id order. Literal SQL (ids checked to be positive
- * integers), so they can travel with a transaction's BEGIN (Database.transactionWith).
- */
-export function employeeWeeksLocks(employeeIds: Iterable<number>): string[] {
-  const ids = [...new Set(employeeIds)]
-    .filter((id) => Number.isInteger(id) && id > 0 && id <= 2_147_483_647)
-    .sort((a, b) => a - b);
-  return ids.slice(0, MAX_LOCKED_EMPLOYEES).map((id) => `select pg_advisory_xact_lock(${EMPLOYEE_WEEKS_LOCK}, ${id})`);
-}
-
 export async function lockEmployeeWeeks(db: Tx, employeeIds: Iterable<number>) {
-  for (const statement of employeeWeeksLocks(employeeIds)) await db.execute(sql.raw(statement));
+  const ids = [...new Set(employeeIds)].filter((id) => Number.isInteger(id) && id > 0).sort((a, b) => a - b);
+  for (const id of ids.slice(0, MAX_LOCKED_EMPLOYEES))
+    await db.execute(sql`select pg_advisory_xact_lock(${EMPLOYEE_WEEKS_LOCK}, ${id})`);
 }

@@ -25,7 +25,7 @@ import {
 } from "../../../src/core/schemas/activity";
 import type { SessionUser } from "../../../src/core/session";
 import { isInstantInRange, timePrefix } from "../../../src/core/week";
-import type { Database, Tx } from "../../db/client";
+import type { Tx } from "../../db/client";
 import { activities, frozen_periods } from "../../db/schema";
 import { type AnsweredIssue, forbidden, HttpError, ValidationError, zodRuleIssues } from "../../http/errors";
 import { outer } from "../../http/sql";
@@ -42,7 +42,7 @@ import {
   rowOf,
   storedImportKeys,
 } from "./service";
-import { employeeWeeksLocks } from "./weekLock";
+import { lockEmployeeWeeks } from "./weekLock";
 
 type Errors = Record<string, string[]>;
 
@@ -238,19 +238,19 @@ async function refuseDifferentContent(db: Tx, keyed: BatchItem[], lock: boolean)
 }
 
 /**
+ * Checks a whole draft (see the file's comment) and answers what to write. `lock` takes row locks on the
+ * touched activities (the batch, inside its transaction); validate reads without them.
+ */
+/**
  * Saves of the same employee's week run one after another, and after or before a close of that week or
  * month (./weekLock.ts): the second of a double click, or of two tabs, then reads what the first wrote
  * in every statement of its plan — its import keys as already stored, not as overlaps. Without it, under
  * READ COMMITTED, the key lookup could miss a row the overlap check then saw, refusing a save that should
  * have answered «already there».
  */
-async function employeesToLock(db: Tx, user: SessionUser, body: ActivityBatch): Promise<number[]> {
+async function lockEmployees(db: Tx, user: SessionUser, body: ActivityBatch, storedIds: number[]) {
   const ids = new Set<number>();
   // The owners of the stored rows it changes or deletes (an administrator's save may name none of them).
-  const storedIds = [...body.updates, ...body.deletions].flatMap((item) => {
-    const ref = activityRefSchema.safeParse(item);
-    return ref.success ? [ref.data.id] : [];
-  });
   if (storedIds.length) {
     const owners = await db.select({ id: activities.employee_id }).from(activities).where(inArray(activities.id, storedIds));
     for (const owner of owners) ids.add(owner.id);
@@ -260,14 +260,9 @@ async function employeesToLock(db: Tx, user: SessionUser, body: ActivityBatch): 
     const id = (item as { employee_id?: unknown } | null)?.employee_id;
     if (typeof id === "number" && Number.isInteger(id) && id > 0) ids.add(id);
   }
-  return [...ids];
+  await lockEmployeeWeeks(db, ids);
 }
 
-/**
- * Checks a whole draft (see the file's comment) and answers what to write. `lock` takes row locks on the
- * touched activities (the batch, inside its transaction, which holds the employees' week locks: saveWeek);
- * validate reads without them.
- */
 export async function planWeekSave(
   db: Tx,
   user: SessionUser,
@@ -298,6 +293,13 @@ export async function planWeekSave(
       refs.push({ key, id: parsed.data.id, lockVersion: parsed.data.lock_version, raw: item as Record<string, unknown>, kind });
     }
   }
+  if (lock)
+    await lockEmployees(
+      db,
+      user,
+      body,
+      refs.map((r) => r.id),
+    );
   const stored = await storedRows(
     db,
     refs.map((r) => r.id),
@@ -537,25 +539,20 @@ export async function applyWeekSave(tx: Tx, plan: WeekPlan, userId: number) {
 }
 
 /**
- * The week save, in a transaction of its own: plans with the employees' weeks and the rows locked,
- * applies, and remembers what each calendar series was mapped to, for its next import.
+ * The week save, in the caller's transaction: plans with the rows locked, applies, and remembers what
+ * each calendar series was mapped to, for its next import.
  */
-export async function saveWeek(database: Database, user: SessionUser, grants: SaveGrants, body: ActivityBatch) {
-  // The week locks travel with the transaction's BEGIN (one round trip instead of two); every read of the
-  // plan comes after them.
-  const locks = employeeWeeksLocks(await employeesToLock(database.db, user, body));
-  return database.transactionWith(locks, async (tx) => {
-    const plan = await planWeekSave(tx, user, grants, body, true);
-    const saved = await applyWeekSave(tx, plan, user.id);
-    await testPause("week_save");
-    await rememberSeries(
-      tx,
-      user.id,
-      plan.creates.map((item) => ({
-        seriesId: (body.activities[item.index] as Record<string, unknown> | null)?.google_series_id,
-        values: item.values,
-      })),
-    );
-    return saved;
-  });
+export async function saveWeek(tx: Tx, user: SessionUser, grants: SaveGrants, body: ActivityBatch) {
+  const plan = await planWeekSave(tx, user, grants, body, true);
+  const saved = await applyWeekSave(tx, plan, user.id);
+  await testPause("week_save");
+  await rememberSeries(
+    tx,
+    user.id,
+    plan.creates.map((item) => ({
+      seriesId: (body.activities[item.index] as Record<string, unknown> | null)?.google_series_id,
+      values: item.values,
+    })),
+  );
+  return saved;
 }
