@@ -126,9 +126,9 @@ describe("the week save: creates, updates and deletions in one request", () => {
   it("Prefer: return=minimal answers the ids in the order sent; the rows read afterwards carry their computed columns", async () => {
     // Sent out of time order: the ids must follow the body, not the times or the insertion.
     const sent = [
-      internal("2031-01-14", "15:00", "16:00", { description: "Tercera" }),
-      internal("2031-01-14", "09:00", "10:00", { description: "Primera" }),
-      internal("2031-01-14", "12:00", "13:00", { description: "Segunda" }),
+      internal("2031-02-04", "15:00", "16:00", { description: "Tercera" }),
+      internal("2031-02-04", "09:00", "10:00", { description: "Primera" }),
+      internal("2031-02-04", "12:00", "13:00", { description: "Segunda" }),
     ];
     const res = await call(
       t.app,
