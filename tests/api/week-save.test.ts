@@ -123,6 +123,41 @@ describe("the week save: creates, updates and deletions in one request", () => {
     expect(row.description).toBe("Cambiada en mínima");
   });
 
+  it("Prefer: return=minimal answers the ids in the order sent; the rows read afterwards carry their computed columns", async () => {
+    // Sent out of time order: the ids must follow the body, not the times or the insertion.
+    const sent = [
+      internal("2031-02-04", "15:00", "16:00", { description: "Tercera" }),
+      internal("2031-02-04", "09:00", "10:00", { description: "Primera" }),
+      internal("2031-02-04", "12:00", "13:00", { description: "Segunda" }),
+    ];
+    const res = await call(
+      t.app,
+      "POST",
+      "/api/v1/activities/batch",
+      { activities: sent },
+      {
+        authorization: `Bearer ${operator.token}`,
+        prefer: "return=minimal",
+      },
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ created: 3, existing: 0 });
+    const ids = (res.body.activities as { id: number }[]).map((a) => a.id);
+    for (const [n, id] of ids.entries()) {
+      const row = await operator.get(`/api/v1/activities/${id}`);
+      expect(row.status).toBe(200);
+      expect(row.body.activity).toMatchObject({
+        id,
+        description: sent[n].description,
+        begins_at: sent[n].begins_at,
+        employee_id: me.id,
+        lock_version: 0,
+        activity_type_code: "ZWS",
+      });
+      expect(row.body.activity.employee_name).toEqual(expect.any(String));
+    }
+  });
+
   it("two activities swap their times in one save", async () => {
     const [a, b] = await stored(operator, internal("2031-01-07", "09:00", "10:00"), internal("2031-01-07", "10:00", "12:00"));
     const res = await save(operator, {
