@@ -94,6 +94,6 @@ export async function buildServer({ quiet = false } = {}) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await buildUi();
   await buildServer();
-  const { main } = await import(pathToFileURL(SERVER_ENTRY).href);
-  await main();
+  const { main, exitWithError } = await import(pathToFileURL(SERVER_ENTRY).href);
+  await main().catch(exitWithError);
 }

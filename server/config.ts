@@ -265,11 +265,14 @@ export type Config = Omit<Parsed, "SIA_DEMO" | "SIA_DEMO_PASSWORD"> & {
   dataDir: string;
 };
 
+/** A configuration SIA cannot start with: its message says what to change, in Spanish. */
+export class ConfigError extends Error {}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    throw new Error(`Configuración inválida:\n${lines}`);
+    throw new ConfigError(`Configuración inválida:\n${lines}`);
   }
   const data = parsed.data;
   return {

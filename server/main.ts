@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "./app";
 import { writeLocalAdminEndpoint } from "./cli/localEndpoint";
 import { isClusterWorker, processCount, runPrimary, runsJobs } from "./cluster";
-import { type Config, loadConfig, PUBLIC_DEMO_PASSWORD } from "./config";
+import { type Config, ConfigError, loadConfig, PUBLIC_DEMO_PASSWORD } from "./config";
 import { createDb, type Database, DataDirLockedError } from "./db/client";
 import { lockPublicDemoPasswords, seedBase, seedDemo } from "./db/seed";
 import { JOBS } from "./jobs";
@@ -74,6 +74,12 @@ function printReady(config: Config, port: number, demo: boolean, processes: numb
   console.log(lines.join("\n"));
 }
 
+/** Start-up failed: a wrong configuration is told in its own words, anything else with its trace. */
+export function exitWithError(error: unknown): never {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+
 export async function main() {
   const config = loadConfig();
   const processes = processCount(config);
@@ -117,8 +123,5 @@ export async function main() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  main().catch(exitWithError);
 }

@@ -417,6 +417,9 @@ describe("texts of src/admin and src/timesheet", () => {
     expect(i18nProvider.translate("sia.prospects.open_quotations", { smart_count: 3 })).toBe(
       "Sus 3 cotizaciones abiertas pasan al cliente y siguen desde ahí.",
     );
+    const saved = (n: number) => i18nProvider.translate("sia.timesheet_import.saved_week_info", { type: "ICS", smart_count: n });
+    expect(saved(1)).toContain("1 cambio aún no guardado en el SIA");
+    expect(saved(2)).toContain("2 cambios aún no guardados en el SIA");
   });
 
   it("the detection catches each kind of spelled text", () => {

@@ -778,7 +778,8 @@ export const sia = {
     cancel: "Cancelar",
     confirm: "Confirmar",
     edit_title: "Editar actividad importada",
-    saved_week_info: "Semana guardada localmente (%{type}): %{count} cambios sin guardar en el SIA.",
+    saved_week_info:
+      "Semana importada (%{type}), guardada en este navegador: %{smart_count} cambio aún no guardado en el SIA. |||| Semana importada (%{type}), guardada en este navegador: %{smart_count} cambios aún no guardados en el SIA.",
     go_to_week: "Ir a la semana guardada",
     keep_mine: "Conservar mis cambios",
     week_closed: "Semana cerrada",

@@ -392,7 +392,7 @@ export function DraftBar(props: DraftBarProps) {
           )}
           {draft && (
             <Alert severity={invalid ? "warning" : "info"} data-testid="saved-week-info">
-              {translate(t("saved_week_info"), { type: draft.importType, count: pending })}
+              {translate(t("saved_week_info"), { type: draft.importType, smart_count: pending })}
               {invalid ? ` ${translate(t("invalid_count"), { count: invalid })}` : ""}
             </Alert>
           )}
