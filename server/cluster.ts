@@ -1,6 +1,6 @@
 /**
  * Every core serves (docs/decisions/045-cluster-and-session-cache.md): on PostgreSQL the server runs as
- * WEB_CONCURRENCY processes (one per core by default) sharing one port through Node's cluster, the primary
+ * WEB_CONCURRENCY processes (by default one per core but one) sharing one port through Node's cluster, the primary
  * handing out connections in turn. The primary only prepares the database (migrations, reference and demo
  * data) before the first worker starts, forks the workers and starts a new one when one dies; it opens no
  * HTTP port of its own. The workers are the server as one process would be (stateless: everything shared
@@ -21,10 +21,14 @@ const RESTART_DELAY_MS = 1000;
 /** How long the workers have to close after SIGTERM before they are killed. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** How many server processes: WEB_CONCURRENCY, else one per core on PostgreSQL, one on the embedded database. */
+/**
+ * How many server processes: WEB_CONCURRENCY, else on PostgreSQL one per core but one, which is left to the
+ * database and the rest of the machine (on two cores, two processes answered fewer requests than one:
+ * bench/NOTES.md); one on the embedded database.
+ */
 export function processCount(config: Config): number {
   if (!config.DATABASE_URL) return 1;
-  return config.WEB_CONCURRENCY ?? Math.max(1, os.availableParallelism());
+  return config.WEB_CONCURRENCY ?? Math.max(1, os.availableParallelism() - 1);
 }
 
 /** This process is a worker forked by runPrimary. */

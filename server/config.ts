@@ -62,8 +62,8 @@ const schema = z
     /** Sessions each server process keeps in memory (server/auth/sessionCache.ts); 0: every request reads the database. */
     SESSION_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
     /**
-     * Server processes (server/cluster.ts). Unset: one per core on PostgreSQL, one on the embedded database,
-     * which only one process may open.
+     * Server processes (server/cluster.ts). Unset: one per core but one on PostgreSQL, one on the embedded
+     * database, which only one process may open.
      */
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
     LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
