@@ -76,8 +76,10 @@ function tracked(order: string[], label: string, request: Promise<{ status: numb
 describe("requests in flight per session and per user", () => {
   it("a crowd of one session's requests: a few served, a few queued, the rest a Spanish 429 with Retry-After", async () => {
     const order: string[] = [];
-    const crowd = Array.from({ length: 200 }, () => tracked(order, "greedy", greedy.get("/api/v1/sessions/current")));
-    const theirs = tracked(order, "other", other.get("/api/v1/sessions/current"));
+    // A list, so that each admitted request has database work to queue (a cached session alone has none).
+    const list = "/api/v1/projects?page=1&per_page=5";
+    const crowd = Array.from({ length: 200 }, () => tracked(order, "greedy", greedy.get(list)));
+    const theirs = tracked(order, "other", other.get(list));
     const answers = await Promise.all(crowd);
     const served = answers.filter((r) => r.status === 200);
     const refused = answers.filter((r) => r.status === 429);
