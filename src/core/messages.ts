@@ -208,6 +208,7 @@ export const messages = {
   localSaveFailed: "Revise sus actividades. Puede que haya superado el límite o el formato sea incorrecto.",
   activitiesUpdatedLocally: "Las actividades se actualizaron localmente de manera correcta",
   activitiesImported: "Se importaron correctamente las actividades",
+  activitiesImportedWithWarnings: "Se importaron las actividades con avisos: revise lo que se omitió",
   confirmGoogleImport: "¿Deseas importar las actividades localmente del Google Calendar a la semana actual?",
   confirmCsvImport: "¿Deseas importar las actividades localmente del archivo CSV a la semana actual?",
   confirmRemoveWeek: "¿Deseas remover las actividades de la semana?",

@@ -116,6 +116,25 @@ describe("what can be skipped is skipped", () => {
     expect(result.warnings).toEqual([importMessages.icsUnknownZone("Zona Rara", "America/Mexico_City")]);
   });
 
+  it("an event without a start is said once, and not at all beside a copy that has one", () => {
+    const broken = ["UID:roto", "SUMMARY:Roto", "DURATION:PT1H"];
+    const text = vcalendar(
+      broken,
+      broken,
+      broken,
+      ["UID:respuesta", "SUMMARY:Respuesta", "DURATION:PT1H"],
+      ["UID:respuesta", "DTSTART:20310304T160000Z", "DURATION:PT1H", "SUMMARY:Respuesta"],
+    );
+    const result = read(text);
+    expect(result.instances).toHaveLength(1);
+    expect(result.warnings).toEqual([
+      importMessages.icsSkippedEvent(importMessages.icsEventLabel("Roto", "roto", 4), importMessages.icsNoStart),
+    ]);
+    // libical's stress file repeats five such events (iTIP replies and cancels) 390 times.
+    const large = read(decodeText(fs.readFileSync(path.join(CORPUS as string, "libical--large.ics"))).text, weekOf("1997-03-24"));
+    expect(large.warnings?.filter((w) => w.endsWith(importMessages.icsNoStart)).length).toBeLessThanOrEqual(5);
+  });
+
   it("a far copy of a series with a higher SEQUENCE still wins over a near one (nothing old comes back)", () => {
     const text = vcalendar(
       ["UID:mov", "SEQUENCE:0", "DTSTART:20310304T160000Z", "DURATION:PT1H", "SUMMARY:Antes"],

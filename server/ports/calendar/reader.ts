@@ -458,6 +458,7 @@ export function readIcs(
   const masters = new Map<string, Item>();
   const exceptions: Item[] = [];
   const unknownZones = new Set<string>();
+  const noStartUids = new Set<string>();
   components.forEach(({ component, floating }, index) => {
     const raw = raws[index];
     // A zone nobody can name (no IANA, Windows or vendor name, no VTIMEZONE block): its times are read in
@@ -479,6 +480,10 @@ export function readIcs(
     const label = importMessages.icsEventLabel(summary.slice(0, 80), uid.slice(0, 80), lineOf(index));
     try {
       if (!component.getFirstProperty("dtstart")) {
+        // Said once per event: a copy without a start beside one with it (a reply, a repeated export) loses
+        // nothing, and a calendar repeating one broken event hundreds of times gives one line, not hundreds.
+        if (uid && (winners.has(uid) || noStartUids.has(uid))) return;
+        if (uid) noStartUids.add(uid);
         warnings.push(importMessages.icsSkippedEvent(label, importMessages.icsNoStart));
         return;
       }

@@ -129,7 +129,7 @@ export function DraftBar(props: DraftBarProps) {
   const localSaveFailed = () => setFailure({ title: messages.localSaveFailedTitle, lines: [messages.localSaveFailed] });
 
   /** An import's events become the draft (or replace one day of it). */
-  const keep = (importType: ImportType, start: string, events: LocalEvent[], onlyDay?: string) => {
+  const keep = (importType: ImportType, start: string, events: LocalEvent[], onlyDay?: string, warned = false) => {
     const owner = store.owner;
     if (!owner) return false;
     if (!events.length) {
@@ -150,7 +150,9 @@ export function DraftBar(props: DraftBarProps) {
       return false;
     }
     setFailure(null);
-    notify(messages.activitiesImported, { type: "success" });
+    // Events left out are not a success: the toast says so, beside the list of what was left out.
+    if (warned) notify(messages.activitiesImportedWithWarnings, { type: "warning" });
+    else notify(messages.activitiesImported, { type: "success" });
     props.onGoToWeek(start);
     return true;
   };
@@ -413,7 +415,7 @@ export function DraftBar(props: DraftBarProps) {
           const events = await dataProvider.importCalendar({ startDate: weekStart, file, onWarnings: (w) => (warnings = w) });
           // What was skipped is shown whether or not anything was imported: a week that comes back empty
           // must say why.
-          if (keep("ICS", weekStart, events) || warnings.length) {
+          if (keep("ICS", weekStart, events, undefined, warnings.length > 0) || warnings.length) {
             closeDialog();
             if (warnings.length) setFailure({ title: importMessages.icsWarningsTitle, lines: warnings, severity: "warning" });
           }
@@ -468,7 +470,7 @@ function DayImportDialog(
     /** Google Calendar can be read on this server. */
     google: boolean;
     onGoogle(): void;
-    keep(type: ImportType, start: string, events: LocalEvent[], onlyDay?: string): boolean;
+    keep(type: ImportType, start: string, events: LocalEvent[], onlyDay?: string, warned?: boolean): boolean;
     /** What the file held but could not be read, shown once the day is imported. */
     onWarnings(warnings: string[]): void;
     busy: boolean;
@@ -521,7 +523,7 @@ function DayImportDialog(
         }
         let warnings: string[] = [];
         const events = await dataProvider.importCalendar({ startDate: weekStart, day, file, onWarnings: (w) => (warnings = w) });
-        if (props.keep(draft?.importType ?? "ICS", weekStart, events, day) || warnings.length) {
+        if (props.keep(draft?.importType ?? "ICS", weekStart, events, day, warnings.length > 0) || warnings.length) {
           props.onDayClose();
           if (warnings.length) props.onWarnings(warnings);
         }
