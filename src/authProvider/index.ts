@@ -27,8 +27,17 @@ function read(): SessionUser | null {
   return current;
 }
 
+/**
+ * Until when a 401 from sessions/current stands: the checks react-admin makes one after another on a
+ * signed-out visit (checkAuth, the identity, the permissions, the sign-in page's own) take that answer
+ * instead of asking again each. Short, so a sign-in in another tab is seen on the next navigation.
+ */
+let signedOutUntil = 0;
+const SIGNED_OUT_FOR_MS = 3_000;
+
 function remember(user: SessionUser | null) {
   current = user;
+  if (user) signedOutUntil = 0;
   if (user) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(user));
   else sessionStorage.removeItem(STORAGE_KEY);
 }
@@ -36,14 +45,16 @@ function remember(user: SessionUser | null) {
 let asking: Promise<SessionUser | null> | null = null;
 /** GET sessions/current, once at a time: the checks react-admin makes together share one request. */
 function fetchCurrent(): Promise<SessionUser | null> {
+  if (Date.now() < signedOutUntil) return Promise.resolve(null);
   asking ??= apiFetch<{ user: SessionUser }>("sessions/current")
     .then(
       ({ user }) => {
         remember(user);
         return user;
       },
-      () => {
+      (error: { status?: number }) => {
         remember(null);
+        if (error?.status === 401) signedOutUntil = Date.now() + SIGNED_OUT_FOR_MS;
         return null;
       },
     )

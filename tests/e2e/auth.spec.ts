@@ -57,6 +57,15 @@ for (const role of ["admin", "operator", "finance"] as const) {
 }
 
 test("the root and /app go to the activities page; signed-out users go to /sign_in", async ({ page }) => {
+  // A signed-out visit asks who is signed in once (and the page's preload), not once per check.
+  let asked = 0;
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/v1/sessions/current")) asked++;
+  });
+  await page.goto("/app/activities");
+  await expect(page).toHaveURL(/\/sign_in$/);
+  await page.waitForLoadState("networkidle");
+  expect(asked).toBeLessThanOrEqual(2);
   await page.goto("/");
   await expect(page).toHaveURL(/\/sign_in$/);
   await signIn(page, "operator");
