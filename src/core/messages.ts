@@ -585,3 +585,45 @@ export const accessMessages = {
     `Ya existe${names.length === 1 ? " un cliente parecido" : "n clientes parecidos"} (mismo nombre o RFC): ${names.join(", ")}. Revise que no sea el mismo antes de continuar.`,
   localAdminSecret: "La clave local de administración no es válida: ejecute create-admin en la máquina del servidor",
 } as const;
+
+/** `npm run move-to-postgres`: the embedded database copied into an empty PostgreSQL (server/cli/moveToPostgres.ts). */
+export const moveMessages = {
+  usage: "Uso: npm run move-to-postgres -- --to postgres://usuario:contraseña@servidor:5432/base",
+  missingTo: "Falta la base de datos de destino (--to postgres://…).",
+  badArguments: (reason: string) => `Argumentos inválidos: ${reason}`,
+  badUrl: (to: string) =>
+    `«${to}» no es una dirección de PostgreSQL: debe empezar con postgres:// o postgresql:// y nombrar el servidor.`,
+  databaseUrlSet:
+    "DATABASE_URL está definida: este comando copia la base embebida de DATA_DIR y recibe el destino en --to. Quite DATABASE_URL del entorno.",
+  badConfig: (reason: string) => `La configuración no es válida: ${reason}`,
+  noSource: (dataDir: string) => `No hay una base de datos embebida en ${dataDir} (revise DATA_DIR).`,
+  serverRunning: (dataDir: string) =>
+    `La carpeta de datos ${dataDir} está en uso por un servidor SIA: deténgalo antes de mover la base de datos.`,
+  unreachable: (target: string, reason: string) => `No se pudo conectar a la base de destino ${target}: ${reason}`,
+  notEmpty: (target: string, tables: string[]) =>
+    `La base de destino ${target} no está vacía (${tables.length === 1 ? "la tabla" : "las tablas"} ${tables.join(", ")} ${
+      tables.length === 1 ? "tiene" : "tienen"
+    } filas): use una base recién creada (createdb).`,
+  tablesDiffer: (missing: string[]) =>
+    `Después de las migraciones el destino no tiene las tablas de origen ${missing.join(", ")}: nada se copió.`,
+  mismatch: (tables: string[]) =>
+    `Las filas copiadas no coinciden con las de origen en ${tables.join(", ")}: se deshizo todo y el destino quedó como estaba.`,
+  failed: (reason: string) => `La copia falló y se deshizo (el destino quedó como estaba): ${reason}`,
+  opening: (dataDir: string, target: string) => `Copiando la base embebida de ${dataDir} a ${target}…`,
+  header: ["tabla", "filas origen", "filas destino", "suma de verificación", ""],
+  rowOk: "bien",
+  rowBad: "DISTINTA",
+  sequencesLabel: "(secuencias)",
+  done: (tables: number, rows: number, sequences: number, seconds: string) =>
+    `Listo: ${tables} tablas, ${rows} filas y ${sequences} secuencias copiadas y verificadas en una transacción, en ${seconds} s.`,
+  sessionsKept: (n: number) =>
+    n === 0
+      ? "No había sesiones abiertas que copiar."
+      : n === 1
+        ? "Se copió 1 sesión abierta: quien la tenía sigue dentro sin volver a entrar."
+        : `Se copiaron ${n} sesiones abiertas: quienes las tenían siguen dentro sin volver a entrar.`,
+  nextStart: (dataDir: string, target: string) =>
+    `Para iniciar SIA sobre PostgreSQL, con los mismos archivos (drive/, outbox/, secret.key siguen en ${dataDir}):\n` +
+    `  DATA_DIR=${dataDir} DATABASE_URL=${target} npm start\n` +
+    `La base embebida (${dataDir}/pglite) no se modificó más allá de sus migraciones; bórrela cuando ya no la necesite.`,
+} as const;
