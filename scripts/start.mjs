@@ -1,5 +1,5 @@
 /**
- * `npm start`: builds what is out of date, then starts the compiled server.
+ * `npm start`: builds what is out of date, then starts the compiled server (with `--build-only`, only builds).
  *
  * - The browser app (vite build → dist/) when its sources are newer than dist/index.html.
  * - The server (esbuild → build/server/, one ES module bundle of server/ and src/core with the packages
@@ -94,6 +94,10 @@ export async function buildServer({ quiet = false } = {}) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await buildUi();
   await buildServer();
-  const { main, exitWithError } = await import(pathToFileURL(SERVER_ENTRY).href);
-  await main().catch(exitWithError);
+  // `--build-only`: an installation whose service may not write its own code (deploy/sia.service) builds
+  // after each update, as the code's owner, and the service then finds everything current.
+  if (!process.argv.includes("--build-only")) {
+    const { main, exitWithError } = await import(pathToFileURL(SERVER_ENTRY).href);
+    await main().catch(exitWithError);
+  }
 }

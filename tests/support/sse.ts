@@ -1,5 +1,6 @@
 /** A server-sent-event reader over a real HTTP connection, for the realtime tests. */
 import http from "node:http";
+import https from "node:https";
 
 export interface SseEvent {
   id?: string;
@@ -7,16 +8,23 @@ export interface SseEvent {
   data: any;
 }
 
-export function openStream(base: string, token: string, headers: Record<string, string> = {}, query = "") {
+/** `tls.ca`: the certificate an https `base` is trusted by (the proxy test's self-signed one). */
+export function openStream(
+  base: string,
+  token: string,
+  headers: Record<string, string> = {},
+  query = "",
+  tls: { ca?: string | Buffer } = {},
+) {
   const events: SseEvent[] = [];
   let raw = "";
   let all = "";
   let ended = false;
   let status = 0;
   let contentType = "";
-  const request = http.get(`${base}/api/v1/realtime${query}`, {
-    headers: { accept: "text/event-stream", authorization: `Bearer ${token}`, ...headers },
-  });
+  const options = { headers: { accept: "text/event-stream", authorization: `Bearer ${token}`, ...headers } };
+  const url = `${base}/api/v1/realtime${query}`;
+  const request = base.startsWith("https:") ? https.get(url, { ...options, ca: tls.ca }) : http.get(url, options);
   const opened = new Promise<void>((resolve, reject) => {
     request.on("response", (response) => {
       status = response.statusCode ?? 0;
