@@ -34,7 +34,8 @@ function defaultOf(variable: string, field: (typeof configSchema.shape)[keyof ty
 
 export function envExampleText(): string {
   const out = [
-    "# SIA's environment variables, each commented out with its default (empty: unset, SIA works it out).",
+    "# SIA's environment variables, each commented out with its default. Uncomment only what you set: an empty",
+    "# value is not the same as unset (where nothing follows =, SIA works the value out as the line above says).",
     "# Written by `npm run env-example` from server/config.ts: change the schema there and regenerate, never this file.",
     "# SIA reads no file itself: load it with systemd's EnvironmentFile= or node --env-file=.env.",
   ];
