@@ -10,8 +10,7 @@ const focusRing = { "&.Mui-focusVisible, &:focus-visible": { outline: "2px solid
  * A person who asked their system for less motion (WCAG 2.3.3) gets none: toasts, dialogs and menus appear
  * and go at once instead of growing and fading (MUI's documented way: every transition `none`).
  */
-const reducedMotion =
-  typeof window !== "undefined" && Boolean(window.matchMedia?.("(prefers-reduced-motion: reduce)").matches);
+const reducedMotion = typeof window !== "undefined" && Boolean(window.matchMedia?.("(prefers-reduced-motion: reduce)").matches);
 
 export const theme = createTheme(
   {
