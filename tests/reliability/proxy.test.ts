@@ -320,6 +320,15 @@ describe.skipIf(!NGINX)("SIA detrás de nginx (deploy/nginx/sia.conf)", () => {
     expect(signedIn.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
   });
 
+  it("las respuestas JSON del API viajan comprimidas", async () => {
+    const list = await call("GET", "/api/v1/activity_type_catalogs?per_page=all", { headers: { "accept-encoding": "gzip" } });
+    expect(list.status).toBe(200);
+    expect(list.headers["content-encoding"]).toBe("gzip");
+    const plain = await call("GET", "/api/v1/activity_type_catalogs?per_page=all");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(Array.isArray(JSON.parse(plain.body).activity_type_catalogs)).toBe(true);
+  });
+
   it("el flujo en tiempo real entrega un mensaje del tablero al momento", async () => {
     const stream = openStream(`https://127.0.0.1:${httpsPort}`, token, {}, "", { ca: cert });
     try {
