@@ -155,6 +155,9 @@ const RULES: Record<string, Rule> = {
   "GET /outbox/:id/eml": m("outbox", "show"),
   "GET /jobs": m("jobs", "list"),
   "POST /jobs/:name/run": m("jobs", "create"),
+  "GET /backups": m("backups", "list"),
+  "POST /backups": m("backups", "create"),
+  "GET /backups/:name": m("backups", "show"),
   "GET /integrations": m("integrations", "list"),
   "POST /integrations/:port/check": m("integrations", "show"),
   // Project boards: a board is its project's members' (and the administrators'); no role here is a member.
