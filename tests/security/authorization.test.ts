@@ -73,6 +73,7 @@ const RULES: Record<string, Rule> = {
   "POST /sessions": { public: true },
   // Its own credential: a direct loopback connection with the key the server wrote in DATA_DIR (decision 032).
   "POST /local/create_admin": { public: true },
+  "POST /local/backup": { public: true },
   "GET /sessions/current": { signedIn: true },
   "DELETE /sessions": { signedIn: true },
   "GET /auth/config": { public: true },
