@@ -212,6 +212,8 @@ export async function backup(
     const answer = await askServerBackup(config);
     if (!answer) throw new BackupError(backupMessages.serverUnreachable(config.dataDir));
     if (!answer.ok) throw new BackupError(backupMessages.serverRefused(answer.reason));
+    // Without --out the server's archive in BACKUP_DIR is the one asked for: no second copy beside it.
+    if (!outFile) return { file: answer.file, viaServer: true };
     if (path.resolve(answer.file) !== target) {
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.copyFileSync(answer.file, `${target}.parcial`);

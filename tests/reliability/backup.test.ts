@@ -236,6 +236,13 @@ describe("backup and restore", () => {
         expect(through.code, through.out).toBe(0);
         expect(through.out).toContain("por el servidor SIA en marcha");
         expect(readTarGz(fs.readFileSync(live)).has("database.tar.gz")).toBe(true);
+        // Without --out: the server's archive in BACKUP_DIR, not a second copy beside it.
+        const folder = dataFile("respaldos");
+        const before = fs.existsSync(folder) ? fs.readdirSync(folder).length : 0;
+        const plain = await runCli("backup.ts", []);
+        expect(plain.code, plain.out).toBe(0);
+        expect(plain.out).toContain(folder);
+        expect(fs.readdirSync(folder)).toHaveLength(before + 1);
         const refused = await runCli("restore.ts", ["--in", file]);
         expect(refused.code).toBe(1);
         expect(refused.out).toMatch(/está en uso por un servidor SIA: deténgalo antes de restaurar/);
