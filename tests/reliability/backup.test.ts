@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { eq, like, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backup, restore, writeArchive } from "../../server/cli/backups";
+import { backup, pgDump, restore, writeArchive } from "../../server/cli/backups";
 import { askServerBackup } from "../../server/cli/localEndpoint";
 import { readTarGz } from "../../server/cli/tarball";
 import { loadConfig } from "../../server/config";
@@ -213,6 +213,21 @@ describe("backup and restore", () => {
     expect(dataFiles()).toEqual(filesNow);
     fs.rmSync(dataFile("drive", "solo en el vivo.txt"));
     await unchanged();
+  });
+
+  it("a database-only archive of an earlier version still restores (the files are left as they are)", async () => {
+    const old = path.join(dir, store.kind === "pg" ? "antiguo.dump" : "antiguo.tar.gz");
+    const counts = await store.withDatabase(async (database) => {
+      if (database.pglite)
+        fs.writeFileSync(old, Buffer.from(await ((await database.pglite.dumpDataDir("gzip")) as Blob).arrayBuffer()));
+      return tableCounts(database);
+    });
+    if (store.databaseUrl) await pgDump(store.databaseUrl)(old);
+    await store.withDatabase(({ db }) => buildUser(db, "finance"));
+    const files = dataFiles();
+    await restore(old, env());
+    expect(await store.withDatabase(tableCounts)).toEqual(counts);
+    expect(dataFiles()).toEqual(files);
   });
 
   it("npm run backup / restore: the commands, their messages; embedded: the backup goes through the running server", async () => {
