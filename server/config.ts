@@ -277,6 +277,18 @@ export const configSchema = z
       .default("09:00")
       .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00")
       .describe("Local time (HH:MM, 24 h) on Tuesdays at which the weekly reminder and report go out."),
+    BACKUP_DIR: z
+      .string()
+      .optional()
+      .transform((v) => (v ? v : undefined))
+      .describe("Folder of the nightly backups and of «Respaldar ahora»; unset: DATA_DIR/respaldos."),
+    BACKUP_KEEP: z.coerce
+      .number()
+      .int()
+      .min(1, "debe ser al menos 1")
+      .max(3650)
+      .default(7)
+      .describe("How many backup archives the nightly job keeps in BACKUP_DIR (the oldest are deleted)."),
     // --- Web Push ---
     PUSH_SUBJECT: z
       .string()
@@ -399,6 +411,7 @@ export type Config = Omit<Parsed, "SIA_DEMO" | "SIA_DEMO_PASSWORD"> & {
   SIA_DEMO: boolean;
   SIA_DEMO_PASSWORD: string;
   dataDir: string;
+  backupDir: string;
 };
 
 /** A configuration SIA cannot start with: its message says what to change, in Spanish. */
@@ -417,5 +430,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     SIA_DEMO: data.SIA_DEMO ?? (data.NODE_ENV !== "production" && !data.DATABASE_URL),
     SIA_DEMO_PASSWORD: data.SIA_DEMO_PASSWORD ?? PUBLIC_DEMO_PASSWORD,
     dataDir: path.resolve(data.DATA_DIR),
+    backupDir: path.resolve(data.BACKUP_DIR ?? path.join(data.DATA_DIR, "respaldos")),
   };
 }

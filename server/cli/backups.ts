@@ -1,23 +1,52 @@
 /**
- * The core of `npm run backup` and `npm run restore`, kept apart from the command line so the
- * tests call it directly.
- *   PostgreSQL (DATABASE_URL set): `pg_dump -Fc` into the file; `pg_restore --clean --if-exists
- *   --single-transaction` from it (all or nothing). The PostgreSQL client tools must be installed.
- *   Embedded (PGlite in DATA_DIR): the data folder dumped as a .tar.gz (PGlite's dumpDataDir); restoring
- *   loads it into a new folder and swaps it in, the old one kept until the new one opens. Both refuse
- *   while a server holds the data folder (PGlite is one process at a time).
- * The database only: DATA_DIR's other files (drive/, outbox/, secret.key) are plain files to copy.
+ * Whole backups: one .tar.gz holds the database, DATA_DIR's drive/, outbox/ and secret.key, and a
+ * manifest.json (SIA's version, date, database kind, every entry with its size and sha256). Without
+ * secret.key the users' stored calendar tokens cannot be read, and without drive/ the records point at
+ * missing files: a database alone was not a backup one could start again from.
+ *   PostgreSQL (DATABASE_URL set): the database is `pg_dump -Fc` (a consistent snapshot, server up or
+ *   not); restored with `pg_restore --clean --if-exists --single-transaction` (all or nothing).
+ *   Embedded (PGlite in DATA_DIR): PGlite's dumpDataDir tarball. PGlite is one process at a time, so a
+ *   running server writes the archive itself (server/jobs/nightlyBackup.ts) and `npm run backup` asks it
+ *   through the local endpoint; restoring loads the tarball into a new folder and swaps it in, the old
+ *   one kept until the new one opens. Restoring refuses while a server holds the data folder.
+ * Restore checks every entry against the manifest and stages the files before touching anything; the
+ * files replace the current ones only after the database was restored, and the old ones come back if
+ * that fails. Database-only archives of earlier versions (.dump, PGlite .tar.gz) still restore.
  */
 import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { APP_VERSION } from "../../src/core/constants";
+import { backupMessages } from "../../src/core/messages";
 import { ALL_SESSIONS, SESSIONS_CHANNEL } from "../auth/sessionCache";
-import { loadConfig } from "../config";
+import { type Config, loadConfig } from "../config";
 import { DataDirLockedError, openPglite } from "../db/client";
+import { askServerBackup } from "./localEndpoint";
+import { readTarGz, TarFormatError, TarGzWriter } from "./tarball";
 
 export class BackupError extends Error {}
+
+export const MANIFEST = "manifest.json";
+export const ARCHIVE_FORMAT = "sia-respaldo";
+/** DATA_DIR's files a backup carries besides the database: folders, then single files. */
+const FOLDERS = ["drive", "outbox"] as const;
+const FILES = ["secret.key"] as const;
+const DB_ENTRY = { pg: "database.dump", pglite: "database.tar.gz" } as const;
+/** The archives SIA writes in BACKUP_DIR (the only names listed, downloaded and pruned). */
+export const ARCHIVE_NAME = /^sia-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:-\d+)?\.tar\.gz$/;
+
+export interface Manifest {
+  format: typeof ARCHIVE_FORMAT;
+  format_version: 1;
+  sia_version: string;
+  created_at: string;
+  database: "postgresql" | "pglite";
+  files: Array<{ path: string; size: number; sha256: string }>;
+}
 
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -41,99 +70,348 @@ function run(command: string, args: string[]): Promise<void> {
   });
 }
 
-const lockedMessage = (dataDir: string, what: string) =>
-  `La carpeta de datos ${dataDir} está en uso por un servidor SIA: deténgalo antes de ${what}.`;
-
 async function openEmbedded(dataDir: string, what: string, loadDataDir?: Blob) {
   try {
     return await openPglite({ dataDir, loadDataDir });
   } catch (error) {
-    if (error instanceof DataDirLockedError) throw new BackupError(lockedMessage(dataDir, what));
+    if (error instanceof DataDirLockedError) throw new BackupError(backupMessages.inUse(dataDir, what));
     throw error;
   }
 }
 
-export async function backup(outFile: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const config = loadConfig(env);
-  const target = path.resolve(outFile);
+/** Writes the database's dump into a file. */
+export type DumpDatabase = (file: string) => Promise<void>;
+/** Which database a dump is of, and how it is written. */
+export interface DatabaseDump {
+  kind: "pg" | "pglite";
+  dump: DumpDatabase;
+}
+
+export const pgDump =
+  (url: string): DumpDatabase =>
+  (file) =>
+    run("pg_dump", ["--format=custom", "--no-owner", `--file=${file}`, `--dbname=${url}`]);
+
+/**
+ * PGlite's files as a gzipped tarball. dumpDataDir waits only for the statement running, not for a
+ * transaction: the caller must hold the database's turn (server/db/fairTurns.ts), so that no other
+ * transaction is half done while the files are read.
+ */
+export const pgliteDump =
+  (client: PGlite): DumpDatabase =>
+  async (file) => {
+    const dump = (await client.dumpDataDir("gzip")) as Blob;
+    fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  };
+
+function filesUnder(root: string, prefix: string): Array<{ name: string; file: string }> {
+  if (!fs.existsSync(root)) return [];
+  const out: Array<{ name: string; file: string }> = [];
+  for (const entry of fs.readdirSync(root, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    const file = path.join(root, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(file, `${prefix}/${entry.name}`));
+    else if (entry.isFile()) out.push({ name: `${prefix}/${entry.name}`, file });
+  }
+  return out;
+}
+
+const stamp = (now: Date) => now.toISOString().replace(/[:.]/g, "-").slice(0, 19);
+
+/** A new archive's name in `dir` (never an existing one: two backups in the same second both stay). */
+export function archiveName(dir: string, now = new Date()) {
+  let name = `sia-${stamp(now)}.tar.gz`;
+  for (let i = 1; fs.existsSync(path.join(dir, name)); i++) name = `sia-${stamp(now)}-${i}.tar.gz`;
+  return name;
+}
+
+/** Writes the whole archive at `target` (through a .parcial file: a crash never leaves half an archive). */
+export async function writeArchive(
+  target: string,
+  config: Pick<Config, "dataDir">,
+  { kind, dump }: DatabaseDump,
+  now = new Date(),
+): Promise<Manifest> {
   fs.mkdirSync(path.dirname(target), { recursive: true });
+  const work = fs.mkdtempSync(path.join(path.dirname(target), ".sia-respaldo-"));
+  const partial = `${target}.parcial`;
+  try {
+    const dbFile = path.join(work, DB_ENTRY[kind]);
+    await dump(dbFile);
+    const writer = new TarGzWriter(partial);
+    try {
+      await writer.addFile(DB_ENTRY[kind], dbFile);
+      for (const folder of FOLDERS)
+        for (const { name, file } of filesUnder(path.join(config.dataDir, folder), folder)) await writer.addFile(name, file);
+      for (const name of FILES) {
+        const file = path.join(config.dataDir, name);
+        if (fs.existsSync(file)) await writer.addFile(name, file);
+      }
+      const manifest: Manifest = {
+        format: ARCHIVE_FORMAT,
+        format_version: 1,
+        sia_version: APP_VERSION,
+        created_at: now.toISOString(),
+        database: kind === "pg" ? "postgresql" : "pglite",
+        files: [...writer.entries],
+      };
+      await writer.addBuffer(MANIFEST, Buffer.from(JSON.stringify(manifest, null, 2)));
+      await writer.close();
+      fs.renameSync(partial, target);
+      return manifest;
+    } catch (error) {
+      await writer.close().catch(() => {});
+      throw error;
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.rmSync(partial, { force: true });
+  }
+}
+
+/** BACKUP_DIR's archives, newest first. */
+export function listArchives(dir: string) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => ARCHIVE_NAME.test(name))
+    .map((name) => {
+      const stat = fs.statSync(path.join(dir, name));
+      return { name, size: stat.size, created_at: stat.mtime.toISOString() };
+    })
+    .sort((a, b) => b.name.localeCompare(a.name, "en", { numeric: true }));
+}
+
+/** Deletes all but the newest `keep` archives of `dir`; answers the names deleted. */
+export function pruneArchives(dir: string, keep: number): string[] {
+  const old = listArchives(dir).slice(keep);
+  for (const { name } of old) fs.rmSync(path.join(dir, name), { force: true });
+  return old.map((a) => a.name);
+}
+
+/**
+ * `npm run backup`: PostgreSQL dumps from here; the embedded database from here when no server holds the
+ * folder, or else through the running server, which writes it in BACKUP_DIR and is copied to `outFile`.
+ */
+export async function backup(
+  outFile: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ file: string; viaServer: boolean }> {
+  const config = loadConfig(env);
+  const target = path.resolve(outFile ?? path.join(config.backupDir, archiveName(config.backupDir)));
   if (config.DATABASE_URL) {
-    await run("pg_dump", ["--format=custom", "--no-owner", `--file=${target}`, `--dbname=${config.DATABASE_URL}`]);
-    return target;
+    await writeArchive(target, config, { kind: "pg", dump: pgDump(config.DATABASE_URL) });
+    return { file: target, viaServer: false };
   }
   if (!fs.existsSync(path.join(config.dataDir, "pglite", "PG_VERSION")))
-    throw new BackupError(`No hay una base de datos embebida en ${config.dataDir}.`);
-  const database = await openEmbedded(config.dataDir, "respaldar");
+    throw new BackupError(backupMessages.noEmbedded(config.dataDir));
+  let database: Awaited<ReturnType<typeof openPglite>>;
   try {
-    const dump = (await database.pglite?.dumpDataDir("gzip")) as Blob;
-    const partial = `${target}.parcial`;
-    fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-    fs.renameSync(partial, target);
+    database = await openPglite({ dataDir: config.dataDir });
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    const answer = await askServerBackup(config);
+    if (!answer) throw new BackupError(backupMessages.serverUnreachable(config.dataDir));
+    if (!answer.ok) throw new BackupError(backupMessages.serverRefused(answer.reason));
+    // Without --out the server's archive in BACKUP_DIR is the one asked for: no second copy beside it.
+    if (!outFile) return { file: answer.file, viaServer: true };
+    if (path.resolve(answer.file) !== target) {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(answer.file, `${target}.parcial`);
+      fs.renameSync(`${target}.parcial`, target);
+    }
+    return { file: target, viaServer: true };
+  }
+  try {
+    await writeArchive(target, config, { kind: "pglite", dump: pgliteDump(database.pglite as PGlite) });
   } finally {
     await database.close();
   }
-  return target;
+  return { file: target, viaServer: false };
+}
+
+/** Entries a manifest may name: the database, and files under DATA_DIR's own folders (never outside). */
+function allowedEntry(name: string) {
+  if (name.split("/").some((part) => part === "" || part === "." || part === "..")) return false;
+  return (
+    Object.values(DB_ENTRY).includes(name as never) ||
+    FILES.includes(name as never) ||
+    FOLDERS.some((folder) => name.startsWith(`${folder}/`))
+  );
+}
+
+/** Reads and checks the archive: its manifest, and every entry against its size and sha256. */
+function readArchive(source: string, data: Buffer): { manifest: Manifest; entries: Map<string, Buffer> } | null {
+  let entries: Map<string, Buffer>;
+  try {
+    entries = readTarGz(data);
+  } catch (error) {
+    if (error instanceof TarFormatError) throw new BackupError(backupMessages.damaged(source, error.message));
+    throw error;
+  }
+  const raw = entries.get(MANIFEST);
+  if (!raw) return null;
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(raw.toString("utf8")) as Manifest;
+  } catch {
+    throw new BackupError(backupMessages.badManifest(source));
+  }
+  if (manifest.format !== ARCHIVE_FORMAT || !Array.isArray(manifest.files) || !manifest.files.every((f) => allowedEntry(f.path)))
+    throw new BackupError(backupMessages.badManifest(source));
+  for (const file of manifest.files) {
+    const body = entries.get(file.path);
+    if (!body || body.length !== file.size || createHash("sha256").update(body).digest("hex") !== file.sha256)
+      throw new BackupError(backupMessages.badChecksum(source, file.path));
+  }
+  return { manifest, entries };
+}
+
+async function restorePostgres(url: string, dumpFile: string) {
+  await run("pg_restore", [
+    "--clean",
+    "--if-exists",
+    "--no-owner",
+    "--single-transaction",
+    "--exit-on-error",
+    `--dbname=${url}`,
+    dumpFile,
+  ]);
+  // Running servers forget every session they remembered: the restored tables are another time's.
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("select pg_notify($1, $2)", [SESSIONS_CHANNEL, ALL_SESSIONS]);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Loads a PGlite tarball into a new database folder; the old folder is kept (as `previous`) until the
+ * caller is done, and is put back if the new one does not open. Answers how to undo and how to finish.
+ */
+async function restorePglite(dataDir: string, source: string, tarball: Buffer) {
+  const current = path.join(dataDir, "pglite");
+  const previous = path.join(dataDir, "pglite.antes-de-restaurar");
+  fs.rmSync(previous, { recursive: true, force: true });
+  if (fs.existsSync(current)) fs.renameSync(current, previous);
+  const undo = () => {
+    fs.rmSync(current, { recursive: true, force: true });
+    if (fs.existsSync(previous)) fs.renameSync(previous, current);
+  };
+  try {
+    const database = await openEmbedded(dataDir, "restaurar", new Blob([new Uint8Array(tarball)]));
+    // A query proves the restored folder opens.
+    await database.pglite?.query("select 1");
+    await database.close();
+  } catch (error) {
+    undo();
+    if (error instanceof BackupError) throw error;
+    throw new BackupError(backupMessages.notLoaded(source, (error as Error).message));
+  }
+  return { undo, finish: () => fs.rmSync(previous, { recursive: true, force: true }) };
+}
+
+/** Puts the staged files in place of DATA_DIR's; answers how to undo and how to finish. */
+function swapFiles(dataDir: string, staged: string) {
+  const moved: Array<{ live: string; aside: string; placed: boolean }> = [];
+  const undo = () => {
+    for (const { live, aside, placed } of moved.reverse()) {
+      if (placed) fs.rmSync(live, { recursive: true, force: true });
+      if (fs.existsSync(aside)) fs.renameSync(aside, live);
+    }
+  };
+  try {
+    for (const name of [...FOLDERS, ...FILES]) {
+      const live = path.join(dataDir, name);
+      const aside = path.join(dataDir, `${name}.antes-de-restaurar`);
+      fs.rmSync(aside, { recursive: true, force: true });
+      const step = { live, aside, placed: false };
+      moved.push(step);
+      if (fs.existsSync(live)) fs.renameSync(live, aside);
+      const fresh = path.join(staged, name);
+      if (fs.existsSync(fresh)) {
+        fs.renameSync(fresh, live);
+        step.placed = true;
+      }
+    }
+  } catch (error) {
+    undo();
+    throw new BackupError(backupMessages.filesNotPlaced((error as Error).message));
+  }
+  return () => {
+    for (const { aside } of moved) fs.rmSync(aside, { recursive: true, force: true });
+  };
 }
 
 export async function restore(inFile: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = loadConfig(env);
   const source = path.resolve(inFile);
-  if (!fs.existsSync(source)) throw new BackupError(`No existe el respaldo ${source}.`);
-  if (config.DATABASE_URL) {
-    await run("pg_restore", [
-      "--clean",
-      "--if-exists",
-      "--no-owner",
-      "--single-transaction",
-      "--exit-on-error",
-      `--dbname=${config.DATABASE_URL}`,
-      source,
-    ]);
-    // Running servers forget every session they remembered: the restored tables are another time's.
-    const client = new pg.Client({ connectionString: config.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query("select pg_notify($1, $2)", [SESSIONS_CHANNEL, ALL_SESSIONS]);
-    } finally {
-      await client.end();
-    }
+  if (!fs.existsSync(source)) throw new BackupError(backupMessages.missingFile(source));
+  const data = fs.readFileSync(source);
+  const kind = config.DATABASE_URL ? "pg" : "pglite";
+  // An embedded restore takes the folder's lock first: it refuses while a server runs, before any work.
+  if (kind === "pglite") await (await openEmbedded(config.dataDir, "restaurar")).close();
+
+  // Database-only archives of earlier versions: a pg_dump custom file, or PGlite's own tarball.
+  if (data.subarray(0, 5).toString("latin1") === "PGDMP") {
+    if (kind !== "pg") throw new BackupError(backupMessages.otherKind(source, "postgresql"));
+    return restorePostgres(config.DATABASE_URL as string, source);
+  }
+  const archive = readArchive(source, data);
+  if (!archive) {
+    if (kind === "pg") throw new BackupError(backupMessages.badManifest(source));
+    (await restorePglite(config.dataDir, source, data)).finish();
     return;
   }
-  const dataDir = config.dataDir;
-  const current = path.join(dataDir, "pglite");
-  const previous = path.join(dataDir, "pglite.antes-de-restaurar");
-  // Take the folder's lock first (refuses while a server runs), then swap the database folder.
-  const probe = await openEmbedded(dataDir, "restaurar");
-  await probe.close();
-  fs.rmSync(previous, { recursive: true, force: true });
-  if (fs.existsSync(current)) fs.renameSync(current, previous);
-  try {
-    const blob = new Blob([fs.readFileSync(source)]);
-    const database = await openEmbedded(dataDir, "restaurar", blob);
-    // A query proves the restored folder opens.
-    await database.pglite?.query("select 1");
-    await database.close();
-  } catch (error) {
-    fs.rmSync(current, { recursive: true, force: true });
-    if (fs.existsSync(previous)) fs.renameSync(previous, current);
-    if (error instanceof BackupError) throw error;
-    throw new BackupError(`El respaldo ${source} no se pudo cargar: ${(error as Error).message}`);
-  }
-  fs.rmSync(previous, { recursive: true, force: true });
-}
+  const { manifest, entries } = archive;
+  if ((manifest.database === "postgresql" ? "pg" : "pglite") !== kind)
+    throw new BackupError(backupMessages.otherKind(source, manifest.database));
+  const dbBody = entries.get(DB_ENTRY[kind]);
+  if (!dbBody) throw new BackupError(backupMessages.badManifest(source));
 
-const stamp = () => new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19);
+  // Stage the files next to their places (same file system: putting them in place is a rename).
+  const staged = path.join(config.dataDir, `.restaurando-${randomBytes(4).toString("hex")}`);
+  try {
+    for (const file of manifest.files) {
+      if (file.path === DB_ENTRY[kind]) continue;
+      const target = path.join(staged, ...file.path.split("/"));
+      fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(target, entries.get(file.path) as Buffer, { mode: file.path === "secret.key" ? 0o600 : 0o644 });
+    }
+    if (kind === "pg") {
+      const dumpFile = path.join(staged, DB_ENTRY.pg);
+      fs.writeFileSync(dumpFile, dbBody, { mode: 0o600 });
+      await restorePostgres(config.DATABASE_URL as string, dumpFile);
+      swapFiles(config.dataDir, staged)();
+      return;
+    }
+    const database = await restorePglite(config.dataDir, source, dbBody);
+    let finishFiles: () => void;
+    try {
+      finishFiles = swapFiles(config.dataDir, staged);
+    } catch (error) {
+      // The embedded database can still go back too: nothing changed.
+      database.undo();
+      throw error;
+    }
+    database.finish();
+    finishFiles();
+  } finally {
+    fs.rmSync(staged, { recursive: true, force: true });
+  }
+}
 
 /** `npm run backup -- [--out archivo]`: exit code. */
 export async function runBackup(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
     const { values } = parseArgs({ args: argv, options: { out: { type: "string" } } });
-    const fallback = `respaldos/sia-${stamp()}.${loadConfig(env).DATABASE_URL ? "dump" : "tar.gz"}`;
-    const file = await backup(values.out ?? fallback, env);
-    console.log(`Respaldo escrito en ${file} (${fs.statSync(file).size} bytes).`);
+    const { file, viaServer } = await backup(values.out, env);
+    const size = fs.statSync(file).size;
+    console.log(viaServer ? backupMessages.writtenByServer(file, size) : backupMessages.written(file, size));
     return 0;
   } catch (error) {
-    console.error(error instanceof BackupError ? error.message : `El respaldo falló: ${(error as Error).message}`);
+    console.error(error instanceof BackupError ? error.message : backupMessages.failed((error as Error).message));
     return 1;
   }
 }
@@ -142,12 +420,12 @@ export async function runBackup(argv: string[], env: NodeJS.ProcessEnv = process
 export async function runRestore(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
     const { values } = parseArgs({ args: argv, options: { in: { type: "string" } } });
-    if (!values.in) throw new BackupError("Falta el archivo de respaldo (--in archivo).");
+    if (!values.in) throw new BackupError(backupMessages.missingIn);
     await restore(values.in, env);
-    console.log(`Base de datos restaurada desde ${path.resolve(values.in)}.`);
+    console.log(backupMessages.restored(path.resolve(values.in)));
     return 0;
   } catch (error) {
-    console.error(error instanceof BackupError ? error.message : `La restauración falló: ${(error as Error).message}`);
+    console.error(error instanceof BackupError ? error.message : backupMessages.restoreFailed((error as Error).message));
     return 1;
   }
 }

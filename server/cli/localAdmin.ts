@@ -4,11 +4,14 @@
  * carries the key the server wrote in DATA_DIR.
  */
 import { timingSafeEqual } from "node:crypto";
+import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { accessMessages, messages } from "../../src/core/messages";
+import { accessMessages, backupMessages, messages } from "../../src/core/messages";
 import { HttpError, ValidationError } from "../http/errors";
 import { doc } from "../http/openapi";
+import { nightlyBackupJob } from "../jobs/nightlyBackup";
+import { runJob } from "../jobs/runner";
 import { AdminInputError, createAdmin } from "./admin";
 import { LOCAL_ADMIN_HEADER, readLocalAdminEndpoint } from "./localEndpoint";
 
@@ -38,6 +41,19 @@ const createdAnswer = z.object({
   createdEmployee: z.boolean(),
 });
 
+/**
+ * Before the body is read or validated: elsewhere, or with no endpoint written, the route does not exist
+ * (404, whatever the body), and without the key it is a 401.
+ */
+const localOnly = (app: FastifyInstance) => async (request: FastifyRequest) => {
+  const endpoint = readLocalAdminEndpoint(app.config);
+  if (!endpoint || !isDirectLocal(request)) throw new HttpError(404, messages.routeNotFound);
+  if (!sameKey(request.headers[LOCAL_ADMIN_HEADER], endpoint.key)) throw new HttpError(401, accessMessages.localAdminSecret);
+};
+
+/** The archive the running server wrote for `npm run backup`: its path on this machine. */
+const backupWrittenAnswer = z.object({ file: z.string() });
+
 export function localAdminRoutes(app: FastifyInstance) {
   app.post(
     "/local/create_admin",
@@ -50,14 +66,7 @@ export function localAdminRoutes(app: FastifyInstance) {
         body: bodySchema,
         response: { 200: createdAnswer },
       }),
-      // Before the body is read or validated: elsewhere, or with no endpoint written, the route does not
-      // exist (404, whatever the body), and without the key it is a 401.
-      onRequest: async (request) => {
-        const endpoint = readLocalAdminEndpoint(app.config);
-        if (!endpoint || !isDirectLocal(request)) throw new HttpError(404, messages.routeNotFound);
-        if (!sameKey(request.headers[LOCAL_ADMIN_HEADER], endpoint.key))
-          throw new HttpError(401, accessMessages.localAdminSecret);
-      },
+      onRequest: localOnly(app),
     },
     async (request) => {
       const input = request.body as z.output<typeof bodySchema>;
@@ -69,6 +78,29 @@ export function localAdminRoutes(app: FastifyInstance) {
         if (error instanceof AdminInputError) throw ValidationError.base(error.message);
         throw error;
       }
+    },
+  );
+
+  app.post(
+    "/local/backup",
+    {
+      // `npm run backup` while this embedded server holds the data folder: the same credential as above.
+      config: { public: true },
+      schema: doc({
+        tags: ["jobs"],
+        summary: "Respaldar desde la máquina del servidor (npm run backup con el servidor en marcha)",
+        response: { 200: backupWrittenAnswer },
+      }),
+      onRequest: localOnly(app),
+    },
+    async () => {
+      const outcome = await runJob({ db: app.db.db, mail: app.mail, config: app.config }, nightlyBackupJob, {
+        force: true,
+        trigger: "manual",
+      });
+      const name = outcome.summary?.file;
+      if (outcome.status === "busy" || typeof name !== "string") throw new HttpError(409, backupMessages.backupBusy);
+      return { file: path.join(app.config.backupDir, name) };
     },
   );
 }

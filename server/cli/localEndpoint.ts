@@ -82,3 +82,30 @@ export async function askRunningServer(config: Pick<Config, "dataDir">, input: A
   const reasons = Object.values(errors).flat().map(String);
   return { ok: false, reason: reasons.join(" ") || String(body.error ?? `El servidor respondió ${response.status}`) };
 }
+
+export const LOCAL_BACKUP_PATH = "/api/v1/local/backup";
+
+export type BackupAnswer = { ok: true; file: string } | { ok: false; reason: string };
+
+/**
+ * `npm run backup` while an embedded server holds the data folder: the server writes the archive in
+ * BACKUP_DIR (the same machine and folder) and answers its path. Null: no server wrote its endpoint.
+ */
+export async function askServerBackup(config: Pick<Config, "dataDir">): Promise<BackupAnswer | null> {
+  const endpoint = readLocalAdminEndpoint(config);
+  if (!endpoint) return null;
+  let response: Response;
+  try {
+    response = await fetch(new URL(LOCAL_BACKUP_PATH, endpoint.url), {
+      method: "POST",
+      headers: { [LOCAL_ADMIN_HEADER]: endpoint.key },
+      // A large drive takes its time to pack.
+      signal: AbortSignal.timeout(30 * 60_000),
+    });
+  } catch (error) {
+    return { ok: false, reason: `No se pudo contactar al servidor SIA en ${endpoint.url}: ${(error as Error).message}` };
+  }
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (response.ok && typeof body.file === "string") return { ok: true, file: body.file };
+  return { ok: false, reason: String(body.error ?? `El servidor respondió ${response.status}`) };
+}

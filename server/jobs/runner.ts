@@ -21,6 +21,8 @@ export type JobRun = typeof job_runs.$inferSelect;
 
 export interface JobContext {
   tx: Tx;
+  /** The database itself, for a job that works beside its transaction (the backup dumps it). */
+  db: Db;
   now: Date;
   period: JobPeriod;
   mail: MailPort;
@@ -111,7 +113,7 @@ export async function runJob(
       .where(and(eq(job_runs.job, job.name), eq(job_runs.period_key, period.key)))
       .limit(1);
     if (existing && !options.force) return { status: "already_done", period, run: existing };
-    const summary = await job.run({ tx, now, period, mail: deps.mail, config: deps.config });
+    const summary = await job.run({ tx, db: deps.db, now, period, mail: deps.mail, config: deps.config });
     const detail = JSON.stringify({ ...summary, trigger: options.trigger ?? "scheduled", user_id: options.userId ?? null });
     const [run] = await tx
       .insert(job_runs)

@@ -360,6 +360,7 @@ export const jobMessages = {
     weekly_report: "Reporte semanal por espacio de trabajo",
     warranty_auto_close: "Cierre automático de garantías",
     mention_email: "Correo de menciones no vistas",
+    nightly_backup: "Respaldo nocturno",
   } as Record<string, string>,
   jobUnknown: "La tarea no existe",
   jobDone: (label: string, summary: string) => `${label}: ${summary}`,
@@ -626,4 +627,40 @@ export const moveMessages = {
     `Para iniciar SIA sobre PostgreSQL, con los mismos archivos (drive/, outbox/, secret.key siguen en ${dataDir}):\n` +
     `  DATA_DIR=${dataDir} DATABASE_URL=${target} npm start\n` +
     `La base embebida (${dataDir}/pglite) no se modificó más allá de sus migraciones; bórrela cuando ya no la necesite.`,
+} as const;
+
+/** Backups (`npm run backup`/`restore`, the nightly job, «Respaldar ahora»): server/cli/backups.ts. */
+export const backupMessages = {
+  written: (file: string, bytes: number) => `Respaldo escrito en ${file} (${bytes} bytes).`,
+  writtenByServer: (file: string, bytes: number) =>
+    `Respaldo escrito en ${file} (${bytes} bytes) por el servidor SIA en marcha, sin detenerlo.`,
+  restored: (file: string) => `Base de datos y archivos restaurados desde ${file}.`,
+  missingIn: "Falta el archivo de respaldo (--in archivo).",
+  missingFile: (file: string) => `No existe el respaldo ${file}.`,
+  noEmbedded: (dataDir: string) => `No hay una base de datos embebida en ${dataDir}.`,
+  inUse: (dataDir: string, what: string) =>
+    `La carpeta de datos ${dataDir} está en uso por un servidor SIA: deténgalo antes de ${what}.`,
+  serverUnreachable: (dataDir: string) =>
+    `La carpeta de datos ${dataDir} está en uso por un servidor SIA que no atendió la petición de respaldo: revise que esté en marcha o deténgalo y repita.`,
+  serverRefused: (reason: string) => `El servidor SIA no pudo respaldar: ${reason}`,
+  failed: (reason: string) => `El respaldo falló: ${reason}`,
+  restoreFailed: (reason: string) => `La restauración falló: ${reason}`,
+  damaged: (file: string, reason: string) =>
+    `El respaldo ${file} está dañado o no es un respaldo de SIA (${reason}); no se cambió nada.`,
+  badManifest: (file: string) => `El respaldo ${file} no trae un índice válido (manifest.json); no se cambió nada.`,
+  badChecksum: (file: string, entry: string) =>
+    `El respaldo ${file} está dañado: ${entry} no coincide con su suma de verificación; no se cambió nada.`,
+  otherKind: (file: string, kind: string) =>
+    kind === "postgresql"
+      ? `El respaldo ${file} es de PostgreSQL y esta instalación usa la base embebida: defina DATABASE_URL para restaurarlo.`
+      : `El respaldo ${file} es de la base embebida y esta instalación usa PostgreSQL: restáurelo sin DATABASE_URL y use npm run move-to-postgres.`,
+  notLoaded: (file: string, reason: string) => `El respaldo ${file} no se pudo cargar: ${reason}; no se cambió nada.`,
+  filesNotPlaced: (reason: string) =>
+    `La base de datos se restauró pero los archivos no se pudieron poner en su lugar (${reason}); los archivos anteriores se conservaron.`,
+  jobWritten: (name: string, removed: number) =>
+    removed === 0
+      ? `se escribió ${name}`
+      : `se escribió ${name} y se ${removed === 1 ? "borró 1 respaldo antiguo" : `borraron ${removed} respaldos antiguos`}`,
+  backupBusy: "Ya se está escribiendo un respaldo; intente de nuevo en un momento.",
+  backupDone: (name: string) => `Respaldo escrito: ${name}`,
 } as const;

@@ -119,6 +119,9 @@ export const permissionMatrix = {
   outbox: { list: admin, show: admin },
   // Scheduled jobs (server/jobs): administrators see their runs and run one by hand (create = run now).
   jobs: { list: admin, create: admin },
+  // Whole backups (database and DATA_DIR's files, secret.key among them): whoever holds one reads
+  // everything, so only administrators list, download (show) and take (create) them.
+  backups: { list: admin, show: admin, create: admin },
   // The drive (documents port): everyone signed in browses and opens files; administrators create folders.
   drive: { list: everyone, show: everyone, create: admin },
   // Inside an «Administración» folder (a client's or prospect's contracts, the PLD among them): listed and

@@ -48,7 +48,7 @@ export { type FieldLabelLookup, provideFieldLabels } from "./fieldLabels";
 export { HolidayImportError, type HolidayImportResult } from "./holidays";
 export { validationFromBody } from "./http";
 export type { IntegrationCheck, IntegrationView } from "./integrations";
-export type { JobRunAnswer, JobRunView, JobView } from "./jobs";
+export type { BackupDoneAnswer, BackupView, JobRunAnswer, JobRunView, JobView } from "./jobs";
 export type { OutboxMessage, OutboxSummary } from "./mail";
 export type { AuditLog, ProjectStage, ProjectTransition, QuotationTransition } from "./pipeline";
 

@@ -63,6 +63,8 @@ beforeAll(async () => {
   await t.app.mail.send({ to: "ana@example.com", subject: "Prueba del contrato", text: "Hola" });
   clients = {} as Record<RoleName, ApiClient>;
   for (const role of ROLES) clients[role] = (await signInAs(t.app, role)).api;
+  // One archive in BACKUP_DIR, so its download has something to read (its {name} is the list's id).
+  expect((await clients.admin.post("/api/v1/backups", {})).status).toBe(200);
   const res = await clients.admin.get("/api/docs/json");
   expect(res.status).toBe(200);
   document = res.body as Document;
@@ -152,14 +154,15 @@ describe("every GET route answers what it documents, as each role", () => {
     for (const { url, method, op } of operations()) {
       if (method !== "get" || NOT_CALLED.has(url) || url.startsWith("/api/docs")) continue;
       let target = url;
-      if (url.includes("{id}")) {
+      const placeholder = /\{(id|name)\}/.exec(url)?.[0];
+      if (placeholder) {
         const resource = ID_OF.find(([pattern]) => pattern.test(url))?.[1] ?? url.split("/")[3].replace(/\.csv$/, "");
         const id = await idFor(resource, PICK[url]);
         if (id === undefined) {
           failures.push(`${url}: no ${resource} in the demo data to read`);
           continue;
         }
-        target = url.replace("{id}", String(id));
+        target = url.replace(placeholder, String(id));
       }
       const query = (op.parameters ?? [])
         .filter((p) => p.in === "query" && p.required && !QUERY_FOR[url]?.includes(`${p.name}=`))

@@ -272,7 +272,7 @@ describe("two server processes", () => {
     // Monday: nothing weekly is due yet.
     const monday9 = zonedTime(addDays(monday, 7), 9 * 60);
     const early = await runDueJobs(deps(a), JOBS, monday9);
-    expect(early.map((r) => r.job)).toEqual(["warranty_auto_close", "mention_email"]);
+    expect(early.map((r) => r.job)).toEqual(["warranty_auto_close", "mention_email", "nightly_backup"]);
     expect(smtp.received).toHaveLength(0);
 
     const now = tuesdayAfter(monday);

@@ -73,6 +73,7 @@ const RULES: Record<string, Rule> = {
   "POST /sessions": { public: true },
   // Its own credential: a direct loopback connection with the key the server wrote in DATA_DIR (decision 032).
   "POST /local/create_admin": { public: true },
+  "POST /local/backup": { public: true },
   "GET /sessions/current": { signedIn: true },
   "DELETE /sessions": { signedIn: true },
   "GET /auth/config": { public: true },
@@ -155,6 +156,9 @@ const RULES: Record<string, Rule> = {
   "GET /outbox/:id/eml": m("outbox", "show"),
   "GET /jobs": m("jobs", "list"),
   "POST /jobs/:name/run": m("jobs", "create"),
+  "GET /backups": m("backups", "list"),
+  "POST /backups": m("backups", "create"),
+  "GET /backups/:name": m("backups", "show"),
   "GET /integrations": m("integrations", "list"),
   "POST /integrations/:port/check": m("integrations", "show"),
   // Project boards: a board is its project's members' (and the administrators'); no role here is a member.

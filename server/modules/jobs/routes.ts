@@ -6,12 +6,19 @@
  *   GET  /api/v1/jobs                    every job, its current period and its last runs
  *   POST /api/v1/jobs/:name/run {force}  runs the job now for its current period; a period already run
  *                                        sends nothing (status already_done) unless force is true
+ *   GET  /api/v1/backups                 the archives in BACKUP_DIR, newest first (matrix: backups list)
+ *   POST /api/v1/backups                 «Respaldar ahora»: runs the nightly backup job now (backups create)
+ *   GET  /api/v1/backups/:name           one archive, downloaded (backups show)
  */
 
+import fs from "node:fs";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { jobMessages } from "../../../src/core/messages";
+import { backupMessages, jobMessages } from "../../../src/core/messages";
 import {
+  backupDoneAnswer,
+  backupListAnswer,
   jobListAnswer,
   jobRunAnswer,
   jobRunBody,
@@ -19,10 +26,12 @@ import {
   outboxListQuery,
   outboxMessageAnswer,
 } from "../../../src/core/schemas/jobs";
+import { ARCHIVE_NAME, listArchives } from "../../cli/backups";
 import { currentUser, requires } from "../../http/auth";
 import { HttpError, notFound } from "../../http/errors";
 import { doc, fileAnswer } from "../../http/openapi";
 import { JOBS, jobByName } from "../../jobs";
+import { nightlyBackupJob } from "../../jobs/nightlyBackup";
 import { type JobRun, lastRuns, runJob } from "../../jobs/runner";
 import { listOutbox, outboxDir, readOutbox, readOutboxRaw } from "../../ports/mail";
 import { OUTBOX_ID } from "../../ports/mail/nodemailer";
@@ -31,6 +40,8 @@ import { OUTBOX_ID } from "../../ports/mail/nodemailer";
 const outboxParams = z.object({ id: z.string().regex(OUTBOX_ID) });
 /** A job by its name; an unknown one answers its own 404 (jobMessages.jobUnknown). */
 const jobParams = z.object({ name: z.string() });
+/** An archive by its file name: only the names SIA writes (anything else, a path among them, is a 404). */
+const backupParams = z.object({ name: z.string().regex(ARCHIVE_NAME) });
 
 const runView = (run: JobRun) => {
   let detail: Record<string, unknown> = {};
@@ -156,6 +167,68 @@ export async function jobsRoutes(api: FastifyInstance) {
         message,
         job_run: outcome.run ? runView(outcome.run) : null,
       };
+    },
+  );
+
+  api.get(
+    "/backups",
+    {
+      config: requires("backups", "list"),
+      schema: doc({ tags, summary: "Respaldos guardados en BACKUP_DIR", response: { 200: backupListAnswer } }),
+    },
+    async () => {
+      const backups = listArchives(api.config.backupDir).map((a) => ({ id: a.name, ...a }));
+      return { backups, meta: { total_count: backups.length, keep: api.config.BACKUP_KEEP } };
+    },
+  );
+
+  api.post(
+    "/backups",
+    {
+      config: requires("backups", "create"),
+      schema: doc({ tags, summary: "Respaldar ahora (base de datos y archivos)", response: { 200: backupDoneAnswer } }),
+    },
+    async (request) => {
+      const outcome = await runJob({ db: api.db.db, mail: api.mail, config: api.config }, nightlyBackupJob, {
+        force: true,
+        trigger: "manual",
+        userId: currentUser(request).id,
+      });
+      const name = outcome.summary?.file;
+      if (outcome.status === "busy" || typeof name !== "string") throw new HttpError(409, backupMessages.backupBusy);
+      const written = listArchives(api.config.backupDir).find((a) => a.name === name) ?? {
+        name,
+        size: 0,
+        created_at: new Date().toISOString(),
+      };
+      return { backup: { id: name, ...written }, message: backupMessages.backupDone(name) };
+    },
+  );
+
+  api.get(
+    "/backups/:name",
+    {
+      config: requires("backups", "show"),
+      schema: doc({
+        tags,
+        summary: "Descargar un respaldo",
+        params: backupParams,
+        response: {
+          200: fileAnswer(
+            "application/gzip",
+            "El respaldo (.tar.gz): base de datos, drive/, outbox/, secret.key y manifest.json",
+          ),
+        },
+      }),
+    },
+    async (request, reply) => {
+      const { name } = request.params as z.output<typeof backupParams>;
+      const file = path.join(api.config.backupDir, name);
+      if (!fs.existsSync(file)) throw notFound();
+      return reply
+        .type("application/gzip")
+        .header("content-disposition", `attachment; filename="${name}"`)
+        .send(fs.createReadStream(file));
     },
   );
 }

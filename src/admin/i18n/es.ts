@@ -693,6 +693,14 @@ export const sia = {
     close: "Cerrar",
     download: "Descargar .eml",
     schedule_note: "El recordatorio y el reporte semanales salen los martes; cada semana se envían una sola vez.",
+    backups: "Respaldos",
+    backup_now: "Respaldar ahora",
+    backup_note:
+      "Cada respaldo guarda la base de datos, los archivos del drive, el buzón y la clave de los secretos. Cada noche se escribe uno y se conservan los últimos %{keep}.",
+    backup_file: "Archivo",
+    backup_size: "Tamaño",
+    backup_empty: "Aún no hay respaldos.",
+    backup_download: "Descargar",
   },
   // project boards, the bell and «Avisos»; the product messages the server also sends stay in
   // src/core/messages.ts (boardMessages)

@@ -111,6 +111,68 @@ function JobsCard() {
   );
 }
 
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+function BackupsCard() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const dataProvider = useDataProvider<SiaDataProvider>();
+  const backups = useQuery({ queryKey: ["sia", "backups"], queryFn: () => dataProvider.listBackups() });
+  const backupNow = useMutation({
+    mutationFn: () => dataProvider.backupNow(),
+    onSuccess: (answer) => {
+      notify(answer.message, { type: "success" });
+      void queryClient.invalidateQueries({ queryKey: ["sia"] });
+    },
+    onError: (error) => notify(errorText(error), { type: "error" }),
+  });
+  return (
+    <Card sx={{ mt: 2 }}>
+      <CardContent>
+        <Stack direction="row" justifyContent="space-between" alignItems="center">
+          <Typography variant="h6" component="h2">
+            {translate("sia.outbox.backups")}
+          </Typography>
+          <Button variant="contained" size="small" disabled={backupNow.isPending} onClick={() => backupNow.mutate()}>
+            {translate("sia.outbox.backup_now")}
+          </Button>
+        </Stack>
+        <QueryState query={backups}>
+          {(list) => (
+            <>
+              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                {translate("sia.outbox.backup_note", { keep: list.meta.keep })}
+              </Typography>
+              {list.backups.length === 0 ? (
+                <Typography color="text.secondary">{translate("sia.outbox.backup_empty")}</Typography>
+              ) : (
+                <Table size="small" aria-label={translate("sia.outbox.backups")}>
+                  <TableHeader labels={["sia.outbox.backup_file", "sia.outbox.date", "sia.outbox.backup_size"]} actions />
+                  <TableBody>
+                    {list.backups.map((b) => (
+                      <TableRow key={b.name} data-testid={`backup-${b.name}`}>
+                        <TableCell>{b.name}</TableCell>
+                        <TableCell>{formatDateTime(b.created_at)}</TableCell>
+                        <TableCell>{megabytes(b.size)}</TableCell>
+                        <TableCell align="right">
+                          <Button component="a" size="small" href={`/api/v1/backups/${encodeURIComponent(b.name)}`} download>
+                            {translate("sia.outbox.backup_download")}
+                          </Button>
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+            </>
+          )}
+        </QueryState>
+      </CardContent>
+    </Card>
+  );
+}
+
 function MessageDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<SiaDataProvider>();
@@ -210,6 +272,7 @@ export function OutboxPage() {
   return (
     <AdminPageGuard resource="outbox" action="list" title="sia.outbox.title">
       <JobsCard />
+      <BackupsCard />
       <OutboxCard />
     </AdminPageGuard>
   );

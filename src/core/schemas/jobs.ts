@@ -76,3 +76,14 @@ export const jobRunAnswer = z.object({
   job_run: jobRunViewAnswer.nullable(),
 });
 export type JobRunAnswer = z.infer<typeof jobRunAnswer>;
+
+/** One archive of BACKUP_DIR (GET backups): its file name, size in bytes and when it was written. */
+export const backupAnswer = z.object({ id: z.string(), name: z.string(), size: z.number(), created_at: z.string() });
+export type BackupView = z.infer<typeof backupAnswer>;
+export const backupListAnswer = z.object({
+  backups: z.array(backupAnswer),
+  meta: z.object({ total_count: z.number(), keep: z.number() }),
+});
+/** POST backups: the archive written and the toast's text. */
+export const backupDoneAnswer = z.object({ backup: backupAnswer, message: z.string() });
+export type BackupDoneAnswer = z.infer<typeof backupDoneAnswer>;

@@ -1,0 +1,92 @@
+/**
+ * «Respaldar ahora» and the archives' list and download (administrators only): a whole backup written by
+ * the running app (database, drive/, outbox/, secret.key, manifest), and 401/403/404 for everyone else.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readTarGz } from "../../server/cli/tarball";
+import { messages } from "../../src/core/messages";
+import { buildTestApp, type TestApp } from "../support/app";
+import { type ApiClient, call, signInAs } from "../support/factories";
+
+let t: TestApp;
+let admin: ApiClient;
+let operator: ApiClient;
+let finance: ApiClient;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  admin = (await signInAs(t.app, "admin")).api;
+  operator = (await signInAs(t.app, "operator")).api;
+  finance = (await signInAs(t.app, "finance")).api;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("backups", () => {
+  it("signed out: 401; Operador and Finanzas: 403 on every backup route", async () => {
+    for (const [method, url] of [
+      ["GET", "/api/v1/backups"],
+      ["POST", "/api/v1/backups"],
+      ["GET", "/api/v1/backups/sia-2026-11-29T03-00-00.tar.gz"],
+    ] as const) {
+      const anonymous = await call(t.app, method, url);
+      expect(anonymous.status, url).toBe(401);
+      expect(anonymous.body.error).toBe(messages.unauthenticated);
+      for (const client of [operator, finance]) {
+        const refused = await client.request(method, url);
+        expect(refused.status, url).toBe(403);
+        expect(refused.body.error).toBe(messages.forbidden);
+      }
+    }
+    expect(fs.existsSync(t.app.config.backupDir) ? fs.readdirSync(t.app.config.backupDir) : []).toEqual([]);
+  });
+
+  it("an administrator backs up now, lists the archive and downloads it whole", async () => {
+    const drive = path.join(t.app.config.dataDir, "drive", "Clientes");
+    fs.mkdirSync(drive, { recursive: true });
+    fs.writeFileSync(path.join(drive, "contrato ñandú.txt"), "contrato firmado");
+
+    const made = await admin.post("/api/v1/backups", {});
+    expect(made.status, made.text).toBe(200);
+    const name = made.body.backup.name as string;
+    expect(name).toMatch(/^sia-.*\.tar\.gz$/);
+    expect(made.body.message).toContain(name);
+
+    const list = await admin.get("/api/v1/backups");
+    expect(list.status).toBe(200);
+    expect(list.body.backups.map((b: { name: string }) => b.name)).toEqual([name]);
+    expect(list.body.meta.keep).toBe(7);
+
+    const download = await t.app.inject({
+      method: "GET",
+      url: `/api/v1/backups/${name}`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers["content-type"]).toContain("application/gzip");
+    const entries = readTarGz(download.rawPayload);
+    const manifest = JSON.parse((entries.get("manifest.json") as Buffer).toString("utf8"));
+    expect(manifest.database).toBe(t.app.db.kind === "pg" ? "postgresql" : "pglite");
+    expect(entries.get("drive/Clientes/contrato ñandú.txt")?.toString()).toBe("contrato firmado");
+    expect(manifest.files.map((f: { path: string }) => f.path)).toContain("drive/Clientes/contrato ñandú.txt");
+
+    // The run is on the jobs page like any other job's.
+    const jobs = await admin.get("/api/v1/jobs");
+    const job = jobs.body.jobs.find((j: { name: string }) => j.name === "nightly_backup");
+    expect(job.runs[0]).toMatchObject({ trigger: "manual", file: name });
+  });
+
+  it("a name that is not an archive's, or a path, answers 404", async () => {
+    for (const url of [
+      "/api/v1/backups/sia-2000-01-01T00-00-00.tar.gz",
+      "/api/v1/backups/..%2Fsecret.key",
+      "/api/v1/backups/x",
+    ]) {
+      const res = await admin.get(url);
+      expect(res.status, url).toBe(404);
+    }
+  });
+});
