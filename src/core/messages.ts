@@ -662,5 +662,7 @@ export const backupMessages = {
       ? `se escribió ${name}`
       : `se escribió ${name} y se ${removed === 1 ? "borró 1 respaldo antiguo" : `borraron ${removed} respaldos antiguos`}`,
   backupBusy: "Ya se está escribiendo un respaldo; intente de nuevo en un momento.",
+  backupFailed: (reason: string) => `No se pudo escribir el respaldo: ${reason}`,
+  seeLog: "el servidor no pudo escribir el archivo (el registro del servidor dice por qué)",
   backupDone: (name: string) => `Respaldo escrito: ${name}`,
 } as const;

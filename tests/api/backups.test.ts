@@ -79,6 +79,26 @@ describe("backups", () => {
     expect(job.runs[0]).toMatchObject({ trigger: "manual", file: name });
   });
 
+  it("a backup the server cannot write is a Spanish 503, and no run is recorded", async () => {
+    const config = t.app.config as { backupDir: string };
+    const kept = config.backupDir;
+    // BACKUP_DIR names a file: the folder cannot be made, whoever runs the server (root included).
+    const notAFolder = path.join(t.app.config.dataDir, "no-es-carpeta");
+    fs.writeFileSync(notAFolder, "");
+    config.backupDir = notAFolder;
+    try {
+      const before = (await admin.get("/api/v1/jobs")).body.jobs.find((j: { name: string }) => j.name === "nightly_backup").runs;
+      const failed = await admin.post("/api/v1/backups", {});
+      expect(failed.status, failed.text).toBe(503);
+      expect(failed.body.error).toMatch(/^No se pudo escribir el respaldo: /);
+      expect(failed.text).not.toMatch(/at .*\.ts:\d+/);
+      const after = (await admin.get("/api/v1/jobs")).body.jobs.find((j: { name: string }) => j.name === "nightly_backup").runs;
+      expect(after).toEqual(before);
+    } finally {
+      config.backupDir = kept;
+    }
+  });
+
   it("a name that is not an archive's, or a path, answers 404", async () => {
     for (const url of [
       "/api/v1/backups/sia-2000-01-01T00-00-00.tar.gz",

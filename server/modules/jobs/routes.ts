@@ -26,10 +26,10 @@ import {
   outboxListQuery,
   outboxMessageAnswer,
 } from "../../../src/core/schemas/jobs";
-import { ARCHIVE_NAME, listArchives } from "../../cli/backups";
+import { ARCHIVE_NAME, BackupError, listArchives } from "../../cli/backups";
 import { currentUser, requires } from "../../http/auth";
 import { HttpError, notFound } from "../../http/errors";
-import { doc, fileAnswer } from "../../http/openapi";
+import { doc, errorAnswer, fileAnswer } from "../../http/openapi";
 import { JOBS, jobByName } from "../../jobs";
 import { nightlyBackupJob } from "../../jobs/nightlyBackup";
 import { type JobRun, lastRuns, runJob } from "../../jobs/runner";
@@ -186,13 +186,29 @@ export async function jobsRoutes(api: FastifyInstance) {
     "/backups",
     {
       config: requires("backups", "create"),
-      schema: doc({ tags, summary: "Respaldar ahora (base de datos y archivos)", response: { 200: backupDoneAnswer } }),
+      schema: doc({
+        tags,
+        summary: "Respaldar ahora (base de datos y archivos)",
+        response: {
+          200: backupDoneAnswer,
+          409: errorAnswer.describe("Ya se está escribiendo un respaldo"),
+          503: errorAnswer.describe("El servidor no pudo escribirlo (p. ej. falta pg_dump o BACKUP_DIR no es una carpeta)"),
+        },
+      }),
     },
     async (request) => {
       const outcome = await runJob({ db: api.db.db, mail: api.mail, config: api.config }, nightlyBackupJob, {
         force: true,
         trigger: "manual",
         userId: currentUser(request).id,
+      }).catch((error: unknown) => {
+        // The server cannot write it (pg_dump missing, BACKUP_DIR not a folder, a full disk): the
+        // administrator reads why in Spanish, and nothing was recorded as done.
+        request.log.error({ err: error }, "respaldo manual fallido");
+        throw new HttpError(
+          503,
+          backupMessages.backupFailed(error instanceof BackupError ? error.message : backupMessages.seeLog),
+        );
       });
       const name = outcome.summary?.file;
       if (outcome.status === "busy" || typeof name !== "string") throw new HttpError(409, backupMessages.backupBusy);
