@@ -38,8 +38,10 @@ async function prepare(config: Config, database: Database) {
   const locked = config.NODE_ENV === "production" ? await lockPublicDemoPasswords(database.db, PUBLIC_DEMO_PASSWORD) : [];
   for (const email of locked) {
     console.warn(
-      `${email} tenía la contraseña pública de demostración: ya no puede entrar con contraseña. ` +
-        "Asigne una nueva con npm run create-admin si la cuenta se usa.",
+      `${email} tenía la contraseña pública de demostración: ya no puede entrar con contraseña y sus sesiones se cerraron. ` +
+        (DEMO_ACCOUNTS.find((account) => account.email === email)?.role === "Administrador"
+          ? "Asígnele una nueva con npm run create-admin si la cuenta se usa."
+          : "Si la cuenta se usa, un administrador le asigna una contraseña nueva en Usuarios (npm run create-admin la haría administradora)."),
     );
   }
   return demo;

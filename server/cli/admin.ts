@@ -7,7 +7,7 @@ import { eq, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import { type Config, loadConfig, PUBLIC_DEMO_PASSWORD } from "../config";
 import { createDb, type Database, DataDirLockedError, type Db } from "../db/client";
-import { app_settings, employees, users } from "../db/schema";
+import { app_settings, employees, sessions, users } from "../db/schema";
 import { seedBase } from "../db/seed";
 import { askRunningServer } from "./localEndpoint";
 
@@ -70,6 +70,9 @@ export async function createAdmin(db: Db, input: CreateAdminInput): Promise<Crea
           password_changed_at: new Date(),
         })
         .where(eq(users.id, existing.id));
+      // A new password ends every session of the account, as a password change in the app does (its
+      // old password may be what someone else knows).
+      await tx.delete(sessions).where(eq(sessions.user_id, existing.id));
       userId = existing.id;
     } else {
       userName = name ?? "Administrador";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../server/auth/passwords";
 import { AdminInputError, createAdmin, runCreateAdmin } from "../../server/cli/admin";
 import type { Database } from "../../server/db/client";
-import { employees, users } from "../../server/db/schema";
+import { employees, sessions, users } from "../../server/db/schema";
 import { seedBase } from "../../server/db/seed";
 import { openTestDatabase } from "../support/app";
 
@@ -65,6 +65,10 @@ describe("createAdmin", () => {
       })
       .returning();
     await database.db.insert(employees).values({ name: "Pedro Ruiz", user_id: existing.id, is_active: false });
+    // A session opened with the old password: the new one ends it, as a change in the app does.
+    await database.db
+      .insert(sessions)
+      .values({ token_hash: "p".repeat(64), user_id: existing.id, expires_at: new Date(Date.now() + 86_400_000) });
     const result = await createAdmin(database.db, {
       email: "PEDRO@empresa.mx",
       password: "nueva-clave-1",
@@ -85,6 +89,7 @@ describe("createAdmin", () => {
     expect(await verifyPassword(rows[0].password_digest, "nueva-clave-1")).toBe(true);
     const [employee] = await database.db.select().from(employees).where(eq(employees.user_id, existing.id));
     expect(employee.is_active).toBe(true);
+    expect(await database.db.select().from(sessions).where(eq(sessions.user_id, existing.id))).toEqual([]);
   });
 
   it("refuses bad input with Spanish messages", async () => {

@@ -13,7 +13,7 @@ import { hashPassword, verifyPassword } from "../../server/auth/passwords";
 import { AdminInputError, validateAdminInput } from "../../server/cli/admin";
 import { loadConfig, PUBLIC_DEMO_PASSWORD } from "../../server/config";
 import { createDb } from "../../server/db/client";
-import { users } from "../../server/db/schema";
+import { sessions, users } from "../../server/db/schema";
 import { DEMO_ACCOUNT_EMAILS, lockPublicDemoPasswords, seedBase } from "../../server/db/seed";
 import { buildTestApp, openTestDatabase } from "../support/app";
 import { buildUser, call, signInAs } from "../support/factories";
@@ -77,7 +77,24 @@ describe("demo accounts already loaded", () => {
         { email: ownOne, name: "Demo 2", password_digest: ownDigest, operator_role: true },
         { email: "otra@firma.mx", name: "Otra", password_digest: publicDigest, operator_role: true },
       ]);
+      // Each signed in before going live.
+      const later = new Date(Date.now() + 86_400_000);
+      for (const [i, email] of [publicOne, ownOne].entries()) {
+        const [{ id }] = await database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+        await database.db.insert(sessions).values({ token_hash: `${i}`.repeat(64), user_id: id, expires_at: later });
+      }
       expect(await lockPublicDemoPasswords(database.db, PUBLIC_DEMO_PASSWORD)).toEqual([publicOne]);
+      const sessionsOf = async (email: string) =>
+        (
+          await database.db
+            .select({ id: sessions.id })
+            .from(sessions)
+            .innerJoin(users, eq(users.id, sessions.user_id))
+            .where(eq(users.email, email))
+        ).length;
+      // What the public password opened is closed; a session opened with the account's own password stays.
+      expect(await sessionsOf(publicOne)).toBe(0);
+      expect(await sessionsOf(ownOne)).toBe(1);
       const digestOf = async (email: string) =>
         (await database.db.select({ d: users.password_digest }).from(users).where(eq(users.email, email)))[0].d;
       expect(await digestOf(publicOne)).toBeNull();

@@ -3,12 +3,12 @@
  * seedDemo(): a believable small Mexican firm for demos and manual testing, only on an empty
  * database (no users), in one transaction, deterministic for a given date.
  */
-import { inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { ACTIVITY_TYPES } from "../../../src/core/constants";
 import { hashPassword, verifyPassword } from "../../auth/passwords";
 import type { DocumentsPort } from "../../ports/documents/port";
 import type { Db, Tx } from "../client";
-import { activity_type_catalogs, app_settings, users } from "../schema";
+import { activity_type_catalogs, app_settings, sessions, users } from "../schema";
 import { EMPLOYEES } from "./data";
 import { buildDemo, type DemoFigures } from "./demo";
 import { resetSequence } from "./sequences";
@@ -79,6 +79,9 @@ export async function lockPublicDemoPasswords(db: Db, publicPassword: string): P
       .update(users)
       .set({ password_digest: null, password_changed_at: new Date() })
       .where(sql`${users.id} = ${account.id} and ${users.password_digest} = ${account.digest}`);
+    // Whoever signed in with the public password (a demo before going live) is signed out too: the
+    // password no longer opens the account, nor does what it opened before.
+    await db.delete(sessions).where(eq(sessions.user_id, account.id));
     locked.push(account.email);
   }
   return locked;
