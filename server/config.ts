@@ -65,7 +65,7 @@ export const configSchema = z
       .optional()
       .transform((v) => (v === undefined || v === "" ? undefined : !["0", "false", "no", "off"].includes(v.toLowerCase())))
       .describe(
-        "Loads the demo firm on an empty database (0: start empty). Unset: on outside production on the embedded database; off in production and on PostgreSQL (there only when asked for explicitly).",
+        "Loads the demo firm on an empty database (0: start empty). Unset: loaded on the embedded database outside production; not loaded in production nor on PostgreSQL (there only with SIA_DEMO=1).",
       ),
     SIA_DEMO_PASSWORD: z
       .string()
@@ -103,7 +103,7 @@ export const configSchema = z
       .max(64)
       .optional()
       .describe(
-        "Server processes (server/cluster.ts). Unset: one per core but one on PostgreSQL, one on the embedded database, which only one process may open.",
+        "Server processes (server/cluster.ts). Unset: on PostgreSQL, the number of cores minus one (one left for the database), at least one; on the embedded database one, since only one process may open it.",
       ),
     LOGIN_MAX_FAILURES: z.coerce
       .number()

@@ -8,6 +8,7 @@ import { writeLocalAdminEndpoint } from "./cli/localEndpoint";
 import { isClusterWorker, processCount, runPrimary, runsJobs } from "./cluster";
 import { type Config, ConfigError, loadConfig, PUBLIC_DEMO_PASSWORD } from "./config";
 import { createDb, type Database, DataDirLockedError } from "./db/client";
+import { dbErrorReason } from "./db/errors";
 import { lockPublicDemoPasswords, seedBase, seedDemo } from "./db/seed";
 import { JOBS } from "./jobs";
 import { startJobs } from "./jobs/runner";
@@ -76,9 +77,17 @@ function printReady(config: Config, port: number, demo: boolean, processes: numb
   console.log(lines.join("\n"));
 }
 
-/** Start-up failed: a wrong configuration is told in its own words, anything else with its trace. */
+/**
+ * Start-up failed: a wrong configuration is told in its own words, anything else (most often a database
+ * that cannot be reached or used) in one line with the driver's reason; the trace only with
+ * LOG_LEVEL=debug, for whoever debugs SIA rather than installs it.
+ */
 export function exitWithError(error: unknown): never {
-  console.error(error instanceof ConfigError ? error.message : error);
+  if (error instanceof ConfigError) console.error(error.message);
+  else {
+    console.error(`SIA no pudo arrancar: ${dbErrorReason(error)}`);
+    if (["debug", "trace"].includes(process.env.LOG_LEVEL ?? "")) console.error(error);
+  }
   process.exit(1);
 }
 

@@ -7,6 +7,7 @@ import { eq, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import { type Config, loadConfig, PUBLIC_DEMO_PASSWORD } from "../config";
 import { createDb, type Database, DataDirLockedError, type Db } from "../db/client";
+import { dbErrorReason } from "../db/errors";
 import { app_settings, employees, sessions, users } from "../db/schema";
 import { seedBase } from "../db/seed";
 import { askRunningServer } from "./localEndpoint";
@@ -199,7 +200,7 @@ export async function runCreateAdmin(
     report(await createAdmin(database.db, input), io);
     return 0;
   } catch (error) {
-    io.err(error instanceof AdminInputError ? error.message : `No se pudo crear el administrador: ${(error as Error).message}`);
+    io.err(error instanceof AdminInputError ? error.message : `No se pudo crear el administrador: ${dbErrorReason(error)}`);
     return 1;
   } finally {
     await database.close();

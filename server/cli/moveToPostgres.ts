@@ -20,6 +20,7 @@ import pg from "pg";
 import { moveMessages as m } from "../../src/core/messages";
 import { loadConfig } from "../config";
 import { type Database, DataDirLockedError, MIGRATIONS_FOLDER, openPglite } from "../db/client";
+import { dbErrorReason } from "../db/errors";
 import type { Output } from "./admin";
 
 /** A refusal or failure told to the person at the terminal: its message only, never a stack trace. */
@@ -236,9 +237,7 @@ async function connectTarget(url: string): Promise<pg.Client> {
     await client.connect();
   } catch (error) {
     await client.end().catch(() => {});
-    const e = error as NodeJS.ErrnoException & { errors?: Error[] };
-    const reason = e.message || e.errors?.map((x) => x.message).join("; ") || e.code || String(error);
-    throw new MoveError(m.unreachable(shownUrl(url), reason));
+    throw new MoveError(m.unreachable(shownUrl(url), dbErrorReason(error)));
   }
   return client;
 }
@@ -332,7 +331,7 @@ export async function moveToPostgres(
       } catch (error) {
         await client.query("rollback").catch(() => {});
         if (error instanceof MoveError) throw error;
-        throw new MoveError(m.failed((error as Error).message));
+        throw new MoveError(m.failed(dbErrorReason(error)));
       }
     } finally {
       await source.close();
@@ -391,7 +390,7 @@ export async function runMoveToPostgres(
     io.out(m.nextStart(result.dataDir, result.target));
     return 0;
   } catch (error) {
-    io.err(error instanceof MoveError ? error.message : m.failed((error as Error).message));
+    io.err(error instanceof MoveError ? error.message : m.failed(dbErrorReason(error)));
     if (error instanceof MoveError && error.showUsage) io.err(m.usage);
     return 1;
   }
