@@ -63,9 +63,12 @@ async function openDatabase(config: Config) {
 /** What the terminal shows once SIA answers. */
 function printReady(config: Config, port: number, demo: boolean, processes: number) {
   const url = `http://${config.HOST === "0.0.0.0" ? "localhost" : config.HOST}:${port}`;
+  // Behind a proxy people type PUBLIC_URL; where the server itself listens is for whoever runs it.
   const lines = [
     "",
-    `SIA está listo en ${url}/app/activities`,
+    config.PUBLIC_URL
+      ? `SIA está listo en ${config.PUBLIC_URL.replace(/\/$/, "")}/app/activities (escucha en ${url})`
+      : `SIA está listo en ${url}/app/activities`,
     `Base de datos: ${config.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : `embebida en ${config.dataDir}`}`,
   ];
   if (processes > 1) lines.push(`Procesos del servidor: ${processes} (WEB_CONCURRENCY)`);

@@ -305,6 +305,8 @@ describe.skipIf(!NGINX)("SIA detrás de nginx (deploy/nginx/sia.conf)", () => {
       request.on("error", reject);
     });
     expect(redirect).toEqual({ status: 301, location: "https://127.0.0.1/app/activities" });
+    // The start says the address people type, not the one nginx reaches.
+    expect(server?.output()).toContain(`SIA está listo en https://127.0.0.1:${httpsPort}/app/activities (escucha en http://`);
 
     const signedIn = await call("POST", "/api/v1/sessions", { body: { email: adminEmail, password: PASSWORD } });
     expect(signedIn.status, signedIn.body).toBe(200);
