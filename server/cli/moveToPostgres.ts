@@ -12,7 +12,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -22,6 +21,7 @@ import { loadConfig } from "../config";
 import { type Database, DataDirLockedError, MIGRATIONS_FOLDER, openPglite } from "../db/client";
 import { dbErrorReason } from "../db/errors";
 import type { Output } from "./admin";
+import { parseCliArgs } from "./args";
 
 /** A refusal or failure told to the person at the terminal: its message only, never a stack trace. */
 export class MoveError extends Error {
@@ -375,10 +375,9 @@ export async function runMoveToPostgres(
 ): Promise<number> {
   let to: string | undefined;
   try {
-    const { values } = parseArgs({ args: argv, options: { to: { type: "string" } }, strict: true, allowPositionals: false });
-    to = values.to;
+    to = parseCliArgs(argv, { to: { type: "string" } }).to;
   } catch (error) {
-    io.err(m.badArguments((error as Error).message));
+    io.err((error as Error).message);
     io.err(m.usage);
     return 1;
   }

@@ -587,11 +587,19 @@ export const accessMessages = {
   localAdminSecret: "La clave local de administración no es válida: ejecute create-admin en la máquina del servidor",
 } as const;
 
+/** The command lines' arguments (create-admin, backup, restore, move-to-postgres): server/cli/args.ts. */
+export const argsMessages = {
+  invalid: (reason: string) => `Argumentos inválidos: ${reason}`,
+  missingValue: (option: string) => `Falta el valor de ${option}.`,
+  takesNoValue: (option: string) => `${option} no lleva valor.`,
+  unknownOption: (option: string) => `Opción desconocida: ${option}.`,
+  unexpected: (argument: string) => `Argumento inesperado: ${argument}.`,
+} as const;
+
 /** `npm run move-to-postgres`: the embedded database copied into an empty PostgreSQL (server/cli/moveToPostgres.ts). */
 export const moveMessages = {
   usage: "Uso: npm run move-to-postgres -- --to postgres://usuario:contraseña@servidor:5432/base",
   missingTo: "Falta la base de datos de destino (--to postgres://…).",
-  badArguments: (reason: string) => `Argumentos inválidos: ${reason}`,
   badUrl: (to: string) =>
     `«${to}» no es una dirección de PostgreSQL: debe empezar con postgres:// o postgresql:// y nombrar el servidor.`,
   databaseUrlSet:

@@ -26,7 +26,7 @@ import { audit } from "../../server/db/audit";
 import { type Database, openPglite, openPostgres } from "../../server/db/client";
 import { employees, project_messages, projects, users } from "../../server/db/schema";
 import { seedBase, seedDemo } from "../../server/db/seed";
-import { moveMessages } from "../../src/core/messages";
+import { argsMessages, moveMessages } from "../../src/core/messages";
 import { RESOURCE_SINGULARS } from "../../src/core/resources";
 import { adminUrl, withDatabase } from "../support/database-url";
 import { call } from "../support/factories";
@@ -193,7 +193,9 @@ describe("move-to-postgres refuses", () => {
     }
     const unknown = await move(["--hacia", TARGET]);
     expect(unknown.code).toBe(1);
-    expect(unknown.err).toContain(moveMessages.usage);
+    expect(unknown.err).toBe(`${argsMessages.unknownOption("--hacia")}\n${moveMessages.usage}`);
+    const noValue = await move(["--to"]);
+    expect(noValue.err).toBe(`${argsMessages.missingValue("--to")}\n${moveMessages.usage}`);
   });
 
   it("an unreachable target, and DATABASE_URL set (the source is DATA_DIR)", async () => {
