@@ -618,6 +618,7 @@ export const moveMessages = {
   mismatch: (tables: string[]) =>
     `Las filas copiadas no coinciden con las de origen en ${tables.join(", ")}: se deshizo todo y el destino quedó como estaba.`,
   failed: (reason: string) => `La copia falló y se deshizo (el destino quedó como estaba): ${reason}`,
+  interrupted: "Movimiento interrumpido: el destino quedó como estaba (vacío).",
   opening: (dataDir: string, target: string) => `Copiando la base embebida de ${dataDir} a ${target}…`,
   header: ["tabla", "filas origen", "filas destino", "suma de verificación", ""],
   rowOk: "bien",

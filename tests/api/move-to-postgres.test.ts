@@ -78,8 +78,8 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-const tablesOfTarget = async () => {
-  const client = new pg.Client({ connectionString: TARGET });
+const tablesOfTarget = async (target = TARGET) => {
+  const client = new pg.Client({ connectionString: target });
   await client.connect();
   try {
     const { rows } = await client.query(
@@ -176,6 +176,8 @@ afterAll(async () => {
   await admin(async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
     await c.query(`DROP DATABASE IF EXISTS ${NAME}_b WITH (FORCE)`);
+    await c.query(`DROP DATABASE IF EXISTS ${NAME}_c WITH (FORCE)`);
+    await c.query(`DROP DATABASE IF EXISTS ${NAME}_d WITH (FORCE)`);
   }).catch(() => {});
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -256,6 +258,68 @@ describe("move-to-postgres refuses", () => {
     expect("code" in failed && failed.code).toBe(1);
     expect(failed.stderr.trim()).toBe(`${moveMessages.badUrl("mysql://x/y")}\n${moveMessages.usage}`);
   });
+});
+
+/**
+ * The real command line, paused after its first batch (server/http/testPause.ts, «move_copy») for long
+ * enough to be interrupted there, mid-transaction.
+ */
+function startMove(target: string, shell = false) {
+  const command = [process.execPath, "--import", "tsx", "server/cli/move-to-postgres.ts", "--to", target];
+  const pausing = env({ SIA_TEST_PAUSE: "move_copy", SIA_TEST_PAUSE_MS: "1500" });
+  // Through a shell that does not exec it: the shell is the parent that goes away.
+  const child = shell
+    ? spawn("sh", ["-c", `${command.map((w) => `'${w}'`).join(" ")}; true`], { cwd: ROOT, env: pausing })
+    : spawn(command[0], command.slice(1), { cwd: ROOT, env: pausing });
+  const output = { out: "", err: "" };
+  child.stdout?.on("data", (chunk) => {
+    output.out += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output.err += chunk;
+  });
+  const paused = new Promise<void>((resolve, reject) => {
+    child.stdout?.on("data", () => output.out.includes("SIA_TEST_PAUSED move_copy") && resolve());
+    child.on("exit", () => reject(new Error(`terminó sin pausar:\n${output.out}\n${output.err}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output, paused, exited };
+}
+
+describe("move-to-postgres interrupted", () => {
+  it("by SIGTERM mid-copy: rolled back, said so, not «Listo»; a retry then moves", async () => {
+    const target = withDatabase(SERVER, `${NAME}_c`);
+    await admin((c) => c.query(`CREATE DATABASE ${NAME}_c`));
+    const run = startMove(target);
+    await run.paused;
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(143);
+    expect(run.output.err.trim()).toBe(moveMessages.interrupted);
+    expect(run.output.out).not.toContain("Listo");
+    expect(await tablesOfTarget(target)).toBe(0);
+
+    const retry = await move(["--to", target]);
+    expect(retry.err).toBe("");
+    expect(retry.code).toBe(0);
+  }, 120_000);
+
+  it("when the process that started it goes away (a killed npm run): it stops too", async () => {
+    const target = withDatabase(SERVER, `${NAME}_d`);
+    await admin((c) => c.query(`CREATE DATABASE ${NAME}_d`));
+    const run = startMove(target, true);
+    await run.paused;
+    // The shell dies without passing anything on; its child, the move, keeps the output pipes.
+    run.child.kill("SIGKILL");
+    const deadline = Date.now() + 20_000;
+    while (!run.output.err.includes(moveMessages.interrupted) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(run.output.err.trim()).toBe(moveMessages.interrupted);
+    expect(run.output.out).not.toContain("Listo");
+    // The orphan closes its connection as it ends: the target holds nothing.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await tablesOfTarget(target)).toBe(0);
+  }, 120_000);
 });
 
 describe("move-to-postgres moves the demo firm", () => {
