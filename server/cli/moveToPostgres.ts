@@ -65,6 +65,11 @@ export function shownUrl(url: string): string {
   return u.toString();
 }
 
+/** A word the shell reads back as it is: in single quotes, each ' inside written '\''. */
+export function shellQuoted(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 function targetUrl(to: string | undefined): string {
   if (!to?.trim()) throw new MoveError(m.missingTo, true);
   let url: URL;
@@ -452,7 +457,9 @@ export async function runMoveToPostgres(
     io.out(checkTable(result.tables));
     io.out(m.done(result.copiedTables, result.rows, result.sequences, (result.ms / 1000).toFixed(1)));
     io.out(m.sessionsKept(result.sessions));
-    io.out(m.nextStart(result.dataDir, result.target));
+    // Quoted to be pasted as it is; the password stays hidden (the line above says to write it in).
+    const command = `DATA_DIR=${shellQuoted(result.dataDir)} DATABASE_URL=${shellQuoted(result.target)} npm start`;
+    io.out(m.nextStart(result.dataDir, command, new URL(result.target).password !== ""));
     return 0;
   } catch (error) {
     io.err(error instanceof MoveError ? error.message : m.failed(dbErrorReason(error)));

@@ -632,9 +632,11 @@ export const moveMessages = {
       : n === 1
         ? "Se copió 1 sesión abierta: quien la tenía sigue dentro sin volver a entrar."
         : `Se copiaron ${n} sesiones abiertas: quienes las tenían siguen dentro sin volver a entrar.`,
-  nextStart: (dataDir: string, target: string) =>
-    `Para iniciar SIA sobre PostgreSQL, con los mismos archivos (drive/, outbox/, secret.key siguen en ${dataDir}):\n` +
-    `  DATA_DIR=${dataDir} DATABASE_URL=${target} npm start\n` +
+  /** `command` is already shell-quoted; `passwordHidden`: the target's password shows as *** in it. */
+  nextStart: (dataDir: string, command: string, passwordHidden: boolean) =>
+    `Para iniciar SIA sobre PostgreSQL, con los mismos archivos (drive/, outbox/, secret.key siguen en ${dataDir})` +
+    `${passwordHidden ? "; la contraseña no se muestra: escríbala en lugar de ***" : ""}:\n` +
+    `  ${command}\n` +
     `La base embebida (${dataDir}/pglite) no se modificó más allá de sus migraciones; bórrela cuando ya no la necesite.`,
 } as const;
 

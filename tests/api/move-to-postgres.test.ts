@@ -20,7 +20,7 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { build } from "../../server/app";
-import { runMoveToPostgres } from "../../server/cli/moveToPostgres";
+import { runMoveToPostgres, shellQuoted } from "../../server/cli/moveToPostgres";
 import { loadConfig } from "../../server/config";
 import { audit } from "../../server/db/audit";
 import { type Database, openPglite, openPostgres } from "../../server/db/client";
@@ -298,10 +298,24 @@ describe("move-to-postgres interrupted", () => {
     expect(run.output.out).not.toContain("Listo");
     expect(await tablesOfTarget(target)).toBe(0);
 
-    const retry = await move(["--to", target]);
+    // The retry names a password (the test server trusts any): the line to paste hides it, and says so.
+    const withPassword = new URL(target);
+    withPassword.password = "secreto";
+    const retry = await move(["--to", withPassword.toString()]);
     expect(retry.err).toBe("");
     expect(retry.code).toBe(0);
+    expect(retry.out).not.toContain("secreto");
+    withPassword.password = "***";
+    const command = `DATA_DIR=${shellQuoted(path.resolve(dataDir))} DATABASE_URL=${shellQuoted(withPassword.toString())} npm start`;
+    expect(retry.out).toContain(moveMessages.nextStart(path.resolve(dataDir), command, true));
+    expect(moveMessages.nextStart("/d", "c", true).split("\n")[0]).toMatch(/escríbala en lugar de \*\*\*:$/);
   }, 120_000);
+
+  it("prints the next start's line quoted for the shell", async () => {
+    const word = `/srv/datos de 'SIA' $HOME \\ "x" \`id\``;
+    const { stdout } = await promisify(execFile)("sh", ["-c", `printf %s ${shellQuoted(word)}`]);
+    expect(stdout).toBe(word);
+  });
 
   it("when the process that started it goes away (a killed npm run): it stops too", async () => {
     const target = withDatabase(SERVER, `${NAME}_d`);
@@ -334,7 +348,8 @@ describe("move-to-postgres moves the demo firm", () => {
     expect(lines.some((l) => l.includes(moveMessages.rowBad))).toBe(false);
     expect(checked.some((l) => l.startsWith("activities "))).toBe(true);
     expect(checked.some((l) => l.startsWith("drizzle.__drizzle_migrations "))).toBe(true);
-    expect(moved.out).toContain(`DATA_DIR=${path.resolve(dataDir)} DATABASE_URL=${TARGET} npm start`);
+    expect(moved.out).toContain(`  DATA_DIR='${path.resolve(dataDir)}' DATABASE_URL='${TARGET}' npm start`);
+    expect(moved.out).not.toContain("***");
     expect(moved.out).toContain(moveMessages.sessionsKept(1));
     const done = /Listo: (\d+) tablas, (\d+) filas/.exec(moved.out);
     figures.tables = Number(done?.[1]);
