@@ -141,11 +141,14 @@ export async function buildServer({ quiet = false } = {}) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await buildUi();
-  await buildServer();
+  const ui = await buildUi();
+  const server = await buildServer();
   // `--build-only`: an installation whose service may not write its own code (deploy/sia.service) builds
   // after each update, as the code's owner, and the service then finds everything current.
-  if (!process.argv.includes("--build-only")) {
+  if (process.argv.includes("--build-only")) {
+    const built = [ui && "la interfaz (dist/)", server && "el servidor (build/server/)"].filter(Boolean);
+    console.log(built.length ? `Compilado: ${built.join(" y ")}.` : "La compilación ya está al día.");
+  } else {
     const { main, exitWithError } = await import(pathToFileURL(SERVER_ENTRY).href);
     await main().catch(exitWithError);
   }

@@ -45,6 +45,18 @@ const SERVER = {
 };
 
 describe("scripts/start.mjs --build-only", () => {
+  it("says what it built, then that all is up to date", () => {
+    const dir = project(SERVER);
+    const first = start(dir, ["--build-only"]);
+    expect(first.stderr).toBe("");
+    expect(first.status).toBe(0);
+    expect(first.stdout).toBe("Compilando el servidor (esbuild)…\nCompilado: el servidor (build/server/).\n");
+    expect(fs.existsSync(path.join(dir, "build", "server", "main.js"))).toBe(true);
+    const again = start(dir, ["--build-only"]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toBe("La compilación ya está al día.\n");
+  });
+
   it("a server that does not compile: one line, esbuild's first error, no stack trace", () => {
     const dir = project({ ...SERVER, "server/main.ts": "export const = ;\nexport const también = ;\n" });
     const result = start(dir, ["--build-only"]);
