@@ -407,19 +407,22 @@ const consoleOutput: Output = { out: (l) => console.log(l), err: (l) => console.
 /** The exit code of an interrupted move: the shell's 128 + the signal's number (SIGTERM 143, SIGINT 130). */
 function interruptedCode(stop: AbortSignal): number {
   const signal = typeof stop.reason === "string" ? os.constants.signals[stop.reason as NodeJS.Signals] : undefined;
+  // The parent gone: as if its terminal had hung up.
   return 128 + (signal ?? os.constants.signals.SIGHUP);
 }
 
 /**
- * The signal the command line's move stops on: SIGINT, SIGTERM or SIGHUP (its reason is the signal's
- * name), or the process that started it going away. `npm run` and a killed parent do not always pass the
- * signal on, and a move that went on alone would commit while the person at the terminal believes it
- * stopped (a retry then finds the target full): so the parent is watched too — a parent that ends hands
- * its children to another process, and process.ppid changes.
+ * The signal the command line's move stops on: SIGINT or SIGTERM (its reason is the signal's name), or
+ * the process that started it going away. `npm run` and a killed parent do not always pass the signal on,
+ * and a move that went on alone would commit while the person at the terminal believes it stopped (a
+ * retry then finds the target full): so the parent is watched too — a parent that ends hands its children
+ * to another process, and process.ppid changes. (So `nohup` does not keep a move going past its shell.)
  */
 export function stopOnInterrupt(): AbortSignal {
   const controller = new AbortController();
-  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+  // Not SIGHUP: its default already ends the process (PostgreSQL rolls back the dropped connection), and
+  // a handler would undo nohup's, stopping a move meant to outlive its terminal.
+  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
   const stopBy = (signal: NodeJS.Signals) => {
     controller.abort(signal);
     // A second one ends the process at once (the server rolls back a connection that drops).
