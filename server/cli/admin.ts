@@ -2,7 +2,6 @@
  * The core of `npm run create-admin`: creates or promotes an administrator, with an employee so the
  * account can use the app. Kept apart from the command line so tests call it directly.
  */
-import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/passwords";
 import { type Config, loadConfig, PUBLIC_DEMO_PASSWORD } from "../config";
@@ -10,6 +9,7 @@ import { createDb, type Database, DataDirLockedError, type Db } from "../db/clie
 import { dbErrorReason } from "../db/errors";
 import { app_settings, employees, sessions, users } from "../db/schema";
 import { seedBase } from "../db/seed";
+import { parseCliArgs } from "./args";
 import { askRunningServer } from "./localEndpoint";
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -149,19 +149,15 @@ export async function runCreateAdmin(
 ): Promise<number> {
   let input: CreateAdminInput;
   try {
-    const { values } = parseArgs({
-      args: argv,
-      options: {
-        email: { type: "string" },
-        password: { type: "string" },
-        name: { type: "string" },
-      },
-      strict: true,
-      allowPositionals: false,
+    const values = parseCliArgs(argv, {
+      email: { type: "string" },
+      password: { type: "string" },
+      name: { type: "string" },
     });
     input = validateAdminInput(values);
   } catch (error) {
-    io.err(error instanceof AdminInputError ? error.message : `Argumentos inválidos: ${(error as Error).message}`);
+    // Both refusals (AdminInputError, ArgsError) are already Spanish sentences for the terminal.
+    io.err((error as Error).message);
     io.err(USAGE);
     return 1;
   }

@@ -17,7 +17,6 @@ import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { APP_VERSION } from "../../src/core/constants";
@@ -25,6 +24,7 @@ import { backupMessages } from "../../src/core/messages";
 import { ALL_SESSIONS, SESSIONS_CHANNEL } from "../auth/sessionCache";
 import { type Config, loadConfig } from "../config";
 import { DataDirLockedError, openPglite } from "../db/client";
+import { ArgsError, parseCliArgs } from "./args";
 import { askServerBackup } from "./localEndpoint";
 import { readTarGz, TarFormatError, TarGzWriter } from "./tarball";
 
@@ -405,13 +405,17 @@ export async function restore(inFile: string, env: NodeJS.ProcessEnv = process.e
 /** `npm run backup -- [--out archivo]`: exit code. */
 export async function runBackup(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
-    const { values } = parseArgs({ args: argv, options: { out: { type: "string" } } });
+    const values = parseCliArgs(argv, { out: { type: "string" } });
     const { file, viaServer } = await backup(values.out, env);
     const size = fs.statSync(file).size;
     console.log(viaServer ? backupMessages.writtenByServer(file, size) : backupMessages.written(file, size));
     return 0;
   } catch (error) {
-    console.error(error instanceof BackupError ? error.message : backupMessages.failed((error as Error).message));
+    console.error(
+      error instanceof BackupError || error instanceof ArgsError
+        ? error.message
+        : backupMessages.failed((error as Error).message),
+    );
     return 1;
   }
 }
@@ -419,13 +423,17 @@ export async function runBackup(argv: string[], env: NodeJS.ProcessEnv = process
 /** `npm run restore -- --in archivo`: exit code. */
 export async function runRestore(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   try {
-    const { values } = parseArgs({ args: argv, options: { in: { type: "string" } } });
+    const values = parseCliArgs(argv, { in: { type: "string" } });
     if (!values.in) throw new BackupError(backupMessages.missingIn);
     await restore(values.in, env);
     console.log(backupMessages.restored(path.resolve(values.in)));
     return 0;
   } catch (error) {
-    console.error(error instanceof BackupError ? error.message : backupMessages.restoreFailed((error as Error).message));
+    console.error(
+      error instanceof BackupError || error instanceof ArgsError
+        ? error.message
+        : backupMessages.restoreFailed((error as Error).message),
+    );
     return 1;
   }
 }

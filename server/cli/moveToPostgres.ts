@@ -5,14 +5,15 @@
  * All of it is one transaction on the target: the app's own migrations (so drizzle's migrations table ends
  * where the source's does), every table's rows in foreign-key order, every sequence set to the source's
  * value, then each table's row count and checksum compared with the source's. A difference rolls it all
- * back, so a failed move leaves the target as empty as it found it. The source is opened the way the
- * server opens it (its lock refuses while a server holds the folder) and only read, after the migrations
- * the next start would run anyway. The files of DATA_DIR (drive/, outbox/, secret.key) stay where they are:
+ * back, so a failed move leaves the target as empty as it found it; so does an interrupted one (a signal,
+ * or the process that started it going away: stopOnInterrupt), which never says «Listo». The source is
+ * opened the way the server opens it (its lock refuses while a server holds the folder) and only read,
+ * after the migrations the next start would run anyway. The files of DATA_DIR (drive/, outbox/, secret.key) stay where they are:
  * the next start uses the same DATA_DIR with DATABASE_URL set to the target.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { drizzle } from "drizzle-orm/node-postgres";
@@ -21,7 +22,9 @@ import { moveMessages as m } from "../../src/core/messages";
 import { loadConfig } from "../config";
 import { type Database, DataDirLockedError, MIGRATIONS_FOLDER, openPglite } from "../db/client";
 import { dbErrorReason } from "../db/errors";
+import { testPause } from "../http/testPause";
 import type { Output } from "./admin";
+import { parseCliArgs } from "./args";
 
 /** A refusal or failure told to the person at the terminal: its message only, never a stack trace. */
 export class MoveError extends Error {
@@ -60,6 +63,11 @@ export function shownUrl(url: string): string {
   const u = new URL(url);
   if (u.password) u.password = "***";
   return u.toString();
+}
+
+/** A word the shell reads back as it is: in single quotes, each ' inside written '\''. */
+export function shellQuoted(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function targetUrl(to: string | undefined): string {
@@ -177,7 +185,14 @@ async function migrateInTransaction(client: pg.Client) {
   });
 }
 
-async function copyTable(source: Transaction, client: pg.Client, table: SourceTable): Promise<number> {
+/** The move was stopped (a signal, or the terminal that started it went away): nothing was committed. */
+export class MoveInterrupted extends MoveError {
+  constructor() {
+    super(m.interrupted);
+  }
+}
+
+async function copyTable(source: Transaction, client: pg.Client, table: SourceTable, stop: AbortSignal): Promise<number> {
   const name = quote(table.name);
   const columns = table.columns.map(quote).join(", ");
   await source.query(`declare rows_of_table no scroll cursor for select to_json(t)::text as j from ${name} t`);
@@ -193,6 +208,8 @@ async function copyTable(source: Transaction, client: pg.Client, table: SourceTa
       [`[${rows.map((r) => r.j).join(",")}]`],
     );
     copied += rows.length;
+    await testPause("move_copy");
+    if (stop.aborted) throw new MoveInterrupted();
     if (table.selfReferencing) break;
   }
   await source.query("close rows_of_table");
@@ -246,6 +263,8 @@ export async function moveToPostgres(
   to: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
   onProgress: (line: string) => void = () => {},
+  /** Aborted: the transaction is rolled back and MoveInterrupted thrown, unless COMMIT was already sent. */
+  stop: AbortSignal = new AbortController().signal,
 ): Promise<MoveResult> {
   const url = targetUrl(to);
   if (env.DATABASE_URL?.trim()) throw new MoveError(m.databaseUrlSet);
@@ -258,7 +277,16 @@ export async function moveToPostgres(
   const started = performance.now();
   // The target's refusals first: they cost no opening of the embedded database.
   const client = await connectTarget(url);
+  // An abort closes the connection at once: the query in flight fails and PostgreSQL rolls the open
+  // transaction back, however long that query would have taken. Once COMMIT is sent it is left alone:
+  // the move is then done, and saying it was undone would be the lie.
+  let committing = false;
+  const hangUp = () => {
+    if (!committing) client.end().catch(() => {});
+  };
+  stop.addEventListener("abort", hangUp, { once: true });
   try {
+    if (stop.aborted) throw new MoveInterrupted();
     const full = await tablesWithRows(client);
     if (full.length) throw new MoveError(m.notEmpty(shownUrl(url), full.slice(0, 8)));
     const source = await openSource(config.dataDir);
@@ -266,6 +294,7 @@ export async function moveToPostgres(
       onProgress(m.opening(config.dataDir, shownUrl(url)));
       // What the next start would do: the source at the code's migrations, as the target will be.
       await source.migrate();
+      if (stop.aborted) throw new MoveInterrupted();
       const pglite = source.pglite as PGlite;
       for (const statement of SAME_TEXT) await pglite.query(statement);
       const tables = await sourceTables(pglite);
@@ -285,7 +314,7 @@ export async function moveToPostgres(
         await client.query("set constraints all deferred");
 
         await pglite.transaction(async (tx) => {
-          for (const table of tables) await copyTable(tx, client, table);
+          for (const table of tables) await copyTable(tx, client, table, stop);
         });
         for (const s of sequences) {
           await client.query("select setval($1::regclass, $2::bigint, $3)", [quote(s.name), s.last_value, s.is_called]);
@@ -316,6 +345,8 @@ export async function moveToPostgres(
           onProgress(checkTable(checks));
           throw new MoveError(m.mismatch(bad.map((c) => c.table)));
         }
+        if (stop.aborted) throw new MoveInterrupted();
+        committing = true;
         await client.query("commit");
         const copied = checks.filter((c) => tables.some((t) => t.name === c.table));
         return {
@@ -330,13 +361,19 @@ export async function moveToPostgres(
         };
       } catch (error) {
         await client.query("rollback").catch(() => {});
+        // Whatever failed after the abort (the closed connection's query, most likely) is the abort.
+        if (stop.aborted && !committing) throw new MoveInterrupted();
         if (error instanceof MoveError) throw error;
         throw new MoveError(m.failed(dbErrorReason(error)));
       }
     } finally {
       await source.close();
     }
+  } catch (error) {
+    if (stop.aborted && !committing && !(error instanceof MoveError)) throw new MoveInterrupted();
+    throw error;
   } finally {
+    stop.removeEventListener("abort", hangUp);
     await client.end().catch(() => {});
   }
 }
@@ -367,30 +404,69 @@ export function checkTable(checks: TableCheck[]): string {
 
 const consoleOutput: Output = { out: (l) => console.log(l), err: (l) => console.error(l) };
 
+/** The exit code of an interrupted move: the shell's 128 + the signal's number (SIGTERM 143, SIGINT 130). */
+function interruptedCode(stop: AbortSignal): number {
+  const signal = typeof stop.reason === "string" ? os.constants.signals[stop.reason as NodeJS.Signals] : undefined;
+  // The parent gone: as if its terminal had hung up.
+  return 128 + (signal ?? os.constants.signals.SIGHUP);
+}
+
+/**
+ * The signal the command line's move stops on: SIGINT or SIGTERM (its reason is the signal's name), or
+ * the process that started it going away. `npm run` and a killed parent do not always pass the signal on,
+ * and a move that went on alone would commit while the person at the terminal believes it stopped (a
+ * retry then finds the target full): so the parent is watched too — a parent that ends hands its children
+ * to another process, and process.ppid changes. (So `nohup` does not keep a move going past its shell.)
+ */
+export function stopOnInterrupt(): AbortSignal {
+  const controller = new AbortController();
+  // Not SIGHUP: its default already ends the process (PostgreSQL rolls back the dropped connection), and
+  // a handler would undo nohup's, stopping a move meant to outlive its terminal.
+  const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM"];
+  const stopBy = (signal: NodeJS.Signals) => {
+    controller.abort(signal);
+    // A second one ends the process at once (the server rolls back a connection that drops).
+    for (const s of signals) process.removeListener(s, stopBy);
+  };
+  for (const s of signals) process.once(s, stopBy);
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(watch);
+      controller.abort("parent");
+    }
+  }, 250);
+  watch.unref();
+  return controller.signal;
+}
+
 /** The whole command: returns the process exit code (0 moved, 1 refused or failed, the target untouched). */
 export async function runMoveToPostgres(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
   io: Output = consoleOutput,
+  stop?: AbortSignal,
 ): Promise<number> {
   let to: string | undefined;
   try {
-    const { values } = parseArgs({ args: argv, options: { to: { type: "string" } }, strict: true, allowPositionals: false });
-    to = values.to;
+    to = parseCliArgs(argv, { to: { type: "string" } }).to;
   } catch (error) {
-    io.err(m.badArguments((error as Error).message));
+    io.err((error as Error).message);
     io.err(m.usage);
     return 1;
   }
   try {
-    const result = await moveToPostgres(to, env, (line) => io.out(line));
+    const result = await moveToPostgres(to, env, (line) => io.out(line), stop);
     io.out(checkTable(result.tables));
     io.out(m.done(result.copiedTables, result.rows, result.sequences, (result.ms / 1000).toFixed(1)));
     io.out(m.sessionsKept(result.sessions));
-    io.out(m.nextStart(result.dataDir, result.target));
+    // Quoted to be pasted as it is; the password stays hidden (the line above says to write it in).
+    const command = `DATA_DIR=${shellQuoted(result.dataDir)} DATABASE_URL=${shellQuoted(result.target)} npm start`;
+    io.out(m.nextStart(result.dataDir, command, new URL(result.target).password !== ""));
     return 0;
   } catch (error) {
     io.err(error instanceof MoveError ? error.message : m.failed(dbErrorReason(error)));
+    if (error instanceof MoveInterrupted && stop) return interruptedCode(stop);
     if (error instanceof MoveError && error.showUsage) io.err(m.usage);
     return 1;
   }

@@ -6,7 +6,8 @@
  * that many milliseconds instead (a backup test acts while the transaction is open, then lets it commit).
  * Any other environment: a no-op.
  */
-export type PausePoint = "week_save" | "holiday_import" | "quotation_approval";
+/** "move_copy": npm run move-to-postgres, after each batch copied (its interruption test signals it there). */
+export type PausePoint = "week_save" | "holiday_import" | "quotation_approval" | "move_copy";
 
 export async function testPause(point: PausePoint): Promise<void> {
   if (process.env.NODE_ENV !== "test" || process.env.SIA_TEST_PAUSE !== point) return;

@@ -587,11 +587,19 @@ export const accessMessages = {
   localAdminSecret: "La clave local de administración no es válida: ejecute create-admin en la máquina del servidor",
 } as const;
 
+/** The command lines' arguments (create-admin, backup, restore, move-to-postgres): server/cli/args.ts. */
+export const argsMessages = {
+  invalid: (reason: string) => `Argumentos inválidos: ${reason}`,
+  missingValue: (option: string) => `Falta el valor de ${option}.`,
+  takesNoValue: (option: string) => `${option} no lleva valor.`,
+  unknownOption: (option: string) => `Opción desconocida: ${option}.`,
+  unexpected: (argument: string) => `Argumento inesperado: ${argument}.`,
+} as const;
+
 /** `npm run move-to-postgres`: the embedded database copied into an empty PostgreSQL (server/cli/moveToPostgres.ts). */
 export const moveMessages = {
   usage: "Uso: npm run move-to-postgres -- --to postgres://usuario:contraseña@servidor:5432/base",
   missingTo: "Falta la base de datos de destino (--to postgres://…).",
-  badArguments: (reason: string) => `Argumentos inválidos: ${reason}`,
   badUrl: (to: string) =>
     `«${to}» no es una dirección de PostgreSQL: debe empezar con postgres:// o postgresql:// y nombrar el servidor.`,
   databaseUrlSet:
@@ -610,6 +618,7 @@ export const moveMessages = {
   mismatch: (tables: string[]) =>
     `Las filas copiadas no coinciden con las de origen en ${tables.join(", ")}: se deshizo todo y el destino quedó como estaba.`,
   failed: (reason: string) => `La copia falló y se deshizo (el destino quedó como estaba): ${reason}`,
+  interrupted: "Movimiento interrumpido: el destino quedó como estaba (vacío).",
   opening: (dataDir: string, target: string) => `Copiando la base embebida de ${dataDir} a ${target}…`,
   header: ["tabla", "filas origen", "filas destino", "suma de verificación", ""],
   rowOk: "bien",
@@ -623,9 +632,11 @@ export const moveMessages = {
       : n === 1
         ? "Se copió 1 sesión abierta: quien la tenía sigue dentro sin volver a entrar."
         : `Se copiaron ${n} sesiones abiertas: quienes las tenían siguen dentro sin volver a entrar.`,
-  nextStart: (dataDir: string, target: string) =>
-    `Para iniciar SIA sobre PostgreSQL, con los mismos archivos (drive/, outbox/, secret.key siguen en ${dataDir}):\n` +
-    `  DATA_DIR=${dataDir} DATABASE_URL=${target} npm start\n` +
+  /** `command` is already shell-quoted; `passwordHidden`: the target's password shows as *** in it. */
+  nextStart: (dataDir: string, command: string, passwordHidden: boolean) =>
+    `Para iniciar SIA sobre PostgreSQL, con los mismos archivos (drive/, outbox/, secret.key siguen en ${dataDir})` +
+    `${passwordHidden ? "; la contraseña no se muestra: escríbala en lugar de ***" : ""}:\n` +
+    `  ${command}\n` +
     `La base embebida (${dataDir}/pglite) no se modificó más allá de sus migraciones; bórrela cuando ya no la necesite.`,
 } as const;
 

@@ -120,7 +120,10 @@ describe("runCreateAdmin", () => {
     expect(lines.err.join("\n")).toMatch(/Falta la contraseña[\s\S]*Uso: npm run create-admin/);
     const other = captured();
     expect(await runCreateAdmin(["--correo", "x@y.mx"], { DATA_DIR: "/nonexistent/sia" }, other.io)).toBe(1);
-    expect(other.lines.err[0]).toMatch(/^Argumentos inválidos/);
+    expect(other.lines.err[0]).toBe("Opción desconocida: --correo.");
+    const noValue = captured();
+    expect(await runCreateAdmin(["--email"], { DATA_DIR: "/nonexistent/sia" }, noValue.io)).toBe(1);
+    expect(noValue.lines.err[0]).toBe("Falta el valor de --email.");
   });
 
   it("refuses cleanly when a running server holds the data folder", async () => {

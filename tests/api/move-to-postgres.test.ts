@@ -20,13 +20,13 @@ import type { FastifyInstance } from "fastify";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { build } from "../../server/app";
-import { runMoveToPostgres } from "../../server/cli/moveToPostgres";
+import { runMoveToPostgres, shellQuoted } from "../../server/cli/moveToPostgres";
 import { loadConfig } from "../../server/config";
 import { audit } from "../../server/db/audit";
 import { type Database, openPglite, openPostgres } from "../../server/db/client";
 import { employees, project_messages, projects, users } from "../../server/db/schema";
 import { seedBase, seedDemo } from "../../server/db/seed";
-import { moveMessages } from "../../src/core/messages";
+import { argsMessages, moveMessages } from "../../src/core/messages";
 import { RESOURCE_SINGULARS } from "../../src/core/resources";
 import { adminUrl, withDatabase } from "../support/database-url";
 import { call } from "../support/factories";
@@ -78,8 +78,8 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-const tablesOfTarget = async () => {
-  const client = new pg.Client({ connectionString: TARGET });
+const tablesOfTarget = async (target = TARGET) => {
+  const client = new pg.Client({ connectionString: target });
   await client.connect();
   try {
     const { rows } = await client.query(
@@ -176,6 +176,8 @@ afterAll(async () => {
   await admin(async (c) => {
     await c.query(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
     await c.query(`DROP DATABASE IF EXISTS ${NAME}_b WITH (FORCE)`);
+    await c.query(`DROP DATABASE IF EXISTS ${NAME}_c WITH (FORCE)`);
+    await c.query(`DROP DATABASE IF EXISTS ${NAME}_d WITH (FORCE)`);
   }).catch(() => {});
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -193,7 +195,9 @@ describe("move-to-postgres refuses", () => {
     }
     const unknown = await move(["--hacia", TARGET]);
     expect(unknown.code).toBe(1);
-    expect(unknown.err).toContain(moveMessages.usage);
+    expect(unknown.err).toBe(`${argsMessages.unknownOption("--hacia")}\n${moveMessages.usage}`);
+    const noValue = await move(["--to"]);
+    expect(noValue.err).toBe(`${argsMessages.missingValue("--to")}\n${moveMessages.usage}`);
   });
 
   it("an unreachable target, and DATABASE_URL set (the source is DATA_DIR)", async () => {
@@ -256,6 +260,82 @@ describe("move-to-postgres refuses", () => {
   });
 });
 
+/**
+ * The real command line, paused after its first batch (server/http/testPause.ts, «move_copy») for long
+ * enough to be interrupted there, mid-transaction.
+ */
+function startMove(target: string, shell = false) {
+  const command = [process.execPath, "--import", "tsx", "server/cli/move-to-postgres.ts", "--to", target];
+  const pausing = env({ SIA_TEST_PAUSE: "move_copy", SIA_TEST_PAUSE_MS: "1500" });
+  // Through a shell that does not exec it: the shell is the parent that goes away.
+  const child = shell
+    ? spawn("sh", ["-c", `${command.map((w) => `'${w}'`).join(" ")}; true`], { cwd: ROOT, env: pausing })
+    : spawn(command[0], command.slice(1), { cwd: ROOT, env: pausing });
+  const output = { out: "", err: "" };
+  child.stdout?.on("data", (chunk) => {
+    output.out += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output.err += chunk;
+  });
+  const paused = new Promise<void>((resolve, reject) => {
+    child.stdout?.on("data", () => output.out.includes("SIA_TEST_PAUSED move_copy") && resolve());
+    child.on("exit", () => reject(new Error(`terminó sin pausar:\n${output.out}\n${output.err}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output, paused, exited };
+}
+
+describe("move-to-postgres interrupted", () => {
+  it("by SIGTERM mid-copy: rolled back, said so, not «Listo»; a retry then moves", async () => {
+    const target = withDatabase(SERVER, `${NAME}_c`);
+    await admin((c) => c.query(`CREATE DATABASE ${NAME}_c`));
+    const run = startMove(target);
+    await run.paused;
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(143);
+    expect(run.output.err.trim()).toBe(moveMessages.interrupted);
+    expect(run.output.out).not.toContain("Listo");
+    expect(await tablesOfTarget(target)).toBe(0);
+
+    // The retry names a password (the test server trusts any): the line to paste hides it, and says so.
+    const withPassword = new URL(target);
+    withPassword.password = "secreto";
+    const retry = await move(["--to", withPassword.toString()]);
+    expect(retry.err).toBe("");
+    expect(retry.code).toBe(0);
+    expect(retry.out).not.toContain("secreto");
+    withPassword.password = "***";
+    const command = `DATA_DIR=${shellQuoted(path.resolve(dataDir))} DATABASE_URL=${shellQuoted(withPassword.toString())} npm start`;
+    expect(retry.out).toContain(moveMessages.nextStart(path.resolve(dataDir), command, true));
+    expect(moveMessages.nextStart("/d", "c", true).split("\n")[0]).toMatch(/escríbala en lugar de \*\*\*:$/);
+  }, 120_000);
+
+  it("prints the next start's line quoted for the shell", async () => {
+    const word = `/srv/datos de 'SIA' $HOME \\ "x" \`id\``;
+    const { stdout } = await promisify(execFile)("sh", ["-c", `printf %s ${shellQuoted(word)}`]);
+    expect(stdout).toBe(word);
+  });
+
+  it("when the process that started it goes away (a killed npm run): it stops too", async () => {
+    const target = withDatabase(SERVER, `${NAME}_d`);
+    await admin((c) => c.query(`CREATE DATABASE ${NAME}_d`));
+    const run = startMove(target, true);
+    await run.paused;
+    // The shell dies without passing anything on; its child, the move, keeps the output pipes.
+    run.child.kill("SIGKILL");
+    const deadline = Date.now() + 20_000;
+    while (!run.output.err.includes(moveMessages.interrupted) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(run.output.err.trim()).toBe(moveMessages.interrupted);
+    expect(run.output.out).not.toContain("Listo");
+    // The orphan closes its connection as it ends: the target holds nothing.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await tablesOfTarget(target)).toBe(0);
+  }, 120_000);
+});
+
 describe("move-to-postgres moves the demo firm", () => {
   it("copies, verifies, and the app on PostgreSQL reads the same", async () => {
     const started = performance.now();
@@ -268,7 +348,8 @@ describe("move-to-postgres moves the demo firm", () => {
     expect(lines.some((l) => l.includes(moveMessages.rowBad))).toBe(false);
     expect(checked.some((l) => l.startsWith("activities "))).toBe(true);
     expect(checked.some((l) => l.startsWith("drizzle.__drizzle_migrations "))).toBe(true);
-    expect(moved.out).toContain(`DATA_DIR=${path.resolve(dataDir)} DATABASE_URL=${TARGET} npm start`);
+    expect(moved.out).toContain(`  DATA_DIR='${path.resolve(dataDir)}' DATABASE_URL='${TARGET}' npm start`);
+    expect(moved.out).not.toContain("***");
     expect(moved.out).toContain(moveMessages.sessionsKept(1));
     const done = /Listo: (\d+) tablas, (\d+) filas/.exec(moved.out);
     figures.tables = Number(done?.[1]);

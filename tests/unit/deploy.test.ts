@@ -95,6 +95,13 @@ describe("deploy/sia.service", () => {
     expect(one("Restart")).toBe("on-failure");
   });
 
+  it("no reinicia para siempre un arranque cuya compilación no puede escribir", () => {
+    // start.mjs's exit code for a stale build in read-only code: the unit does not restart on it.
+    const code = /const CANNOT_BUILD = (\d+);/.exec(fs.readFileSync(path.join(ROOT, "scripts", "start.mjs"), "utf8"))?.[1];
+    expect(code).toBeDefined();
+    expect((one("RestartPreventExitStatus") ?? "").split(/\s+/)).toContain(code);
+  });
+
   it("corre sin privilegios y solo escribe en DATA_DIR", () => {
     expect(one("User")).toBe("sia");
     expect(one("NoNewPrivileges")).toBe("yes");
