@@ -46,6 +46,12 @@ export interface Manifest {
   created_at: string;
   database: "postgresql" | "pglite";
   files: Array<{ path: string; size: number; sha256: string }>;
+  /**
+   * Every folder of drive/ and outbox/ (those two included), parents first, with its permission bits: the
+   * drive's client and project folders are mostly empty, and a folder is not implied by any file. Absent
+   * in archives of earlier versions.
+   */
+  folders?: Array<{ path: string; mode: number }>;
 }
 
 function run(command: string, args: string[]): Promise<void> {
@@ -104,13 +110,14 @@ export const pgliteDump =
     fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   };
 
-function filesUnder(root: string, prefix: string): Array<{ name: string; file: string }> {
-  if (!fs.existsSync(root)) return [];
-  const out: Array<{ name: string; file: string }> = [];
+/** A folder's tree, the folder first and each folder before what it holds (symbolic links are skipped). */
+function entriesUnder(root: string, prefix: string): Array<{ name: string; file: string; folder: boolean }> {
+  if (!fs.lstatSync(root, { throwIfNoEntry: false })?.isDirectory()) return [];
+  const out = [{ name: prefix, file: root, folder: true }];
   for (const entry of fs.readdirSync(root, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const file = path.join(root, entry.name);
-    if (entry.isDirectory()) out.push(...filesUnder(file, `${prefix}/${entry.name}`));
-    else if (entry.isFile()) out.push({ name: `${prefix}/${entry.name}`, file });
+    if (entry.isDirectory()) out.push(...entriesUnder(file, `${prefix}/${entry.name}`));
+    else if (entry.isFile()) out.push({ name: `${prefix}/${entry.name}`, file, folder: false });
   }
   return out;
 }
@@ -140,8 +147,15 @@ export async function writeArchive(
     const writer = new TarGzWriter(partial);
     try {
       await writer.addFile(DB_ENTRY[kind], dbFile);
-      for (const folder of FOLDERS)
-        for (const { name, file } of filesUnder(path.join(config.dataDir, folder), folder)) await writer.addFile(name, file);
+      const folders: NonNullable<Manifest["folders"]> = [];
+      for (const root of FOLDERS)
+        for (const { name, file, folder } of entriesUnder(path.join(config.dataDir, root), root)) {
+          if (!folder) await writer.addFile(name, file);
+          else {
+            await writer.addFolder(name, file);
+            folders.push({ path: name, mode: fs.statSync(file).mode & 0o7777 });
+          }
+        }
       for (const name of FILES) {
         const file = path.join(config.dataDir, name);
         if (fs.existsSync(file)) await writer.addFile(name, file);
@@ -153,6 +167,7 @@ export async function writeArchive(
         created_at: now.toISOString(),
         database: kind === "pg" ? "postgresql" : "pglite",
         files: [...writer.entries],
+        folders,
       };
       await writer.addBuffer(MANIFEST, Buffer.from(JSON.stringify(manifest, null, 2)));
       await writer.close();
@@ -239,6 +254,12 @@ function allowedEntry(name: string) {
   );
 }
 
+/** Folders a manifest may name: drive/ and outbox/ and what is under them. */
+function allowedFolder(name: string) {
+  if (name.split("/").some((part) => part === "" || part === "." || part === "..")) return false;
+  return FOLDERS.some((folder) => name === folder || name.startsWith(`${folder}/`));
+}
+
 /** Reads and checks the archive: its manifest, and every entry against its size and sha256. */
 function readArchive(source: string, data: Buffer): { manifest: Manifest; entries: Map<string, Buffer> } | null {
   let entries: Map<string, Buffer>;
@@ -256,7 +277,12 @@ function readArchive(source: string, data: Buffer): { manifest: Manifest; entrie
   } catch {
     throw new BackupError(backupMessages.badManifest(source));
   }
-  if (manifest.format !== ARCHIVE_FORMAT || !Array.isArray(manifest.files) || !manifest.files.every((f) => allowedEntry(f.path)))
+  if (
+    manifest.format !== ARCHIVE_FORMAT ||
+    !Array.isArray(manifest.files) ||
+    !manifest.files.every((f) => allowedEntry(f.path)) ||
+    !(manifest.folders ?? []).every((f) => allowedFolder(f.path) && Number.isInteger(f.mode) && f.mode >= 0 && f.mode <= 0o7777)
+  )
     throw new BackupError(backupMessages.badManifest(source));
   for (const file of manifest.files) {
     const body = entries.get(file.path);
@@ -378,6 +404,13 @@ export async function restore(inFile: string, env: NodeJS.ProcessEnv = process.e
       const target = path.join(staged, ...file.path.split("/"));
       fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
       fs.writeFileSync(target, entries.get(file.path) as Buffer, { mode: file.path === "secret.key" ? 0o600 : 0o644 });
+    }
+    // Folders after the files (writing a file makes its parents 700): the empty ones are made, and every
+    // one takes the mode it had; the owner keeps the right to enter and write it, or the swap would fail.
+    for (const folder of manifest.folders ?? []) {
+      const target = path.join(staged, ...folder.path.split("/"));
+      fs.mkdirSync(target, { recursive: true, mode: 0o700 });
+      fs.chmodSync(target, folder.mode | 0o700);
     }
     if (kind === "pg") {
       const dumpFile = path.join(staged, DB_ENTRY.pg);

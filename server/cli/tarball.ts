@@ -1,6 +1,7 @@
 /**
  * A small .tar.gz writer and reader (POSIX ustar, with a PAX record for names ustar cannot hold), enough
- * for SIA's backup archives: regular files only. No tar package is installed and the format is short; the
+ * for SIA's backup archives: regular files and folders (a folder is an entry of its own, so an empty one
+ * and its mode survive). No tar package is installed and the format is short; the
  * archives stay readable by `tar -xzf` for a person who wants to look inside.
  */
 import { createHash } from "node:crypto";
@@ -14,10 +15,12 @@ function octal(value: number, width: number) {
   return `${value.toString(8).padStart(width - 1, "0")}\0`;
 }
 
-function header(name: string, size: number, type: "0" | "x", mtime: number) {
+type EntryType = "0" | "5" | "x";
+
+function header(name: string, size: number, type: EntryType, mtime: number, mode = 0o644) {
   const block = Buffer.alloc(BLOCK);
   block.write(name, 0, 100, "utf8");
-  block.write(octal(0o644, 8), 100, "ascii");
+  block.write(octal(mode, 8), 100, "ascii");
   block.write(octal(0, 8), 108, "ascii");
   block.write(octal(0, 8), 116, "ascii");
   block.write(octal(size, 12), 124, "ascii");
@@ -32,15 +35,20 @@ function header(name: string, size: number, type: "0" | "x", mtime: number) {
 }
 
 /** A name that is not short plain ASCII goes in a PAX record before its header (any length, UTF-8). */
-function headers(name: string, size: number, mtime: number): Buffer[] {
-  if (/^[\x20-\x7e]{1,99}$/.test(name)) return [header(name, size, "0", mtime)];
+function headers(name: string, size: number, mtime: number, type: "0" | "5" = "0", mode = 0o644): Buffer[] {
+  if (/^[\x20-\x7e]{1,99}$/.test(name)) return [header(name, size, type, mtime, mode)];
   const body = ` path=${name}\n`;
   const bytes = Buffer.byteLength(body);
   // The record's length counts its own digits.
   let length = bytes + 1;
   while (String(length).length + bytes !== length) length = String(length).length + bytes;
   const record = Buffer.from(`${length}${body}`, "utf8");
-  return [header("PaxHeader", record.length, "x", mtime), record, padding(record.length), header("sia-entry", size, "0", mtime)];
+  return [
+    header("PaxHeader", record.length, "x", mtime),
+    record,
+    padding(record.length),
+    header("sia-entry", size, type, mtime, mode),
+  ];
 }
 
 const padding = (size: number) => Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
@@ -73,6 +81,12 @@ export class TarGzWriter {
     await this.write(data);
     await this.write(padding(data.length));
     this.entries.push({ path: name, size: data.length, sha256: createHash("sha256").update(data).digest("hex") });
+  }
+
+  /** A folder's entry (`name` without the trailing slash), with its permission bits. */
+  async addFolder(name: string, folder: string) {
+    const stat = fs.statSync(folder);
+    for (const part of headers(`${name}/`, 0, Math.floor(stat.mtimeMs / 1000), "5", stat.mode & 0o7777)) await this.write(part);
   }
 
   async addFile(name: string, file: string) {
@@ -108,6 +122,11 @@ export class TarFormatError extends Error {}
 
 /** Every regular file of a .tar.gz (or plain .tar) held in memory, by path. */
 export function readTarGz(data: Buffer): Map<string, Buffer> {
+  return readTarEntries(data).files;
+}
+
+/** Regular files by path, and folders (path without the trailing slash) with their permission bits. */
+export function readTarEntries(data: Buffer): { files: Map<string, Buffer>; folders: Map<string, number> } {
   let tar: Buffer;
   try {
     tar = data[0] === 0x1f && data[1] === 0x8b ? gunzipSync(data) : data;
@@ -115,6 +134,7 @@ export function readTarGz(data: Buffer): Map<string, Buffer> {
     throw new TarFormatError(`no es un archivo gzip válido (${(error as Error).message})`);
   }
   const files = new Map<string, Buffer>();
+  const folders = new Map<string, number>();
   let offset = 0;
   let paxPath: string | undefined;
   while (offset + BLOCK <= tar.length) {
@@ -139,6 +159,10 @@ export function readTarGz(data: Buffer): Map<string, Buffer> {
     const name = paxPath ?? (prefix ? `${prefix}/${short}` : short);
     paxPath = undefined;
     if (type === "0" || type === "\0" || type === "") files.set(name, Buffer.from(body));
+    else if (type === "5") {
+      const mode = Number.parseInt(block.toString("ascii", 100, 108).replace(/\0.*$/, "").trim() || "755", 8);
+      folders.set(name.replace(/\/+$/, ""), mode & 0o7777);
+    }
   }
-  return files;
+  return { files, folders };
 }

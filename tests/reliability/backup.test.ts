@@ -177,6 +177,31 @@ describe("backup and restore", () => {
     figures.rows = Object.values(after.counts).reduce((a, b) => a + b, 0);
   });
 
+  it("empty folders of drive/ and outbox/ come back, each with its mode", async () => {
+    // The drive's client and project folders hold no file until something is uploaded.
+    const empty = dataFile("drive", "Clientes", "Sin archivos ñandú", "Proyecto vacío");
+    fs.mkdirSync(empty, { recursive: true });
+    fs.chmodSync(dataFile("drive"), 0o755);
+    fs.chmodSync(empty, 0o750);
+    fs.mkdirSync(dataFile("outbox"), { recursive: true });
+    fs.chmodSync(dataFile("outbox"), 0o755);
+    const file = path.join(dir, "carpetas.tar.gz");
+    await store.withDatabase(async () => {});
+    await backup(file, env());
+
+    fs.rmSync(dataFile("drive", "Clientes", "Sin archivos ñandú"), { recursive: true });
+    fs.chmodSync(dataFile("drive"), 0o700);
+    await restore(file, env());
+    const mode = (p: string) => fs.statSync(p).mode & 0o7777;
+    expect(fs.statSync(empty).isDirectory()).toBe(true);
+    expect(fs.readdirSync(empty)).toEqual([]);
+    expect(mode(empty)).toBe(0o750);
+    expect(mode(dataFile("drive"))).toBe(0o755);
+    expect(mode(dataFile("outbox"))).toBe(0o755);
+    const manifest = JSON.parse((readTarGz(fs.readFileSync(file)).get("manifest.json") as Buffer).toString("utf8"));
+    expect(manifest.folders).toContainEqual({ path: "drive/Clientes/Sin archivos ñandú/Proyecto vacío", mode: 0o750 });
+  });
+
   it("a damaged archive, or one whose database does not load, changes nothing", async () => {
     const good = path.join(dir, "sia.tar.gz");
     const database = await store.withDatabase(tableCounts);
