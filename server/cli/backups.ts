@@ -183,15 +183,25 @@ export async function writeArchive(
   }
 }
 
-/** BACKUP_DIR's archives, newest first. */
+/**
+ * A regular file of BACKUP_DIR by an archive's name, or undefined. lstat, not stat: a symbolic link named
+ * like an archive would hand out what it points to (secret.key), and a folder so named cannot be read or
+ * deleted as a file; neither is SIA's.
+ */
+export function archiveFile(dir: string, name: string) {
+  if (!ARCHIVE_NAME.test(name)) return undefined;
+  const stat = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+  return stat?.isFile() ? stat : undefined;
+}
+
+/** BACKUP_DIR's archives (regular files only), newest first. */
 export function listArchives(dir: string) {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
-    .filter((name) => ARCHIVE_NAME.test(name))
-    .map((name) => {
-      const stat = fs.statSync(path.join(dir, name));
-      return { name, size: stat.size, created_at: stat.mtime.toISOString() };
+    .flatMap((name) => {
+      const stat = archiveFile(dir, name);
+      return stat ? [{ name, size: stat.size, created_at: stat.mtime.toISOString() }] : [];
     })
     .sort((a, b) => b.name.localeCompare(a.name, "en", { numeric: true }));
 }

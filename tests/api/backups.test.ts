@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pruneArchives } from "../../server/cli/backups";
 import { readTarGz } from "../../server/cli/tarball";
 import { messages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
@@ -107,6 +108,35 @@ describe("backups", () => {
     ]) {
       const res = await admin.get(url);
       expect(res.status, url).toBe(404);
+    }
+  });
+
+  it("only regular files of BACKUP_DIR are archives: a folder or a link named like one is not listed, served or pruned", async () => {
+    const dir = t.app.config.backupDir;
+    fs.mkdirSync(dir, { recursive: true });
+    const secret = path.join(t.app.config.dataDir, "secret.key");
+    fs.writeFileSync(secret, "clave secreta");
+    const folder = "sia-2001-01-01T00-00-00.tar.gz";
+    const link = "sia-2001-01-02T00-00-00.tar.gz";
+    fs.mkdirSync(path.join(dir, folder));
+    fs.symlinkSync(secret, path.join(dir, link));
+    try {
+      const list = await admin.get("/api/v1/backups");
+      expect(list.status).toBe(200);
+      const names = list.body.backups.map((b: { name: string }) => b.name);
+      expect(names).not.toContain(folder);
+      expect(names).not.toContain(link);
+      for (const name of [folder, link]) {
+        const res = await admin.get(`/api/v1/backups/${name}`);
+        expect(res.status, name).toBe(404);
+        expect(res.text).not.toContain("clave secreta");
+      }
+      expect(() => pruneArchives(dir, 0)).not.toThrow();
+      expect(fs.statSync(path.join(dir, folder)).isDirectory()).toBe(true);
+      expect(fs.lstatSync(path.join(dir, link)).isSymbolicLink()).toBe(true);
+    } finally {
+      fs.rmSync(path.join(dir, folder), { recursive: true, force: true });
+      fs.rmSync(path.join(dir, link), { force: true });
     }
   });
 });

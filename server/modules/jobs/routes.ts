@@ -26,7 +26,7 @@ import {
   outboxListQuery,
   outboxMessageAnswer,
 } from "../../../src/core/schemas/jobs";
-import { ARCHIVE_NAME, BackupError, listArchives } from "../../cli/backups";
+import { ARCHIVE_NAME, archiveFile, BackupError, listArchives } from "../../cli/backups";
 import { currentUser, requires } from "../../http/auth";
 import { HttpError, notFound } from "../../http/errors";
 import { doc, errorAnswer, fileAnswer } from "../../http/openapi";
@@ -240,11 +240,18 @@ export async function jobsRoutes(api: FastifyInstance) {
     async (request, reply) => {
       const { name } = request.params as z.output<typeof backupParams>;
       const file = path.join(api.config.backupDir, name);
-      if (!fs.existsSync(file)) throw notFound();
+      if (!archiveFile(api.config.backupDir, name)) throw notFound();
+      // O_NOFOLLOW: a link put in its place after the check is refused too, never followed.
+      const opened = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW).catch(() => undefined);
+      if (!opened) throw notFound();
+      if (!(await opened.stat()).isFile()) {
+        await opened.close();
+        throw notFound();
+      }
       return reply
         .type("application/gzip")
         .header("content-disposition", `attachment; filename="${name}"`)
-        .send(fs.createReadStream(file));
+        .send(opened.createReadStream());
     },
   );
 }
