@@ -36,8 +36,11 @@ export const ARCHIVE_FORMAT = "sia-respaldo";
 const FOLDERS = ["drive", "outbox"] as const;
 const FILES = ["secret.key"] as const;
 const DB_ENTRY = { pg: "database.dump", pglite: "database.tar.gz" } as const;
-/** The archives SIA writes in BACKUP_DIR (the only names listed, downloaded and pruned). */
-export const ARCHIVE_NAME = /^sia-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:-\d+)?\.tar\.gz$/;
+/**
+ * The archives SIA writes in BACKUP_DIR (the only names listed, downloaded and pruned): the time, a counter
+ * when two fall in the same second, and `-manual` for one asked by hand, which pruning leaves alone.
+ */
+export const ARCHIVE_NAME = /^sia-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2})(?:-(\d+))?(-manual)?\.tar\.gz$/;
 
 export interface Manifest {
   format: typeof ARCHIVE_FORMAT;
@@ -125,10 +128,19 @@ function entriesUnder(root: string, prefix: string): Array<{ name: string; file:
 const stamp = (now: Date) => now.toISOString().replace(/[:.]/g, "-").slice(0, 19);
 
 /** A new archive's name in `dir` (never an existing one: two backups in the same second both stay). */
-export function archiveName(dir: string, now = new Date()) {
-  let name = `sia-${stamp(now)}.tar.gz`;
-  for (let i = 1; fs.existsSync(path.join(dir, name)); i++) name = `sia-${stamp(now)}-${i}.tar.gz`;
+export function archiveName(dir: string, now = new Date(), manual = false) {
+  const end = manual ? "-manual.tar.gz" : ".tar.gz";
+  let name = `sia-${stamp(now)}${end}`;
+  for (let i = 1; fs.existsSync(path.join(dir, name)); i++) name = `sia-${stamp(now)}-${i}${end}`;
   return name;
+}
+
+/** Newest first by the time in the name, then by its counter (`…-1` was written after `…`). */
+function newestFirst(a: string, b: string) {
+  const [, stampA = "", countA = "0"] = ARCHIVE_NAME.exec(a) ?? [];
+  const [, stampB = "", countB = "0"] = ARCHIVE_NAME.exec(b) ?? [];
+  if (stampA !== stampB) return stampA < stampB ? 1 : -1;
+  return Number(countB) - Number(countA) || (a < b ? 1 : a > b ? -1 : 0);
 }
 
 /** Writes the whole archive at `target` (through a .parcial file: a crash never leaves half an archive). */
@@ -201,14 +213,20 @@ export function listArchives(dir: string) {
     .readdirSync(dir)
     .flatMap((name) => {
       const stat = archiveFile(dir, name);
-      return stat ? [{ name, size: stat.size, created_at: stat.mtime.toISOString() }] : [];
+      const manual = Boolean(ARCHIVE_NAME.exec(name)?.[3]);
+      return stat ? [{ name, size: stat.size, created_at: stat.mtime.toISOString(), manual }] : [];
     })
-    .sort((a, b) => b.name.localeCompare(a.name, "en", { numeric: true }));
+    .sort((a, b) => newestFirst(a.name, b.name));
 }
 
-/** Deletes all but the newest `keep` archives of `dir`; answers the names deleted. */
+/**
+ * Deletes all but the newest `keep` nightly archives of `dir`; answers the names deleted. Archives made by
+ * hand stay until someone deletes them: a few presses of «Respaldar ahora» must not push out the nights.
+ */
 export function pruneArchives(dir: string, keep: number): string[] {
-  const old = listArchives(dir).slice(keep);
+  const old = listArchives(dir)
+    .filter((a) => !a.manual)
+    .slice(keep);
   for (const { name } of old) fs.rmSync(path.join(dir, name), { force: true });
   return old.map((a) => a.name);
 }
@@ -243,6 +261,8 @@ export async function backup(
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.copyFileSync(answer.file, `${target}.parcial`);
       fs.renameSync(`${target}.parcial`, target);
+      // The server runs on this machine with the same folders: asked for --out, the archive is only there.
+      fs.rmSync(answer.file, { force: true });
     }
     return { file: target, viaServer: true };
   }

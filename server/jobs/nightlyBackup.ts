@@ -1,7 +1,8 @@
 /**
  * The nightly backup: once per day (the jobs' zone) a whole archive (server/cli/backups.ts) is written in
- * BACKUP_DIR and only the newest BACKUP_KEEP archives stay. «Respaldar ahora» and `npm run backup` against
- * a running embedded server run this same job by hand.
+ * BACKUP_DIR and only the newest BACKUP_KEEP nightly archives stay. «Respaldar ahora», FORZAR and
+ * `npm run backup` against a running embedded server run this same job by hand: their archives are named
+ * `…-manual` and kept until someone deletes them.
  *
  * It runs inside the runner's transaction, which on the embedded database holds its one connection's turn
  * (server/db/fairTurns.ts runs transactions whole): PGlite's dumpDataDir waits only for the statement in
@@ -32,8 +33,8 @@ function dumpOf(db: Db, config: Config): DatabaseDump {
 }
 
 /** Writes one archive in BACKUP_DIR and prunes the oldest; the caller holds the database's turn (above). */
-export async function backupIntoFolder(db: Db, config: Config, now = new Date()) {
-  const name = archiveName(config.backupDir, now);
+export async function backupIntoFolder(db: Db, config: Config, now = new Date(), manual = false) {
+  const name = archiveName(config.backupDir, now, manual);
   const file = path.join(config.backupDir, name);
   const manifest = await writeArchive(file, config, dumpOf(db, config), now);
   const removed = pruneArchives(config.backupDir, config.BACKUP_KEEP);
@@ -46,8 +47,8 @@ export const nightlyBackupJob: JobDefinition = {
   period: (now, schedule) => ({ key: wallClockIn(now, schedule.JOBS_TIMEZONE).date }),
   // Due all day: the first tick of a day writes it; a server down at midnight catches up when it starts.
   due: () => true,
-  async run({ db, config, now }) {
-    const { name, manifest, removed } = await backupIntoFolder(db, config, now);
+  async run({ db, config, now, trigger }) {
+    const { name, manifest, removed } = await backupIntoFolder(db, config, now, trigger === "manual");
     return {
       count: 1,
       message: backupMessages.jobWritten(name, removed.length),

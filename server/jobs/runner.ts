@@ -27,6 +27,8 @@ export interface JobContext {
   period: JobPeriod;
   mail: MailPort;
   config: Config;
+  /** By the schedule or by hand (the backup names and keeps the two apart). */
+  trigger: "scheduled" | "manual";
 }
 
 /** What a run did, kept as JSON in job_runs.detail. */
@@ -113,8 +115,9 @@ export async function runJob(
       .where(and(eq(job_runs.job, job.name), eq(job_runs.period_key, period.key)))
       .limit(1);
     if (existing && !options.force) return { status: "already_done", period, run: existing };
-    const summary = await job.run({ tx, db: deps.db, now, period, mail: deps.mail, config: deps.config });
-    const detail = JSON.stringify({ ...summary, trigger: options.trigger ?? "scheduled", user_id: options.userId ?? null });
+    const trigger = options.trigger ?? "scheduled";
+    const summary = await job.run({ tx, db: deps.db, now, period, mail: deps.mail, config: deps.config, trigger });
+    const detail = JSON.stringify({ ...summary, trigger, user_id: options.userId ?? null });
     const [run] = await tx
       .insert(job_runs)
       .values({ job: job.name, period_key: period.key, status: "done", detail, ran_at: now })

@@ -53,12 +53,14 @@ describe("backups", () => {
     const made = await admin.post("/api/v1/backups", {});
     expect(made.status, made.text).toBe(200);
     const name = made.body.backup.name as string;
-    expect(name).toMatch(/^sia-.*\.tar\.gz$/);
+    // Made by hand: named apart, so that pruning leaves it.
+    expect(name).toMatch(/^sia-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-manual\.tar\.gz$/);
     expect(made.body.message).toContain(name);
 
     const list = await admin.get("/api/v1/backups");
     expect(list.status).toBe(200);
     expect(list.body.backups.map((b: { name: string }) => b.name)).toEqual([name]);
+    expect(list.body.backups[0].manual).toBe(true);
     expect(list.body.meta.keep).toBe(7);
 
     const download = await t.app.inject({
@@ -137,6 +139,30 @@ describe("backups", () => {
     } finally {
       fs.rmSync(path.join(dir, folder), { recursive: true, force: true });
       fs.rmSync(path.join(dir, link), { force: true });
+    }
+  });
+
+  it("pruning keeps BACKUP_KEEP nightly archives, newest by the time in the name, and never a manual one", () => {
+    const dir = fs.mkdtempSync(path.join(t.app.config.dataDir, "poda-"));
+    const names = [
+      "sia-2026-11-27T14-05-24.tar.gz",
+      "sia-2026-11-27T14-05-24-1.tar.gz",
+      "sia-2026-11-27T14-05-24-2.tar.gz",
+      "sia-2026-11-26T03-00-00.tar.gz",
+      "sia-2026-11-20T10-00-00-manual.tar.gz",
+      "sia-2026-11-21T10-00-00-1-manual.tar.gz",
+    ];
+    for (const name of names) fs.writeFileSync(path.join(dir, name), "");
+    try {
+      expect(pruneArchives(dir, 2).sort()).toEqual(["sia-2026-11-26T03-00-00.tar.gz", "sia-2026-11-27T14-05-24.tar.gz"]);
+      expect(fs.readdirSync(dir).sort()).toEqual([
+        "sia-2026-11-20T10-00-00-manual.tar.gz",
+        "sia-2026-11-21T10-00-00-1-manual.tar.gz",
+        "sia-2026-11-27T14-05-24-1.tar.gz",
+        "sia-2026-11-27T14-05-24-2.tar.gz",
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

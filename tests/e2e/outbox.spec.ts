@@ -63,10 +63,10 @@ test("an administrator backs up now and downloads the archive from «Correo y ta
   await signIn(page, "admin");
   await page.getByRole("menuitem", { name: "Correo y tareas" }).click();
   await page.getByRole("button", { name: "Respaldar ahora" }).click();
-  await expect(page.getByText(/^Respaldo escrito: sia-[0-9T-]+\.tar\.gz$/)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/^Respaldo escrito: sia-[0-9T-]+-manual\.tar\.gz$/)).toBeVisible({ timeout: 60_000 });
   const list = page.getByRole("table", { name: "Respaldos" });
   const download = list.getByRole("link", { name: "Descargar" }).first();
-  await expect(download).toHaveAttribute("href", /^\/api\/v1\/backups\/sia-[0-9T-]+\.tar\.gz$/);
+  await expect(download).toHaveAttribute("href", /^\/api\/v1\/backups\/sia-[0-9T-]+-manual\.tar\.gz$/);
   const archive = await page.request.get((await download.getAttribute("href")) as string);
   expect(archive.headers()["content-type"]).toContain("application/gzip");
   expect((await archive.body()).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));

@@ -270,15 +270,19 @@ describe("backup and restore", () => {
       const server = await startServer(store, 3253);
       try {
         const live = path.join(dir, "en-marcha.tar.gz");
+        const folder = dataFile("respaldos");
+        const count = () => (fs.existsSync(folder) ? fs.readdirSync(folder).length : 0);
+        const beforeOut = count();
         const started = Date.now();
         const through = await runCli("backup.ts", ["--out", live]);
         figures.liveBackupMs = Date.now() - started;
         expect(through.code, through.out).toBe(0);
         expect(through.out).toContain("por el servidor SIA en marcha");
         expect(readTarGz(fs.readFileSync(live)).has("database.tar.gz")).toBe(true);
+        // With --out the archive is there only: the server's copy in BACKUP_DIR is removed.
+        expect(count()).toBe(beforeOut);
         // Without --out: the server's archive in BACKUP_DIR, not a second copy beside it.
-        const folder = dataFile("respaldos");
-        const before = fs.existsSync(folder) ? fs.readdirSync(folder).length : 0;
+        const before = count();
         const plain = await runCli("backup.ts", []);
         expect(plain.code, plain.out).toBe(0);
         expect(plain.out).toContain(folder);

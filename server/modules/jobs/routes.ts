@@ -216,6 +216,7 @@ export async function jobsRoutes(api: FastifyInstance) {
         name,
         size: 0,
         created_at: new Date().toISOString(),
+        manual: true,
       };
       return { backup: { id: name, ...written }, message: backupMessages.backupDone(name) };
     },

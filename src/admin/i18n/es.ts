@@ -696,7 +696,8 @@ export const sia = {
     backups: "Respaldos",
     backup_now: "Respaldar ahora",
     backup_note:
-      "Cada respaldo guarda la base de datos, los archivos del drive, el buzón y la clave de los secretos. Cada noche se escribe uno y se conservan los últimos %{keep}.",
+      "Cada respaldo guarda la base de datos, los archivos del drive, el buzón y la clave de los secretos. Cada noche se escribe uno y se conservan los últimos %{keep} nocturnos; los hechos a mano se conservan hasta que alguien los borre.",
+    backup_manual: "a mano",
     backup_file: "Archivo",
     backup_size: "Tamaño",
     backup_empty: "Aún no hay respaldos.",

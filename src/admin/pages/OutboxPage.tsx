@@ -152,7 +152,14 @@ function BackupsCard() {
                   <TableBody>
                     {list.backups.map((b) => (
                       <TableRow key={b.name} data-testid={`backup-${b.name}`}>
-                        <TableCell>{b.name}</TableCell>
+                        <TableCell>
+                          {b.name}
+                          {b.manual && (
+                            <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
+                              {translate("sia.outbox.backup_manual")}
+                            </Typography>
+                          )}
+                        </TableCell>
                         <TableCell>{formatDateTime(b.created_at)}</TableCell>
                         <TableCell>{megabytes(b.size)}</TableCell>
                         <TableCell align="right">

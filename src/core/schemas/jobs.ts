@@ -77,8 +77,17 @@ export const jobRunAnswer = z.object({
 });
 export type JobRunAnswer = z.infer<typeof jobRunAnswer>;
 
-/** One archive of BACKUP_DIR (GET backups): its file name, size in bytes and when it was written. */
-export const backupAnswer = z.object({ id: z.string(), name: z.string(), size: z.number(), created_at: z.string() });
+/**
+ * One archive of BACKUP_DIR (GET backups): its file name, size in bytes, when it was written, and whether it
+ * was made by hand (kept until deleted; BACKUP_KEEP counts the nightly ones only).
+ */
+export const backupAnswer = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number(),
+  created_at: z.string(),
+  manual: z.boolean(),
+});
 export type BackupView = z.infer<typeof backupAnswer>;
 export const backupListAnswer = z.object({
   backups: z.array(backupAnswer),
