@@ -2,8 +2,10 @@
  * Every environment variable SIA reads, validated once, each with its description: `npm run env-example` writes
  * .env.example from them, and tests/unit/envExample.test.ts checks README's table lists the same ones.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { backupMessages } from "../src/core/messages";
 import { DEFAULT_PUSH_HOSTS, pushHostEntryProblem } from "./ports/push/endpoint";
 
 const bool = (fallback: boolean) =>
@@ -416,6 +418,24 @@ export type Config = Omit<Parsed, "SIA_DEMO" | "SIA_DEMO_PASSWORD"> & {
 
 /** A configuration SIA cannot start with: its message says what to change, in Spanish. */
 export class ConfigError extends Error {}
+
+/**
+ * BACKUP_DIR must be a folder the server can write, checked at start: found out only at night, a wrong one
+ * left the nightly backup failing in the log and the backups' page answering errors.
+ */
+export function checkBackupDir(config: Pick<Config, "backupDir">) {
+  const dir = config.backupDir;
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  if (stat && !stat.isDirectory()) throw new ConfigError(backupMessages.backupDirNotFolder(dir));
+  try {
+    // 700: the archives hold secret.key (and, made here first, DATA_DIR keeps the mode it is given elsewhere).
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") throw new ConfigError(backupMessages.backupDirNotFolder(dir));
+    throw new ConfigError(backupMessages.backupDirNotWritable(dir));
+  }
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);

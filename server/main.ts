@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "./app";
 import { writeLocalAdminEndpoint } from "./cli/localEndpoint";
 import { isClusterWorker, processCount, runPrimary, runsJobs } from "./cluster";
-import { type Config, ConfigError, loadConfig, PUBLIC_DEMO_PASSWORD } from "./config";
+import { type Config, ConfigError, checkBackupDir, loadConfig, PUBLIC_DEMO_PASSWORD } from "./config";
 import { createDb, type Database, DataDirLockedError } from "./db/client";
 import { dbErrorReason } from "./db/errors";
 import { lockPublicDemoPasswords, seedBase, seedDemo } from "./db/seed";
@@ -96,6 +96,7 @@ export function exitWithError(error: unknown): never {
 
 export async function main() {
   const config = loadConfig();
+  checkBackupDir(config);
   const processes = processCount(config);
   if (processes > 1 && !isClusterWorker()) {
     // The primary prepares the database once, then only keeps the workers running (server/cluster.ts).

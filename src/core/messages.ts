@@ -676,4 +676,9 @@ export const backupMessages = {
   backupFailed: (reason: string) => `No se pudo escribir el respaldo: ${reason}`,
   seeLog: "el servidor no pudo escribir el archivo (el registro del servidor dice por qué)",
   backupDone: (name: string) => `Respaldo escrito: ${name}`,
+  backupDirNotFolder: (dir: string) =>
+    `BACKUP_DIR: ${dir} no es una carpeta; indique una carpeta (o deje BACKUP_DIR vacío para usar DATA_DIR/respaldos).`,
+  backupDirNotWritable: (dir: string) =>
+    `BACKUP_DIR: el servidor no puede crear ni escribir la carpeta ${dir}; indique una en la que pueda escribir.`,
+  listFailed: "No se pudo leer la carpeta de respaldos (BACKUP_DIR): revise que sea una carpeta que el servidor pueda leer.",
 } as const;

@@ -3,13 +3,16 @@
  * the running app (database, drive/, outbox/, secret.key, manifest), and 401/403/404 for everyone else.
  */
 import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pruneArchives } from "../../server/cli/backups";
 import { readTarGz } from "../../server/cli/tarball";
-import { messages } from "../../src/core/messages";
+import { backupMessages, messages } from "../../src/core/messages";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, call, signInAs } from "../support/factories";
+import { startServer } from "../support/server";
 
 let t: TestApp;
 let admin: ApiClient;
@@ -163,6 +166,47 @@ describe("backups", () => {
       ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a BACKUP_DIR that is not a folder stops the start, in one Spanish line", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "sia-bkdir-"));
+    const notAFolder = path.join(dataDir, "respaldos.txt");
+    fs.writeFileSync(notAFolder, "");
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    try {
+      const started = startServer({ dataDir }, port, { BACKUP_DIR: notAFolder });
+      const error = await started.then(
+        async (server) => {
+          await server.kill("SIGTERM");
+          return undefined;
+        },
+        (e: Error) => e,
+      );
+      expect(error?.message).toContain(`BACKUP_DIR: ${notAFolder} no es una carpeta`);
+      expect(error?.message).not.toMatch(/\n\s+at /);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("a BACKUP_DIR broken after the start answers the list with a Spanish 503, never a 500", async () => {
+    const config = t.app.config as { backupDir: string };
+    const kept = config.backupDir;
+    const notAFolder = path.join(t.app.config.dataDir, "no-es-carpeta-lista");
+    fs.writeFileSync(notAFolder, "");
+    config.backupDir = notAFolder;
+    try {
+      const list = await admin.get("/api/v1/backups");
+      expect(list.status, list.text).toBe(503);
+      expect(list.body.error).toBe(backupMessages.listFailed);
+    } finally {
+      config.backupDir = kept;
     }
   });
 });

@@ -174,10 +174,26 @@ export async function jobsRoutes(api: FastifyInstance) {
     "/backups",
     {
       config: requires("backups", "list"),
-      schema: doc({ tags, summary: "Respaldos guardados en BACKUP_DIR", response: { 200: backupListAnswer } }),
+      schema: doc({
+        tags,
+        summary: "Respaldos guardados en BACKUP_DIR",
+        response: {
+          200: backupListAnswer,
+          503: errorAnswer.describe("BACKUP_DIR no se puede leer (p. ej. no es una carpeta)"),
+        },
+      }),
     },
-    async () => {
-      const backups = listArchives(api.config.backupDir).map((a) => ({ id: a.name, ...a }));
+    async (request) => {
+      let archives: ReturnType<typeof listArchives>;
+      try {
+        archives = listArchives(api.config.backupDir);
+      } catch (error) {
+        // The folder was checked at start; one broken since (a file in its place, its rights taken) is the
+        // server's state, not the administrator's mistake: a Spanish 503, never a 500.
+        request.log.error({ err: error }, "BACKUP_DIR ilegible");
+        throw new HttpError(503, backupMessages.listFailed);
+      }
+      const backups = archives.map((a) => ({ id: a.name, ...a }));
       return { backups, meta: { total_count: backups.length, keep: api.config.BACKUP_KEEP } };
     },
   );
