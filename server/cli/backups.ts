@@ -4,7 +4,8 @@
  * secret.key the users' stored calendar tokens cannot be read, and without drive/ the records point at
  * missing files: a database alone was not a backup one could start again from.
  *   PostgreSQL (DATABASE_URL set): the database is `pg_dump -Fc` (a consistent snapshot, server up or
- *   not); restored with `pg_restore --clean --if-exists --single-transaction` (all or nothing).
+ *   not); restored with `pg_restore --clean --if-exists --single-transaction` (all or nothing), refused
+ *   while anything else (a running server) is connected to the database.
  *   Embedded (PGlite in DATA_DIR): PGlite's dumpDataDir tarball. PGlite is one process at a time, so a
  *   running server writes the archive itself (server/jobs/nightlyBackup.ts) and `npm run backup` asks it
  *   through the local endpoint; restoring loads the tarball into a new folder and swaps it in, the old
@@ -400,6 +401,26 @@ function swapFiles(dataDir: string, staged: string) {
   };
 }
 
+/**
+ * Other connections to the database being restored, after a short wait for ones just closed to end. A
+ * running server's would go on writing beside pg_restore's (and hold sessions of another time).
+ */
+async function otherConnections(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (let waited = 0; ; waited += 100) {
+      const { rows } = await client.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+      );
+      if (rows[0].n === 0 || waited >= 3000) return rows[0].n;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 export async function restore(inFile: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = loadConfig(env);
   const source = path.resolve(inFile);
@@ -408,6 +429,11 @@ export async function restore(inFile: string, env: NodeJS.ProcessEnv = process.e
   const kind = config.DATABASE_URL ? "pg" : "pglite";
   // An embedded restore takes the folder's lock first: it refuses while a server runs, before any work.
   if (kind === "pglite") await (await openEmbedded(config.dataDir, "restaurar")).close();
+  // PostgreSQL has no such lock: a restore refuses while anything else is connected to the database.
+  else {
+    const others = await otherConnections(config.DATABASE_URL as string);
+    if (others > 0) throw new BackupError(backupMessages.pgInUse(others));
+  }
 
   // Database-only archives of earlier versions: a pg_dump custom file, or PGlite's own tarball.
   if (data.subarray(0, 5).toString("latin1") === "PGDMP") {

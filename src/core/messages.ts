@@ -676,6 +676,8 @@ export const backupMessages = {
   backupFailed: (reason: string) => `No se pudo escribir el respaldo: ${reason}`,
   seeLog: "el servidor no pudo escribir el archivo (el registro del servidor dice por qué)",
   backupDone: (name: string) => `Respaldo escrito: ${name}`,
+  pgInUse: (connections: number) =>
+    `La base de datos tiene ${connections === 1 ? "1 conexión abierta" : `${connections} conexiones abiertas`} (¿un servidor SIA en marcha?): deténgalo antes de restaurar.`,
   backupDirNotFolder: (dir: string) =>
     `BACKUP_DIR: ${dir} no es una carpeta; indique una carpeta (o deje BACKUP_DIR vacío para usar DATA_DIR/respaldos).`,
   backupDirNotWritable: (dir: string) =>
