@@ -41,6 +41,9 @@ const REQUIRED_WITH = {
 /** The demo accounts' password when SIA_DEMO_PASSWORD is unset: public (README), so never in production. */
 export const PUBLIC_DEMO_PASSWORD = "sia-demo";
 
+/** BACKUP_KEEP's one refusal, whatever is wrong with it (not a number, a fraction, out of range). */
+const BACKUP_KEEP_RANGE = "debe ser un número entero entre 1 y 3650";
+
 export const configSchema = z
   .object({
     NODE_ENV: z
@@ -285,10 +288,10 @@ export const configSchema = z
       .transform((v) => (v ? v : undefined))
       .describe("Folder of the nightly backups and of «Respaldar ahora»; unset: DATA_DIR/respaldos."),
     BACKUP_KEEP: z.coerce
-      .number()
-      .int()
-      .min(1, "debe ser al menos 1")
-      .max(3650)
+      .number({ error: BACKUP_KEEP_RANGE })
+      .int({ error: BACKUP_KEEP_RANGE })
+      .min(1, { error: BACKUP_KEEP_RANGE })
+      .max(3650, { error: BACKUP_KEEP_RANGE })
       .default(7)
       .describe("How many backup archives the nightly job keeps in BACKUP_DIR (the oldest are deleted)."),
     // --- Web Push ---

@@ -679,6 +679,7 @@ export const sia = {
     force: "Forzar",
     force_title: "¿Ejecutar «%{job}» otra vez?",
     force_content: "Se enviarán de nuevo los mensajes del periodo %{period}, aunque ya se hayan enviado.",
+    backup_force_content: "Se escribirá un respaldo nuevo ahora; los respaldos anteriores se conservan.",
     manual: "a mano",
     scheduled: "programada",
     messages: "Buzón de salida",

@@ -24,6 +24,7 @@ import { Confirm, useDataProvider, useNotify, useTranslate } from "react-admin";
 import type { JobView, SiaDataProvider } from "../../dataProvider";
 import { AdminPageGuard, errorText, QueryState, TableHeader } from "../common/AdminPage";
 import { formatDateTime } from "../common/AuditTrail";
+import { forceConfirmationKey } from "./forceConfirmation";
 
 function JobsCard() {
   const translate = useTranslate();
@@ -99,7 +100,7 @@ function JobsCard() {
         <Confirm
           isOpen={forcing !== null}
           title={translate("sia.outbox.force_title", { job: forcing?.label ?? "" })}
-          content={translate("sia.outbox.force_content", { period: forcing?.current_period ?? "" })}
+          content={translate(forceConfirmationKey(forcing?.name ?? ""), { period: forcing?.current_period ?? "" })}
           onConfirm={() => {
             if (forcing) run.mutate({ name: forcing.name, force: true });
             setForcing(null);
