@@ -241,7 +241,8 @@ export async function backup(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ file: string; viaServer: boolean }> {
   const config = loadConfig(env);
-  const target = path.resolve(outFile ?? path.join(config.backupDir, archiveName(config.backupDir)));
+  // Into BACKUP_DIR it is an archive by hand like «Respaldar ahora»'s: named so, never pruned.
+  const target = path.resolve(outFile ?? path.join(config.backupDir, archiveName(config.backupDir, new Date(), true)));
   if (config.DATABASE_URL) {
     await writeArchive(target, config, { kind: "pg", dump: pgDump(config.DATABASE_URL) });
     return { file: target, viaServer: false };

@@ -247,6 +247,10 @@ describe("backup and restore", () => {
     const made = await runCli("backup.ts", ["--out", file]);
     expect(made.code, made.out).toBe(0);
     expect(made.out).toContain("Respaldo escrito en");
+    // Into BACKUP_DIR, by hand with no server: named as made by hand, so that pruning leaves it.
+    const plainAlone = await runCli("backup.ts", []);
+    expect(plainAlone.code, plainAlone.out).toBe(0);
+    expect(plainAlone.out).toMatch(/sia-[0-9T-]+-manual\.tar\.gz/);
     const missing = await runCli("restore.ts", []);
     expect(missing.code).toBe(1);
     expect(missing.out).toContain("Falta el archivo de respaldo");
