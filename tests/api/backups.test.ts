@@ -98,6 +98,10 @@ describe("backups", () => {
       expect(failed.status, failed.text).toBe(503);
       expect(failed.body.error).toMatch(/^No se pudo escribir el respaldo: /);
       expect(failed.text).not.toMatch(/at .*\.ts:\d+/);
+      // «Forzar» on the nightly row runs the same job: the same Spanish 503.
+      const forced = await admin.post("/api/v1/jobs/nightly_backup/run", { force: true });
+      expect(forced.status, forced.text).toBe(503);
+      expect(forced.body.error).toMatch(/^No se pudo escribir el respaldo: /);
       const after = (await admin.get("/api/v1/jobs")).body.jobs.find((j: { name: string }) => j.name === "nightly_backup").runs;
       expect(after).toEqual(before);
     } finally {

@@ -143,7 +143,10 @@ export async function jobsRoutes(api: FastifyInstance) {
         summary: "Ejecutar una tarea programada ahora",
         params: jobParams,
         body: jobRunBody,
-        response: { 200: jobRunAnswer },
+        response: {
+          200: jobRunAnswer,
+          503: errorAnswer.describe("El respaldo nocturno no se pudo escribir (p. ej. BACKUP_DIR ya no es una carpeta)"),
+        },
       }),
     },
     async (request) => {
@@ -155,6 +158,14 @@ export async function jobsRoutes(api: FastifyInstance) {
         force: body.force,
         trigger: "manual",
         userId: currentUser(request).id,
+      }).catch((error: unknown) => {
+        if (job !== nightlyBackupJob) throw error;
+        // As «Respaldar ahora»: a backup the server cannot write is said in Spanish, never a 500.
+        request.log.error({ err: error }, "respaldo forzado fallido");
+        throw new HttpError(
+          503,
+          backupMessages.backupFailed(error instanceof BackupError ? error.message : backupMessages.seeLog),
+        );
       });
       if (outcome.status === "busy") throw new HttpError(409, jobMessages.jobBusy(label));
       const message =
