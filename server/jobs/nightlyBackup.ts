@@ -32,6 +32,9 @@ function dumpOf(db: Db, config: Config): DatabaseDump {
   return { kind: "pg", dump: pgDump(url) };
 }
 
+/** The first line of an error's message (pg_dump's stderr follows on the next ones). */
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0];
+
 /** Writes one archive in BACKUP_DIR and prunes the oldest; the caller holds the database's turn (above). */
 export async function backupIntoFolder(db: Db, config: Config, now = new Date(), manual = false) {
   const name = archiveName(config.backupDir, now, manual);
@@ -48,13 +51,23 @@ export const nightlyBackupJob: JobDefinition = {
   // Due all day: the first tick of a day writes it; a server down at midnight catches up when it starts.
   due: () => true,
   async run({ db, config, now, trigger }) {
-    const { name, manifest, removed } = await backupIntoFolder(db, config, now, trigger === "manual");
-    return {
-      count: 1,
-      message: backupMessages.jobWritten(name, removed.length),
-      file: name,
-      entries: manifest.files.length,
-      removed,
-    };
+    try {
+      const { name, manifest, removed } = await backupIntoFolder(db, config, now, trigger === "manual");
+      return {
+        count: 1,
+        message: backupMessages.jobWritten(name, removed.length),
+        file: name,
+        entries: manifest.files.length,
+        removed,
+      };
+    } catch (error) {
+      // By hand, the failure is answered to whoever asked (a Spanish 503).
+      if (trigger === "manual") throw error;
+      // By the schedule it is the night's run, recorded with what went wrong: «Correo y tareas» shows it
+      // instead of «Nunca», and a full disk does not make the server dump its database again every minute.
+      // The next night tries again; «Respaldar ahora» at once.
+      console.error(`Respaldo nocturno fallido: ${(error as Error).message}`);
+      return { count: 0, message: backupMessages.jobFailed(firstLine(error)), failed: true };
+    }
   },
 };

@@ -668,6 +668,7 @@ export const backupMessages = {
   notLoaded: (file: string, reason: string) => `El respaldo ${file} no se pudo cargar: ${reason}; no se cambió nada.`,
   filesNotPlaced: (reason: string) =>
     `La base de datos se restauró pero los archivos no se pudieron poner en su lugar (${reason}); los archivos anteriores se conservaron.`,
+  jobFailed: (reason: string) => `falló: ${reason}; se intentará de nuevo la próxima noche (o use «Respaldar ahora»)`,
   jobWritten: (name: string, removed: number) =>
     removed === 0
       ? `se escribió ${name}`

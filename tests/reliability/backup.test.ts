@@ -334,7 +334,7 @@ describe("backup and restore", () => {
     expect(kept).toBe(store.kind === "pglite" ? 5 : 0);
   });
 
-  it("the nightly job writes one archive a day and keeps the newest BACKUP_KEEP; a failing run is reported and recorded nowhere", async () => {
+  it("the nightly job writes one archive a day and keeps the newest BACKUP_KEEP; a failing night is recorded with its reason and not retried every minute", async () => {
     const backups = path.join(dir, "nocturnos");
     const config = loadConfig(env({ BACKUP_DIR: backups, BACKUP_KEEP: "2", JOBS_TIMEZONE: "America/Mexico_City" }));
     const days = ["2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27"];
@@ -360,19 +360,19 @@ describe("backup and restore", () => {
         "se borró 1 respaldo antiguo",
       );
 
-      // BACKUP_DIR cannot be written (a file stands where the folder should be): the tick reports the error
-      // like any job's, nothing is recorded, and the next tick tries again.
+      // BACKUP_DIR cannot be written (a file stands where the folder should be, a disk full): the night's run
+      // is recorded with what went wrong, so «Correo y tareas» shows it, and a later tick that day does not
+      // dump the database again.
       const blocked = path.join(dir, "no-es-carpeta");
       fs.writeFileSync(blocked, "");
       const failing = { ...deps, config: { ...config, backupDir: blocked } };
-      const logged: unknown[] = [];
-      const results = await runDueJobs(failing, [nightlyBackupJob], new Date("2026-11-28T09:00:00Z"), {
-        info: () => {},
-        error: (entry: unknown) => logged.push(entry),
-      } as never);
-      expect(results[0].error).toBeDefined();
-      expect(logged).toHaveLength(1);
-      expect((await db.select().from(job_runs).where(eq(job_runs.period_key, "2026-11-28"))).length).toBe(0);
+      const night = new Date("2026-11-28T09:00:00Z");
+      await runDueJobs(failing, [nightlyBackupJob], night, { info: () => {}, error: () => {} } as never);
+      const [recorded] = await db.select().from(job_runs).where(eq(job_runs.period_key, "2026-11-28"));
+      expect(JSON.parse(recorded?.detail ?? "{}")).toMatchObject({ failed: true, count: 0 });
+      expect(JSON.parse(recorded?.detail ?? "{}").message).toMatch(/^falló: .*próxima noche/);
+      const later = await runJob(failing, nightlyBackupJob, { now: new Date("2026-11-28T10:00:00Z") });
+      expect(later.status).toBe("already_done");
     });
   });
 });
