@@ -62,25 +62,46 @@ export interface AdminDone {
 }
 export type ServerAnswer = { ok: true; result: AdminDone } | { ok: false; reason: string };
 
-export async function askRunningServer(config: Pick<Config, "dataDir">, input: AdminRequest): Promise<ServerAnswer | null> {
+/**
+ * One call to the running server's local endpoint (loopback, the key the server wrote): its answer's
+ * status and JSON body, or why it could not be reached. Null: no server wrote its endpoint.
+ */
+async function postToRunningServer(
+  config: Pick<Config, "dataDir">,
+  path: string,
+  timeoutMs: number,
+  body?: unknown,
+): Promise<
+  { reached: true; ok: boolean; status: number; body: Record<string, unknown> } | { reached: false; reason: string } | null
+> {
   const endpoint = readLocalAdminEndpoint(config);
   if (!endpoint) return null;
   let response: Response;
   try {
-    response = await fetch(new URL(LOCAL_ADMIN_PATH, endpoint.url), {
+    response = await fetch(new URL(path, endpoint.url), {
       method: "POST",
-      headers: { "content-type": "application/json", [LOCAL_ADMIN_HEADER]: endpoint.key },
-      body: JSON.stringify(input),
-      signal: AbortSignal.timeout(30_000),
+      headers: {
+        [LOCAL_ADMIN_HEADER]: endpoint.key,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    return { ok: false, reason: `No se pudo contactar al servidor SIA en ${endpoint.url}: ${(error as Error).message}` };
+    return { reached: false, reason: `No se pudo contactar al servidor SIA en ${endpoint.url}: ${(error as Error).message}` };
   }
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (response.ok) return { ok: true, result: body as unknown as AdminDone };
-  const errors = (body.errors ?? {}) as Record<string, unknown>;
+  const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return { reached: true, ok: response.ok, status: response.status, body: answer };
+}
+
+export async function askRunningServer(config: Pick<Config, "dataDir">, input: AdminRequest): Promise<ServerAnswer | null> {
+  const answer = await postToRunningServer(config, LOCAL_ADMIN_PATH, 30_000, input);
+  if (!answer) return null;
+  if (!answer.reached) return { ok: false, reason: answer.reason };
+  if (answer.ok) return { ok: true, result: answer.body as unknown as AdminDone };
+  const errors = (answer.body.errors ?? {}) as Record<string, unknown>;
   const reasons = Object.values(errors).flat().map(String);
-  return { ok: false, reason: reasons.join(" ") || String(body.error ?? `El servidor respondió ${response.status}`) };
+  return { ok: false, reason: reasons.join(" ") || String(answer.body.error ?? `El servidor respondió ${answer.status}`) };
 }
 
 export const LOCAL_BACKUP_PATH = "/api/v1/local/backup";
@@ -92,20 +113,10 @@ export type BackupAnswer = { ok: true; file: string } | { ok: false; reason: str
  * BACKUP_DIR (the same machine and folder) and answers its path. Null: no server wrote its endpoint.
  */
 export async function askServerBackup(config: Pick<Config, "dataDir">): Promise<BackupAnswer | null> {
-  const endpoint = readLocalAdminEndpoint(config);
-  if (!endpoint) return null;
-  let response: Response;
-  try {
-    response = await fetch(new URL(LOCAL_BACKUP_PATH, endpoint.url), {
-      method: "POST",
-      headers: { [LOCAL_ADMIN_HEADER]: endpoint.key },
-      // A large drive takes its time to pack.
-      signal: AbortSignal.timeout(30 * 60_000),
-    });
-  } catch (error) {
-    return { ok: false, reason: `No se pudo contactar al servidor SIA en ${endpoint.url}: ${(error as Error).message}` };
-  }
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  if (response.ok && typeof body.file === "string") return { ok: true, file: body.file };
-  return { ok: false, reason: String(body.error ?? `El servidor respondió ${response.status}`) };
+  // A large drive takes its time to pack.
+  const answer = await postToRunningServer(config, LOCAL_BACKUP_PATH, 30 * 60_000);
+  if (!answer) return null;
+  if (!answer.reached) return { ok: false, reason: answer.reason };
+  if (answer.ok && typeof answer.body.file === "string") return { ok: true, file: answer.body.file };
+  return { ok: false, reason: String(answer.body.error ?? `El servidor respondió ${answer.status}`) };
 }
