@@ -29,6 +29,23 @@ afterAll(async () => {
   await t?.close();
 });
 
+/**
+ * Runs `body` with the app's BACKUP_DIR naming a file, as a folder broken after the start would: nothing can
+ * be made in it, whoever runs the server (root included).
+ */
+async function withBackupDirAFile(name: string, body: () => Promise<void>) {
+  const config = t.app.config as { backupDir: string };
+  const kept = config.backupDir;
+  const notAFolder = path.join(t.app.config.dataDir, name);
+  fs.writeFileSync(notAFolder, "");
+  config.backupDir = notAFolder;
+  try {
+    await body();
+  } finally {
+    config.backupDir = kept;
+  }
+}
+
 describe("backups", () => {
   it("signed out: 401; Operador and Finanzas: 403 on every backup route", async () => {
     for (const [method, url] of [
@@ -86,13 +103,7 @@ describe("backups", () => {
   });
 
   it("a backup the server cannot write is a Spanish 503, and no run is recorded", async () => {
-    const config = t.app.config as { backupDir: string };
-    const kept = config.backupDir;
-    // BACKUP_DIR names a file: the folder cannot be made, whoever runs the server (root included).
-    const notAFolder = path.join(t.app.config.dataDir, "no-es-carpeta");
-    fs.writeFileSync(notAFolder, "");
-    config.backupDir = notAFolder;
-    try {
+    await withBackupDirAFile("no-es-carpeta", async () => {
       const before = (await admin.get("/api/v1/jobs")).body.jobs.find((j: { name: string }) => j.name === "nightly_backup").runs;
       const failed = await admin.post("/api/v1/backups", {});
       expect(failed.status, failed.text).toBe(503);
@@ -104,9 +115,7 @@ describe("backups", () => {
       expect(forced.body.error).toMatch(/^No se pudo escribir el respaldo: /);
       const after = (await admin.get("/api/v1/jobs")).body.jobs.find((j: { name: string }) => j.name === "nightly_backup").runs;
       expect(after).toEqual(before);
-    } finally {
-      config.backupDir = kept;
-    }
+    });
   });
 
   it("a name that is not an archive's, or a path, answers 404", async () => {
@@ -200,17 +209,10 @@ describe("backups", () => {
   }, 120_000);
 
   it("a BACKUP_DIR broken after the start answers the list with a Spanish 503, never a 500", async () => {
-    const config = t.app.config as { backupDir: string };
-    const kept = config.backupDir;
-    const notAFolder = path.join(t.app.config.dataDir, "no-es-carpeta-lista");
-    fs.writeFileSync(notAFolder, "");
-    config.backupDir = notAFolder;
-    try {
+    await withBackupDirAFile("no-es-carpeta-lista", async () => {
       const list = await admin.get("/api/v1/backups");
       expect(list.status, list.text).toBe(503);
       expect(list.body.error).toBe(backupMessages.listFailed);
-    } finally {
-      config.backupDir = kept;
-    }
+    });
   });
 });
