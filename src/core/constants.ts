@@ -15,8 +15,9 @@ export const CLIENT_NOT_CONFIGURED_THROTTLE_MS = 2500;
 export const INVOICE_PERCENTAGE_DEFAULT = 1;
 export const DEFAULT_EMPLOYEE_CODE = "0";
 export const NEW_CLIENT_CODE = "0";
+/** A working day's hours unless the employee's record says otherwise (part-time staff: employees.daily_hours). */
 export const WORKING_DAY_HOURS = 8;
-export const WORKING_WEEK_HOURS = 40;
+export const WORKING_WEEK_HOURS = WORKING_DAY_HOURS * 5;
 
 export const PROJECT_FOLDERS = [
   "01 Requerimientos",
@@ -94,13 +95,6 @@ export const ROLE_LABELS: Record<RoleFlag, string> = {
 };
 
 // --- weekly jobs ---
-/**
- * The working week the Tuesday reminder expects: Monday to Friday, 8 hours a day, so 40 hours; each
- * holiday that falls on one of those days takes its 8 hours off the week's expectation.
- */
-export const WORKDAY_HOURS = 8;
-export const WORKDAYS_PER_WEEK = 5;
-export const WORK_WEEK_HOURS = WORKDAY_HOURS * WORKDAYS_PER_WEEK;
 /** Day of the week (0 = Sunday … 6 = Saturday) on which the weekly reminder and report go out. */
 export const WEEKLY_JOBS_WEEKDAY = 2;
 /** The scheduled jobs (server/jobs): their names in the API and in job_runs. */

@@ -36,6 +36,7 @@ export const messages = {
   tooShort: (min: number) => `es demasiado corto (mínimo ${min} caracteres)`,
   mustBeNumber: "debe ser un número",
   mustBePositive: "debe ser mayor o igual a cero",
+  dailyHoursRange: "debe estar entre 0 y 24 horas",
   invalidReference: "no existe",
   invalidDate: "no es una fecha válida",
   dateOutOfRange: "no es una fecha válida: debe estar entre 1900 y 2100",

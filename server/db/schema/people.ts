@@ -5,6 +5,7 @@ import {
   date,
   index,
   integer,
+  numeric,
   pgTable,
   serial,
   text,
@@ -12,6 +13,7 @@ import {
   uniqueIndex,
   varchar,
 } from "drizzle-orm/pg-core";
+import { WORKING_DAY_HOURS } from "../../../src/core/constants";
 import { timestamps } from "./_helpers";
 
 export const users = pgTable(
@@ -120,9 +122,12 @@ export const employees = pgTable(
     assignable: boolean("assignable").notNull().default(false),
     /** The first day they work for the firm: no week before it is theirs to close. Null: not known (earlier records). */
     start_on: date("start_on", { mode: "string" }),
+    /** Hours of their working day (part-time staff work fewer): what the reminders and capacity expect. */
+    daily_hours: numeric("daily_hours", { precision: 4, scale: 2, mode: "number" }).notNull().default(WORKING_DAY_HOURS),
     ...timestamps,
   },
   (t) => [
+    check("employees_daily_hours", sql`${t.daily_hours} >= 0 and ${t.daily_hours} <= 24`),
     uniqueIndex("employees_user_unique").on(t.user_id),
     uniqueIndex("employees_code_unique").on(t.employee_code).where(sql`${t.employee_code} <> '0'`),
     index("employees_workspace_idx").on(t.workspace_id),

@@ -150,3 +150,20 @@ export const audit_logs = pgTable(
   },
   (t) => [index("audit_logs_record_idx").on(t.auditable_type, t.auditable_id, t.created_at)],
 );
+
+/**
+ * The highest budget threshold (percent of the estimated hours) already told for a project, with the estimate
+ * it was measured against: a threshold is told once; a raised estimate re-arms those no longer crossed.
+ */
+export const project_budget_alerts = pgTable(
+  "project_budget_alerts",
+  {
+    project_id: integer("project_id")
+      .primaryKey()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    threshold: integer("threshold").notNull(),
+    estimate_hours: numeric("estimate_hours", { precision: 10, scale: 2, mode: "number" }).notNull(),
+    sent_on: date("sent_on", { mode: "string" }).notNull(),
+  },
+  (t) => [check("project_budget_alerts_threshold", sql`${t.threshold} in (50, 80, 100)`)],
+);

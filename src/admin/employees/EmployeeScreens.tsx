@@ -5,6 +5,7 @@ import {
   BooleanField,
   BooleanInput,
   NumberField,
+  NumberInput,
   Pagination,
   ReferenceInput,
   ReferenceManyField,
@@ -15,7 +16,7 @@ import {
   useCanAccess,
   useTranslate,
 } from "react-admin";
-import { DEFAULT_EMPLOYEE_CODE } from "../../core/constants";
+import { DEFAULT_EMPLOYEE_CODE, WORKING_DAY_HOURS } from "../../core/constants";
 import { employeeSchema, employeeUpdateSchema } from "../../core/schemas/employee";
 import { businessToday } from "../../core/week";
 import { coreColumns } from "../common/columns";
@@ -125,6 +126,9 @@ function EmployeeInputs() {
       <Grid size={{ xs: 12, md: 4 }}>
         <DatePickerInput source="start_on" fullWidth />
       </Grid>
+      <Grid size={{ xs: 12, md: 4 }}>
+        <NumberInput source="daily_hours" min={0} max={24} step={0.5} helperText="sia.employees.daily_hours_help" fullWidth />
+      </Grid>
       <Grid size={{ xs: 12, md: 3 }}>
         <BooleanInput source="is_active" />
       </Grid>
@@ -152,6 +156,7 @@ export function EmployeeCreate() {
         is_rape: false,
         is_admin_group: false,
         start_on: businessToday(),
+        daily_hours: WORKING_DAY_HOURS,
       }}
     >
       <EmployeeInputs />
@@ -174,6 +179,7 @@ export function EmployeeShow() {
       <SimpleShowLayout>
         {employeeFields}
         <SiaDateField source="start_on" emptyText="—" />
+        <NumberField source="daily_hours" locales="es-MX" />
         <BooleanField source="is_admin_group" />
         <ReferenceManyField
           label="resources.employees.fields.assignments"

@@ -114,6 +114,7 @@ export const resources = {
       employee_position_name: "Puesto",
       assignments: "Asignaciones",
       start_on: "Fecha de ingreso",
+      daily_hours: "Horas por día",
     },
   },
   employee_positions: {
@@ -957,6 +958,7 @@ export const sia = {
     search: "Buscar por nombre o número",
     status: "Estado",
     no_assignments: "Sin asignaciones",
+    daily_hours_help: "Su jornada: 8 h, o menos si trabaja medio tiempo",
   },
   employee_positions: {
     search: "Buscar por nombre",

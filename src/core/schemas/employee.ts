@@ -1,6 +1,6 @@
 import { DEFAULT_EMPLOYEE_CODE } from "../constants";
 import { messages } from "../messages";
-import { flag, optionalId, optionalIsoDate, requiredText, z } from "./fields";
+import { flag, notANumber, optionalId, optionalIsoDate, requiredText, z } from "./fields";
 
 export const employeeSchema = z.object({
   name: requiredText(200),
@@ -21,6 +21,16 @@ export const employeeSchema = z.object({
   employee_position_id: optionalId(),
   /** Start date: weeks before it are not theirs to close (the team dashboard's «Semanas sin cerrar»). */
   start_on: optionalIsoDate(),
+  /** Hours of their working day (part-time staff fewer): the reminders and the capacity screen expect them. */
+  daily_hours: z.preprocess(
+    (v) => (v === "" || v === null ? undefined : v),
+    z.coerce
+      .number({ error: notANumber })
+      .min(0, { error: messages.dailyHoursRange })
+      .max(24, { error: messages.dailyHoursRange })
+      .multipleOf(0.25, { error: messages.dailyHoursRange })
+      .optional(),
+  ),
 });
 export type EmployeeInput = z.infer<typeof employeeSchema>;
 export const employeeUpdateSchema = employeeSchema.partial();
