@@ -67,18 +67,21 @@ export class AllSendsFailedError extends Error {}
  */
 export async function sendEach(mail: MailPort, messages: MailMessage[]) {
   const sent: string[] = [];
+  /** Which of `messages` went out, by position (one address may get two kinds of message). */
+  const sentIndexes: number[] = [];
   const failed: Array<{ to: string; error: string }> = [];
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     const to = Array.isArray(message.to) ? message.to.join(", ") : message.to;
     try {
       await mail.send(message);
       sent.push(to);
+      sentIndexes.push(index);
     } catch (error) {
       failed.push({ to, error: error instanceof Error ? error.message : String(error) });
     }
   }
   if (messages.length && !sent.length) throw new AllSendsFailedError(failed[0]?.error ?? "");
-  return { sent, failed };
+  return { sent, sentIndexes, failed };
 }
 
 /** Runs `work` inside a transaction holding the advisory lock `key`, or answers locked: false at once. */

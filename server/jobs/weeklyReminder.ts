@@ -1,16 +1,21 @@
 /**
- * Tuesday reminder: for the previous ISO week (Monday–Sunday), every active employee with a user e-mail
- * whose week is not closed (some day of it is in no frozen week or month) or whose logged hours are under
- * the expected ones (WORK_WEEK_HOURS minus WORKDAY_HOURS per holiday on a weekday) gets one e-mail saying
- * what is missing.
+ * Tuesday reminder, for the previous ISO week (Monday–Sunday). Only who logged fewer hours than expected
+ * hears from it: their daily norm (employees.daily_hours) on each working day (src/core/hours.ts), vacation
+ * included as logged. Each gets one e-mail naming the hours missing on each day, with a link to that week;
+ * whoever is complete gets nothing, closed week or not. Each workspace boss then gets one digest of their
+ * people who are short (nothing when all are complete). Hours follow the product's rule (whole hundredths of
+ * an hour per activity), so they add up as the activity report does.
  */
 import { and, asc, eq, gte, inArray, isNotNull, lte, sql } from "drizzle-orm";
-import { WORK_WEEK_HOURS, WORKDAY_HOURS } from "../../src/core/constants";
+import { WORKING_DAY_HOURS } from "../../src/core/constants";
+import { CENTIHOUR_MS, type DayShortfall, shortfall, workingDays } from "../../src/core/hours";
 import { jobMessages } from "../../src/core/messages";
-import { addDays, dayOfWeek, endOfDay, isDayFrozen, startOfDay } from "../../src/core/week";
+import { PAGE_PATHS, TIMESHEET_WEEK_PARAM } from "../../src/core/resources";
+import { addDays, endOfDay, isDayFrozen, startOfDay } from "../../src/core/week";
 import type { Tx } from "../db/client";
-import { activities, employees, frozen_periods, holydays, users } from "../db/schema";
+import { activities, bosses_workspaces, employees, frozen_periods, holydays, users } from "../db/schema";
 import { localDaySql } from "../modules/activities";
+import type { MailMessage } from "../ports/mail";
 import { type JobDefinition, sendEach } from "./runner";
 import { previousWeekPeriod, weeklyDue } from "./schedule";
 
@@ -18,37 +23,42 @@ export const WEEKLY_REMINDER_LOCK_KEY = 7_310_061;
 
 export interface WeekShortfall {
   employee_id: number;
+  workspace_id: number | null;
   name: string;
   email: string;
   closed: boolean;
   logged_hours: number;
   expected_hours: number;
-  /** Weekdays (not holidays) with no activity. */
-  empty_days: string[];
+  missing_hours: number;
+  /** The working days under the person's norm, with the hours missing on each. */
+  days: DayShortfall[];
+  /** Holidays on the week's weekdays (taken off what is expected). */
   holidays: number;
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** Every active employee with a user whose week [starts_on, starts_on+6] is not closed or is short of hours. */
+/** Every active employee with a user who logged fewer hours than expected in the week [starts_on, starts_on+6]. */
 export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekShortfall[]> {
   const ends_on = addDays(starts_on, 6);
-  const days = Array.from({ length: 7 }, (_, i) => addDays(starts_on, i));
-  const weekdays = days.filter((d) => dayOfWeek(d) >= 1 && dayOfWeek(d) <= 5);
   const holidayRows = await tx
     .select({ date: holydays.date })
     .from(holydays)
     .where(and(gte(holydays.date, starts_on), lte(holydays.date, ends_on)));
-  const holidays = new Set(holidayRows.map((h) => h.date).filter((d) => weekdays.includes(d)));
-  const workdays = weekdays.filter((d) => !holidays.has(d));
-  const expected = WORK_WEEK_HOURS - WORKDAY_HOURS * holidays.size;
+  const holidays = new Set(holidayRows.map((h) => h.date));
+  const weekdayHolidays = workingDays(starts_on, ends_on, new Set(), null).filter((d) => holidays.has(d)).length;
 
   const people = await tx
-    .select({ id: employees.id, name: employees.name, email: users.email })
+    .select({
+      id: employees.id,
+      name: employees.name,
+      email: users.email,
+      workspace_id: employees.workspace_id,
+      daily_hours: employees.daily_hours,
+      start_on: employees.start_on,
+    })
     .from(employees)
     .innerJoin(users, eq(users.id, employees.user_id))
     .where(and(eq(employees.is_active, true), isNotNull(employees.user_id)))
-    .orderBy(asc(employees.id));
+    .orderBy(asc(employees.name), asc(employees.id));
   if (!people.length) return [];
   const ids = people.map((p) => p.id);
 
@@ -57,7 +67,7 @@ export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekSho
     .select({
       employee_id: activities.employee_id,
       day: sql<string>`(${day})::text`,
-      hours: sql<string>`sum(extract(epoch from ${activities.ends_at} - ${activities.begins_at})) / 3600`,
+      centihours: sql<string>`sum(round(extract(epoch from ${activities.ends_at} - ${activities.begins_at}) * 1000 / ${sql.raw(String(CENTIHOUR_MS))}))`,
     })
     .from(activities)
     .where(
@@ -81,37 +91,114 @@ export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekSho
 
   const out: WeekShortfall[] = [];
   for (const person of people) {
-    const mine = logged.filter((l) => l.employee_id === person.id);
-    const hours = round2(mine.reduce((sum, l) => sum + Number(l.hours), 0));
+    const workdays = workingDays(starts_on, ends_on, holidays, person.start_on);
+    const norm = Number(person.daily_hours ?? WORKING_DAY_HOURS);
+    const byDay = new Map<string, number>();
+    let total = 0;
+    for (const l of logged) {
+      if (l.employee_id !== person.id) continue;
+      byDay.set(l.day, Number(l.centihours) / 100);
+      total += Number(l.centihours);
+    }
+    const result = shortfall(workdays, byDay, norm, total / 100);
+    if (result.missing <= 0) continue;
     const periods = frozen.filter((f) => f.employee_id === person.id);
-    const closed = days.every((d) => isDayFrozen(d, periods));
-    const withActivity = new Set(mine.map((l) => l.day));
-    const empty = workdays.filter((d) => !withActivity.has(d));
-    if (closed && hours >= expected) continue;
     out.push({
       employee_id: person.id,
+      workspace_id: person.workspace_id,
       name: person.name,
       email: person.email,
-      closed,
-      logged_hours: hours,
-      expected_hours: expected,
-      empty_days: empty,
-      holidays: holidays.size,
+      closed: Array.from({ length: 7 }, (_, i) => addDays(starts_on, i)).every((d) => isDayFrozen(d, periods)),
+      logged_hours: result.logged,
+      expected_hours: result.expected,
+      missing_hours: result.missing,
+      days: result.days,
+      holidays: weekdayHolidays,
     });
   }
   return out;
 }
 
+/** The timesheet on that week, for the e-mails (PUBLIC_URL, else the local address). */
+export const weekLink = (starts_on: string, publicUrl?: string) =>
+  new URL(`${PAGE_PATHS.activities}?${TIMESHEET_WEEK_PARAM}=${starts_on}`, publicUrl ?? "http://localhost").toString();
+
 export function reminderText(s: WeekShortfall, starts_on: string, ends_on: string, publicUrl?: string): string {
-  const lines = [jobMessages.reminderGreeting(s.name), "", jobMessages.reminderIntro(starts_on, ends_on), ""];
-  if (!s.closed) lines.push(`- ${jobMessages.reminderNotClosed}`);
-  if (s.logged_hours < s.expected_hours) lines.push(`- ${jobMessages.reminderHours(s.logged_hours, s.expected_hours)}`);
-  if (s.empty_days.length) lines.push(`- ${jobMessages.reminderEmptyDays(s.empty_days.map(jobMessages.dayName))}`);
-  if (s.holidays) lines.push(`- ${jobMessages.reminderHolidays(s.holidays)}`);
-  lines.push("");
-  if (publicUrl) lines.push(jobMessages.reminderLink(new URL("/app/activities", publicUrl).toString()), "");
-  lines.push(jobMessages.reminderClosing);
+  const lines = [
+    jobMessages.reminderGreeting(s.name),
+    "",
+    jobMessages.reminderSummary(starts_on, ends_on, s.logged_hours, s.expected_hours),
+    "",
+    jobMessages.reminderDaysHeading,
+    ...s.days.map((d) => `- ${jobMessages.reminderDay(jobMessages.dayName(d.date), d.missing, d.logged, d.expected)}`),
+    "",
+  ];
+  if (s.holidays) lines.push(jobMessages.reminderHolidays(s.holidays));
+  if (!s.closed) lines.push(jobMessages.reminderNotClosed);
+  if (s.holidays || !s.closed) lines.push("");
+  lines.push(jobMessages.reminderLink(weekLink(starts_on, publicUrl)), "", jobMessages.reminderClosing);
   return lines.join("\n");
+}
+
+export function digestText(bossName: string, people: WeekShortfall[], starts_on: string, ends_on: string): string {
+  return [
+    jobMessages.reminderGreeting(bossName),
+    "",
+    jobMessages.digestIntro(starts_on, ends_on, people.length),
+    "",
+    ...people.map(
+      (p) =>
+        `- ${jobMessages.digestLine(
+          p.name,
+          p.missing_hours,
+          p.expected_hours,
+          p.days.map((d) => jobMessages.digestDay(jobMessages.dayName(d.date), d.missing)),
+        )}`,
+    ),
+    "",
+    jobMessages.reminderClosing,
+  ].join("\n");
+}
+
+/** One digest per active boss with an e-mail, of the short people of the workspaces they lead (not themselves). */
+export async function bossDigests(
+  tx: Tx,
+  shortfalls: WeekShortfall[],
+  starts_on: string,
+  ends_on: string,
+): Promise<MailMessage[]> {
+  if (!shortfalls.length) return [];
+  const bosses = await tx
+    .select({
+      employee_id: employees.id,
+      name: employees.name,
+      email: users.email,
+      workspace_id: bosses_workspaces.workspace_id,
+    })
+    .from(bosses_workspaces)
+    .innerJoin(employees, eq(employees.id, bosses_workspaces.employee_id))
+    .innerJoin(users, eq(users.id, employees.user_id))
+    .where(eq(employees.is_active, true))
+    .orderBy(asc(users.email), asc(employees.id));
+  const byBoss = new Map<number, { name: string; email: string; workspaces: Set<number> }>();
+  for (const b of bosses) {
+    const entry = byBoss.get(b.employee_id) ?? { name: b.name, email: b.email, workspaces: new Set<number>() };
+    entry.workspaces.add(b.workspace_id);
+    byBoss.set(b.employee_id, entry);
+  }
+  const messages: MailMessage[] = [];
+  for (const [bossId, boss] of byBoss) {
+    const people = shortfalls.filter(
+      (s) => s.employee_id !== bossId && s.workspace_id !== null && boss.workspaces.has(s.workspace_id),
+    );
+    if (!people.length) continue;
+    messages.push({
+      to: boss.email,
+      subject: jobMessages.digestSubject(starts_on, ends_on),
+      text: digestText(boss.name, people, starts_on, ends_on),
+    });
+  }
+  return messages;
 }
 
 export const weeklyReminderJob: JobDefinition = {
@@ -123,19 +210,22 @@ export const weeklyReminderJob: JobDefinition = {
     const starts_on = period.starts_on as string;
     const ends_on = period.ends_on as string;
     const shortfalls = await weekShortfalls(tx, starts_on);
-    const { sent, failed } = await sendEach(
-      mail,
-      shortfalls.map((s) => ({
-        to: s.email,
-        subject: jobMessages.reminderSubject(starts_on, ends_on),
-        text: reminderText(s, starts_on, ends_on, config.PUBLIC_URL),
-      })),
-    );
+    const reminders: MailMessage[] = shortfalls.map((s) => ({
+      to: s.email,
+      subject: jobMessages.reminderSubject(starts_on, ends_on),
+      text: reminderText(s, starts_on, ends_on, config.PUBLIC_URL),
+    }));
+    const digests = await bossDigests(tx, shortfalls, starts_on, ends_on);
+    const { sent, sentIndexes, failed } = await sendEach(mail, [...reminders, ...digests]);
+    const digestsSent = sentIndexes.filter((i) => i >= reminders.length).length;
     return {
       count: sent.length,
-      message: jobMessages.jobRemindersSent(sent.length) + (failed.length ? jobMessages.jobSendFailures(failed.length) : ""),
+      message:
+        jobMessages.jobRemindersSent(sent.length - digestsSent, digestsSent) +
+        (failed.length ? jobMessages.jobSendFailures(failed.length) : ""),
       recipients: sent,
       failed,
+      short: shortfalls.map((s) => ({ name: s.name, email: s.email, missing_hours: s.missing_hours })),
     };
   },
 };

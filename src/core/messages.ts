@@ -370,7 +370,10 @@ export const jobMessages = {
   jobBusy: (label: string) => `${label}: otra ejecución está en curso; intente de nuevo en un momento.`,
   jobWarrantyClosed: (n: number) => (n === 1 ? "se cerró 1 garantía" : `se cerraron ${n} garantías`),
   jobMentionsEmailed: (n: number) => (n === 1 ? "se envió 1 mención por correo" : `se enviaron ${n} menciones por correo`),
-  jobRemindersSent: (n: number) => (n === 1 ? "se envió 1 recordatorio" : `se enviaron ${n} recordatorios`),
+  jobRemindersSent: (reminders: number, digests: number) =>
+    `${reminders === 1 ? "se envió 1 recordatorio" : `se enviaron ${reminders} recordatorios`}${
+      digests ? ` y ${digests === 1 ? "1 resumen a jefes" : `${digests} resúmenes a jefes`}` : ""
+    }`,
   jobReportsSent: (n: number, skipped: number) =>
     `${n === 1 ? "se envió 1 reporte" : `se enviaron ${n} reportes`}${
       skipped ? ` (${skipped} espacio(s) notificable(s) sin jefes con correo)` : ""
@@ -380,15 +383,26 @@ export const jobMessages = {
   dayName,
   reminderSubject: (starts: string, ends: string) => `SIA: completa tu semana ${jobMessages.weekRange(starts, ends)}`,
   reminderGreeting: (name: string) => `Hola, ${name}:`,
-  reminderIntro: (starts: string, ends: string) =>
-    `Tu registro de actividades de la semana ${jobMessages.weekRange(starts, ends)} está incompleto:`,
-  reminderNotClosed: "La semana no está cerrada. Revisa tus actividades y ciérrala en SIA.",
-  reminderHours: (logged: number, expected: number) =>
-    `Registraste ${hoursText(logged)} de ${hoursText(expected)} esperadas (faltan ${hoursText(Math.max(0, expected - logged))}).`,
-  reminderEmptyDays: (days: string[]) => `Días hábiles sin actividades: ${days.join(", ")}.`,
+  reminderSummary: (starts: string, ends: string, logged: number, expected: number) =>
+    `En la semana ${jobMessages.weekRange(starts, ends)} registraste ${hoursText(logged)} de ${hoursText(expected)} esperadas: faltan ${hoursText(
+      Math.max(0, expected - logged),
+    )}.`,
+  reminderDaysHeading: "Horas que faltan por día:",
+  reminderDay: (day: string, missing: number, logged: number, expected: number) =>
+    `${day}: faltan ${hoursText(missing)} (registraste ${hoursText(logged)} de ${hoursText(expected)})`,
   reminderHolidays: (n: number) => `Se descontaron ${n} día(s) festivo(s) de las horas esperadas.`,
-  reminderLink: (url: string) => `Captura tus actividades en ${url}`,
+  reminderNotClosed: "La semana aún no está cerrada: ciérrala en SIA cuando la completes.",
+  reminderLink: (url: string) => `Completa esa semana aquí: ${url}`,
   reminderClosing: "Este es un mensaje automático de SIA.",
+  digestSubject: (starts: string, ends: string) =>
+    `SIA: horas faltantes de tu equipo, semana ${jobMessages.weekRange(starts, ends)}`,
+  digestIntro: (starts: string, ends: string, people: number) =>
+    `En la semana ${jobMessages.weekRange(starts, ends)}, ${
+      people === 1 ? "1 persona de tu equipo registró" : `${people} personas de tu equipo registraron`
+    } menos horas de las esperadas:`,
+  digestLine: (name: string, missing: number, expected: number, days: string[]) =>
+    `${name}: faltan ${hoursText(missing)} de ${hoursText(expected)} (${days.join("; ")})`,
+  digestDay: (day: string, missing: number) => `${day}: ${hoursText(missing)}`,
   reportSubject: (workspace: string, starts: string, ends: string) =>
     `SIA: reporte semanal de actividades de ${workspace} ${jobMessages.weekRange(starts, ends)}`,
   reportBody: (workspace: string, starts: string, ends: string, rows: number) =>

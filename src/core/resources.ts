@@ -96,6 +96,9 @@ export function screenPath(resource: string, kind: ScreenKind, id?: string | num
   return `${base}/${sub.replace(":id", encodeURIComponent(String(id ?? "")))}`;
 }
 
+/** The timesheet's address parameter naming the week shown (?semana=YYYY-MM-DD, any day of it); e-mails link with it. */
+export const TIMESHEET_WEEK_PARAM = "semana";
+
 /** /app/showGoogleCalendar sends here: the activities page with this parameter opens the calendar import. */
 export const CALENDAR_IMPORT_PARAM = "importar";
 

@@ -94,49 +94,106 @@ describe("schedule", () => {
 });
 
 describe("weekly_reminder", () => {
-  it("writes to exactly the employees whose week is not closed or is short of hours, saying what is missing", async () => {
+  it("writes only to who logged fewer hours than expected, naming each day's missing hours, and one digest per boss", async () => {
     const monday = "2030-03-04";
     await onlyThese();
-    const closedFull = await person();
+    const team = await buildWorkspace(db());
+    const quiet = await buildWorkspace(db());
+    const inTeam = async (p: Awaited<ReturnType<typeof person>>, ws = team.id) => {
+      await db().update(employees).set({ workspace_id: ws }).where(eq(employees.id, p.employee.id));
+      return p;
+    };
+    // Complete, closed or not: nobody of these hears from the job.
+    const closedFull = await inTeam(await person());
     await fullWeek(closedFull.employee.id, monday);
     await closeWeek(closedFull.employee.id, monday);
-    const monthFrozenFull = await person();
-    await fullWeek(monthFrozenFull.employee.id, monday);
-    await db()
-      .insert(frozen_periods)
-      .values({ employee_id: monthFrozenFull.employee.id, kind: "month", starts_on: "2030-03-01", ends_on: "2030-03-31" });
-    const closedShort = await person();
-    for (const i of [0, 2, 3, 4]) await work(closedShort.employee.id, addDays(monday, i));
-    await closeWeek(closedShort.employee.id, monday);
-    const openFull = await person();
+    const openFull = await inTeam(await person());
     await fullWeek(openFull.employee.id, monday);
-    const nothing = await person("finance");
+    const longAndShortDays = await inTeam(await person());
+    for (const [i, h] of [10, 6, 8, 8, 8].entries()) await work(longAndShortDays.employee.id, addDays(monday, i), h);
+    const onVacation = await inTeam(await person());
+    for (let i = 0; i < 5; i++)
+      await db()
+        .insert(activities)
+        .values({
+          employee_id: onVacation.employee.id,
+          begins_at: zonedTime(addDays(monday, i), 9 * 60),
+          ends_at: zonedTime(addDays(monday, i), 17 * 60),
+          description: "Vacaciones",
+          action_type: "vacation",
+        });
+    const halfTime = await inTeam(await person());
+    await db().update(employees).set({ daily_hours: 4 }).where(eq(employees.id, halfTime.employee.id));
+    for (let i = 0; i < 5; i++) await work(halfTime.employee.id, addDays(monday, i), 4);
+    const startedWednesday = await inTeam(await person());
+    await db()
+      .update(employees)
+      .set({ start_on: addDays(monday, 2) })
+      .where(eq(employees.id, startedWednesday.employee.id));
+    for (const i of [2, 3, 4]) await work(startedWednesday.employee.id, addDays(monday, i));
     const inactive = await person();
     await db().update(employees).set({ is_active: false }).where(eq(employees.id, inactive.employee.id));
     await buildEmployee(db()); // no user, no e-mail
+    // Short.
+    const shortBySix = await inTeam(await person());
+    for (const [i, h] of [8, 2, 8, 8, 8].entries()) await work(shortBySix.employee.id, addDays(monday, i), h);
+    const closedShort = await inTeam(await person());
+    for (const i of [0, 2, 3, 4]) await work(closedShort.employee.id, addDays(monday, i));
+    await closeWeek(closedShort.employee.id, monday);
+    const nothing = await person("finance");
+    const halfTimeShort = await inTeam(await person());
+    await db().update(employees).set({ daily_hours: 4 }).where(eq(employees.id, halfTimeShort.employee.id));
+    for (let i = 0; i < 4; i++) await work(halfTimeShort.employee.id, addDays(monday, i), 4);
+    // The team's boss (complete) and the boss of a team where all are complete.
+    const boss = await inTeam(await person());
+    await fullWeek(boss.employee.id, monday);
+    await db().insert(bosses_workspaces).values({ workspace_id: team.id, employee_id: boss.employee.id });
+    const quietBoss = await inTeam(await person(), quiet.id);
+    await fullWeek(quietBoss.employee.id, monday);
+    await db().insert(bosses_workspaces).values({ workspace_id: quiet.id, employee_id: quietBoss.employee.id });
 
     const outcome = await runJob(deps(a), weeklyReminderJob, { now: tuesdayAfter(monday) });
-    expect(outcome).toMatchObject({ status: "done", period: { key: "2030-W10" }, summary: { count: 3 } });
-    expect(recipients()).toEqual([closedShort.user.email, openFull.user.email, nothing.user.email].sort());
+    expect(outcome).toMatchObject({ status: "done", period: { key: "2030-W10" }, summary: { count: 5 } });
+    expect(outcome.summary?.message).toBe("se enviaron 4 recordatorios y 1 resumen a jefes");
+    expect(recipients()).toEqual(
+      [shortBySix.user.email, closedShort.user.email, nothing.user.email, halfTimeShort.user.email, boss.user.email].sort(),
+    );
 
     const to = (email: string) => {
-      const m = smtp.received.find((r) => r.envelope.to.includes(email));
-      return { subject: m?.parsed.subject ?? "", text: m?.parsed.text ?? "" };
+      const found = smtp.received.filter((r) => r.envelope.to.includes(email));
+      expect(found).toHaveLength(1);
+      return { subject: found[0].parsed.subject ?? "", text: found[0].parsed.text ?? "" };
     };
-    const short = to(closedShort.user.email);
-    expect(short.subject).toBe("SIA: completa tu semana del 04/03/2030 al 10/03/2030");
-    expect(short.text).toContain("Registraste 32 h de 40 h esperadas (faltan 8 h).");
-    expect(short.text).toContain("Días hábiles sin actividades: martes 05/03/2030.");
-    expect(short.text).not.toContain("no está cerrada");
-    const open = to(openFull.user.email);
-    expect(open.text).toContain("La semana no está cerrada.");
-    expect(open.text).not.toContain("Registraste");
+    const six = to(shortBySix.user.email);
+    expect(six.subject).toBe("SIA: completa tu semana del 04/03/2030 al 10/03/2030");
+    expect(six.text).toContain("En la semana del 04/03/2030 al 10/03/2030 registraste 34 h de 40 h esperadas: faltan 6 h.");
+    expect(six.text).toContain("- martes 05/03/2030: faltan 6 h (registraste 2 h de 8 h)");
+    expect(six.text.match(/^- /gm)).toHaveLength(1);
+    expect(six.text).toContain("La semana aún no está cerrada");
+    expect(six.text).toContain("Completa esa semana aquí: http://localhost/app/activities?semana=2030-03-04");
+    const closed = to(closedShort.user.email);
+    expect(closed.text).toContain("registraste 32 h de 40 h esperadas: faltan 8 h.");
+    expect(closed.text).toContain("- martes 05/03/2030: faltan 8 h (registraste 0 h de 8 h)");
+    expect(closed.text).not.toContain("no está cerrada");
     const none = to(nothing.user.email);
-    expect(none.text).toContain("La semana no está cerrada.");
-    expect(none.text).toContain("Registraste 0 h de 40 h esperadas");
-    expect(none.text).toContain(
-      "lunes 04/03/2030, martes 05/03/2030, miércoles 06/03/2030, jueves 07/03/2030, viernes 08/03/2030",
-    );
+    expect(none.text).toContain("registraste 0 h de 40 h esperadas: faltan 40 h.");
+    expect(none.text.match(/^- .*: faltan 8 h \(registraste 0 h de 8 h\)$/gm)).toHaveLength(5);
+    const half = to(halfTimeShort.user.email);
+    expect(half.text).toContain("registraste 16 h de 20 h esperadas: faltan 4 h.");
+    expect(half.text).toContain("- viernes 08/03/2030: faltan 4 h (registraste 0 h de 4 h)");
+
+    const digest = to(boss.user.email);
+    expect(digest.subject).toBe("SIA: horas faltantes de tu equipo, semana del 04/03/2030 al 10/03/2030");
+    expect(digest.text).toContain("3 personas de tu equipo registraron menos horas de las esperadas:");
+    expect(digest.text).toContain(`- ${shortBySix.employee.name}: faltan 6 h de 40 h (martes 05/03/2030: 6 h)`);
+    expect(digest.text).toContain(`- ${closedShort.employee.name}: faltan 8 h de 40 h (martes 05/03/2030: 8 h)`);
+    expect(digest.text).toContain(`- ${halfTimeShort.employee.name}: faltan 4 h de 20 h (viernes 08/03/2030: 4 h)`);
+    expect(digest.text).not.toContain(nothing.employee.name); // not in the team
+    expect(digest.text).not.toContain(openFull.employee.name);
+
+    // Who got what is kept with the run.
+    const [run] = await db().select().from(job_runs).where(eq(job_runs.period_key, "2030-W10"));
+    expect(JSON.parse(run.detail as string).short).toHaveLength(4);
 
     // Once per week: the same period again sends nothing.
     smtp.received.length = 0;
@@ -144,7 +201,7 @@ describe("weekly_reminder", () => {
     expect(smtp.received).toHaveLength(0);
   });
 
-  it("expects 8 hours less for each holiday on a weekday of the week", async () => {
+  it("expects a day's hours less for each holiday on a weekday of the week", async () => {
     const monday = "2030-03-18";
     await onlyThese();
     await db()
@@ -155,7 +212,6 @@ describe("weekly_reminder", () => {
       ]);
     const fourDays = await person();
     for (const i of [0, 1, 3, 4]) await work(fourDays.employee.id, addDays(monday, i));
-    await closeWeek(fourDays.employee.id, monday);
     const threeDays = await person();
     for (const i of [0, 1, 3]) await work(threeDays.employee.id, addDays(monday, i));
     await closeWeek(threeDays.employee.id, monday);
@@ -164,8 +220,9 @@ describe("weekly_reminder", () => {
     expect(outcome.summary?.count).toBe(1);
     expect(recipients()).toEqual([threeDays.user.email]);
     const text = smtp.received[0].parsed.text ?? "";
-    expect(text).toContain("Registraste 24 h de 32 h esperadas (faltan 8 h).");
-    expect(text).toContain("Días hábiles sin actividades: viernes 22/03/2030.");
+    expect(text).toContain("registraste 24 h de 32 h esperadas: faltan 8 h.");
+    expect(text).toContain("- viernes 22/03/2030: faltan 8 h (registraste 0 h de 8 h)");
+    expect(text).not.toContain("miércoles 20/03/2030");
     expect(text).toContain("Se descontaron 1 día(s) festivo(s)");
   });
 

@@ -53,8 +53,7 @@ export function openingWeekStart(now = new Date()): string {
   return mondayOf(businessToday(now));
 }
 
-/** The address's parameter naming the week shown (?semana=YYYY-MM-DD, any day of it). */
-export const WEEK_PARAM = "semana";
+export { TIMESHEET_WEEK_PARAM as WEEK_PARAM } from "../../core/resources";
 
 /** The week an address asks for (its Monday), else the opening week. */
 export function askedWeekStart(asked: string | null, now = new Date()): string {
