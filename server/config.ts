@@ -282,6 +282,11 @@ export const configSchema = z
       .default("09:00")
       .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 09:00")
       .describe("Local time (HH:MM, 24 h) on Tuesdays at which the weekly reminder and report go out."),
+    DAILY_JOBS_TIME: z
+      .string()
+      .default("08:00")
+      .refine((v) => /^([01]\d|2[0-3]):[0-5]\d$/.test(v), "debe tener el formato HH:MM (24 horas), p. ej. 08:00")
+      .describe("Local time (HH:MM, 24 h) from which the morning jobs (the projects' budget alerts) run each day."),
     BACKUP_DIR: z
       .string()
       .optional()

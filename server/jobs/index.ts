@@ -1,5 +1,6 @@
 /** The scheduled jobs, in the order the scheduler and the administrators' page show them. */
 import type { JobName } from "../../src/core/constants";
+import { budgetAlertsJob } from "./budgetAlerts";
 import { mentionEmailJob } from "./mentionEmail";
 import { nightlyBackupJob } from "./nightlyBackup";
 import type { JobDefinition } from "./runner";
@@ -13,5 +14,6 @@ export const JOBS: readonly JobDefinition[] = [
   warrantyJob,
   mentionEmailJob,
   nightlyBackupJob,
+  budgetAlertsJob,
 ];
 export const jobByName = (name: string): JobDefinition | undefined => JOBS.find((j) => j.name === (name as JobName));

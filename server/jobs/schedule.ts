@@ -10,6 +10,7 @@ import { addDays, dayOfWeek, daysBetween, mondayOf, wallClockIn } from "../../sr
 export interface ScheduleConfig {
   JOBS_TIMEZONE: string;
   WEEKLY_JOBS_TIME: string;
+  DAILY_JOBS_TIME: string;
 }
 
 /** A job's period: what one recorded run covers. */
@@ -37,13 +38,26 @@ export function previousWeekPeriod(now: Date, schedule: ScheduleConfig): JobPeri
   return { key: isoWeekKey(starts_on), starts_on, ends_on: addDays(starts_on, 6) };
 }
 
+const minutesOf = (hhmm: string) => {
+  const [h, m] = hhmm.split(":").map(Number);
+  return h * 60 + m;
+};
+
+/** A daily run covers the local day (jobs' zone) it runs in. */
+export const dayPeriod = (now: Date, schedule: ScheduleConfig): JobPeriod => ({
+  key: wallClockIn(now, schedule.JOBS_TIMEZONE).date,
+});
+
+/** True each day from the morning jobs' time (DAILY_JOBS_TIME, jobs' zone) until midnight. */
+export const dailyDue = (now: Date, schedule: ScheduleConfig) =>
+  wallClockIn(now, schedule.JOBS_TIMEZONE).minutes >= minutesOf(schedule.DAILY_JOBS_TIME);
+
 /** True from this week's Tuesday at the configured time (jobs' zone) until Sunday night. */
 export function weeklyDue(now: Date, schedule: ScheduleConfig): boolean {
   const { date, minutes } = wallClockIn(now, schedule.JOBS_TIMEZONE);
-  const [h, m] = schedule.WEEKLY_JOBS_TIME.split(":").map(Number);
   const weekday = (dayOfWeek(date) + 6) % 7; // 0 = Monday
   const dueWeekday = (WEEKLY_JOBS_WEEKDAY + 6) % 7;
-  return weekday > dueWeekday || (weekday === dueWeekday && minutes >= h * 60 + m);
+  return weekday > dueWeekday || (weekday === dueWeekday && minutes >= minutesOf(schedule.WEEKLY_JOBS_TIME));
 }
 
 /** Hourly periods (UTC): '2026-11-22T21'. */

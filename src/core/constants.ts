@@ -98,5 +98,12 @@ export const ROLE_LABELS: Record<RoleFlag, string> = {
 /** Day of the week (0 = Sunday … 6 = Saturday) on which the weekly reminder and report go out. */
 export const WEEKLY_JOBS_WEEKDAY = 2;
 /** The scheduled jobs (server/jobs): their names in the API and in job_runs. */
-export const JOB_NAMES = ["weekly_reminder", "weekly_report", "warranty_auto_close", "mention_email", "nightly_backup"] as const;
+export const JOB_NAMES = [
+  "weekly_reminder",
+  "weekly_report",
+  "warranty_auto_close",
+  "mention_email",
+  "nightly_backup",
+  "budget_alerts",
+] as const;
 export type JobName = (typeof JOB_NAMES)[number];

@@ -362,6 +362,7 @@ export const jobMessages = {
     warranty_auto_close: "Cierre automático de garantías",
     mention_email: "Correo de menciones no vistas",
     nightly_backup: "Respaldo nocturno",
+    budget_alerts: "Alertas de horas de proyectos",
   } as Record<string, string>,
   jobUnknown: "La tarea no existe",
   jobDone: (label: string, summary: string) => `${label}: ${summary}`,
@@ -403,6 +404,20 @@ export const jobMessages = {
   digestLine: (name: string, missing: number, expected: number, days: string[]) =>
     `${name}: faltan ${hoursText(missing)} de ${hoursText(expected)} (${days.join("; ")})`,
   digestDay: (day: string, missing: number) => `${day}: ${hoursText(missing)}`,
+  budgetSubject: (code: string, name: string, threshold: number, repeated: boolean) =>
+    threshold >= 100
+      ? `SIA: ${code} ${name} ${repeated ? "sigue por encima de" : "superó"} sus horas estimadas`
+      : `SIA: ${code} ${name} llegó al ${threshold} % de sus horas estimadas`,
+  budgetIntro: (code: string, name: string) => `El proyecto ${code} ${name} lleva registradas:`,
+  budgetHours: (logged: number, estimate: number, percent: number) =>
+    `${hoursText(logged)} de ${hoursText(estimate)} estimadas (${percent} %).`,
+  budgetOver: (over: number) => `Ya se rebasaron las horas estimadas por ${hoursText(over)}.`,
+  budgetPace: (pace: number, weeks: number) => `Ritmo de las últimas ${weeks} semanas: ${hoursText(pace)} por semana.`,
+  budgetRunsOut: (date: string) => `A ese ritmo, las horas estimadas se agotan hacia el ${dmy(date)}.`,
+  budgetNoPace: "Sin horas registradas en las últimas semanas: no hay pronóstico.",
+  budgetRepeat: "Este aviso se repite cada semana mientras el proyecto siga por encima de lo estimado.",
+  budgetLink: (url: string) => `Ver el proyecto: ${url}`,
+  jobBudgetAlertsSent: (n: number) => (n === 1 ? "se avisó de 1 proyecto" : `se avisó de ${n} proyectos`),
   reportSubject: (workspace: string, starts: string, ends: string) =>
     `SIA: reporte semanal de actividades de ${workspace} ${jobMessages.weekRange(starts, ends)}`,
   reportBody: (workspace: string, starts: string, ends: string, rows: number) =>

@@ -23,5 +23,6 @@ describe("backup settings and texts", () => {
     const backup = textOf(forceConfirmationKey("nightly_backup"));
     expect(backup).toBe("Se escribirá un respaldo nuevo ahora; los respaldos anteriores se conservan.");
     expect(textOf(forceConfirmationKey("weekly_reminder"))).toMatch(/^Se enviarán de nuevo los mensajes/);
+    expect(textOf(forceConfirmationKey("budget_alerts"))).toMatch(/solo se avisará de los umbrales que no se hayan avisado/);
   });
 });

@@ -1,7 +1,11 @@
 /**
  * What «Forzar» warns about, by job: the e-mail jobs send their period's messages again, the nightly backup
- * writes one more archive (kept until deleted, as every archive made by hand) and sends nothing.
+ * writes one more archive (kept until deleted, as every archive made by hand) and sends nothing; the budget
+ * alerts tell only thresholds not told yet.
  */
 export function forceConfirmationKey(job: string) {
-  return job === "nightly_backup" ? "sia.outbox.backup_force_content" : "sia.outbox.force_content";
+  if (job === "nightly_backup") return "sia.outbox.backup_force_content";
+  // The budget alerts remember each project's thresholds told: running the day again tells only what is new.
+  if (job === "budget_alerts") return "sia.outbox.budget_force_content";
+  return "sia.outbox.force_content";
 }
