@@ -305,6 +305,8 @@ describe("dashboards: a project", () => {
     ]);
     expect(d.estimated_hours).toBe(14.5);
     expect(d.logged_hours).toBe(8.65);
+    // Nothing logged in the last four weeks (all of it in March 2025): no pace, no date.
+    expect(d.forecast).toEqual({ pace_hours_per_week: 0, runs_out_on: null, over_hours: 0, percent: 60 });
     expect(d.weekly).toEqual([
       { week: "2025-03-03", hours: 0.98, cumulative_hours: 0.98 },
       { week: MONDAY, hours: 7.25, cumulative_hours: 8.23 },
@@ -320,6 +322,7 @@ describe("dashboards: a project", () => {
     expect(op.status).toBe(200);
     expect(op.body.dashboard.estimates_visible).toBe(false);
     expect(op.body.dashboard.estimated_hours).toBeNull();
+    expect(op.body.dashboard.forecast).toBeNull();
     expect(op.body.dashboard.by_position.map((r: { estimated_hours: null }) => r.estimated_hours)).toEqual([null, null]);
     expect(op.body.dashboard.logged_hours).toBe(8.65);
     expect((await finance.get(`/api/v1/dashboards/projects/${projectId}`)).body.dashboard.estimated_hours).toBe(14.5);

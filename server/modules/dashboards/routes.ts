@@ -105,7 +105,7 @@ export async function dashboardRoutes(api: FastifyInstance) {
         .where(eq(projects.id, id));
       if (!leaders) throw notFound();
       const withEstimates = canOnProject(currentUser(request), "estimated_work_hours", "list", leaders);
-      const dashboard = await projectHours(api.db, id, withEstimates);
+      const dashboard = await projectHours(api.db, id, withEstimates, businessToday());
       if (!dashboard) throw notFound();
       return { dashboard };
     },

@@ -5,6 +5,7 @@
  * activities. Weeks are ISO weeks (Monday first) in America/Mexico_City, like the timesheet.
  */
 import { type SQL, sql } from "drizzle-orm";
+import { budgetForecast } from "../../../src/core/budget";
 import { CENTIHOUR_MS, expectedWeekHours, sumHours } from "../../../src/core/hours";
 import { addDays, BUSINESS_TIME_ZONE, endOfDay, mondayOf, startOfDay, weekOf } from "../../../src/core/week";
 import type { Database } from "../../db/client";
@@ -130,9 +131,10 @@ export async function teamWeeks(database: Database, from: string, to: string, to
 /**
  * A project: estimated hours per position (estimated_work_hours) against the hours logged on it, per the
  * current position of who logged them; and the hours logged per week with their running total.
- * `withEstimates` false leaves the estimates out (who may not read estimated_work_hours sees logged hours only).
+ * `withEstimates` false leaves the estimates out (who may not read estimated_work_hours sees logged hours only),
+ * and with them the forecast of when the estimate runs out.
  */
-export async function projectHours(database: Database, projectId: number, withEstimates: boolean) {
+export async function projectHours(database: Database, projectId: number, withEstimates: boolean, today: string) {
   const [project] = await database.rows<{ id: number; name: string; project_code: string }>(
     sql`select p.id, p.name, p.project_code from ${projects} p where p.id = ${projectId}`,
   );
@@ -162,11 +164,15 @@ export async function projectHours(database: Database, projectId: number, withEs
           from span s left join weekly w on w.week = s.week order by s.week`,
     ),
   ]);
+  const estimated = withEstimates ? sumHours(byPosition.map((r) => r.estimated_hours)) : null;
+  const logged = sumHours(byPosition.map((r) => r.logged_hours));
   return {
     project,
     estimates_visible: withEstimates,
-    estimated_hours: withEstimates ? sumHours(byPosition.map((r) => r.estimated_hours)) : null,
-    logged_hours: sumHours(byPosition.map((r) => r.logged_hours)),
+    estimated_hours: estimated,
+    logged_hours: logged,
+    // When the estimate runs out at the pace of the last weeks (the rule of the morning budget alerts).
+    forecast: estimated ? budgetForecast(weekly, estimated, logged, today) : null,
     by_position: byPosition.map((r) => (withEstimates ? r : { ...r, estimated_hours: null })),
     weekly,
   };

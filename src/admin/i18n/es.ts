@@ -624,6 +624,12 @@ export const sia = {
       no_estimates: "%{logged} registradas; el proyecto no tiene horas estimadas",
       no_position: "Sin puesto",
       empty: "El proyecto aún no tiene horas estimadas ni registradas.",
+      forecast: "Pronóstico",
+      forecast_runs_out:
+        "Lleva el %{percent} % de lo estimado. Ritmo de las últimas %{weeks} semanas: %{pace} por semana; a ese ritmo, las horas estimadas se agotan hacia el %{date}.",
+      forecast_over: "Se rebasaron las horas estimadas por %{over} (%{percent} % de lo estimado).",
+      forecast_no_pace:
+        "Lleva el %{percent} % de lo estimado. Sin horas registradas en las últimas %{weeks} semanas: no hay pronóstico.",
     },
     client: {
       title: "Horas de soporte del año",

@@ -80,6 +80,15 @@ export const projectDashboardAnswer = z.object({
     }),
   ),
   weekly: z.array(z.object({ week: z.string(), hours: z.number(), cumulative_hours: z.number() })),
+  /** Null without an estimate (or to who may not read it). */
+  forecast: z
+    .object({
+      pace_hours_per_week: z.number().describe("Horas por semana, promedio de las últimas 4 semanas completas"),
+      runs_out_on: z.string().nullable().describe("Día en que se agotarían las horas estimadas a ese ritmo"),
+      over_hours: z.number().describe("Horas registradas por encima de lo estimado"),
+      percent: z.number().describe("Porcentaje de lo estimado ya registrado"),
+    })
+    .nullable(),
 });
 export type ProjectDashboard = z.infer<typeof projectDashboardAnswer>;
 
