@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { formatHours } from "../../src/timesheet/model/totals";
+import { audit } from "./axe";
 import { expectNoEnglish, signIn } from "./fixtures";
 
 /** Bars the chart drew with some height (a zero value draws an empty bar). */
@@ -122,4 +123,60 @@ test("a demo project shows its estimated vs logged hours, and a demo client its 
   );
   await expect(support.getByTestId("client-support-chart").locator(BARS).first()).toBeVisible();
   await expectNoEnglish(page);
+});
+
+test("a project's hours say when its estimate runs out at the current pace, drawn dashed, on a phone too", async ({ page }) => {
+  await signIn(page, "admin");
+  // The demo project with the latest activity, given an estimate well above what it has logged.
+  const { activities } = await api<{ activities: { project_id: number | null }[] }>(
+    page,
+    "/api/v1/activities?per_page=200&by_column[column]=begins_at&by_column[order]=desc&by_employee=todos",
+  );
+  const projectId = activities.find((a) => a.project_id)?.project_id;
+  expect(projectId).toBeTruthy();
+  const before = await api<{ dashboard: { logged_hours: number; by_position: { position_id: number | null }[] } }>(
+    page,
+    `/api/v1/dashboards/projects/${projectId}`,
+  );
+  const { employee_positions } = await api<{ employee_positions: { id: number }[] }>(
+    page,
+    "/api/v1/employee_positions?per_page=100",
+  );
+  const taken = new Set(before.dashboard.by_position.map((p) => p.position_id));
+  const position = employee_positions.find((p) => !taken.has(p.id));
+  expect(position).toBeTruthy();
+  const created = await page.request.post("/api/v1/estimated_work_hours", {
+    data: { estimated_work_hour: { project_id: projectId, employee_position_id: position?.id, estimated_hours: 5000 } },
+  });
+  expect(created.status()).toBe(201);
+  const estimateId = ((await created.json()) as { estimated_work_hour: { id: number } }).estimated_work_hour.id;
+
+  const { dashboard } = await api<{
+    dashboard: { forecast: { pace_hours_per_week: number; runs_out_on: string | null; percent: number } };
+  }>(page, `/api/v1/dashboards/projects/${projectId}`);
+  await page.goto(`/app/projects/${projectId}`);
+  const panel = page.getByRole("region", { name: "Horas estimadas vs. registradas" });
+  const forecast = panel.getByTestId("project-hours-forecast");
+  const f = dashboard.forecast;
+  if (f.runs_out_on) {
+    const [y, m, d] = f.runs_out_on.split("-");
+    await expect(forecast).toHaveText(
+      `Lleva el ${f.percent} % de lo estimado. Ritmo de las últimas 4 semanas: ${formatHours(f.pace_hours_per_week)} por semana; a ese ritmo, las horas estimadas se agotan hacia el ${d}/${m}/${y}.`,
+    );
+    await expect(panel.locator(".MuiLineElement-series-forecast")).toHaveCount(1);
+  } else {
+    await expect(forecast).toHaveText(
+      `Lleva el ${f.percent} % de lo estimado. Sin horas registradas en las últimas 4 semanas: no hay pronóstico.`,
+    );
+  }
+  expect(await audit(page, "proyecto (escritorio)", "[data-testid=project-hours-panel]")).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(forecast).toBeVisible();
+  const box = await panel.boundingBox();
+  expect(box?.width ?? 999).toBeLessThanOrEqual(390);
+  expect(await audit(page, "proyecto (teléfono)", "[data-testid=project-hours-panel]")).toEqual([]);
+  await expectNoEnglish(page);
+  // The demo project as it was, for the other files.
+  expect((await page.request.delete(`/api/v1/estimated_work_hours/${estimateId}`)).ok()).toBe(true);
 });
