@@ -35,6 +35,7 @@ describe("employees", () => {
       workspace_id: null,
       is_active: true,
       assignable: false,
+      daily_hours: 8,
     });
     // '0' is the "no code yet" value: several employees may share it.
     expect((await admin.post("/api/v1/employees", { employee: { name: "Otro sin código", employee_code: "" } })).status).toBe(
@@ -73,6 +74,21 @@ describe("employees", () => {
     const chosen = await admin.post("/api/v1/employees", { employee: { name: "Elegido", workspace_id: other.id } });
     expect(chosen.body.employee.workspace_id).toBe(other.id);
     await t.app.db.db.update(app_settings).set({ default_workspace_id: null });
+  });
+
+  it("keeps a part-time working day, between 0 and 24 hours in quarters", async () => {
+    const res = await admin.post("/api/v1/employees", { employee: { name: "Medio Tiempo", daily_hours: "4.5" } });
+    expect(res.status).toBe(201);
+    expect(res.body.employee.daily_hours).toBe(4.5);
+    const id = res.body.employee.id;
+    for (const bad of [25, -1, 4.1]) {
+      const refused = await admin.put(`/api/v1/employees/${id}`, { employee: { daily_hours: bad } });
+      expect(refused.status, String(bad)).toBe(422);
+      expect(refused.body.errors.daily_hours).toEqual(["debe estar entre 0 y 24 horas"]);
+    }
+    const word = await admin.put(`/api/v1/employees/${id}`, { employee: { daily_hours: "ocho" } });
+    expect(word.body.errors.daily_hours).toEqual(["debe ser un número"]);
+    expect((await admin.get(`/api/v1/employees/${id}`)).body.employee.daily_hours).toBe(4.5);
   });
 
   it("answers 422 per field in Spanish: name, employee_code, user_id", async () => {
