@@ -9,6 +9,7 @@ import type { Tx } from "../client";
 import { activities, frozen_periods } from "../schema";
 import type { Random } from "./calendar";
 import {
+  type EmployeeSeed,
   INTERNAL_DESCRIPTIONS,
   PROJECT_DESCRIPTIONS,
   type Profile,
@@ -31,6 +32,7 @@ export interface ActivityContext {
     userId: number;
     profile: Profile;
     assigned: { client_id: number; product_catalog_id: number }[];
+    shortLastWeek?: EmployeeSeed["shortLastWeek"];
   }[];
   projects: {
     id: number;
@@ -122,6 +124,7 @@ export async function buildActivities(tx: Tx, ctx: ActivityContext): Promise<{ a
       for (let k = 0; k < rng.int(1, 3); k++) vacation.add(workingDays[start + k]);
     }
 
+    const firstOfEmployee = rows.length;
     for (const day of workingDays) {
       const base = {
         employee_id: employee.id,
@@ -261,6 +264,17 @@ export async function buildActivities(tx: Tx, ctx: ActivityContext): Promise<{ a
           }
         }
       });
+    }
+    // What this person left unlogged last week (drawn like every other day, so the rest of the demo does not
+    // change, then left out).
+    if (employee.shortLastWeek) {
+      const day = addDays(currentMonday, employee.shortLastWeek === "friday" ? -3 : -4);
+      const from = zonedTime(day, employee.shortLastWeek === "friday" ? 0 : 14 * 60).getTime();
+      const to = zonedTime(addDays(day, 1), 0).getTime();
+      const kept = rows
+        .splice(firstOfEmployee)
+        .filter((r) => (r.begins_at as Date).getTime() < from || (r.begins_at as Date).getTime() >= to);
+      rows.push(...kept);
     }
 
     for (let week = WEEKS_BACK; week > OPEN_WEEKS; week--) {

@@ -51,6 +51,11 @@ export interface EmployeeSeed {
   assignable?: boolean;
   inactive?: boolean;
   boss?: boolean;
+  /**
+   * Hours left unlogged in the week before the seed's: the afternoon of Thursday, or all of Friday. The demo's
+   * Tuesday reminder and the bosses' digest then have someone to write to.
+   */
+  shortLastWeek?: "thursday_afternoon" | "friday";
   /** One of the three demo accounts. */
   account?: {
     email: string;
@@ -94,6 +99,7 @@ export const EMPLOYEES: EmployeeSeed[] = [
     workspace: "Desarrollo",
     position: "Desarrollador Senior",
     profile: "dev",
+    shortLastWeek: "thursday_afternoon",
   },
   {
     code: "E005",
@@ -141,6 +147,7 @@ export const EMPLOYEES: EmployeeSeed[] = [
     profile: "consult",
     assignable: true,
     is_rape: true,
+    shortLastWeek: "friday",
   },
   {
     code: "E011",

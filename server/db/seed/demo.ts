@@ -789,6 +789,7 @@ export async function buildDemo(tx: Tx, options: { digest: string; now: Date; do
       userId: userIdByCode[e.code],
       profile: e.profile,
       assigned: assignedTo.get(employeeId[e.code]) ?? [],
+      shortLastWeek: e.shortLastWeek,
     })),
     projects: projectRows
       .filter((p) => activeStates.has(p.state))
