@@ -18,9 +18,17 @@ test("an administrator creates an employee (code '0' by default), finds it and f
   await page.getByRole("combobox", { name: "Puesto" }).click();
   await page.getByRole("option", { name: "Ingeniero de Soporte" }).click();
   await page.getByLabel("Asignable").check();
+  // Part-time: a 4-hour working day (8 by default); 30 is refused by the form in Spanish.
+  const daily = page.getByRole("spinbutton", { name: "Horas por día" });
+  await expect(daily).toHaveValue("8");
+  await daily.fill("30");
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByText("debe estar entre 0 y 24 horas")).toBeVisible();
+  await daily.fill("4");
   await page.getByRole("button", { name: "Guardar" }).click();
   await expect(page.getByText("Elemento guardado")).toBeVisible();
   await expect(page).toHaveURL(/\/app\/employees\/\d+$/);
+  await expect(page.locator("#main-content").getByText("Horas por día")).toBeVisible();
   await expect(page.locator("#main-content").getByText(name)).toBeVisible();
   await expect(page.locator("#main-content").getByText("Soporte", { exact: true })).toBeVisible();
   await expect(page.getByText("Sin asignaciones")).toBeVisible();
