@@ -47,6 +47,13 @@ const ONLY = new Set((args.value("--only") ?? "lists,csv,week,view,start").split
 const DURATION = Number(args.value("--duration") ?? 10);
 const CONNECTIONS = 50;
 const BASE = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/**
+ * BENCH_VIEW_OLD: another build's dist folder. The view is then measured for both builds, alternated in
+ * each round on the one server (the old build's hashed files are copied beside this one's for the run,
+ * and activities.html is swapped before each visit: the server reads it on every request), so a change is
+ * compared under the same load.
+ */
+const OLD_BUILD = process.env.BENCH_VIEW_OLD;
 
 interface Row {
   figure: string;
@@ -671,6 +678,10 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
   const ROUNDS = 7;
   /** Per page: the first visit (empty cache) and the second (same browser profile, the next navigation). */
   const sia = { first: [] as number[], second: [] as number[], firstBytes: [] as number[], secondBytes: [] as number[] };
+  const older = { first: [] as number[], second: [] as number[], firstBytes: [] as number[], secondBytes: [] as number[] };
+  const pageFile = path.join(ROOT, "dist", "activities.html");
+  const newPage = fs.readFileSync(pageFile);
+  const oldPage = OLD_BUILD ? fs.readFileSync(path.join(OLD_BUILD, "activities.html")) : null;
   const bare = { first: [] as number[], second: [] as number[], firstBytes: [] as number[], secondBytes: [] as number[] };
   const scripts = new Map<string, Set<string>>();
   const newContext = async () => {
@@ -712,7 +723,20 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
   };
   try {
     for (let r = 0; r < ROUNDS + 1; r++) {
-      await visits(`http://127.0.0.1:${PORT}/app/activities`, sia, r > 0, r === 0 ? "/app/activities" : undefined);
+      if (oldPage) {
+        // Which build goes first changes each round.
+        const order = r % 2 ? [true, false] : [false, true];
+        for (const old of order) {
+          fs.writeFileSync(pageFile, old ? oldPage : newPage);
+          await visits(
+            `http://127.0.0.1:${PORT}/app/activities`,
+            old ? older : sia,
+            r > 0,
+            r === 0 && !old ? "/app/activities" : undefined,
+          );
+        }
+        fs.writeFileSync(pageFile, newPage);
+      } else await visits(`http://127.0.0.1:${PORT}/app/activities`, sia, r > 0, r === 0 ? "/app/activities" : undefined);
       await visits(`http://127.0.0.1:${STATIC_PORT}/`, bare, r > 0);
     }
     const context = await newContext();
@@ -722,6 +746,7 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
     await adminPage.waitForSelector("table tbody tr", { timeout: 60_000 });
     await context.close();
   } finally {
+    fs.writeFileSync(pageFile, newPage);
     await browser.close();
     await new Promise((r) => staticServer.close(r));
     await pool.query("delete from activities where employee_id = $1 and begins_at >= $2 and begins_at < $3", [
@@ -749,6 +774,14 @@ new FullCalendar.Calendar(document.getElementById('cal'), { initialView: 'timeGr
     `  vista semanal, 1.ª visita: ${fmt(median(sia.first))} vs ${fmt(median(bare.first))} → ${ratio.toFixed(2)}× (${kb(sia.firstBytes)} vs ${kb(bare.firstBytes)}); ` +
       `2.ª visita: ${fmt(median(sia.second))} vs ${fmt(median(bare.second))} → ${ratio2.toFixed(2)}× (${kb(sia.secondBytes)} vs ${kb(bare.secondBytes)}); JS ${js.map((j) => `${j.page} ${j.kb.toFixed(0)} KB`).join(", ")}`,
   );
+  if (oldPage)
+    console.log(
+      `  compilación anterior (${OLD_BUILD}), alternada: 1.ª visita ${fmt(median(older.first))} → ${(median(older.first) / median(bare.first)).toFixed(2)}×, ` +
+        `2.ª visita ${fmt(median(older.second))} → ${(median(older.second) / median(bare.second)).toFixed(2)}×; ` +
+        `por ronda 1.ª [${older.first.map((v) => v.toFixed(0)).join(", ")}] → [${sia.first.map((v) => v.toFixed(0)).join(", ")}], ` +
+        `2.ª [${older.second.map((v) => v.toFixed(0)).join(", ")}] → [${sia.second.map((v) => v.toFixed(0)).join(", ")}], ` +
+        `bare 1.ª [${bare.first.map((v) => v.toFixed(0)).join(", ")}], 2.ª [${bare.second.map((v) => v.toFixed(0)).join(", ")}]`,
+    );
   const rows: Row[] = [
     {
       figure: "Week view, 150 events, first visit (empty cache): navigation to painted (median)",
@@ -912,6 +945,18 @@ async function main() {
     const built = spawnSync("npx", ["vite", "build", "--logLevel", "warn"], { cwd: ROOT, stdio: "inherit" });
     if (built.status !== 0) throw new Error("vite build falló");
   }
+  // The old build's files beside this one's before the server lists them (it serves the files it found at start).
+  const borrowed: string[] = [];
+  if (OLD_BUILD && ONLY.has("view"))
+    for (const name of fs.readdirSync(path.join(OLD_BUILD, "assets"))) {
+      const to = path.join(ROOT, "dist", "assets", name);
+      if (fs.existsSync(to)) continue;
+      fs.copyFileSync(path.join(OLD_BUILD, "assets", name), to);
+      borrowed.push(to);
+    }
+  process.on("exit", () => {
+    for (const file of borrowed) fs.rmSync(file, { force: true });
+  });
   /** A server process on the bench database for the measurements given, stopped after them. */
   const withServer = async (measure: (token: string, pid: number) => Promise<void>, env: Record<string, string> = {}) => {
     const { child } = await startServer({
