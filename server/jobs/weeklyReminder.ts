@@ -1,11 +1,11 @@
 /**
  * Tuesday reminder: for the previous ISO week (Monday–Sunday), every active employee with a user e-mail
  * whose week is not closed (some day of it is in no frozen week or month) or whose logged hours are under
- * the expected ones (WORK_WEEK_HOURS minus WORKDAY_HOURS per holiday on a weekday) gets one e-mail saying
+ * the expected ones (WORKING_WEEK_HOURS minus WORKING_DAY_HOURS per holiday on a weekday) gets one e-mail saying
  * what is missing.
  */
 import { and, asc, eq, gte, inArray, isNotNull, lte, sql } from "drizzle-orm";
-import { WORK_WEEK_HOURS, WORKDAY_HOURS } from "../../src/core/constants";
+import { WORKING_WEEK_HOURS, WORKING_DAY_HOURS } from "../../src/core/constants";
 import { jobMessages } from "../../src/core/messages";
 import { addDays, dayOfWeek, endOfDay, isDayFrozen, startOfDay } from "../../src/core/week";
 import type { Tx } from "../db/client";
@@ -41,7 +41,7 @@ export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekSho
     .where(and(gte(holydays.date, starts_on), lte(holydays.date, ends_on)));
   const holidays = new Set(holidayRows.map((h) => h.date).filter((d) => weekdays.includes(d)));
   const workdays = weekdays.filter((d) => !holidays.has(d));
-  const expected = WORK_WEEK_HOURS - WORKDAY_HOURS * holidays.size;
+  const expected = WORKING_WEEK_HOURS - WORKING_DAY_HOURS * holidays.size;
 
   const people = await tx
     .select({ id: employees.id, name: employees.name, email: users.email })
