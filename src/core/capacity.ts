@@ -72,6 +72,17 @@ export function capacityWeeks(input: {
   logged: readonly LoggedCentihours[];
 }): CapacityPerson[] {
   const holidays = new Set(input.holidays);
+  // People and assignments mostly cover the same whole weeks: each span's working days are counted once.
+  const counted = new Map<string, number>();
+  const workingDayCount = (from: string, to: string, startOn: string | null) => {
+    const key = `${from}|${to}|${startOn}`;
+    let days = counted.get(key);
+    if (days === undefined) {
+      days = workingDays(from, to, holidays, startOn).length;
+      counted.set(key, days);
+    }
+    return days;
+  };
   const assignmentsOf = new Map<number, CapacityAssignment[]>();
   for (const a of input.assignments) {
     const list = assignmentsOf.get(a.employee_id);
@@ -89,17 +100,19 @@ export function capacityWeeks(input: {
     }
     groups[groupOf(row.action_type)] += Number(row.centihours);
   }
+  const spans = input.weeks.map((monday) => [monday, addDays(monday, 6)] as const);
   return input.employees.map((employee) => {
     const own = assignmentsOf.get(employee.id) ?? [];
-    const weeks = input.weeks.map((monday): CapacityWeek => {
-      const sunday = addDays(monday, 6);
-      const capacity = roundHours(employee.daily_hours * workingDays(monday, sunday, holidays, employee.start_on).length);
+    const weeks = spans.map(([monday, sunday]): CapacityWeek => {
+      const capacity = roundHours(employee.daily_hours * workingDayCount(monday, sunday, employee.start_on));
       let assignedDays = 0;
       for (const a of own) {
         // The part of the assignment inside the week (ISO dates compare as text).
-        const [, from] = [a.start_on, monday].sort();
-        const [to] = [a.end_on, sunday].sort();
-        if (from <= to) assignedDays += workingDays(from, to, holidays, employee.start_on).length;
+        let from = monday;
+        if (a.start_on > from) from = a.start_on;
+        let to = sunday;
+        if (a.end_on < to) to = a.end_on;
+        if (from <= to) assignedDays += workingDayCount(from, to, employee.start_on);
       }
       const assigned = roundHours(employee.daily_hours * assignedDays);
       let logged: LoggedHours | null = null;
