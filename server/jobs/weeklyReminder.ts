@@ -5,7 +5,7 @@
  * what is missing.
  */
 import { and, asc, eq, gte, inArray, isNotNull, lte, sql } from "drizzle-orm";
-import { WORKING_WEEK_HOURS, WORKING_DAY_HOURS } from "../../src/core/constants";
+import { WORKING_DAY_HOURS, WORKING_WEEK_HOURS } from "../../src/core/constants";
 import { jobMessages } from "../../src/core/messages";
 import { addDays, dayOfWeek, endOfDay, isDayFrozen, startOfDay } from "../../src/core/week";
 import type { Tx } from "../db/client";

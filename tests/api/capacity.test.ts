@@ -171,15 +171,13 @@ describe("capacity: capacity and assigned hours", () => {
     const client = await buildClient(db());
     const product = await buildProduct(db());
     // Monday, Tuesday (holiday) and Wednesday of the 17th: two working days, 16 of 32 h, exactly half.
-    await db()
-      .insert(assignments)
-      .values({
-        employee_id: half.id,
-        client_id: client.id,
-        product_catalog_id: product.id,
-        start_on: "2025-03-17",
-        end_on: "2025-03-19",
-      });
+    await db().insert(assignments).values({
+      employee_id: half.id,
+      client_id: client.id,
+      product_catalog_id: product.id,
+      start_on: "2025-03-17",
+      end_on: "2025-03-19",
+    });
     const answer = await capacity(admin);
     expect(weekOf(personOf(answer, person.id), FROM)).toMatchObject({ capacity_hours: 0, assigned_hours: 0, state: "none" });
     expect(weekOf(personOf(answer, half.id), "2025-03-17")).toMatchObject({
