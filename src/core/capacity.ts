@@ -52,15 +52,16 @@ export interface CapacityAssignment {
   start_on: string;
   end_on: string;
 }
-/** Whole hundredths of an hour an employee logged in a week on one action type (the product's hours rule). */
-export interface LoggedCentihours {
-  employee_id: number;
-  week: string;
-  action_type: string;
-  centihours: number;
-}
+/** Whole hundredths of an hour an employee logged in a week, per LOGGED_GROUPS (the product's hours rule). */
+export type LoggedCentihours = { employee_id: number; week: string } & Record<LoggedGroup, number>;
 
-const groupOf = (actionType: string): LoggedGroup => LOGGED_GROUP_OF[actionType as ActionType] ?? "internal";
+/** The action types of each logged group (LOGGED_GROUP_OF read the other way), for the server's SQL. */
+export const ACTION_TYPES_OF_GROUP = Object.fromEntries(
+  LOGGED_GROUPS.map((group) => [
+    group,
+    (Object.keys(LOGGED_GROUP_OF) as ActionType[]).filter((type) => LOGGED_GROUP_OF[type] === group),
+  ]),
+) as Record<LoggedGroup, ActionType[]>;
 
 /** Every person's weeks. `currentWeek` and the weeks before it carry the logged hours; later ones null. */
 export function capacityWeeks(input: {
@@ -90,16 +91,8 @@ export function capacityWeeks(input: {
     else assignmentsOf.set(a.employee_id, [a]);
   }
   // Hundredths per employee, week and group: adding hundredths keeps every total equal to the CSV's.
-  const loggedOf = new Map<string, Record<LoggedGroup, number>>();
-  for (const row of input.logged) {
-    const key = `${row.employee_id}|${row.week}`;
-    let groups = loggedOf.get(key);
-    if (!groups) {
-      groups = { project: 0, support: 0, internal: 0, vacation: 0 };
-      loggedOf.set(key, groups);
-    }
-    groups[groupOf(row.action_type)] += Number(row.centihours);
-  }
+  const loggedOf = new Map<string, LoggedCentihours>();
+  for (const row of input.logged) loggedOf.set(`${row.employee_id}|${row.week}`, row);
   const spans = input.weeks.map((monday) => [monday, addDays(monday, 6)] as const);
   return input.employees.map((employee) => {
     const own = assignmentsOf.get(employee.id) ?? [];
@@ -117,13 +110,14 @@ export function capacityWeeks(input: {
       const assigned = roundHours(employee.daily_hours * assignedDays);
       let logged: LoggedHours | null = null;
       if (monday <= input.currentWeek) {
-        const centi = loggedOf.get(`${employee.id}|${monday}`) ?? { project: 0, support: 0, internal: 0, vacation: 0 };
-        const total = LOGGED_GROUPS.reduce((sum, g) => sum + centi[g], 0);
+        const row = loggedOf.get(`${employee.id}|${monday}`);
+        const centi = (group: LoggedGroup) => Number(row?.[group] ?? 0);
+        const total = LOGGED_GROUPS.reduce((sum, g) => sum + centi(g), 0);
         logged = {
-          project: centi.project / 100,
-          support: centi.support / 100,
-          internal: centi.internal / 100,
-          vacation: centi.vacation / 100,
+          project: centi("project") / 100,
+          support: centi("support") / 100,
+          internal: centi("internal") / 100,
+          vacation: centi("vacation") / 100,
           total: total / 100,
         };
       }

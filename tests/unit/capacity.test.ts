@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { capacityState, capacityWeeks, defaultCapacityRange, mondaysBetween } from "../../src/core/capacity";
+import {
+  ACTION_TYPES_OF_GROUP,
+  capacityState,
+  capacityWeeks,
+  defaultCapacityRange,
+  mondaysBetween,
+} from "../../src/core/capacity";
 import { capacityQuery } from "../../src/core/schemas/capacity";
 
 describe("capacity rules", () => {
@@ -28,12 +34,7 @@ describe("capacity rules", () => {
         { employee_id: 1, start_on: "2025-03-14", end_on: "2025-03-17" },
       ],
       holidays: ["2025-03-18"],
-      logged: [
-        { employee_id: 1, week: "2025-03-10", action_type: "project", centihours: 233 },
-        { employee_id: 1, week: "2025-03-10", action_type: "rh", centihours: 33 },
-        { employee_id: 1, week: "2025-03-10", action_type: "quote", centihours: 12 },
-        { employee_id: 1, week: "2025-03-10", action_type: "vacation", centihours: 800 },
-      ],
+      logged: [{ employee_id: 1, week: "2025-03-10", project: 233, support: 0, internal: 45, vacation: 800 }],
     });
     // Tuesday to Friday of the first week (4 days × 6 h); Friday twice.
     expect(person.weeks[0]).toEqual({
@@ -45,6 +46,15 @@ describe("capacity rules", () => {
     });
     // Four working days (Tuesday a holiday); Monday twice.
     expect(person.weeks[1]).toMatchObject({ capacity_hours: 24, assigned_hours: 30, state: "over", logged: null });
+  });
+
+  it("reads LOGGED_GROUP_OF the other way: each action type in exactly one group", () => {
+    expect(ACTION_TYPES_OF_GROUP).toEqual({
+      project: ["project"],
+      support: ["support"],
+      internal: ["quote", "internal", "rh"],
+      vacation: ["vacation"],
+    });
   });
 
   it("refuses weeks that do not start on Monday, and a range backwards", () => {

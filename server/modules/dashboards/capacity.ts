@@ -1,18 +1,20 @@
 /**
  * Capacity and utilisation (GET /api/v1/capacity and capacity.csv): four set-based statements whatever
  * the number of people and weeks (the active employees, their assignments in the range, the holidays, and
- * the hundredths logged per employee, week and action type), then src/core/capacity.ts's rules in memory.
+ * the hundredths logged per employee, week and logged group), then src/core/capacity.ts's rules in memory.
  * Logged hours follow the hours rule of the dashboards (CENTIHOURS, the week of the local begin date), so
  * they equal the activity report CSV's «Horas» for the same people and weeks.
  */
 import { type SQL, sql } from "drizzle-orm";
 import {
+  ACTION_TYPES_OF_GROUP,
   type CapacityAssignment,
   type CapacityEmployee,
   capacityWeeks,
   type LoggedCentihours,
   mondaysBetween,
 } from "../../../src/core/capacity";
+import { LOGGED_GROUPS, type LoggedGroup } from "../../../src/core/hours";
 import { capacityMessages } from "../../../src/core/messages";
 import { type Capacity, type CapacityPerson, type CapacityWeek, UNDER_ASSIGNED_SHARE } from "../../../src/core/schemas/capacity";
 import { addDays, mondayOf, startOfDay } from "../../../src/core/week";
@@ -20,6 +22,12 @@ import type { Database } from "../../db/client";
 import { activities, assignments, employees, workspaces } from "../../db/schema";
 import type { CsvColumn } from "../../http/csv";
 import { CENTIHOURS, holidaysBetween, instant, isoDate, WEEK_OF_A } from "./service";
+
+/** The hundredths of one logged group (its action types: LOGGED_GROUP_OF), zero when there are none. */
+const sumOfGroup = (group: LoggedGroup) =>
+  sql`coalesce(sum(${CENTIHOURS}) filter (where a.action_type in (${sql.raw(
+    ACTION_TYPES_OF_GROUP[group].map((type) => `'${type}'`).join(", "),
+  )})), 0) as ${sql.raw(group)}`;
 
 /** The people and weeks of `from`…`to` (Mondays), of one workspace or all; `today` says which weeks are past. */
 export async function capacityBetween(
@@ -50,11 +58,15 @@ export async function capacityBetween(
     loggedUntil < from
       ? Promise.resolve([] as LoggedCentihours[])
       : database.rows<LoggedCentihours>(
-          sql`select a.employee_id, ${isoDate(WEEK_OF_A)} as week, a.action_type, sum(${CENTIHOURS})::float8 as centihours
-              from ${activities} a join ${employees} e on e.id = a.employee_id
-              where ${inScope} and a.begins_at >= ${instant(startOfDay(from))}
-                and a.begins_at < ${instant(startOfDay(addDays(loggedUntil, 7)))}
-              group by 1, 2, 3`,
+          sql`select x.employee_id, ${isoDate(sql`x.week`)} as week, ${sql.join(
+            LOGGED_GROUPS.map((group) => sql`x.${sql.raw(group)}::float8 as ${sql.raw(group)}`),
+            sql`, `,
+          )}
+              from (select a.employee_id, ${WEEK_OF_A} as week, ${sql.join(LOGGED_GROUPS.map(sumOfGroup), sql`, `)}
+                from ${activities} a join ${employees} e on e.id = a.employee_id
+                where ${inScope} and a.begins_at >= ${instant(startOfDay(from))}
+                  and a.begins_at < ${instant(startOfDay(addDays(loggedUntil, 7)))}
+                group by 1, 2) x`,
         ),
   ]);
   const weeks = mondaysBetween(from, to);

@@ -132,7 +132,13 @@ function CapacityTable({ capacity }: { capacity: Capacity }) {
       aria-label={label}
       // A region that scrolls takes the keyboard's focus, so its arrows scroll it (WCAG 2.1.1).
       tabIndex={0}
-      sx={{ overflowX: "auto", maxWidth: "100%", "&:focus-visible": { outline: "2px solid #0b4f8a", outlineOffset: 2 } }}
+      // Width 0 stretched to its parent: the weeks never widen the page, only this region scrolls.
+      sx={{
+        width: 0,
+        minWidth: "100%",
+        overflowX: "auto",
+        "&:focus-visible": { outline: "2px solid #0b4f8a", outlineOffset: 2 },
+      }}
     >
       <Table size="small" aria-label={label} sx={{ "& td, & th": { verticalAlign: "top" } }}>
         <TableHead>
@@ -272,7 +278,9 @@ function WorkspacePicker({ value, onChange }: { value: Identifier | ""; onChange
       label={translate("sia.capacity.workspace")}
       value={value === "" || data.some((w) => w.id === value) ? value : ""}
       onChange={(e) => onChange(e.target.value as Identifier | "")}
-      sx={{ minWidth: 240 }}
+      // «Todos los espacios» shows as a value, not as an empty field under its label.
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      sx={{ width: { xs: "100%", sm: 320 } }}
     >
       <MenuItem value="">{translate("sia.capacity.all_workspaces")}</MenuItem>
       {data.map((w) => (
@@ -315,23 +323,26 @@ function CapacityScreen() {
         </Typography>
         <Stack direction="row" sx={{ alignItems: "center", flexWrap: "wrap", columnGap: 1, rowGap: 1, mb: 1 }}>
           <WorkspacePicker value={workspaceId} onChange={setWorkspaceId} />
-          <IconButton
-            aria-label={translate("sia.capacity.previous")}
-            title={translate("sia.capacity.previous")}
-            onClick={() => shift(-STEP_WEEKS)}
-          >
-            <ChevronLeftIcon />
-          </IconButton>
-          <Box component="span" data-testid="capacity-range">
-            {translate("sia.capacity.range", { from: formatDate(range.from), to: formatDate(addDays(range.to, 6)) })}
-          </Box>
-          <IconButton
-            aria-label={translate("sia.capacity.next")}
-            title={translate("sia.capacity.next")}
-            onClick={() => shift(STEP_WEEKS)}
-          >
-            <ChevronRightIcon />
-          </IconButton>
+          {/* The arrows and the weeks they move stay on one line, also on a phone. */}
+          <Stack direction="row" sx={{ alignItems: "center", flexWrap: "nowrap", minWidth: 0 }}>
+            <IconButton
+              aria-label={translate("sia.capacity.previous")}
+              title={translate("sia.capacity.previous")}
+              onClick={() => shift(-STEP_WEEKS)}
+            >
+              <ChevronLeftIcon />
+            </IconButton>
+            <Box component="span" data-testid="capacity-range" sx={{ textAlign: "center" }}>
+              {translate("sia.capacity.range", { from: formatDate(range.from), to: formatDate(addDays(range.to, 6)) })}
+            </Box>
+            <IconButton
+              aria-label={translate("sia.capacity.next")}
+              title={translate("sia.capacity.next")}
+              onClick={() => shift(STEP_WEEKS)}
+            >
+              <ChevronRightIcon />
+            </IconButton>
+          </Stack>
           <Button size="small" disabled={isDefault} onClick={() => setRange(defaultCapacityRange(businessToday()))}>
             {translate("sia.capacity.current")}
           </Button>
