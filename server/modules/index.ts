@@ -11,6 +11,7 @@ import { realtimeRoutes } from "./board/stream";
 import { calendarImportRoutes } from "./calendar_imports/routes";
 import { clientGroupsResource } from "./client_groups/resource";
 import { clientsResource } from "./clients/resource";
+import { capacityRoutes } from "./dashboards/capacityRoutes";
 import { dashboardRoutes } from "./dashboards/routes";
 import { employeePositionsResource } from "./employee_positions/resource";
 import { employeesResource } from "./employees/resource";
@@ -57,6 +58,7 @@ export const routeModules = [
   calendarImportRoutes,
   reportRoutes,
   dashboardRoutes,
+  capacityRoutes,
   integrationsRoutes,
   googleRoutes,
   boardRoutes,

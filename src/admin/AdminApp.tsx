@@ -39,6 +39,7 @@ const OutboxPage = lazy(() => import("./pages/OutboxPage").then((m) => ({ defaul
 const IntegrationsPage = lazy(() => import("./pages/IntegrationsPage").then((m) => ({ default: m.IntegrationsPage })));
 const NoticesPage = lazy(() => import("./pages/NoticesPage").then((m) => ({ default: m.NoticesPage })));
 const ReportingPage = lazy(() => import("./reporting/ReportingPage"));
+const CapacityPage = lazy(() => import("./capacity/CapacityPage").then((m) => ({ default: m.CapacityPage })));
 // A project's invoices, like every resource's screens (src/admin/common/resourceRoutes.tsx).
 const ProjectInvoicesRoutes = lazy(() => import("./invoices/InvoiceScreens").then((m) => ({ default: m.ProjectInvoicesRoutes })));
 const page = (Page: ComponentType) => (
@@ -108,6 +109,7 @@ export function AdminApp() {
         />
         <Route path="/changeLogSia" element={page(ChangelogPage)} />
         <Route path="/reporting/list" element={page(ReportingPage)} />
+        <Route path="/capacity" element={page(CapacityPage)} />
         <Route path="/outbox" element={page(OutboxPage)} />
         <Route path="/integrations" element={page(IntegrationsPage)} />
         <Route path="/notices" element={page(NoticesPage)} />

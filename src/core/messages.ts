@@ -543,6 +543,32 @@ export const dashboardMessages = {
   year: "no es un año válido",
 } as const;
 
+// --- capacity and utilisation (administrators) ---
+export const capacityMessages = {
+  notMonday: (label: string) => `${label} debe ser un lunes (las semanas empiezan en lunes).`,
+  fromLabel: "La semana inicial",
+  toLabel: "La semana final",
+  rangeOrder: "La semana final no puede ser anterior a la semana inicial.",
+  rangeTooLong: (weeks: number) => `El periodo no puede abarcar más de ${weeks} semanas.`,
+  /** The CSV's headers, in order (one line per person and week). */
+  csvHeaders: [
+    "Empleado",
+    "Espacio de trabajo",
+    "Semana (lunes)",
+    "Horas diarias",
+    "Capacidad",
+    "Asignadas",
+    "Estado",
+    "Registradas",
+    "Proyecto",
+    "Soporte",
+    "Interno",
+    "Vacaciones",
+  ],
+  /** How each cell's state reads (screen and CSV). */
+  states: { over: "Sobreasignado", under: "Subasignado", ok: "Asignado", none: "Sin capacidad" },
+} as const;
+
 // --- the administrators' «Integraciones» page ---
 export const integrationMessages = {
   /** Each port's name on the page (server/modules/integrations/routes.ts lists the ports). */

@@ -135,6 +135,8 @@ export const permissionMatrix = {
   // team's (every employee, weeks not closed). A project's or a client's dashboard is read by whoever may
   // show that project or client (`projects`/`clients` × show): the rule is theirs, not repeated here.
   dashboards: { show: everyoneOwn, list: admin },
+  // «Capacidad»: everyone's assigned and logged hours against their capacity, week by week (administrators).
+  capacity: { list: admin, export: admin },
   // «Integraciones»: administrators see which adapter each port runs (list) and test one (show).
   integrations: { list: admin, show: admin },
   // What a project list or record tells of its invoicing (percentage invoiced, the invoicing action, the

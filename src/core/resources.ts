@@ -112,6 +112,8 @@ export const PAGE_PATHS = {
   outbox: "/app/outbox",
   /** Administrators: which adapter each port runs, with a connection test. */
   integrations: "/app/integrations",
+  /** Administrators: each person's assigned and logged hours against their capacity, week by week. */
+  capacity: "/app/capacity",
   /** The dashboards (not in SPEC §2). */
   dashboard: "/app/dashboard",
   /** Administrators send notices (not in SPEC §2). */

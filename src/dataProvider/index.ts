@@ -36,6 +36,10 @@ export {
 export { baseDataProvider, listQuery } from "./base";
 export type { BellNotification, BoardMember, BoardMessage, RealtimeEvent, Summary } from "./board";
 export type {
+  Capacity,
+  CapacityFilter,
+  CapacityPerson,
+  CapacityWeek,
   ClientDashboard,
   EmployeeDashboard,
   ProjectDashboard,

@@ -32,6 +32,7 @@ const MENUS = {
     "Correo y tareas",
     "Integraciones",
     "Avisos",
+    "Capacidad",
   ],
 };
 

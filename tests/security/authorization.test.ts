@@ -149,6 +149,8 @@ const RULES: Record<string, Rule> = {
   "GET /dashboards/team": m("dashboards", "list"),
   "GET /dashboards/projects/:id": m("projects", "show"),
   "GET /dashboards/clients/:id": m("clients", "show"),
+  "GET /capacity": m("capacity", "list"),
+  "GET /capacity.csv": m("capacity", "export"),
   "GET /drive/folders": m("drive", "list"),
   "POST /drive/folders": m("drive", "create"),
   "GET /outbox": m("outbox", "list"),

@@ -328,6 +328,7 @@ describe("resources labels (SPEC §3)", () => {
       "Correo y tareas",
       "Integraciones",
       "Avisos",
+      "Capacidad",
     ]);
   });
 });

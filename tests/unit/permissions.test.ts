@@ -57,6 +57,9 @@ const table: Array<[string, Parameters<typeof grantFor>[2], "all" | "own" | null
   ["integrations", "show", "all", null, null],
   ["dashboards", "show", "all", "own", "own"],
   ["dashboards", "list", "all", null, null],
+  // capacity and utilisation: administrators only
+  ["capacity", "list", "all", null, null],
+  ["capacity", "export", "all", null, null],
   // the bell and notices
   ["notifications", "list", "all", "all", "all"],
   ["notifications", "update", "own", "own", "own"],

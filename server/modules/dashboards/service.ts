@@ -23,23 +23,23 @@ import {
   workspaces,
 } from "../../db/schema";
 
-const TZ = sql.raw(`'${BUSINESS_TIME_ZONE}'`);
+export const TZ = sql.raw(`'${BUSINESS_TIME_ZONE}'`);
 /** Whole hundredths of an hour of the activity aliased `a` (the rule of src/core/hours.ts, in SQL). */
-const CENTIHOURS = sql.raw(`round(extract(epoch from (a.ends_at - a.begins_at)) * 1000 / ${CENTIHOUR_MS})`);
+export const CENTIHOURS = sql.raw(`round(extract(epoch from (a.ends_at - a.begins_at)) * 1000 / ${CENTIHOUR_MS})`);
 /** Hours of a sum of hundredths, exact to two decimals. */
 const hoursOf = (centihours: SQL) => sql`(coalesce(${centihours}, 0) / 100)::float8`;
 const SUM_HOURS = hoursOf(sql`sum(${CENTIHOURS})`);
 /** The local (Mexico City) Monday of the week an activity begins in. */
-const WEEK_OF_A = sql`(date_trunc('week', a.begins_at at time zone ${TZ}))::date`;
-const instant = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-const isoDate = (column: SQL) => sql`to_char(${column}, 'YYYY-MM-DD')`;
+export const WEEK_OF_A = sql`(date_trunc('week', a.begins_at at time zone ${TZ}))::date`;
+export const instant = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+export const isoDate = (column: SQL) => sql`to_char(${column}, 'YYYY-MM-DD')`;
 
 export interface HoursByType {
   action_type: string;
   hours: number;
 }
 
-async function holidaysBetween(database: Database, from: string, to: string) {
+export async function holidaysBetween(database: Database, from: string, to: string) {
   return database.rows<{ date: string; name: string | null }>(
     sql`select ${isoDate(sql`h.date`)} as date, h.name from ${holydays} h where h.date between ${from}::date and ${to}::date order by h.date`,
   );

@@ -7,6 +7,7 @@ import BusinessIcon from "@mui/icons-material/Business";
 import CampaignIcon from "@mui/icons-material/Campaign";
 import CategoryIcon from "@mui/icons-material/Category";
 import EventBusyIcon from "@mui/icons-material/EventBusy";
+import EventNoteIcon from "@mui/icons-material/EventNote";
 import GroupWorkIcon from "@mui/icons-material/GroupWork";
 import HistoryIcon from "@mui/icons-material/History";
 import HubIcon from "@mui/icons-material/Hub";
@@ -72,6 +73,7 @@ export const MENU: MenuEntry[] = [
     resource: "app_settings",
     action: "update",
   },
+  { label: "sia.menu.capacity", to: PAGE_PATHS.capacity, icon: EventNoteIcon, resource: "capacity", action: "list" },
   { label: "sia.menu.reporting", to: PAGE_PATHS.reporting, icon: AssessmentIcon, resource: "reports", action: "export" },
   { label: "sia.menu.outbox", to: PAGE_PATHS.outbox, icon: MailOutlineIcon, resource: "outbox", action: "list" },
   {
