@@ -431,6 +431,20 @@ export class ConfigError extends Error {}
  * BACKUP_DIR must be a folder the server can write, checked at start: found out only at night, a wrong one
  * left the nightly backup failing in the log and the backups' page answering errors.
  */
+/**
+ * The address e-mails link to: PUBLIC_URL, else the one this server listens on (a trial on one machine, where
+ * a bare http://localhost would point at port 80 and nothing).
+ */
+export function publicAddress(config: Pick<Config, "PUBLIC_URL" | "HOST" | "PORT">): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL;
+  const host = ["0.0.0.0", "::", ""].includes(config.HOST)
+    ? "localhost"
+    : config.HOST.includes(":")
+      ? `[${config.HOST}]`
+      : config.HOST;
+  return `http://${host}:${config.PORT}`;
+}
+
 export function checkBackupDir(config: Pick<Config, "backupDir">) {
   const dir = config.backupDir;
   const stat = fs.statSync(dir, { throwIfNoEntry: false });

@@ -14,6 +14,7 @@ import { jobMessages } from "../../src/core/messages";
 import { screenPath } from "../../src/core/resources";
 import { ARCHIVED_PROJECT_STATES } from "../../src/core/states";
 import { addDays, BUSINESS_TIME_ZONE, daysBetween, mondayOf, startOfDay, wallClockIn } from "../../src/core/week";
+import { publicAddress } from "../config";
 import type { Tx } from "../db/client";
 import { activities, employees, estimated_work_hours, project_budget_alerts, projects, users } from "../db/schema";
 import type { MailMessage } from "../ports/mail";
@@ -153,7 +154,7 @@ export function budgetText(
   weekly: Array<{ week: string; hours: number }>,
   today: string,
   repeated: boolean,
-  publicUrl?: string,
+  base: string,
 ) {
   const forecast = budgetForecast(weekly, p.estimate, p.logged, today);
   const lines = [
@@ -165,7 +166,7 @@ export function budgetText(
   if (forecast.runs_out_on) lines.push(jobMessages.budgetRunsOut(forecast.runs_out_on));
   else if (forecast.over_hours === 0) lines.push(jobMessages.budgetNoPace);
   if (repeated || forecast.over_hours > 0) lines.push(jobMessages.budgetRepeat);
-  const link = new URL(screenPath("projects", "show", p.id), publicUrl ?? "http://localhost").toString();
+  const link = new URL(screenPath("projects", "show", p.id), base).toString();
   lines.push("", jobMessages.budgetLink(link), "", jobMessages.reminderClosing);
   return lines.join("\n");
 }
@@ -201,7 +202,7 @@ export const budgetAlertsJob: JobDefinition = {
       messages.push({
         to,
         subject: jobMessages.budgetSubject(x.p.project_code, x.p.name, x.d.tell as number, x.d.repeated),
-        text: budgetText(x.p, weeks.get(x.p.id) ?? [], today, x.d.repeated, config.PUBLIC_URL),
+        text: budgetText(x.p, weeks.get(x.p.id) ?? [], today, x.d.repeated, publicAddress(config)),
       });
     }
     const { sent, sentIndexes, failed } = await sendEach(mail, messages);

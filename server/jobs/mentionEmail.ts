@@ -5,6 +5,7 @@
  */
 import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import { boardMessages, jobMessages } from "../../src/core/messages";
+import { publicAddress } from "../config";
 import type { Tx } from "../db/client";
 import { notifications, projects, users } from "../db/schema";
 import type { MailPort } from "../ports/mail";
@@ -14,7 +15,7 @@ import { hourPeriod } from "./schedule";
 export const MENTION_EMAIL_LOCK_KEY = 7_310_091;
 export const MENTION_EMAIL_AFTER_MS = 24 * 60 * 60 * 1000;
 
-export async function emailUnseenMentions(tx: Tx, mail: MailPort, now: Date, publicUrl?: string) {
+export async function emailUnseenMentions(tx: Tx, mail: MailPort, now: Date, base: string) {
   const due = await tx
     .select({
       id: notifications.id,
@@ -40,7 +41,7 @@ export async function emailUnseenMentions(tx: Tx, mail: MailPort, now: Date, pub
   const sentIds: number[] = [];
   const failed: Array<{ to: string; error: string }> = [];
   for (const n of due) {
-    const link = new URL(`/app/projects/${n.project_id}?tab=board`, publicUrl ?? "http://localhost").toString();
+    const link = new URL(`/app/projects/${n.project_id}?tab=board`, base).toString();
     const result = await sendEach(mail, [
       {
         to: n.email,
@@ -61,7 +62,7 @@ export const mentionEmailJob: JobDefinition = {
   period: hourPeriod,
   due: () => true,
   async run({ tx, now, mail, config }) {
-    const { sent, failed } = await emailUnseenMentions(tx, mail, now, config.PUBLIC_URL);
+    const { sent, failed } = await emailUnseenMentions(tx, mail, now, publicAddress(config));
     return {
       count: sent.length,
       message: jobMessages.jobMentionsEmailed(sent.length) + (failed.length ? jobMessages.jobSendFailures(failed.length) : ""),

@@ -12,6 +12,7 @@ import { CENTIHOUR_MS, type DayShortfall, shortfall, workingDays } from "../../s
 import { jobMessages } from "../../src/core/messages";
 import { PAGE_PATHS, TIMESHEET_WEEK_PARAM } from "../../src/core/resources";
 import { addDays, endOfDay, isDayFrozen, startOfDay } from "../../src/core/week";
+import { publicAddress } from "../config";
 import type { Tx } from "../db/client";
 import { activities, bosses_workspaces, employees, frozen_periods, holydays, users } from "../db/schema";
 import { localDaySql } from "../modules/activities";
@@ -119,11 +120,11 @@ export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekSho
   return out;
 }
 
-/** The timesheet on that week, for the e-mails (PUBLIC_URL, else the local address). */
-export const weekLink = (starts_on: string, publicUrl?: string) =>
-  new URL(`${PAGE_PATHS.activities}?${TIMESHEET_WEEK_PARAM}=${starts_on}`, publicUrl ?? "http://localhost").toString();
+/** The timesheet on that week, for the e-mails (`base`: publicAddress of the config). */
+export const weekLink = (starts_on: string, base: string) =>
+  new URL(`${PAGE_PATHS.activities}?${TIMESHEET_WEEK_PARAM}=${starts_on}`, base).toString();
 
-export function reminderText(s: WeekShortfall, starts_on: string, ends_on: string, publicUrl?: string): string {
+export function reminderText(s: WeekShortfall, starts_on: string, ends_on: string, base: string): string {
   const lines = [
     jobMessages.reminderGreeting(s.name),
     "",
@@ -136,7 +137,7 @@ export function reminderText(s: WeekShortfall, starts_on: string, ends_on: strin
   if (s.holidays) lines.push(jobMessages.reminderHolidays(s.holidays));
   if (!s.closed) lines.push(jobMessages.reminderNotClosed);
   if (s.holidays || !s.closed) lines.push("");
-  lines.push(jobMessages.reminderLink(weekLink(starts_on, publicUrl)), "", jobMessages.reminderClosing);
+  lines.push(jobMessages.reminderLink(weekLink(starts_on, base)), "", jobMessages.reminderClosing);
   return lines.join("\n");
 }
 
@@ -213,7 +214,7 @@ export const weeklyReminderJob: JobDefinition = {
     const reminders: MailMessage[] = shortfalls.map((s) => ({
       to: s.email,
       subject: jobMessages.reminderSubject(starts_on, ends_on),
-      text: reminderText(s, starts_on, ends_on, config.PUBLIC_URL),
+      text: reminderText(s, starts_on, ends_on, publicAddress(config)),
     }));
     const digests = await bossDigests(tx, shortfalls, starts_on, ends_on);
     const { sent, sentIndexes, failed } = await sendEach(mail, [...reminders, ...digests]);

@@ -247,12 +247,13 @@ describe("tablero: menciones", () => {
         return { messageId: "x" };
       },
     };
-    const first = await db().transaction((tx) => emailUnseenMentions(tx, mail, new Date()));
+    const first = await db().transaction((tx) => emailUnseenMentions(tx, mail, new Date(), "https://sia.firma.mx"));
     expect(first.sent).toHaveLength(1);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toContain(mute.user.email);
+    expect(sent[0]).toMatch(/https:\/\/sia\.firma\.mx\/app\/projects\/\d+\?tab=board/);
     expect(sent[0]).toContain("pendiente");
-    const again = await db().transaction((tx) => emailUnseenMentions(tx, mail, new Date()));
+    const again = await db().transaction((tx) => emailUnseenMentions(tx, mail, new Date(), "https://sia.firma.mx"));
     expect(again.sent).toHaveLength(0);
     expect(sent).toHaveLength(1);
   });

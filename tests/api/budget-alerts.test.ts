@@ -1,5 +1,6 @@
 import { eq, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { publicAddress } from "../../server/config";
 import { activities, estimated_work_hours, project_budget_alerts, projects, users } from "../../server/db/schema";
 import { budgetAlertsJob, decide } from "../../server/jobs/budgetAlerts";
 import { type RunnerDeps, runJob } from "../../server/jobs/runner";
@@ -108,7 +109,7 @@ describe("budget alerts", () => {
     expect(eighty[0].text).toContain("85 h de 100 h estimadas (85 %).");
     expect(eighty[0].text).toMatch(/Ritmo de las últimas 4 semanas: [\d.]+ h por semana\./);
     expect(eighty[0].text).toMatch(/se agotan hacia el \d{2}\/\d{2}\/2031\./);
-    expect(eighty[0].text).toContain(`Ver el proyecto: http://localhost/app/projects/${project.id}`);
+    expect(eighty[0].text).toContain(`Ver el proyecto: ${publicAddress(t.app.config)}/app/projects/${project.id}\n`);
     expect(await run("2031-02-25")).toEqual([]);
     // The same day again (by hand, forced): the threshold is not told twice.
     smtp.received.length = 0;

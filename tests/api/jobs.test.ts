@@ -1,5 +1,6 @@
 import { eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { publicAddress } from "../../server/config";
 import {
   activities,
   bosses_workspaces,
@@ -170,7 +171,9 @@ describe("weekly_reminder", () => {
     expect(six.text).toContain("- martes 05/03/2030: faltan 6 h (registraste 2 h de 8 h)");
     expect(six.text.match(/^- /gm)).toHaveLength(1);
     expect(six.text).toContain("La semana aún no está cerrada");
-    expect(six.text).toContain("Completa esa semana aquí: http://localhost/app/activities?semana=2030-03-04");
+    // The address this server is reached at (no PUBLIC_URL here: the one it listens on, with its port).
+    expect(six.text).toContain(`Completa esa semana aquí: ${publicAddress(a.app.config)}/app/activities?semana=2030-03-04`);
+    expect(publicAddress(a.app.config)).toMatch(/^http:\/\/[^/]+:\d+$/);
     const closed = to(closedShort.user.email);
     expect(closed.text).toContain("registraste 32 h de 40 h esperadas: faltan 8 h.");
     expect(closed.text).toContain("- martes 05/03/2030: faltan 8 h (registraste 0 h de 8 h)");

@@ -112,3 +112,24 @@ test("signing out ends the session", async ({ page }) => {
   expect(status).toBe(401);
   expect(DEMO_PASSWORD.length).toBeGreaterThan(0);
 });
+
+test("a link opened signed out (an e-mail's week or project) is where signing in lands", async ({ page }) => {
+  // The reminder's link: a past week of the timesheet.
+  const monday = "2026-03-02";
+  await page.goto(`/app/activities?semana=${monday}`);
+  await expect(page).toHaveURL(/\/sign_in$/);
+  await page.getByLabel("Correo electrónico").fill(ACCOUNTS.operator);
+  await page.getByLabel("Contraseña").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/activities\\?semana=${monday}$`));
+  await expect(page.locator(`.fc-timegrid-col[data-date="${monday}"]`)).toBeVisible();
+  await signOut(page);
+
+  // The budget alert's link: a project's page.
+  await page.goto("/app/projects/1");
+  await expect(page).toHaveURL(/\/sign_in$/);
+  await page.getByLabel("Correo electrónico").fill(ACCOUNTS.admin);
+  await page.getByLabel("Contraseña").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page).toHaveURL(/\/app\/projects\/1$/);
+});

@@ -14,7 +14,7 @@ import {
   Typography,
 } from "@mui/material";
 import { type FormEvent, useEffect, useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { useLocation, useNavigate } from "react-router-dom";
 import { authProvider, SIGN_IN_NOTICE_KEY } from "../../authProvider";
 import { completeSso, type EnabledSso, ssoConfig, ssoReturning, startSso } from "../../authProvider/sso";
 import { APP_VERSION } from "../../core/constants";
@@ -22,12 +22,38 @@ import { messages } from "../../core/messages";
 import { PAGE_PATHS } from "../../core/resources";
 import { sia as labels } from "../i18n/es";
 
+/** Where the address that sent here is kept while the identity provider's page is away (a full reload). */
+const NEXT_KEY = "sia.sign_in.next";
+
+/**
+ * Where to go once signed in: the address that sent the person here (react-admin's redirect keeps it in the
+ * location's state: a link in an e-mail to a week or a project opened while signed out), else the timesheet.
+ * Only the app's own pages: anything else (another site, the sign-in page itself) goes to the timesheet.
+ */
+export function nextAddress(state: unknown): string {
+  const next = state as { nextPathname?: unknown; nextSearch?: unknown } | null | undefined;
+  const path = next?.nextPathname;
+  if (typeof path !== "string" || !/^\/app\/[\w-]/.test(path) || path.startsWith(PAGE_PATHS.signIn)) return PAGE_PATHS.activities;
+  const search = typeof next?.nextSearch === "string" && next.nextSearch.startsWith("?") ? next.nextSearch : "";
+  return path + search;
+}
+
+const parsed = (text: string | null): unknown => {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+};
+
 /**
  * /sign_in: e-mail and password, and — when the server has an identity provider configured — its button
  * (Microsoft Entra ID or any OpenID Connect provider, src/authProvider/sso.ts). Both end in the same session.
  */
 export function SignInPage() {
   const navigate = useNavigate();
+  const location = useLocation();
+  const next = nextAddress(location.state);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -55,7 +81,9 @@ export function SignInPage() {
       try {
         if (!(await completeSso(config))) return;
         sessionStorage.removeItem(SIGN_IN_NOTICE_KEY);
-        if (live) navigate(PAGE_PATHS.activities, { replace: true });
+        const back = sessionStorage.getItem(NEXT_KEY);
+        sessionStorage.removeItem(NEXT_KEY);
+        if (live) navigate(nextAddress(parsed(back)), { replace: true });
       } catch (e) {
         // The provider's own errors (cancelled, refused) are MSAL's, in English: the user reads ours.
         const status = (e as { status?: number }).status;
@@ -74,6 +102,7 @@ export function SignInPage() {
     setSsoBusy(true);
     setError(null);
     try {
+      sessionStorage.setItem(NEXT_KEY, JSON.stringify(location.state ?? null));
       await startSso(sso);
     } catch {
       setError(messages.ssoUnavailable);
@@ -89,7 +118,7 @@ export function SignInPage() {
     try {
       await authProvider.login({ email, password });
       setNotice(null);
-      navigate(PAGE_PATHS.activities, { replace: true });
+      navigate(next, { replace: true });
     } catch (e) {
       setError((e as Error).message);
     } finally {
