@@ -6,9 +6,9 @@
  * people who are short (nothing when all are complete). Hours follow the product's rule (whole hundredths of
  * an hour per activity), so they add up as the activity report does.
  */
-import { and, asc, eq, gte, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { WORKING_DAY_HOURS } from "../../src/core/constants";
-import { CENTIHOUR_MS, type DayShortfall, shortfall, workingDays } from "../../src/core/hours";
+import { CENTIHOUR_MS, type DayShortfall, roundHours, shortfall, workingDays } from "../../src/core/hours";
 import { jobMessages } from "../../src/core/messages";
 import { PAGE_PATHS, TIMESHEET_WEEK_PARAM } from "../../src/core/resources";
 import { addDays, endOfDay, isDayFrozen, startOfDay } from "../../src/core/week";
@@ -26,18 +26,19 @@ export interface WeekShortfall {
   employee_id: number;
   workspace_id: number | null;
   name: string;
-  email: string;
+  /** Null: no user account (the boss's digest names them; no reminder can reach them). */
+  email: string | null;
   closed: boolean;
   logged_hours: number;
   expected_hours: number;
   missing_hours: number;
   /** The working days under the person's norm, with the hours missing on each. */
   days: DayShortfall[];
-  /** Holidays on the week's weekdays (taken off what is expected). */
+  /** Holidays on the person's working days of the week (from their start date): taken off what is expected. */
   holidays: number;
 }
 
-/** Every active employee with a user who logged fewer hours than expected in the week [starts_on, starts_on+6]. */
+/** Every active employee who logged fewer hours than expected in the week [starts_on, starts_on+6]. */
 export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekShortfall[]> {
   const ends_on = addDays(starts_on, 6);
   const holidayRows = await tx
@@ -45,7 +46,6 @@ export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekSho
     .from(holydays)
     .where(and(gte(holydays.date, starts_on), lte(holydays.date, ends_on)));
   const holidays = new Set(holidayRows.map((h) => h.date));
-  const weekdayHolidays = workingDays(starts_on, ends_on, new Set(), null).filter((d) => holidays.has(d)).length;
 
   const people = await tx
     .select({
@@ -57,8 +57,8 @@ export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekSho
       start_on: employees.start_on,
     })
     .from(employees)
-    .innerJoin(users, eq(users.id, employees.user_id))
-    .where(and(eq(employees.is_active, true), isNotNull(employees.user_id)))
+    .leftJoin(users, eq(users.id, employees.user_id))
+    .where(eq(employees.is_active, true))
     .orderBy(asc(employees.name), asc(employees.id));
   if (!people.length) return [];
   const ids = people.map((p) => p.id);
@@ -114,7 +114,7 @@ export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekSho
       expected_hours: result.expected,
       missing_hours: result.missing,
       days: result.days,
-      holidays: weekdayHolidays,
+      holidays: workingDays(starts_on, ends_on, new Set(), person.start_on).filter((d) => holidays.has(d)).length,
     });
   }
   return out;
@@ -134,10 +134,15 @@ export function reminderText(s: WeekShortfall, starts_on: string, ends_on: strin
     ...s.days.map((d) => `- ${jobMessages.reminderDay(jobMessages.dayName(d.date), d.missing, d.logged, d.expected)}`),
     "",
   ];
+  // More on some days made up for part of the others: the days add up to more than the week misses.
+  const byDays = roundHours(s.days.reduce((sum, d) => sum + d.missing, 0));
+  if (byDays > s.missing_hours)
+    lines.push(jobMessages.reminderCompensated(roundHours(byDays - s.missing_hours), s.missing_hours));
   if (s.holidays) lines.push(jobMessages.reminderHolidays(s.holidays));
-  if (!s.closed) lines.push(jobMessages.reminderNotClosed);
-  if (s.holidays || !s.closed) lines.push("");
-  lines.push(jobMessages.reminderLink(weekLink(starts_on, base)), "", jobMessages.reminderClosing);
+  if (byDays > s.missing_hours || s.holidays) lines.push("");
+  const link = weekLink(starts_on, base);
+  // A closed week cannot be completed by its owner: say who can reopen it instead of asking to complete it.
+  lines.push(s.closed ? jobMessages.reminderClosed(link) : jobMessages.reminderLink(link), "", jobMessages.reminderClosing);
   return lines.join("\n");
 }
 
@@ -154,6 +159,7 @@ export function digestText(bossName: string, people: WeekShortfall[], starts_on:
           p.missing_hours,
           p.expected_hours,
           p.days.map((d) => jobMessages.digestDay(jobMessages.dayName(d.date), d.missing)),
+          { closed: p.closed, noAccount: p.email === null },
         )}`,
     ),
     "",
@@ -211,11 +217,17 @@ export const weeklyReminderJob: JobDefinition = {
     const starts_on = period.starts_on as string;
     const ends_on = period.ends_on as string;
     const shortfalls = await weekShortfalls(tx, starts_on);
-    const reminders: MailMessage[] = shortfalls.map((s) => ({
-      to: s.email,
-      subject: jobMessages.reminderSubject(starts_on, ends_on),
-      text: reminderText(s, starts_on, ends_on, publicAddress(config)),
-    }));
+    const reminders: MailMessage[] = shortfalls.flatMap((s) =>
+      s.email
+        ? [
+            {
+              to: s.email,
+              subject: jobMessages.reminderSubject(starts_on, ends_on),
+              text: reminderText(s, starts_on, ends_on, publicAddress(config)),
+            },
+          ]
+        : [],
+    );
     const digests = await bossDigests(tx, shortfalls, starts_on, ends_on);
     const { sent, sentIndexes, failed } = await sendEach(mail, [...reminders, ...digests]);
     const digestsSent = sentIndexes.filter((i) => i >= reminders.length).length;

@@ -391,9 +391,13 @@ export const jobMessages = {
   reminderDaysHeading: "Horas que faltan por día:",
   reminderDay: (day: string, missing: number, logged: number, expected: number) =>
     `${day}: faltan ${hoursText(missing)} (registraste ${hoursText(logged)} de ${hoursText(expected)})`,
-  reminderHolidays: (n: number) => `Se descontaron ${n} día(s) festivo(s) de las horas esperadas.`,
-  reminderNotClosed: "La semana aún no está cerrada: ciérrala en SIA cuando la completes.",
+  reminderHolidays: (n: number) =>
+    n === 1 ? "Se descontó 1 día festivo de las horas esperadas." : `Se descontaron ${n} días festivos de las horas esperadas.`,
+  reminderCompensated: (extra: number, missing: number) =>
+    `Las ${hoursText(extra)} de más que registraste otros días ya se restaron: en la semana faltan ${hoursText(missing)}.`,
   reminderLink: (url: string) => `Completa esa semana aquí: ${url}`,
+  reminderClosed: (url: string) =>
+    `La semana ya está cerrada: si falta algo, pide a un administrador que la reabra. Puedes revisarla aquí: ${url}`,
   reminderClosing: "Este es un mensaje automático de SIA.",
   digestSubject: (starts: string, ends: string) =>
     `SIA: horas faltantes de tu equipo, semana ${jobMessages.weekRange(starts, ends)}`,
@@ -401,8 +405,10 @@ export const jobMessages = {
     `En la semana ${jobMessages.weekRange(starts, ends)}, ${
       people === 1 ? "1 persona de tu equipo registró" : `${people} personas de tu equipo registraron`
     } menos horas de las esperadas:`,
-  digestLine: (name: string, missing: number, expected: number, days: string[]) =>
-    `${name}: faltan ${hoursText(missing)} de ${hoursText(expected)} (${days.join("; ")})`,
+  digestLine: (name: string, missing: number, expected: number, days: string[], note: { closed: boolean; noAccount: boolean }) =>
+    `${name}: faltan ${hoursText(missing)} de ${hoursText(expected)} (${days.join("; ")})${note.closed ? "; semana cerrada" : ""}${
+      note.noAccount ? "; sin cuenta en SIA, no recibe recordatorios" : ""
+    }`,
   digestDay: (day: string, missing: number) => `${day}: ${hoursText(missing)}`,
   budgetSubject: (code: string, name: string, threshold: number, repeated: boolean) =>
     threshold >= 100

@@ -142,6 +142,9 @@ describe("weekly_reminder", () => {
     for (const i of [0, 2, 3, 4]) await work(closedShort.employee.id, addDays(monday, i));
     await closeWeek(closedShort.employee.id, monday);
     const nothing = await person("finance");
+    const compensated = await inTeam(await person());
+    for (const [i, h] of [10, 0, 8, 8, 8].entries()) if (h) await work(compensated.employee.id, addDays(monday, i), h);
+    const noAccount = await buildEmployee(db(), { workspace_id: team.id });
     const halfTimeShort = await inTeam(await person());
     await db().update(employees).set({ daily_hours: 4 }).where(eq(employees.id, halfTimeShort.employee.id));
     for (let i = 0; i < 4; i++) await work(halfTimeShort.employee.id, addDays(monday, i), 4);
@@ -154,10 +157,17 @@ describe("weekly_reminder", () => {
     await db().insert(bosses_workspaces).values({ workspace_id: quiet.id, employee_id: quietBoss.employee.id });
 
     const outcome = await runJob(deps(a), weeklyReminderJob, { now: tuesdayAfter(monday) });
-    expect(outcome).toMatchObject({ status: "done", period: { key: "2030-W10" }, summary: { count: 5 } });
-    expect(outcome.summary?.message).toBe("se enviaron 4 recordatorios y 1 resumen a jefes");
+    expect(outcome).toMatchObject({ status: "done", period: { key: "2030-W10" }, summary: { count: 6 } });
+    expect(outcome.summary?.message).toBe("se enviaron 5 recordatorios y 1 resumen a jefes");
     expect(recipients()).toEqual(
-      [shortBySix.user.email, closedShort.user.email, nothing.user.email, halfTimeShort.user.email, boss.user.email].sort(),
+      [
+        shortBySix.user.email,
+        closedShort.user.email,
+        nothing.user.email,
+        halfTimeShort.user.email,
+        compensated.user.email,
+        boss.user.email,
+      ].sort(),
     );
 
     const to = (email: string) => {
@@ -170,14 +180,20 @@ describe("weekly_reminder", () => {
     expect(six.text).toContain("En la semana del 04/03/2030 al 10/03/2030 registraste 34 h de 40 h esperadas: faltan 6 h.");
     expect(six.text).toContain("- martes 05/03/2030: faltan 6 h (registraste 2 h de 8 h)");
     expect(six.text.match(/^- /gm)).toHaveLength(1);
-    expect(six.text).toContain("La semana aún no está cerrada");
+    expect(six.text).not.toContain("de más");
     // The address this server is reached at (no PUBLIC_URL here: the one it listens on, with its port).
     expect(six.text).toContain(`Completa esa semana aquí: ${publicAddress(a.app.config)}/app/activities?semana=2030-03-04`);
     expect(publicAddress(a.app.config)).toMatch(/^http:\/\/[^/]+:\d+$/);
     const closed = to(closedShort.user.email);
     expect(closed.text).toContain("registraste 32 h de 40 h esperadas: faltan 8 h.");
     expect(closed.text).toContain("- martes 05/03/2030: faltan 8 h (registraste 0 h de 8 h)");
-    expect(closed.text).not.toContain("no está cerrada");
+    // Closed: its owner cannot complete it, so the e-mail says who can reopen it.
+    expect(closed.text).toContain("La semana ya está cerrada: si falta algo, pide a un administrador que la reabra.");
+    expect(closed.text).not.toContain("Completa esa semana");
+    const made = to(compensated.user.email);
+    expect(made.text).toContain("registraste 34 h de 40 h esperadas: faltan 6 h.");
+    expect(made.text).toContain("- martes 05/03/2030: faltan 8 h (registraste 0 h de 8 h)");
+    expect(made.text).toContain("Las 2 h de más que registraste otros días ya se restaron: en la semana faltan 6 h.");
     const none = to(nothing.user.email);
     expect(none.text).toContain("registraste 0 h de 40 h esperadas: faltan 40 h.");
     expect(none.text.match(/^- .*: faltan 8 h \(registraste 0 h de 8 h\)$/gm)).toHaveLength(5);
@@ -187,16 +203,18 @@ describe("weekly_reminder", () => {
 
     const digest = to(boss.user.email);
     expect(digest.subject).toBe("SIA: horas faltantes de tu equipo, semana del 04/03/2030 al 10/03/2030");
-    expect(digest.text).toContain("3 personas de tu equipo registraron menos horas de las esperadas:");
+    expect(digest.text).toContain("5 personas de tu equipo registraron menos horas de las esperadas:");
     expect(digest.text).toContain(`- ${shortBySix.employee.name}: faltan 6 h de 40 h (martes 05/03/2030: 6 h)`);
-    expect(digest.text).toContain(`- ${closedShort.employee.name}: faltan 8 h de 40 h (martes 05/03/2030: 8 h)`);
+    expect(digest.text).toContain(`- ${closedShort.employee.name}: faltan 8 h de 40 h (martes 05/03/2030: 8 h); semana cerrada`);
+    expect(digest.text).toContain(`- ${noAccount.name}: faltan 40 h de 40 h (`);
+    expect(digest.text).toContain("; sin cuenta en SIA, no recibe recordatorios");
     expect(digest.text).toContain(`- ${halfTimeShort.employee.name}: faltan 4 h de 20 h (viernes 08/03/2030: 4 h)`);
     expect(digest.text).not.toContain(nothing.employee.name); // not in the team
     expect(digest.text).not.toContain(openFull.employee.name);
 
     // Who got what is kept with the run.
     const [run] = await db().select().from(job_runs).where(eq(job_runs.period_key, "2030-W10"));
-    expect(JSON.parse(run.detail as string).short).toHaveLength(4);
+    expect(JSON.parse(run.detail as string).short).toHaveLength(7); // the two without an account too
 
     // Once per week: the same period again sends nothing.
     smtp.received.length = 0;
@@ -218,15 +236,22 @@ describe("weekly_reminder", () => {
     const threeDays = await person();
     for (const i of [0, 1, 3]) await work(threeDays.employee.id, addDays(monday, i));
     await closeWeek(threeDays.employee.id, monday);
+    // Started on Thursday, after the holiday: expected two days, and no holiday taken off.
+    const newcomer = await person();
+    await db().update(employees).set({ start_on: addDays(monday, 3) }).where(eq(employees.id, newcomer.employee.id));
+    await work(newcomer.employee.id, addDays(monday, 3));
 
     const outcome = await runJob(deps(a), weeklyReminderJob, { now: tuesdayAfter(monday) });
-    expect(outcome.summary?.count).toBe(1);
-    expect(recipients()).toEqual([threeDays.user.email]);
-    const text = smtp.received[0].parsed.text ?? "";
+    expect(outcome.summary?.count).toBe(2);
+    expect(recipients()).toEqual([threeDays.user.email, newcomer.user.email].sort());
+    const started = smtp.received.find((m) => m.envelope.to.includes(newcomer.user.email))?.parsed.text ?? "";
+    expect(started).toContain("registraste 8 h de 16 h esperadas: faltan 8 h.");
+    expect(started).not.toContain("festivo");
+    const text = smtp.received.find((m) => m.envelope.to.includes(threeDays.user.email))?.parsed.text ?? "";
     expect(text).toContain("registraste 24 h de 32 h esperadas: faltan 8 h.");
     expect(text).toContain("- viernes 22/03/2030: faltan 8 h (registraste 0 h de 8 h)");
     expect(text).not.toContain("miércoles 20/03/2030");
-    expect(text).toContain("Se descontaron 1 día(s) festivo(s)");
+    expect(text).toContain("Se descontó 1 día festivo de las horas esperadas.");
   });
 
   it("a refused address does not stop the others nor make the week run again", async () => {
