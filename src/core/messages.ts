@@ -37,6 +37,7 @@ export const messages = {
   mustBeNumber: "debe ser un número",
   mustBePositive: "debe ser mayor o igual a cero",
   dailyHoursRange: "debe estar entre 0 y 24 horas",
+  dailyHoursQuarter: "debe ir en cuartos de hora (p. ej. 7.5 o 7.25)",
   invalidReference: "no existe",
   invalidDate: "no es una fecha válida",
   dateOutOfRange: "no es una fecha válida: debe estar entre 1900 y 2100",

@@ -81,11 +81,18 @@ describe("employees", () => {
     expect(res.status).toBe(201);
     expect(res.body.employee.daily_hours).toBe(4.5);
     const id = res.body.employee.id;
-    for (const bad of [25, -1, 4.1]) {
+    for (const bad of [25, -1]) {
       const refused = await admin.put(`/api/v1/employees/${id}`, { employee: { daily_hours: bad } });
       expect(refused.status, String(bad)).toBe(422);
       expect(refused.body.errors.daily_hours).toEqual(["debe estar entre 0 y 24 horas"]);
     }
+    const notQuarter = await admin.put(`/api/v1/employees/${id}`, { employee: { daily_hours: 7.3 } });
+    expect(notQuarter.body.errors.daily_hours).toEqual(["debe ir en cuartos de hora (p. ej. 7.5 o 7.25)"]);
+    // A decimal comma, as typed on a Spanish keyboard.
+    const comma = await admin.put(`/api/v1/employees/${id}`, { employee: { daily_hours: "6,75" } });
+    expect(comma.status).toBe(200);
+    expect(comma.body.employee.daily_hours).toBe(6.75);
+    await admin.put(`/api/v1/employees/${id}`, { employee: { daily_hours: 4.5 } });
     const word = await admin.put(`/api/v1/employees/${id}`, { employee: { daily_hours: "ocho" } });
     expect(word.body.errors.daily_hours).toEqual(["debe ser un número"]);
     expect((await admin.get(`/api/v1/employees/${id}`)).body.employee.daily_hours).toBe(4.5);

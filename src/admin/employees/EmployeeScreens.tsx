@@ -127,7 +127,7 @@ function EmployeeInputs() {
         <DatePickerInput source="start_on" fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 4 }}>
-        <NumberInput source="daily_hours" min={0} max={24} step={0.5} helperText="sia.employees.daily_hours_help" fullWidth />
+        <NumberInput source="daily_hours" min={0} max={24} step={0.25} helperText="sia.employees.daily_hours_help" fullWidth />
       </Grid>
       <Grid size={{ xs: 12, md: 3 }}>
         <BooleanInput source="is_active" />

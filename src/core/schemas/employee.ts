@@ -23,12 +23,14 @@ export const employeeSchema = z.object({
   start_on: optionalIsoDate(),
   /** Hours of their working day (part-time staff fewer): the reminders and the capacity screen expect them. */
   daily_hours: z.preprocess(
-    (v) => (v === "" || v === null ? undefined : v),
+    // Omitted or empty: the default (8 h) on a new employee, unchanged on an edit. Typed with a decimal
+    // comma, as Spanish keyboards do: «7,5».
+    (v) => (v === "" || v === null ? undefined : typeof v === "string" ? v.trim().replace(",", ".") : v),
     z.coerce
       .number({ error: notANumber })
       .min(0, { error: messages.dailyHoursRange })
       .max(24, { error: messages.dailyHoursRange })
-      .multipleOf(0.25, { error: messages.dailyHoursRange })
+      .multipleOf(0.25, { error: messages.dailyHoursQuarter })
       .optional(),
   ),
 });
