@@ -104,6 +104,22 @@ export interface RunnerDeps {
   config: JobContext["config"];
 }
 
+/** How many earlier runs of one period a forced run keeps in its detail. */
+const EARLIER_RUNS_KEPT = 10;
+
+/** The earlier runs of a period (its last run and the ones that run kept), for a forced run's detail. */
+function earlierRuns(existing: JobRun | undefined): unknown[] | undefined {
+  if (!existing) return undefined;
+  let detail: Record<string, unknown> = {};
+  try {
+    detail = existing.detail ? (JSON.parse(existing.detail) as Record<string, unknown>) : {};
+  } catch {
+    detail = { message: existing.detail };
+  }
+  const { earlier, ...last } = detail;
+  return [{ ...last, ran_at: existing.ran_at }, ...(Array.isArray(earlier) ? earlier : [])].slice(0, EARLIER_RUNS_KEPT);
+}
+
 export async function runJob(
   deps: RunnerDeps,
   job: JobDefinition,
@@ -120,7 +136,8 @@ export async function runJob(
     if (existing && !options.force) return { status: "already_done", period, run: existing };
     const trigger = options.trigger ?? "scheduled";
     const summary = await job.run({ tx, db: deps.db, now, period, mail: deps.mail, config: deps.config, trigger });
-    const detail = JSON.stringify({ ...summary, trigger, user_id: options.userId ?? null });
+    // A forced run of a period already run keeps what the earlier runs did (who got what), newest first.
+    const detail = JSON.stringify({ ...summary, trigger, user_id: options.userId ?? null, earlier: earlierRuns(existing) });
     const [run] = await tx
       .insert(job_runs)
       .values({ job: job.name, period_key: period.key, status: "done", detail, ran_at: now })

@@ -238,7 +238,10 @@ describe("weekly_reminder", () => {
     await closeWeek(threeDays.employee.id, monday);
     // Started on Thursday, after the holiday: expected two days, and no holiday taken off.
     const newcomer = await person();
-    await db().update(employees).set({ start_on: addDays(monday, 3) }).where(eq(employees.id, newcomer.employee.id));
+    await db()
+      .update(employees)
+      .set({ start_on: addDays(monday, 3) })
+      .where(eq(employees.id, newcomer.employee.id));
     await work(newcomer.employee.id, addDays(monday, 3));
 
     const outcome = await runJob(deps(a), weeklyReminderJob, { now: tuesdayAfter(monday) });
@@ -420,6 +423,11 @@ describe("two server processes", () => {
     // (the runs of 2030 in this file sort first: runs are listed by when they ran, newest first)
     const run = reminder.runs.find((r: { period_key: string }) => r.period_key === forced.body.period_key);
     expect(run).toMatchObject({ trigger: "manual", user_id: user.id, count: 1, message: "se envió 1 recordatorio" });
+    // The forced run did not wipe out what the first one did: it is kept with it.
+    const [stored] = await db().select().from(job_runs).where(eq(job_runs.id, run.id));
+    const earlier = JSON.parse(stored.detail as string).earlier;
+    expect(earlier).toHaveLength(1);
+    expect(earlier[0]).toMatchObject({ recipients: [late.user.email], count: 1 });
 
     expect((await api.post("/api/v1/jobs/no_existe/run", {})).status).toBe(404);
     expect((await api.post("/api/v1/jobs/weekly_reminder/run", { force: "quizá" })).status).toBe(422);

@@ -733,7 +733,8 @@ export const sia = {
     attachments: "Adjuntos",
     close: "Cerrar",
     download: "Descargar .eml",
-    schedule_note: "El recordatorio y el reporte semanales salen los martes; cada semana se envían una sola vez.",
+    schedule_note:
+      "El recordatorio (solo a quien le faltan horas, con un resumen para cada jefe) y el reporte semanales salen los martes; cada semana se envían una sola vez. Las alertas de horas de proyectos se revisan cada mañana y avisan cada umbral una sola vez.",
     backups: "Respaldos",
     backup_now: "Respaldar ahora",
     backup_note:
