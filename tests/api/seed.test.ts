@@ -29,7 +29,8 @@ beforeAll(async () => {
   driveDir = await mkdtemp(path.join(os.tmpdir(), "sia-demo-drive-"));
   drive = new LocalDocuments(driveDir);
   result = await seedDemo(database.db, { password: PASSWORD, now: NOW, documents: drive });
-});
+  // The whole demo firm, on a machine whose other suites may be loading both cores.
+}, 120_000);
 afterAll(async () => {
   await database.close();
   await rm(driveDir, { recursive: true, force: true });
