@@ -1,7 +1,7 @@
 import { eq, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { publicAddress } from "../../server/config";
-import { activities, estimated_work_hours, project_budget_alerts, projects, users } from "../../server/db/schema";
+import { activities, estimated_work_hours, project_budget_alerts, users } from "../../server/db/schema";
 import { budgetAlertsJob, decide } from "../../server/jobs/budgetAlerts";
 import { type RunnerDeps, runJob } from "../../server/jobs/runner";
 import { addDays, zonedTime } from "../../src/core/week";
