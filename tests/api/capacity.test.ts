@@ -309,8 +309,15 @@ describe("capacity: bad parameters", () => {
     await refused(`from=2025-01-06&to=2026-01-12`, "to", capacityMessages.rangeTooLong(53));
     // 53 weeks exactly are fine.
     expect((await admin.get("/api/v1/capacity?from=2025-01-06&to=2026-01-05")).status).toBe(200);
-    // Only `to`, before the default start: backwards too, and `to` is what to change.
-    await refused("to=2020-01-06", "to", capacityMessages.rangeOrder);
+    // One end alone: the default span of 21 weeks (12 back, the current, 8 ahead) from it, never a range
+    // that blames the end not sent.
+    const onlyTo = await admin.get("/api/v1/capacity?to=2020-06-01");
+    expect(onlyTo.status).toBe(200);
+    expect(onlyTo.body.capacity).toMatchObject({ from: "2020-01-13", to: "2020-06-01" });
+    expect(onlyTo.body.capacity.weeks).toHaveLength(21);
+    const onlyFrom = await admin.get("/api/v1/capacity?from=2000-01-03");
+    expect(onlyFrom.status).toBe(200);
+    expect(onlyFrom.body.capacity).toMatchObject({ from: "2000-01-03", to: "2000-05-22" });
   });
 
   it("refuses a workspace id that is not a number", async () => {

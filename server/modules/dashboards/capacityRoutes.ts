@@ -10,7 +10,7 @@ import { z } from "zod";
 import { defaultCapacityRange } from "../../../src/core/capacity";
 import { capacityMessages } from "../../../src/core/messages";
 import { CAPACITY_MAX_WEEKS, capacityAnswer, capacityQuery } from "../../../src/core/schemas/capacity";
-import { businessToday, daysBetween } from "../../../src/core/week";
+import { addDays, businessToday, daysBetween } from "../../../src/core/week";
 import { requires } from "../../http/auth";
 import { toCsv } from "../../http/csv";
 import { ValidationError } from "../../http/errors";
@@ -25,11 +25,13 @@ function capacityOf(api: FastifyInstance, request: FastifyRequest) {
   const query = request.query as z.output<typeof capacityQuery>;
   const today = businessToday();
   const range = defaultCapacityRange(today);
-  const from = query.from ?? range.from;
-  const to = query.to ?? range.to;
+  // One end given: the other keeps the default span of weeks from it, so an error names what was sent.
+  const span = daysBetween(range.from, range.to);
+  const from = query.from ?? (query.to ? addDays(query.to, -span) : range.from);
+  const to = query.to ?? (query.from ? addDays(query.from, span) : range.to);
   if (to < from) throw ValidationError.field(query.to ? "to" : "from", capacityMessages.rangeOrder);
   if (daysBetween(from, to) / 7 + 1 > CAPACITY_MAX_WEEKS)
-    throw ValidationError.field("to", capacityMessages.rangeTooLong(CAPACITY_MAX_WEEKS));
+    throw ValidationError.field(query.to ? "to" : "from", capacityMessages.rangeTooLong(CAPACITY_MAX_WEEKS));
   return capacityBetween(api.db, from, to, query.workspace_id, today);
 }
 
