@@ -23,7 +23,7 @@ import { PAGE_PATHS } from "../../core/resources";
 import { sia as labels } from "../i18n/es";
 
 /** Where the address that sent here is kept while the identity provider's page is away (a full reload). */
-const NEXT_KEY = "sia.sign_in.next";
+const NEXT_KEY = "sia:signInNext";
 
 /**
  * Where to go once signed in: the address that sent the person here (react-admin's redirect keeps it in the
