@@ -266,9 +266,11 @@ export async function buildActivities(tx: Tx, ctx: ActivityContext): Promise<{ a
       });
     }
     // What this person left unlogged last week (drawn like every other day, so the rest of the demo does not
-    // change, then left out).
-    if (employee.shortLastWeek) {
-      const day = addDays(currentMonday, employee.shortLastWeek === "friday" ? -3 : -4);
+    // change, then left out): its last working day, or the afternoon of the one before, so a holiday on a
+    // Thursday or Friday moves them.
+    const lastWeekDays = workingDays.filter((d) => d >= addDays(currentMonday, -7) && d < currentMonday);
+    const day = lastWeekDays[lastWeekDays.length - (employee.shortLastWeek === "friday" ? 1 : 2)];
+    if (employee.shortLastWeek && day) {
       const from = zonedTime(day, employee.shortLastWeek === "friday" ? 0 : 14 * 60).getTime();
       const to = zonedTime(addDays(day, 1), 0).getTime();
       const kept = rows

@@ -52,8 +52,9 @@ export interface EmployeeSeed {
   inactive?: boolean;
   boss?: boolean;
   /**
-   * Hours left unlogged in the week before the seed's: the afternoon of Thursday, or all of Friday. The demo's
-   * Tuesday reminder and the bosses' digest then have someone to write to.
+   * Hours left unlogged in the week before the seed's: all of its last working day ("friday"), or the afternoon
+   * of the one before ("thursday_afternoon"). The demo's Tuesday reminder and the bosses' digest then have
+   * someone to write to.
    */
   shortLastWeek?: "thursday_afternoon" | "friday";
   /** One of the three demo accounts. */
