@@ -9,7 +9,6 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { BUDGET_PACE_WEEKS, BUDGET_REPEAT_DAYS, type BudgetThreshold, budgetForecast, budgetLevel } from "../../src/core/budget";
-import { CENTIHOUR_MS } from "../../src/core/hours";
 import { jobMessages } from "../../src/core/messages";
 import { screenPath } from "../../src/core/resources";
 import { ARCHIVED_PROJECT_STATES } from "../../src/core/states";
@@ -17,13 +16,14 @@ import { addDays, BUSINESS_TIME_ZONE, daysBetween, mondayOf, startOfDay, wallClo
 import { publicAddress } from "../config";
 import type { Tx } from "../db/client";
 import { activities, employees, estimated_work_hours, project_budget_alerts, projects, users } from "../db/schema";
+import { centihours } from "../http/sql";
 import type { MailMessage } from "../ports/mail";
 import { type JobDefinition, sendEach } from "./runner";
 import { dailyDue, dayPeriod } from "./schedule";
 
 export const BUDGET_ALERTS_LOCK_KEY = 7_310_064;
 
-const CENTI = sql.raw(`round(extract(epoch from (a.ends_at - a.begins_at)) * 1000 / ${CENTIHOUR_MS})`);
+const CENTI = centihours(sql.raw("a.begins_at"), sql.raw("a.ends_at"));
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 interface ProjectBudget {

@@ -8,13 +8,14 @@
  */
 import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { WORKING_DAY_HOURS } from "../../src/core/constants";
-import { CENTIHOUR_MS, type DayShortfall, roundHours, shortfall, workingDays } from "../../src/core/hours";
+import { type DayShortfall, roundHours, shortfall, workingDays } from "../../src/core/hours";
 import { jobMessages } from "../../src/core/messages";
 import { PAGE_PATHS, TIMESHEET_WEEK_PARAM } from "../../src/core/resources";
 import { addDays, endOfDay, isDayFrozen, startOfDay } from "../../src/core/week";
 import { publicAddress } from "../config";
 import type { Tx } from "../db/client";
 import { activities, bosses_workspaces, employees, frozen_periods, holydays, users } from "../db/schema";
+import { centihours } from "../http/sql";
 import { localDaySql } from "../modules/activities";
 import type { MailMessage } from "../ports/mail";
 import { type JobDefinition, sendEach } from "./runner";
@@ -68,7 +69,7 @@ export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekSho
     .select({
       employee_id: activities.employee_id,
       day: sql<string>`(${day})::text`,
-      centihours: sql<string>`sum(round(extract(epoch from ${activities.ends_at} - ${activities.begins_at}) * 1000 / ${sql.raw(String(CENTIHOUR_MS))}))`,
+      centihours: sql<string>`sum(${centihours(activities.begins_at, activities.ends_at)})`,
     })
     .from(activities)
     .where(

@@ -6,7 +6,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { budgetForecast } from "../../../src/core/budget";
-import { CENTIHOUR_MS, expectedWeekHours, sumHours } from "../../../src/core/hours";
+import { expectedWeekHours, sumHours } from "../../../src/core/hours";
 import { addDays, BUSINESS_TIME_ZONE, endOfDay, mondayOf, startOfDay, weekOf } from "../../../src/core/week";
 import type { Database } from "../../db/client";
 import {
@@ -22,10 +22,11 @@ import {
   projects,
   workspaces,
 } from "../../db/schema";
+import { centihours } from "../../http/sql";
 
 export const TZ = sql.raw(`'${BUSINESS_TIME_ZONE}'`);
 /** Whole hundredths of an hour of the activity aliased `a` (the rule of src/core/hours.ts, in SQL). */
-export const CENTIHOURS = sql.raw(`round(extract(epoch from (a.ends_at - a.begins_at)) * 1000 / ${CENTIHOUR_MS})`);
+export const CENTIHOURS = centihours(sql.raw("a.begins_at"), sql.raw("a.ends_at"));
 /** Hours of a sum of hundredths, exact to two decimals. */
 const hoursOf = (centihours: SQL) => sql`(coalesce(${centihours}, 0) / 100)::float8`;
 const SUM_HOURS = hoursOf(sql`sum(${CENTIHOURS})`);
