@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Tx } from "./client";
 import { audit_logs, users } from "./schema";
 
-export type AuditableType = "Project" | "Invoice" | "Quotation";
+export type AuditableType = "Project" | "Invoice" | "Quotation" | "WeekReview";
 
 const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
 

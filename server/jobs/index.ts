@@ -5,6 +5,7 @@ import { mentionEmailJob } from "./mentionEmail";
 import { nightlyBackupJob } from "./nightlyBackup";
 import type { JobDefinition } from "./runner";
 import { warrantyJob } from "./warrantyAutoClose";
+import { weekAutoApproveJob } from "./weekAutoApprove";
 import { weeklyReminderJob } from "./weeklyReminder";
 import { weeklyReportJob } from "./weeklyReport";
 
@@ -15,5 +16,6 @@ export const JOBS: readonly JobDefinition[] = [
   mentionEmailJob,
   nightlyBackupJob,
   budgetAlertsJob,
+  weekAutoApproveJob,
 ];
 export const jobByName = (name: string): JobDefinition | undefined => JOBS.find((j) => j.name === (name as JobName));

@@ -6,17 +6,16 @@
  * people who are short (nothing when all are complete). Hours follow the product's rule (whole hundredths of
  * an hour per activity), so they add up as the activity report does.
  */
-import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
-import { WORKING_DAY_HOURS } from "../../src/core/constants";
-import { type DayShortfall, roundHours, shortfall, workingDays } from "../../src/core/hours";
-import { jobMessages } from "../../src/core/messages";
+import { and, asc, eq, gte, inArray, lte } from "drizzle-orm";
+import { type DayShortfall, roundHours } from "../../src/core/hours";
+import { jobMessages, reviewMessages } from "../../src/core/messages";
 import { PAGE_PATHS, TIMESHEET_WEEK_PARAM } from "../../src/core/resources";
-import { addDays, endOfDay, isDayFrozen, startOfDay } from "../../src/core/week";
+import { addDays, isDayFrozen } from "../../src/core/week";
 import { publicAddress } from "../config";
 import type { Tx } from "../db/client";
-import { activities, bosses_workspaces, employees, frozen_periods, holydays, users } from "../db/schema";
-import { centihours } from "../http/sql";
-import { localDaySql } from "../modules/activities";
+import { bosses_workspaces, employees, frozen_periods, users } from "../db/schema";
+import { pendingReviews } from "../modules/week_reviews";
+import { weekFigures } from "../modules/week_reviews/figures";
 import type { MailMessage } from "../ports/mail";
 import { type JobDefinition, sendEach } from "./runner";
 import { previousWeekPeriod, weeklyDue } from "./schedule";
@@ -42,83 +41,36 @@ export interface WeekShortfall {
 /** Every active employee who logged fewer hours than expected in the week [starts_on, starts_on+6]. */
 export async function weekShortfalls(tx: Tx, starts_on: string): Promise<WeekShortfall[]> {
   const ends_on = addDays(starts_on, 6);
-  const holidayRows = await tx
-    .select({ date: holydays.date })
-    .from(holydays)
-    .where(and(gte(holydays.date, starts_on), lte(holydays.date, ends_on)));
-  const holidays = new Set(holidayRows.map((h) => h.date));
-
-  const people = await tx
-    .select({
-      id: employees.id,
-      name: employees.name,
-      email: users.email,
-      workspace_id: employees.workspace_id,
-      daily_hours: employees.daily_hours,
-      start_on: employees.start_on,
-    })
-    .from(employees)
-    .leftJoin(users, eq(users.id, employees.user_id))
-    .where(eq(employees.is_active, true))
-    .orderBy(asc(employees.name), asc(employees.id));
-  if (!people.length) return [];
-  const ids = people.map((p) => p.id);
-
-  const day = localDaySql(activities.begins_at);
-  const logged = await tx
-    .select({
-      employee_id: activities.employee_id,
-      day: sql<string>`(${day})::text`,
-      centihours: sql<string>`sum(${centihours(activities.begins_at, activities.ends_at)})`,
-    })
-    .from(activities)
-    .where(
-      and(
-        inArray(activities.employee_id, ids),
-        gte(activities.begins_at, startOfDay(starts_on)),
-        lte(activities.begins_at, endOfDay(ends_on)),
-      ),
-    )
-    .groupBy(activities.employee_id, day);
+  const short = (await weekFigures(tx, starts_on)).filter((p) => p.figures.missing_hours > 0);
+  if (!short.length) return [];
   const frozen = await tx
     .select({ employee_id: frozen_periods.employee_id, starts_on: frozen_periods.starts_on, ends_on: frozen_periods.ends_on })
     .from(frozen_periods)
     .where(
       and(
-        inArray(frozen_periods.employee_id, ids),
+        inArray(
+          frozen_periods.employee_id,
+          short.map((p) => p.employee_id),
+        ),
         lte(frozen_periods.starts_on, ends_on),
         gte(frozen_periods.ends_on, starts_on),
       ),
     );
-
-  const out: WeekShortfall[] = [];
-  for (const person of people) {
-    const workdays = workingDays(starts_on, ends_on, holidays, person.start_on);
-    const norm = Number(person.daily_hours ?? WORKING_DAY_HOURS);
-    const byDay = new Map<string, number>();
-    let total = 0;
-    for (const l of logged) {
-      if (l.employee_id !== person.id) continue;
-      byDay.set(l.day, Number(l.centihours) / 100);
-      total += Number(l.centihours);
-    }
-    const result = shortfall(workdays, byDay, norm, total / 100);
-    if (result.missing <= 0) continue;
-    const periods = frozen.filter((f) => f.employee_id === person.id);
-    out.push({
-      employee_id: person.id,
+  return short.map((person) => {
+    const periods = frozen.filter((f) => f.employee_id === person.employee_id);
+    return {
+      employee_id: person.employee_id,
       workspace_id: person.workspace_id,
       name: person.name,
       email: person.email,
       closed: Array.from({ length: 7 }, (_, i) => addDays(starts_on, i)).every((d) => isDayFrozen(d, periods)),
-      logged_hours: result.logged,
-      expected_hours: result.expected,
-      missing_hours: result.missing,
-      days: result.days,
-      holidays: workingDays(starts_on, ends_on, new Set(), person.start_on).filter((d) => holidays.has(d)).length,
-    });
-  }
-  return out;
+      logged_hours: person.figures.logged_hours,
+      expected_hours: person.figures.expected_hours,
+      missing_hours: person.figures.missing_hours,
+      days: person.figures.short_days,
+      holidays: person.holidays,
+    };
+  });
 }
 
 /** The timesheet on that week, for the e-mails (`base`: publicAddress of the config). */
@@ -147,25 +99,49 @@ export function reminderText(s: WeekShortfall, starts_on: string, ends_on: strin
   return lines.join("\n");
 }
 
-export function digestText(bossName: string, people: WeekShortfall[], starts_on: string, ends_on: string): string {
-  return [
-    jobMessages.reminderGreeting(bossName),
-    "",
-    jobMessages.digestIntro(starts_on, ends_on, people.length),
-    "",
-    ...people.map(
-      (p) =>
-        `- ${jobMessages.digestLine(
-          p.name,
-          p.missing_hours,
-          p.expected_hours,
-          p.days.map((d) => jobMessages.digestDay(jobMessages.dayName(d.date), d.missing)),
-          { closed: p.closed, noAccount: p.email === null },
-        )}`,
-    ),
-    "",
-    jobMessages.reminderClosing,
-  ].join("\n");
+export interface PendingReview {
+  employee_id: number;
+  workspace_id: number | null;
+  name: string;
+  starts_on: string;
+}
+
+export function digestText(
+  bossName: string,
+  people: WeekShortfall[],
+  starts_on: string,
+  ends_on: string,
+  pending: PendingReview[],
+  base: string,
+): string {
+  const lines = [jobMessages.reminderGreeting(bossName), ""];
+  if (people.length)
+    lines.push(
+      jobMessages.digestIntro(starts_on, ends_on, people.length),
+      "",
+      ...people.map(
+        (p) =>
+          `- ${jobMessages.digestLine(
+            p.name,
+            p.missing_hours,
+            p.expected_hours,
+            p.days.map((d) => jobMessages.digestDay(jobMessages.dayName(d.date), d.missing)),
+            { closed: p.closed, noAccount: p.email === null },
+          )}`,
+      ),
+      "",
+    );
+  if (pending.length)
+    lines.push(
+      reviewMessages.digestPendingHeading(pending.length),
+      "",
+      ...pending.map((r) => `- ${reviewMessages.digestPendingLine(r.name, r.starts_on, addDays(r.starts_on, 6))}`),
+      "",
+      reviewMessages.digestPendingLink(new URL(PAGE_PATHS.week_reviews, base).toString()),
+      "",
+    );
+  lines.push(jobMessages.reminderClosing);
+  return lines.join("\n");
 }
 
 /** One digest per active boss with an e-mail, of the short people of the workspaces they lead (not themselves). */
@@ -174,8 +150,10 @@ export async function bossDigests(
   shortfalls: WeekShortfall[],
   starts_on: string,
   ends_on: string,
+  pending: PendingReview[],
+  base: string,
 ): Promise<MailMessage[]> {
-  if (!shortfalls.length) return [];
+  if (!shortfalls.length && !pending.length) return [];
   const bosses = await tx
     .select({
       employee_id: employees.id,
@@ -199,11 +177,16 @@ export async function bossDigests(
     const people = shortfalls.filter(
       (s) => s.employee_id !== bossId && s.workspace_id !== null && boss.workspaces.has(s.workspace_id),
     );
-    if (!people.length) continue;
+    const waiting = pending.filter(
+      (r) => r.employee_id !== bossId && r.workspace_id !== null && boss.workspaces.has(r.workspace_id),
+    );
+    if (!people.length && !waiting.length) continue;
     messages.push({
       to: boss.email,
-      subject: jobMessages.digestSubject(starts_on, ends_on),
-      text: digestText(boss.name, people, starts_on, ends_on),
+      subject: people.length
+        ? jobMessages.digestSubject(starts_on, ends_on)
+        : reviewMessages.digestPendingSubject(waiting.length),
+      text: digestText(boss.name, people, starts_on, ends_on, waiting, base),
     });
   }
   return messages;
@@ -229,7 +212,8 @@ export const weeklyReminderJob: JobDefinition = {
           ]
         : [],
     );
-    const digests = await bossDigests(tx, shortfalls, starts_on, ends_on);
+    const pending = await pendingReviews(tx);
+    const digests = await bossDigests(tx, shortfalls, starts_on, ends_on, pending, publicAddress(config));
     const { sent, sentIndexes, failed } = await sendEach(mail, [...reminders, ...digests]);
     const digestsSent = sentIndexes.filter((i) => i >= reminders.length).length;
     return {

@@ -29,6 +29,7 @@ import { pushRoutes } from "./push/routes";
 import { quotationsResource } from "./quotations/resource";
 import { reportRoutes } from "./reports/routes";
 import { usersResource } from "./users/resource";
+import { weekReviewRoutes } from "./week_reviews/routes";
 import { workspacesResource } from "./workspaces/resource";
 
 export const resources = [
@@ -65,5 +66,6 @@ export const routeModules = [
   realtimeRoutes,
   notificationRoutes,
   pushRoutes,
+  weekReviewRoutes,
   localAdminRoutes,
 ];

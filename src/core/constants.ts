@@ -105,5 +105,6 @@ export const JOB_NAMES = [
   "mention_email",
   "nightly_backup",
   "budget_alerts",
+  "week_auto_approve",
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];

@@ -364,6 +364,7 @@ export const jobMessages = {
     mention_email: "Correo de menciones no vistas",
     nightly_backup: "Respaldo nocturno",
     budget_alerts: "Alertas de horas de proyectos",
+    week_auto_approve: "Aprobación automática de semanas",
   } as Record<string, string>,
   jobUnknown: "La tarea no existe",
   jobDone: (label: string, summary: string) => `${label}: ${summary}`,
@@ -574,6 +575,51 @@ export const capacityMessages = {
   ],
   /** How each cell's state reads (screen and CSV). */
   states: { over: "Sobreasignado", under: "Subasignado", ok: "Asignado", none: "Sin capacidad" },
+} as const;
+
+// --- the week sent to review: submitted, approved or returned (docs/decisions/050-week-approval.md) ---
+export const reviewMessages = {
+  submitted: "La semana se envió a revisión",
+  approvedCount: (n: number) => (n === 1 ? "Se aprobó 1 semana" : `Se aprobaron ${n} semanas`),
+  returned: "La semana se devolvió a su empleado",
+  notYet: "Solo se puede enviar a revisión una semana a partir de su viernes",
+  alreadySubmitted: "La semana ya está en revisión",
+  alreadyApproved: "La semana ya fue aprobada",
+  frozen: "La semana está cerrada: un administrador debe abrirla antes de enviarla a revisión",
+  ownWeek: "Nadie puede aprobar ni devolver su propia semana: lo hace otro jefe o un administrador",
+  notReviewer: "Solo los jefes de su espacio de trabajo o un administrador revisan esta semana",
+  onlyAdminReopens: "Solo un administrador puede reabrir una semana aprobada",
+  notSubmitted: "La semana no está en revisión",
+  /** Someone else approved or returned it first: the 409 of a review taken at a stale version. */
+  reviewedMeanwhile: (name: string, starts: string) =>
+    `Otra persona ya revisó la semana del ${dmy(starts)} de ${name}. Vuelva a cargar la lista.`,
+  reasonRequired: "Escriba el motivo de la devolución",
+  reasonTooLong: "El motivo no puede pasar de 1000 caracteres",
+  weeksRequired: "Seleccione al menos una semana",
+  tooManyWeeks: (max: number) => `No se pueden aprobar más de ${max} semanas a la vez`,
+  autoApproveDays: "debe ser un número entero de días entre 1 y 60",
+  autoApproved: (days: number) => `Aprobada automáticamente tras ${days === 1 ? "1 día" : `${days} días`} sin revisión`,
+  /** The bell, the push and the e-mail of a returned week. */
+  returnedTitle: (starts: string, ends: string) => `Tu semana ${jobMessages.weekRange(starts, ends)} fue devuelta`,
+  returnedBody: (reviewer: string, reason: string) => `${reviewer} la devolvió: ${reason}`,
+  returnedMailText: (name: string, starts: string, ends: string, reviewer: string, reason: string, url: string) =>
+    [
+      jobMessages.reminderGreeting(name),
+      "",
+      `${reviewer} devolvió tu semana ${jobMessages.weekRange(starts, ends)} para que la corrijas.`,
+      `Motivo: ${reason}`,
+      "",
+      `Corrígela y vuelve a enviarla a revisión aquí: ${url}`,
+      "",
+      jobMessages.reminderClosing,
+    ].join("\n"),
+  /** The Tuesday digest: the weeks waiting for this boss's review. */
+  digestPendingHeading: (n: number) => (n === 1 ? "1 semana espera tu revisión:" : `${n} semanas esperan tu revisión:`),
+  digestPendingSubject: (n: number) => (n === 1 ? "SIA: 1 semana espera tu revisión" : `SIA: ${n} semanas esperan tu revisión`),
+  digestPendingLine: (name: string, starts: string, ends: string) => `${name}: semana ${jobMessages.weekRange(starts, ends)}`,
+  digestPendingLink: (url: string) => `Revísalas aquí: ${url}`,
+  jobAutoApproved: (n: number) => (n === 1 ? "se aprobó 1 semana" : `se aprobaron ${n} semanas`),
+  jobAutoApproveOff: "la aprobación automática está desactivada",
 } as const;
 
 // --- the administrators' «Integraciones» page ---

@@ -137,6 +137,16 @@ export const permissionMatrix = {
   dashboards: { show: everyoneOwn, list: admin },
   // «Capacidad»: everyone's assigned and logged hours against their capacity, week by week (administrators).
   capacity: { list: admin, export: admin },
+  // Weeks sent to review (docs/decisions/050-week-approval.md). `create` is sending one's own week (an
+  // administrator may send anyone's). `list` and `transition` (approve, return) are scoped by workspace:
+  // `own` is the weeks of the people of the workspaces the user's employee is a boss of (bosses_workspaces),
+  // never the user's own week; administrators review everyone's but their own. The server applies the
+  // scope in SQL (server/modules/week_reviews/service.ts); reopening an approved week is `freeze_others`.
+  week_reviews: {
+    create: everyoneOwn,
+    list: { admin: "all", operator: "own", finance: "own" },
+    transition: { admin: "all", operator: "own", finance: "own" },
+  },
   // «Integraciones»: administrators see which adapter each port runs (list) and test one (show).
   integrations: { list: admin, show: admin },
   // What a project list or record tells of its invoicing (percentage invoiced, the invoicing action, the

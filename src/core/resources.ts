@@ -114,6 +114,8 @@ export const PAGE_PATHS = {
   integrations: "/app/integrations",
   /** Administrators: each person's assigned and logged hours against their capacity, week by week. */
   capacity: "/app/capacity",
+  /** Workspace bosses and administrators: the weeks sent to review (docs/decisions/050-week-approval.md). */
+  week_reviews: "/app/week_reviews",
   /** The dashboards (not in SPEC §2). */
   dashboard: "/app/dashboard",
   /** Administrators send notices (not in SPEC §2). */

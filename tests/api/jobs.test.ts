@@ -360,7 +360,13 @@ describe("two server processes", () => {
     // Monday: nothing weekly is due yet.
     const monday9 = zonedTime(addDays(monday, 7), 9 * 60);
     const early = await runDueJobs(deps(a), JOBS, monday9);
-    expect(early.map((r) => r.job)).toEqual(["warranty_auto_close", "mention_email", "nightly_backup", "budget_alerts"]);
+    expect(early.map((r) => r.job)).toEqual([
+      "warranty_auto_close",
+      "mention_email",
+      "nightly_backup",
+      "budget_alerts",
+      "week_auto_approve",
+    ]);
     // (other files' projects over budget may be told by the daily job: only the weekly messages count here)
     const weekly = () => smtp.received.filter((m) => /^SIA: (completa tu semana|reporte semanal)/.test(m.parsed.subject ?? ""));
     expect(weekly()).toHaveLength(0);

@@ -44,6 +44,9 @@ describe("the week's state", () => {
       frozen_days: [],
       can_close: true,
       can_open: false,
+      review: null,
+      // Sent to review from its Friday on.
+      can_submit: addDays(THIS_MONDAY, 4) <= businessToday(),
     });
   });
 

@@ -14,6 +14,7 @@ import {
   varchar,
 } from "drizzle-orm/pg-core";
 import { ACTION_TYPES } from "../../../src/core/constants";
+import { NOTIFICATION_KIND_VALUES } from "../../../src/core/schemas/board";
 import { sqlList } from "../../../src/core/states";
 import { timestamps } from "./_helpers";
 import { clients, products } from "./commercial";
@@ -74,9 +75,14 @@ export const app_settings = pgTable(
     }),
     /** Whether hours may be logged on days after today (vacation planned ahead always may). */
     allow_future_activities: boolean("allow_future_activities").notNull().default(false),
+    /** A week submitted for review and left unreviewed this many days is approved by SIA; null: never. */
+    auto_approve_days: integer("auto_approve_days"),
     ...timestamps,
   },
-  (t) => [check("app_settings_single_row", sql`${t.id} = 1`)],
+  (t) => [
+    check("app_settings_single_row", sql`${t.id} = 1`),
+    check("app_settings_auto_approve_days", sql`${t.auto_approve_days} between 1 and 60`),
+  ],
 );
 
 /**
@@ -152,6 +158,38 @@ export const frozen_periods = pgTable(
   ],
 );
 
+/**
+ * A week sent to review (docs/decisions/050-week-approval.md): submitted by its employee, approved or
+ * returned by a boss of the employee's workspace or an administrator. Submitted and approved weeks are
+ * frozen with frozen_periods' own row (the same freeze every write path checks); a returned week is not.
+ */
+export const week_reviews = pgTable(
+  "week_reviews",
+  {
+    id: serial("id").primaryKey(),
+    employee_id: integer("employee_id")
+      .notNull()
+      .references(() => employees.id, { onDelete: "cascade" }),
+    starts_on: date("starts_on", { mode: "string" }).notNull(),
+    state: varchar("state", { length: 10 }).notNull(),
+    submitted_at: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
+    submitted_by: integer("submitted_by").references(() => users.id, { onDelete: "set null" }),
+    reviewed_at: timestamp("reviewed_at", { withTimezone: true }),
+    reviewed_by: integer("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    /** Why the week was returned (or reopened), shown to its employee until they send it again. */
+    return_reason: text("return_reason"),
+    /** Approved by the automatic approval job, not by a person. */
+    auto_approved: boolean("auto_approved").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("week_reviews_unique").on(t.employee_id, t.starts_on),
+    index("week_reviews_state").on(t.state, t.submitted_at),
+    check("week_reviews_state_check", sql`${t.state} in ('submitted','approved','returned')`),
+    check("week_reviews_monday", sql`extract(isodow from ${t.starts_on}) = 1`),
+  ],
+);
+
 /** What a recurring calendar event was mapped to last time, so next week it arrives valid. */
 export const calendar_mappings = pgTable(
   "calendar_mappings",
@@ -181,11 +219,11 @@ export const notices = pgTable(
   (t) => [check("notices_length", sql`char_length(${t.message}) between 1 and 1000`)],
 );
 
-export const NOTIFICATION_KINDS = ["notice", "mention", "project"] as const;
+export const NOTIFICATION_KINDS = NOTIFICATION_KIND_VALUES;
 
 /**
- * Each user's in-app notifications (the bell): a notice, a mention on a project board, or a project
- * note (projects/:id/notify_user). `user_id` is the recipient. Mentions not seen within a day are
+ * Each user's in-app notifications (the bell): a notice, a mention on a project board, a project
+ * note (projects/:id/notify_user), or a week returned by its reviewer (kind "review", with its week_start). `user_id` is the recipient. Mentions not seen within a day are
  * e-mailed once by the hourly job (emailed_at).
  */
 export const notifications = pgTable(
@@ -200,6 +238,8 @@ export const notifications = pgTable(
     project_id: integer("project_id").references(() => projects.id, { onDelete: "cascade" }),
     project_message_id: integer("project_message_id").references(() => project_messages.id, { onDelete: "cascade" }),
     notice_id: integer("notice_id").references(() => notices.id, { onDelete: "cascade" }),
+    /** A review's notification: the Monday of the week it is about (the bell opens that week). */
+    week_start: date("week_start", { mode: "string" }),
     seen_at: timestamp("seen_at", { withTimezone: true }),
     emailed_at: timestamp("emailed_at", { withTimezone: true }),
     created_at: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

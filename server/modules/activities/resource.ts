@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { VACATION_DESCRIPTION } from "../../../src/core/constants";
 import { messages } from "../../../src/core/messages";
+import { grantFor } from "../../../src/core/permissions";
 import {
   ACTIVITY_CSV_COLUMNS,
   type ActivityBatch,
@@ -23,7 +24,8 @@ import {
   weekStateQuery,
   weekValidAnswer,
 } from "../../../src/core/schemas/activity";
-import { endOfDay, isInstantInRange, localDateOf, startOfDay } from "../../../src/core/week";
+import { returnReason } from "../../../src/core/schemas/week_review";
+import { endOfDay, isInstantInRange, localDateOf, mondayOf, startOfDay } from "../../../src/core/week";
 import type { Db } from "../../db/client";
 import {
   activities,
@@ -55,6 +57,7 @@ import {
 import { outer } from "../../http/sql";
 import { searchTickets } from "../integrations";
 import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports";
+import { maySubmitOn, type ReturnedWeek, returnWeek, reviewOfWeek, tellReturned, weekReviewState } from "../week_reviews";
 import { copyWeek, weekCopyOf } from "./copyWeek";
 import { freezeTarget, setFrozen } from "./freeze";
 import { employeeFor, localDaySql, parseRange, prepareActivityWrite, rangeStartDate, weekState } from "./service";
@@ -388,7 +391,16 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
       const user = currentUser(request);
       const q = request.query as z.output<typeof weekStateQuery>;
       const employeeId = employeeFor(user, q.by_employee ?? q.employee_id);
-      return weekState(db(), user, employeeId, q.week_start);
+      const state = await weekState(db(), user, employeeId, q.week_start);
+      const review = await weekReviewState(db(), employeeId, q.week_start.starts_on);
+      // Its own employee sends it (an administrator may through the API, for anyone).
+      const can_submit =
+        user.employee?.id === employeeId &&
+        !!grantFor(user, "week_reviews", "create") &&
+        state.frozen_days.length === 0 &&
+        (!review || review.state === "returned") &&
+        maySubmitOn(q.week_start.starts_on);
+      return { ...state, review, can_submit };
     },
   );
 
@@ -416,7 +428,19 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
         const employeeId = freezeTarget(user, params.by_employee, kind, close);
         const date = rangeStartDate(params);
         if (!date) throw ValidationError.field("by_begins_at", messages.invalidDate);
-        return db().transaction((tx) => setFrozen(tx, user, { kind, close, date, employeeId }));
+        let returned: ReturnedWeek | null = null;
+        const answer = await db().transaction(async (tx) => {
+          // A week in review or approved goes back to its employee with a reason, as a reviewer's return.
+          const review = kind === "week" && !close ? await reviewOfWeek(tx, employeeId, mondayOf(date)) : null;
+          if (review && review.state !== "returned") {
+            const reason = returnReason().safeParse(params.reason);
+            if (!reason.success) throw ValidationError.field("reason", reason.error.issues[0].message);
+            returned = await returnWeek(tx, user, review.id, { reason: reason.data, lock_version: review.lock_version });
+          }
+          return setFrozen(tx, user, { kind, close, date, employeeId });
+        });
+        if (returned) tellReturned(app, returned, user.name);
+        return answer;
       },
     );
   }

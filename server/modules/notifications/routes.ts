@@ -49,6 +49,7 @@ export async function notificationRoutes(app: FastifyInstance) {
           project_id: notifications.project_id,
           project_name: projects.name,
           project_message_id: notifications.project_message_id,
+          week_start: notifications.week_start,
           seen_at: notifications.seen_at,
           created_at: notifications.created_at,
         })

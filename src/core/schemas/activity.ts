@@ -22,6 +22,7 @@ import { ACTION_TYPES, type ActionType, VACATION_DESCRIPTION } from "../constant
 import { messages } from "../messages";
 import { isDateInRange, localDate, localDateOf, weekOf } from "../week";
 import { flag, instant, optionalId, optionalText, z } from "./fields";
+import { weekReviewState } from "./week_review";
 
 export const OWNERABLE_TYPES = ["Client", "Prospect"] as const;
 
@@ -311,6 +312,10 @@ export const weekStateAnswer = z.object({
   frozen_days: z.array(z.string()),
   can_close: z.boolean(),
   can_open: z.boolean(),
+  /** The week's review (docs/decisions/050-week-approval.md), null when it was never sent to review. */
+  review: weekReviewState.nullable(),
+  /** Its employee may send it to review now (from its Friday, open, not in review nor approved). */
+  can_submit: z.boolean(),
 });
 export type WeekState = z.infer<typeof weekStateAnswer>;
 

@@ -91,7 +91,7 @@ export const noticeSchema = z.object({
 
 /* ---------- the bell ---------- */
 
-export const NOTIFICATION_KIND_VALUES = ["notice", "mention", "project"] as const;
+export const NOTIFICATION_KIND_VALUES = ["notice", "mention", "project", "review"] as const;
 
 /** GET notifications: a page, older than `before_id` when it comes. */
 export const notificationsQuery = z.object({
@@ -108,6 +108,8 @@ export const bellNotification = z.object({
   project_id: z.number().int().nullable(),
   project_name: z.string().nullable(),
   project_message_id: z.number().int().nullable(),
+  /** A review's notification: the Monday of the week it is about. */
+  week_start: z.string().nullable(),
   seen_at: z.string().nullable(),
   created_at: z.string(),
 });
@@ -130,6 +132,7 @@ export const notificationSeenAnswer = z.object({
     project_id: z.number().int().nullable(),
     project_message_id: z.number().int().nullable(),
     notice_id: z.number().int().nullable(),
+    week_start: z.string().nullable(),
     seen_at: z.string().nullable(),
     emailed_at: z.string().nullable(),
     created_at: z.string(),
