@@ -40,6 +40,7 @@ const IntegrationsPage = lazy(() => import("./pages/IntegrationsPage").then((m) 
 const NoticesPage = lazy(() => import("./pages/NoticesPage").then((m) => ({ default: m.NoticesPage })));
 const ReportingPage = lazy(() => import("./reporting/ReportingPage"));
 const CapacityPage = lazy(() => import("./capacity/CapacityPage").then((m) => ({ default: m.CapacityPage })));
+const WeekReviewsPage = lazy(() => import("./week_reviews/WeekReviewsPage").then((m) => ({ default: m.WeekReviewsPage })));
 // A project's invoices, like every resource's screens (src/admin/common/resourceRoutes.tsx).
 const ProjectInvoicesRoutes = lazy(() => import("./invoices/InvoiceScreens").then((m) => ({ default: m.ProjectInvoicesRoutes })));
 const page = (Page: ComponentType) => (
@@ -110,6 +111,7 @@ export function AdminApp() {
         <Route path="/changeLogSia" element={page(ChangelogPage)} />
         <Route path="/reporting/list" element={page(ReportingPage)} />
         <Route path="/capacity" element={page(CapacityPage)} />
+        <Route path="/week_reviews" element={page(WeekReviewsPage)} />
         <Route path="/outbox" element={page(OutboxPage)} />
         <Route path="/integrations" element={page(IntegrationsPage)} />
         <Route path="/notices" element={page(NoticesPage)} />

@@ -28,10 +28,11 @@ export const activityVerbs = {
       body: { week_start: weekStart, employee_id: employeeId ?? undefined, ...(options.dryRun ? { dry_run: true } : {}) },
     }),
   /** PUT activities/{close,open}_activities and {close,open}_month_activities for the period containing `date`. */
-  freezeActivities: (verb: FreezeVerb, date: string, employeeId?: Identifier | null) =>
+  freezeActivities: (verb: FreezeVerb, date: string, employeeId?: Identifier | null, reason?: string) =>
     apiFetch<FreezeAnswer>(`activities/${verb}`, {
       method: "PUT",
-      body: { by_begins_at: { start_date: date }, by_employee: employeeId ?? undefined },
+      // `reason`: opening a week in review or approved returns it to its employee with it.
+      body: { by_begins_at: { start_date: date }, by_employee: employeeId ?? undefined, reason },
     }),
   /** GET activities/week_state: whether the week is frozen (and why) and whether the caller may close or open it. */
   weekState: (weekStart: string, employeeId?: Identifier | null, signal?: AbortSignal) =>

@@ -21,6 +21,7 @@ import { mailVerbs } from "./mail";
 import { pipelineVerbs } from "./pipeline";
 import { recordVerbs } from "./records";
 import { reportVerbs } from "./reports";
+import { reviewVerbs } from "./reviews";
 
 export {
   ACTIVITIES_CSV_FORMAT_URL,
@@ -55,6 +56,7 @@ export type { IntegrationCheck, IntegrationView } from "./integrations";
 export type { BackupDoneAnswer, BackupView, JobRunAnswer, JobRunView, JobView } from "./jobs";
 export type { OutboxMessage, OutboxSummary } from "./mail";
 export type { AuditLog, ProjectStage, ProjectTransition, QuotationTransition } from "./pipeline";
+export type { ReviewState, WeekReview, WeekReviewDetail } from "./reviews";
 
 /** Every named verb the dataProvider answers. */
 const verbs = {
@@ -71,6 +73,7 @@ const verbs = {
   ...integrationVerbs,
   ...boardVerbs,
   ...downloadVerbs,
+  ...reviewVerbs,
 };
 export type SiaDataProvider = DataProvider & typeof verbs;
 

@@ -24,7 +24,7 @@ import { isDateInRange, localDate, zonedTime } from "../core/week";
 import type { ImportCallError, SiaDataProvider } from "../dataProvider";
 import { CopyWeekButton } from "./components/CopyWeekButton";
 import { DraftBar } from "./components/DraftBar";
-import { FreezeButtons } from "./components/FreezeButtons";
+import { FreezeButtons, ReturnedNotice } from "./components/FreezeButtons";
 import {
   ActivityDialog,
   type ActivityDialogTarget,
@@ -412,15 +412,24 @@ export default function ActivitiesPage() {
     }
   };
 
-  const freeze = async (verb: Parameters<typeof mutations.freeze.mutateAsync>[0]["verb"], date?: string) => {
+  const freeze = async (verb: Parameters<typeof mutations.freeze.mutateAsync>[0]["verb"], date?: string, reason?: string) => {
     if (!weekStart) return;
     try {
       const r = await mutations.freeze.mutateAsync({
         verb,
         weekStart: date ?? weekStart,
         employee: isAdmin ? chosenEmployee : undefined,
+        reason,
       });
       notify(r.message, { type: "success" });
+    } catch (error) {
+      notify(errorText(error), { type: "error" });
+    }
+  };
+  const submitWeek = async () => {
+    if (!weekStart) return;
+    try {
+      notify((await mutations.submit.mutateAsync({ weekStart })).message, { type: "success" });
     } catch (error) {
       notify(errorText(error), { type: "error" });
     }
@@ -434,7 +443,7 @@ export default function ActivitiesPage() {
     );
   }
 
-  const busy = mutations.freeze.isPending || mutations.saveWeek.isPending;
+  const busy = mutations.freeze.isPending || mutations.submit.isPending || mutations.saveWeek.isPending;
   return (
     <Box sx={{ mt: 1 }}>
       <Title title="sia.timesheet.title" />
@@ -483,6 +492,7 @@ export default function ActivitiesPage() {
                 busy={busy}
                 employeeName={employees.find((e) => Number(e.id) === chosenEmployee)?.name ?? me?.employee?.name}
                 onFreeze={freeze}
+                onSubmit={submitWeek}
               />
             )}
             <Box sx={{ width: "13rem" }} data-testid="go-to-date">
@@ -501,6 +511,7 @@ export default function ActivitiesPage() {
           </Stack>
         </PhoneFold>
       </Paper>
+      <ReturnedNotice state={weekState} />
       {/* On a phone the week's total stays in sight above the day, whatever is scrolled. */}
       <Stack
         direction="row"

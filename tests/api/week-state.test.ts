@@ -45,8 +45,10 @@ describe("the week's state", () => {
       can_close: true,
       can_open: false,
       review: null,
-      // Sent to review from its Friday on.
+      // Sent to review from its Friday on, with its hours against the expected ones.
       can_submit: addDays(THIS_MONDAY, 4) <= businessToday(),
+      figures:
+        addDays(THIS_MONDAY, 4) <= businessToday() ? expect.objectContaining({ expected_hours: expect.any(Number) }) : null,
     });
   });
 

@@ -329,6 +329,7 @@ describe("resources labels (SPEC §3)", () => {
       "Integraciones",
       "Avisos",
       "Capacidad",
+      "Semanas por revisar",
     ]);
   });
 });

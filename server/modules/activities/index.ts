@@ -1,2 +1,3 @@
 /** What other modules and the jobs use of the activities module. */
-export { loadSettings, localDaySql } from "./service";
+export { employeeFor, isAdmin, loadSettings, localDaySql } from "./service";
+export { lockEmployeeWeeks } from "./weekLock";

@@ -57,7 +57,15 @@ import {
 import { outer } from "../../http/sql";
 import { searchTickets } from "../integrations";
 import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports";
-import { maySubmitOn, type ReturnedWeek, returnWeek, reviewOfWeek, tellReturned, weekReviewState } from "../week_reviews";
+import {
+  maySubmitOn,
+  type ReturnedWeek,
+  returnWeek,
+  reviewOfWeek,
+  tellReturned,
+  weekFigures,
+  weekReviewState,
+} from "../week_reviews";
 import { copyWeek, weekCopyOf } from "./copyWeek";
 import { freezeTarget, setFrozen } from "./freeze";
 import { employeeFor, localDaySql, parseRange, prepareActivityWrite, rangeStartDate, weekState } from "./service";
@@ -400,7 +408,10 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
         state.frozen_days.length === 0 &&
         (!review || review.state === "returned") &&
         maySubmitOn(q.week_start.starts_on);
-      return { ...state, review, can_submit };
+      const figures = can_submit
+        ? ((await weekFigures(db(), q.week_start.starts_on, eq(employees.id, employeeId)))[0]?.figures ?? null)
+        : null;
+      return { ...state, review, can_submit, figures };
     },
   );
 

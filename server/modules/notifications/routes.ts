@@ -21,6 +21,7 @@ import { notFound } from "../../http/errors";
 import { doc, idParams } from "../../http/openapi";
 import { idOf } from "../../http/resource";
 import { unreadTotal } from "../board";
+import { reviewSummary } from "../week_reviews";
 import { pushNotified, sendNotice } from "./service";
 
 export async function notificationRoutes(app: FastifyInstance) {
@@ -74,7 +75,13 @@ export async function notificationRoutes(app: FastifyInstance) {
         .select({ n: count() })
         .from(notifications)
         .where(and(eq(notifications.user_id, user.id), isNull(notifications.seen_at)));
-      return { unread_messages: await unreadTotal(app.db.db, user.id), unseen_notifications: Number(unseen?.n ?? 0) };
+      const reviews = await reviewSummary(app.db.db, user);
+      return {
+        unread_messages: await unreadTotal(app.db.db, user.id),
+        unseen_notifications: Number(unseen?.n ?? 0),
+        reviewer: reviews.reviewer,
+        pending_reviews: reviews.pending,
+      };
     },
   );
 

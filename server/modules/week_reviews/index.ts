@@ -1,3 +1,5 @@
+/** What other modules use of the weeks sent to review: the hours of a week, the timesheet's state, the jobs' reads. */
+export { weekFigures } from "./figures";
 export { tellReturned, weekReviewRoutes } from "./routes";
 export {
   autoApprove,
@@ -6,5 +8,6 @@ export {
   type ReturnedWeek,
   returnWeek,
   reviewOfWeek,
+  reviewSummary,
   weekReviewState,
 } from "./service";

@@ -27,7 +27,7 @@ import { publicAddress } from "../../config";
 import { currentUser, requires } from "../../http/auth";
 import { doc, idParams } from "../../http/openapi";
 import { sendEach } from "../../jobs/runner";
-import { employeeFor } from "../activities/service";
+import { employeeFor } from "../activities";
 import { pushNotified } from "../notifications";
 import { approveWeeks, listReviews, type ReturnedWeek, returnWeek, reviewDetail, reviewSummary, submitWeek } from "./service";
 

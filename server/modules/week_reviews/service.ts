@@ -26,9 +26,8 @@ import {
 } from "../../db/schema";
 import { HttpError, notFound, ValidationError } from "../../http/errors";
 import { outer } from "../../http/sql";
-import { isAdmin } from "../activities/service";
-import { lockEmployeeWeeks } from "../activities/weekLock";
-import { notify } from "../notifications/service";
+import { isAdmin, lockEmployeeWeeks } from "../activities";
+import { notify } from "../notifications";
 import { weekFigures } from "./figures";
 
 /** The Friday of the week starting `monday`: from it on, the week may be sent to review. */

@@ -1,7 +1,7 @@
 /** The firm's single settings row (id 1): one form at /app/app_settings (also /app/app_settings/update/1). */
 
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AutocompleteInput, BooleanInput, ReferenceInput, useCanAccess } from "react-admin";
+import { AutocompleteInput, BooleanInput, NumberInput, ReferenceInput, useCanAccess } from "react-admin";
 import { appSettingSchema } from "../../core/schemas/app_setting";
 import { SiaEdit } from "../common/screens";
 
@@ -36,6 +36,14 @@ export function AppSettingsEdit() {
         <AutocompleteInput optionText="name" fullWidth helperText="resources.app_settings.help.support_excluded_customer_id" />
       </ReferenceInput>
       <BooleanInput source="allow_future_activities" helperText="resources.app_settings.help.allow_future_activities" />
+      <NumberInput
+        source="auto_approve_days"
+        min={1}
+        max={60}
+        step={1}
+        helperText="resources.app_settings.help.auto_approve_days"
+        sx={{ maxWidth: "24rem" }}
+      />
     </SiaEdit>
   );
 }

@@ -8,7 +8,7 @@ import { Badge, Divider, IconButton, ListItemText, Menu, MenuItem, Tooltip, Typo
 import { useState } from "react";
 import { useDataProvider, useNotify, useTranslate } from "react-admin";
 import { useNavigate } from "react-router-dom";
-import { screenPath } from "../../core/resources";
+import { PAGE_PATHS, screenPath, TIMESHEET_WEEK_PARAM } from "../../core/resources";
 import type { BellNotification, SiaDataProvider } from "../../dataProvider";
 import { announceBoardActivity } from "./realtime";
 import { useSummary } from "./summary";
@@ -58,6 +58,7 @@ export function NotificationBell() {
     if (!n.seen_at) await dataProvider.markNotificationSeen(n.id).catch(() => {});
     announceBoardActivity();
     if (n.project_id) navigate(`${screenPath("projects", "show", n.project_id)}?tab=board`);
+    else if (n.kind === "review" && n.week_start) navigate(`${PAGE_PATHS.activities}?${TIMESHEET_WEEK_PARAM}=${n.week_start}`);
   };
   const activate = async () => {
     setAnchor(null);

@@ -245,6 +245,7 @@ export const resources = {
       default_workspace_name: "Espacio de trabajo predeterminado",
       support_excluded_customer_name: "Cliente excluido de soporte",
       allow_future_activities: "Permitir registrar horas en días futuros",
+      auto_approve_days: "Aprobar semanas sin revisión tras (días)",
     },
     title: "Configuración",
     help: {
@@ -252,6 +253,8 @@ export const resources = {
       support_excluded_customer_id: "No se ofrece en las actividades de soporte",
       allow_future_activities:
         "Si está desactivado, solo se registran horas hasta hoy; las vacaciones siempre pueden planearse por adelantado",
+      auto_approve_days:
+        "Vacío: nunca. Una semana enviada a revisión que nadie revise en esos días se aprueba sola, y su historial lo dice",
     },
   },
   projects: {
@@ -551,6 +554,7 @@ export const sia = {
     integrations: "Integraciones",
     notices: "Avisos",
     capacity: "Capacidad",
+    week_reviews: "Semanas por revisar",
   },
   sign_in: {
     title: "Iniciar sesión",
@@ -573,6 +577,54 @@ export const sia = {
     title: "Página no encontrada",
     message: "La dirección que buscó no existe o el registro ya no está disponible.",
     back_home: "Ir a mis actividades",
+  },
+  // Weeks sent to review: the timesheet's button and notices, and the reviewers' screen.
+  reviews: {
+    menu: "Semanas por revisar",
+    title: "Semanas por revisar",
+    intro:
+      "Las semanas que la gente de tus espacios de trabajo envió a revisión. Aprueba las que estén bien (una o varias a la vez) o devuelve una con el motivo: su empleado podrá corregirla y volver a enviarla.",
+    submit: "Enviar semana a revisión",
+    submit_ask: "¿Enviar a revisión la semana del %{from} al %{to}?",
+    submit_total: "Registraste %{logged} de %{expected} esperadas.",
+    submit_empty_days: "Días sin horas: %{days}. Puedes enviarla así; quien la revise lo verá.",
+    submit_after: "Mientras se revisa no podrás modificarla, salvo que te la devuelvan.",
+    in_review: "En revisión",
+    approved_by: "Aprobada por %{name}",
+    approved_auto: "Aprobada automáticamente",
+    returned: "Semana devuelta por %{name}: %{reason}",
+    returned_hint: "Corrígela y vuelve a enviarla a revisión.",
+    reason: "Motivo",
+    return: "Devolver",
+    return_title: "Devolver la semana",
+    return_ask: "¿Devolver a %{name} su semana del %{from} al %{to}? Podrá modificarla y volver a enviarla.",
+    reopen_ask:
+      "La semana de %{name} del %{from} al %{to} está en revisión o aprobada: al abrirla se le devuelve con un motivo, que verá en su semana.",
+    approve: "Aprobar",
+    approve_selected: "Aprobar seleccionadas (%{count})",
+    approve_one: "Aprobar la semana de %{name}",
+    return_one: "Devolver la semana de %{name}",
+    view: "Ver semana",
+    view_one: "Ver la semana de %{name}",
+    empty: "No hay semanas por revisar.",
+    select_all: "Seleccionar todas",
+    select_row: "Seleccionar la semana de %{name}",
+    none_short: "Ninguno",
+    week_of: "Semana del %{from} al %{to}",
+    total_of: "%{logged} de %{expected}",
+    no_activities: "No registró actividades esa semana.",
+    close: "Cerrar",
+    columns: {
+      person: "Persona",
+      week: "Semana",
+      total: "Horas",
+      project: "Proyecto",
+      support: "Soporte",
+      internal: "Interno",
+      vacation: "Vacaciones",
+      short: "Días con faltantes",
+      actions: "Acciones",
+    },
   },
   // The dashboards.
   capacity: {
@@ -767,6 +819,7 @@ export const sia = {
       mention: "Te mencionaron",
       notice: "Aviso",
       project: "Proyecto",
+      review: "Semana devuelta",
     },
     activate: "Activar notificaciones",
     activated: "Notificaciones activadas en este dispositivo.",

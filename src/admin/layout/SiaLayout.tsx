@@ -83,10 +83,14 @@ function SiaAppBar() {
 function SiaMenu() {
   const { permissions } = usePermissions<SessionUser | null>();
   const translate = useTranslate();
+  const summary = useSummary(Boolean(permissions));
   const visible = MENU.filter(
-    (entry) => !entry.resource || canAccess({ user: permissions, resource: entry.resource, action: entry.action ?? "list" }),
+    (entry) =>
+      (!entry.resource || canAccess({ user: permissions, resource: entry.resource, action: entry.action ?? "list" })) &&
+      (!entry.reviewers || summary?.reviewer),
   );
-  const unread = useSummary(Boolean(permissions))?.unread_messages ?? 0;
+  const unread = summary?.unread_messages ?? 0;
+  const pending = summary?.pending_reviews ?? 0;
   return (
     <Menu>
       {visible.map((entry) => (
@@ -98,6 +102,10 @@ function SiaMenu() {
             // Unread board messages on «Proyectos», only when there are some (never a hidden 0 in the menu's text).
             entry.to === PROJECTS_PATH && unread > 0 ? (
               <Badge badgeContent={unread} color="error" max={99} aria-hidden data-testid="menu-unread">
+                <entry.icon />
+              </Badge>
+            ) : entry.to === PAGE_PATHS.week_reviews && pending > 0 ? (
+              <Badge badgeContent={pending} color="primary" max={99} aria-hidden data-testid="menu-reviews">
                 <entry.icon />
               </Badge>
             ) : (

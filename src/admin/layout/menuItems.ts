@@ -8,6 +8,7 @@ import CampaignIcon from "@mui/icons-material/Campaign";
 import CategoryIcon from "@mui/icons-material/Category";
 import EventBusyIcon from "@mui/icons-material/EventBusy";
 import EventNoteIcon from "@mui/icons-material/EventNote";
+import FactCheckIcon from "@mui/icons-material/FactCheck";
 import GroupWorkIcon from "@mui/icons-material/GroupWork";
 import HistoryIcon from "@mui/icons-material/History";
 import HubIcon from "@mui/icons-material/Hub";
@@ -34,6 +35,8 @@ export interface MenuEntry {
   /** Matrix resource and action that must be allowed; none = every signed-in user. */
   resource?: string;
   action?: Action;
+  /** Shown only to who reviews weeks (an administrator or a workspace boss: the menu's summary says so). */
+  reviewers?: true;
 }
 
 export const MENU: MenuEntry[] = [
@@ -72,6 +75,14 @@ export const MENU: MenuEntry[] = [
     icon: SettingsIcon,
     resource: "app_settings",
     action: "update",
+  },
+  {
+    label: "sia.menu.week_reviews",
+    to: PAGE_PATHS.week_reviews,
+    icon: FactCheckIcon,
+    resource: "week_reviews",
+    action: "list",
+    reviewers: true,
   },
   { label: "sia.menu.capacity", to: PAGE_PATHS.capacity, icon: EventNoteIcon, resource: "capacity", action: "list" },
   { label: "sia.menu.reporting", to: PAGE_PATHS.reporting, icon: AssessmentIcon, resource: "reports", action: "export" },

@@ -117,7 +117,13 @@ export type BellNotification = z.infer<typeof bellNotification>;
 export const notificationsAnswer = z.object({ notifications: z.array(bellNotification), has_more: z.boolean() });
 
 /** GET notifications/summary: the menu's counters. */
-export const notificationSummary = z.object({ unread_messages: z.number().int(), unseen_notifications: z.number().int() });
+export const notificationSummary = z.object({
+  unread_messages: z.number().int(),
+  unseen_notifications: z.number().int(),
+  /** Whether the user reviews anyone's weeks (an administrator or a workspace boss), and how many wait. */
+  reviewer: z.boolean(),
+  pending_reviews: z.number().int(),
+});
 export type Summary = z.infer<typeof notificationSummary>;
 
 /** PUT notifications/:id/seen: the notification as stored. */

@@ -3,14 +3,18 @@
  * shown employee's week, as the server answers it (GET activities/week_state), each asked first. A closed
  * week says so.
  */
+import HourglassTopIcon from "@mui/icons-material/HourglassTop";
 import LockIcon from "@mui/icons-material/Lock";
-import { Button, Chip, FormControlLabel, Radio, RadioGroup, Stack, Typography } from "@mui/material";
+import SendIcon from "@mui/icons-material/Send";
+import { Alert, Button, Chip, FormControlLabel, Radio, RadioGroup, Stack, Typography } from "@mui/material";
 import { useState } from "react";
 import { Confirm, useTranslate } from "react-admin";
-import { messages } from "../../core/messages";
+import { ReasonDialog } from "../../admin/common/ReasonDialog";
+import { dayName } from "../../core/messages";
 import { firstOfMonth, formatDate, sundayOf } from "../../core/week";
 import type { FreezeVerb } from "../../dataProvider";
 import type { WeekState } from "../data/queries";
+import { formatHours } from "../model/totals";
 
 /** Each verb's button and its question, in the catalogue. */
 const label = (verb: FreezeVerb) => `sia.timesheet.freeze.${verb}`;
@@ -23,6 +27,8 @@ const monthName = (date: string) => MONTH_NAME.format(new Date(`${firstOfMonth(d
 
 export function FreezeButtons(props: {
   state: WeekState | null;
+  /** Sends the shown week to review (its own employee, from its Friday on). */
+  onSubmit(): void;
   /** The Monday shown: a month verb acts on its month, or on the week's other month when it spans two. */
   weekStart: string | null;
   /** Admins: every verb (the month too); others: closing their own week. */
@@ -30,12 +36,16 @@ export function FreezeButtons(props: {
   busy: boolean;
   /** Whose week it is, named in the question. */
   employeeName?: string;
-  /** `date`: a day of the month a month verb acts on (the Monday's when absent). */
-  onFreeze(verb: FreezeVerb, date?: string): void;
+  /**
+   * `date`: a day of the month a month verb acts on (the Monday's when absent); `reason`: opening a week in
+   * review or approved returns it to its employee with it.
+   */
+  onFreeze(verb: FreezeVerb, date?: string, reason?: string): void;
 }) {
   const { state, isAdmin, busy, weekStart, employeeName } = props;
   const translate = useTranslate();
   const [asking, setAsking] = useState<FreezeVerb | null>(null);
+  const [submitting, setSubmitting] = useState(false);
   // The months the week touches: one, or two (30 Nov – 6 Dec); the Monday's is offered first.
   const months = weekStart ? [...new Set([firstOfMonth(weekStart), firstOfMonth(sundayOf(weekStart))])] : [];
   const [month, setMonth] = useState<string | null>(null);
@@ -48,19 +58,54 @@ export function FreezeButtons(props: {
       to: formatDate(state.week_end),
     });
   const verbs: FreezeVerb[] = [];
-  if (!state.frozen && state.can_close) verbs.push("close_activities");
+  // An employee sends their week to review; closing it outright is an administrator's.
+  if (isAdmin && !state.frozen && state.can_close) verbs.push("close_activities");
   if (state.frozen && state.frozen_kind === "week" && state.can_open) verbs.push("open_activities");
   if (isAdmin) verbs.push("close_month_activities", "open_month_activities");
+  const review = state.review;
+  const inReview = review?.state === "submitted";
+  // Opening a week someone sent to review gives it back to them: it needs a reason.
+  const reopening = asking === "open_activities" && review !== null && review.state !== "returned";
+  const range = { from: formatDate(state.week_start), to: formatDate(state.week_end) };
+  const figures = state.figures;
   return (
     <>
-      {state.frozen && (
+      {inReview && (
+        <Chip
+          icon={<HourglassTopIcon />}
+          color="warning"
+          size="small"
+          data-testid="week-in-review"
+          label={translate("sia.reviews.in_review")}
+        />
+      )}
+      {state.frozen && !inReview && (
         <Chip
           icon={<LockIcon />}
           color="error"
           size="small"
           data-testid="week-closed"
           label={translate(`sia.timesheet_import.${state.frozen_kind === "month" ? "month_closed" : "week_closed"}`)}
+          title={
+            review?.state === "approved"
+              ? review.auto_approved
+                ? translate("sia.reviews.approved_auto")
+                : translate("sia.reviews.approved_by", { name: review.reviewer_name ?? "" })
+              : undefined
+          }
         />
+      )}
+      {review?.state === "approved" && (
+        <Typography variant="caption" color="text.secondary" data-testid="week-approved">
+          {review.auto_approved
+            ? translate("sia.reviews.approved_auto")
+            : translate("sia.reviews.approved_by", { name: review.reviewer_name ?? "" })}
+        </Typography>
+      )}
+      {state.can_submit && (
+        <Button size="small" variant="contained" onClick={() => setSubmitting(true)} disabled={busy} startIcon={<SendIcon />}>
+          {translate("sia.reviews.submit")}
+        </Button>
       )}
       {verbs.map((verb) => (
         <Button
@@ -75,7 +120,50 @@ export function FreezeButtons(props: {
         </Button>
       ))}
       <Confirm
-        isOpen={asking !== null}
+        isOpen={submitting}
+        title="sia.reviews.submit"
+        content={
+          <Stack spacing={1} data-testid="submit-week">
+            <Typography>{translate("sia.reviews.submit_ask", range)}</Typography>
+            {figures && (
+              <Typography>
+                {translate("sia.reviews.submit_total", {
+                  logged: formatHours(figures.logged_hours),
+                  expected: formatHours(figures.expected_hours),
+                })}
+              </Typography>
+            )}
+            {figures && figures.empty_days.length > 0 && (
+              <Alert severity="warning" data-testid="submit-empty-days">
+                {translate("sia.reviews.submit_empty_days", { days: figures.empty_days.map(dayName).join(", ") })}
+              </Alert>
+            )}
+            <Typography variant="body2" color="text.secondary">
+              {translate("sia.reviews.submit_after")}
+            </Typography>
+          </Stack>
+        }
+        confirm="sia.reviews.submit"
+        cancel="sia.common.cancel"
+        onConfirm={() => {
+          setSubmitting(false);
+          props.onSubmit();
+        }}
+        onClose={() => setSubmitting(false)}
+      />
+      <ReasonDialog
+        open={reopening}
+        title={label("open_activities")}
+        text={translate("sia.reviews.reopen_ask", { ...range, name: employeeName ?? `#${state.employee_id}` })}
+        confirm={label("open_activities")}
+        onConfirm={(reason) => {
+          setAsking(null);
+          props.onFreeze("open_activities", undefined, reason);
+        }}
+        onClose={() => setAsking(null)}
+      />
+      <Confirm
+        isOpen={asking !== null && !reopening}
         title={asking ? label(asking) : ""}
         content={
           isMonthVerb(asking) && chosenMonth ? (
@@ -98,8 +186,6 @@ export function FreezeButtons(props: {
                 </RadioGroup>
               )}
             </Stack>
-          ) : asking === "close_activities" && !isAdmin ? (
-            messages.confirmCloseWeek
           ) : asking ? (
             ask(asking)
           ) : (
@@ -120,5 +206,18 @@ export function FreezeButtons(props: {
         }}
       />
     </>
+  );
+}
+
+/** A returned week says why, to its employee, until they send it again. */
+export function ReturnedNotice(props: { state: WeekState | null }) {
+  const translate = useTranslate();
+  const review = props.state?.review;
+  if (review?.state !== "returned") return null;
+  return (
+    <Alert severity="warning" sx={{ mb: 1 }} data-testid="week-returned">
+      {translate("sia.reviews.returned", { name: review.reviewer_name ?? "", reason: review.return_reason ?? "" })}{" "}
+      {translate("sia.reviews.returned_hint")}
+    </Alert>
   );
 }

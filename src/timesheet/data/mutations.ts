@@ -111,8 +111,24 @@ export function useTimesheetMutations() {
 
   const freeze = useMutation({
     networkMode: now,
-    mutationFn: ({ verb, weekStart, employee }: { verb: FreezeVerb; weekStart: string; employee?: Identifier | null }) =>
-      dp.freezeActivities(verb, weekStart, employee),
+    mutationFn: ({
+      verb,
+      weekStart,
+      employee,
+      reason,
+    }: {
+      verb: FreezeVerb;
+      weekStart: string;
+      employee?: Identifier | null;
+      reason?: string;
+    }) => dp.freezeActivities(verb, weekStart, employee, reason),
+    onSettled,
+  });
+
+  /** Sends the week to review: it is frozen until a reviewer returns it. */
+  const submit = useMutation({
+    networkMode: now,
+    mutationFn: ({ weekStart }: { weekStart: string }) => dp.submitWeek(weekStart),
     onSettled,
   });
 
@@ -131,7 +147,7 @@ export function useTimesheetMutations() {
     onSettled,
   });
 
-  return { edit, withEdits, freeze, copyPreviousWeek, saveWeek };
+  return { edit, withEdits, freeze, submit, copyPreviousWeek, saveWeek };
 }
 
 export type TimesheetMutations = ReturnType<typeof useTimesheetMutations>;
