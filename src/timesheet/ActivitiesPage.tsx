@@ -163,6 +163,14 @@ export default function ActivitiesPage() {
     return !!r && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
   }, []);
   const goToWeek = (date: string) => calendarRef.current?.getApi().gotoDate(date);
+  // A link followed while the timesheet is open (the bell's «Semana devuelta») names another week: show it.
+  const askedWeek = params.get(WEEK_PARAM);
+  const shownAsked = useRef(askedWeek);
+  useEffect(() => {
+    if (askedWeek === shownAsked.current) return;
+    shownAsked.current = askedWeek;
+    if (askedWeek) calendarRef.current?.getApi().gotoDate(askedWeekStart(askedWeek));
+  }, [askedWeek]);
   const warn = useCallback((m: string) => notify(m, { type: "warning" }), [notify]);
 
   /** A change of the draft; a full quota keeps the previous one and says so (SPEC §8 'Error'). */
