@@ -13,7 +13,8 @@ import { weeklyReminderJob } from "../../server/jobs/weeklyReminder";
 import { maySubmitOn } from "../../server/modules/week_reviews";
 import { messages, reviewMessages } from "../../src/core/messages";
 import { PAGE_PATHS } from "../../src/core/resources";
-import { ACTIVITY_CSV_COLUMNS } from "../../src/core/schemas/activity";
+import { ACTIVITY_CSV_COLUMNS, weekStateAnswer } from "../../src/core/schemas/activity";
+import { weekFiguresAnswer } from "../../src/core/schemas/week_review";
 import { addDays, businessToday, mondayOf, zonedTime } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { importWeekCsv } from "../support/catalog-factories";
@@ -281,11 +282,16 @@ describe("approving and returning", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.message).toBe(reviewMessages.returned);
     expect(res.body.week_review).toMatchObject({ state: "returned", return_reason: reason, reviewer_name: boss.user.name });
-    expect(await weekState(worker, "2025-04-07")).toMatchObject({
+    const reopened = await weekState(worker, "2025-04-07");
+    expect(reopened).toMatchObject({
       frozen: false,
       can_submit: true,
       review: { state: "returned", return_reason: reason, reviewer_name: boss.user.name },
+      figures: { logged_hours: 1 },
     });
+    // Exactly what the answer declares.
+    expect(weekStateAnswer.strict().safeParse(reopened).success).toBe(true);
+    expect(weekFiguresAnswer.strict().safeParse(reopened.figures).success).toBe(true);
     // Writable again.
     const edit = await worker.api.put(`/api/v1/activities/${activity.id}`, { activity: { ends_at: at("2025-04-08", "11:00") } });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
