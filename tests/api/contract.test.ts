@@ -62,7 +62,17 @@ beforeAll(async () => {
   // One message in the local outbox, so its routes have something to read.
   await t.app.mail.send({ to: "ana@example.com", subject: "Prueba del contrato", text: "Hola" });
   clients = {} as Record<RoleName, ApiClient>;
-  for (const role of ROLES) clients[role] = (await signInAs(t.app, role)).api;
+  let adminEmployee = 0;
+  for (const role of ROLES) {
+    const signed = await signInAs(t.app, role);
+    clients[role] = signed.api;
+    if (role === "admin") adminEmployee = signed.employee?.id ?? 0;
+  }
+  // One week in review of someone else (nobody reviews their own), so its show has something to read.
+  const staff = (await clients.admin.get("/api/v1/employees?per_page=all")).body.employees as Array<{ id: number }>;
+  const someone = staff.find((e) => e.id !== adminEmployee)?.id;
+  const review = await clients.admin.post("/api/v1/week_reviews/submit", { week_start: "2021-01-04", by_employee: someone });
+  expect(review.status, review.text).toBe(200);
   // One archive in BACKUP_DIR, so its download has something to read (its {name} is the list's id).
   expect((await clients.admin.post("/api/v1/backups", {})).status).toBe(200);
   const res = await clients.admin.get("/api/docs/json");

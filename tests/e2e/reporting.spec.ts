@@ -1,7 +1,7 @@
 /**
  * The reporting screen against the real server and demo data: an administrator reports on a client for
- * the previous ISO week (the default dates) and downloads the CSV; the SPEC §5 messages appear; an
- * Operador can only report on themselves.
+ * the previous ISO week (the default dates) and downloads the CSV, then limited to approved hours; the
+ * SPEC §5 messages appear; an Operador can only report on themselves.
  */
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
@@ -61,6 +61,13 @@ test("an administrator picks a client and the previous week, and downloads its r
     expect(row[11]).toMatch(/^\d+\.\d{2}$/);
   }
   await expect(page.getByText(`Se descargó el reporte reporte_actividades_${WEEK.starts_on}_${WEEK.ends_on}.csv`)).toBeVisible();
+  // Limited to approved hours: the filter goes with the request, and only rows of the whole report come back.
+  await page.getByRole("checkbox", { name: "Solo horas aprobadas" }).check();
+  const asked = page.waitForRequest((r) => r.url().includes("reporting_activities.csv"));
+  const approved = await downloadRows(page);
+  expect(new URL((await asked).url()).searchParams.get("approved_only")).toBe("true");
+  const all = new Set(rows.map((row) => row.join("\u0000")));
+  expect(approved.every((row) => all.has(row.join("\u0000")))).toBe(true);
 });
 
 test("the validation messages of SPEC §5 appear", async ({ page }) => {

@@ -19,6 +19,7 @@ import {
   notifications,
   project_types,
   users,
+  week_reviews,
 } from "../../server/db/schema";
 import { registerAuth, requires } from "../../server/http/auth";
 import { APP_SETTINGS_ID } from "../../server/modules/app_settings/resource";
@@ -173,6 +174,13 @@ const RULES: Record<string, Rule> = {
   "GET /notifications/summary": m("notifications", "list"),
   "PUT /notifications/:id/seen": m("notifications", "update"),
   "POST /notifications": m("notifications", "create"),
+  // Weeks sent to review: `own` is the weeks of the workspaces the user leads; the service narrows in SQL.
+  "GET /week_reviews": m("week_reviews", "list"),
+  "GET /week_reviews/summary": m("week_reviews", "list"),
+  "GET /week_reviews/:id": m("week_reviews", "list"),
+  "POST /week_reviews/submit": m("week_reviews", "create"),
+  "POST /week_reviews/approve": m("week_reviews", "transition"),
+  "POST /week_reviews/:id/return": m("week_reviews", "transition"),
   "GET /push/public_key": { signedIn: true },
   "POST /push/subscriptions": { signedIn: true },
   "DELETE /push/subscriptions": { signedIn: true },
@@ -296,6 +304,13 @@ beforeAll(async () => {
     await db()
       .insert(notifications)
       .values({ message: "Aviso de seguridad", author_name: "SIA", user_id: me.admin.user })
+      .returning()
+  )[0].id;
+  // A week of another operator in review, which an administrator reads.
+  ids.week_reviews = (
+    await db()
+      .insert(week_reviews)
+      .values({ employee_id: otherEmployee, starts_on: "2025-01-06", state: "submitted", submitted_by: other.user.id })
       .returning()
   )[0].id;
   // The settings are one row, made on first read.

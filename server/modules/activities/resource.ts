@@ -24,7 +24,7 @@ import {
   weekStateQuery,
   weekValidAnswer,
 } from "../../../src/core/schemas/activity";
-import { returnReason } from "../../../src/core/schemas/week_review";
+import { returnReason, type WeekFigures } from "../../../src/core/schemas/week_review";
 import { endOfDay, isInstantInRange, localDateOf, mondayOf, startOfDay } from "../../../src/core/week";
 import type { Db } from "../../db/client";
 import {
@@ -408,9 +408,15 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
         state.frozen_days.length === 0 &&
         (!review || review.state === "returned") &&
         maySubmitOn(q.week_start.starts_on);
-      const figures = can_submit
-        ? ((await weekFigures(db(), q.week_start.starts_on, eq(employees.id, employeeId)))[0]?.figures ?? null)
-        : null;
+      let figures: WeekFigures | null = null;
+      if (can_submit) {
+        const [person] = await weekFigures(db(), q.week_start.starts_on, eq(employees.id, employeeId));
+        // Only what the answer declares: the missing hours are the reminder's reading, not the timesheet's.
+        if (person) {
+          const { missing_hours: _missing, ...declared } = person.figures;
+          figures = declared;
+        }
+      }
       return { ...state, review, can_submit, figures };
     },
   );

@@ -16,8 +16,18 @@ import type { ReportFilter } from "../../../src/core/schemas/report";
 import { BUSINESS_TIME_ZONE, endOfDay, startOfDay } from "../../../src/core/week";
 import type { Database } from "../../db/client";
 import { CSV_BATCH, lineBatchesInPieces } from "../../db/cursor";
-import { activities, activity_type_catalogs, clients, employees, products, projects, prospects } from "../../db/schema";
+import {
+  activities,
+  activity_type_catalogs,
+  clients,
+  employees,
+  products,
+  projects,
+  prospects,
+  week_reviews,
+} from "../../db/schema";
 import { csvCellSql, csvLineStream } from "../../http/csv";
+import { localDaySql } from "../activities";
 
 export type { ReportFilter } from "../../../src/core/schemas/report";
 
@@ -109,6 +119,14 @@ const excluded = (ids: number[] | undefined, column: SQL) =>
       )})`
     : sql``;
 
+/**
+ * Only the activities whose local date falls in a week approved for their employee: the week_reviews row
+ * of that employee starting on the Monday of that date (ISO weeks, business time zone).
+ */
+const localDay = localDaySql(sql.raw("a.begins_at"));
+const inApprovedWeek = sql` and exists (select 1 from ${week_reviews} wr where wr.employee_id = a.employee_id
+  and wr.state = 'approved' and wr.starts_on = ${localDay} - (extract(isodow from ${localDay})::int - 1))`;
+
 function kindCondition(filter: ReportFilter): SQL {
   switch (filter.kind) {
     case "project":
@@ -176,7 +194,7 @@ function reportSelect(output: SQL, filter: ReportFilter, viewer: ReportViewer = 
     left join ${products} pr on pr.id = a.product_catalog_id
     left join ${activity_type_catalogs} t on t.id = a.activity_type_catalog_id
     where a.begins_at >= ${from}::timestamptz and a.begins_at <= ${to}::timestamptz
-      and ${kindCondition(effective)}${own}${piece}) r
+      and ${kindCondition(effective)}${own}${filter.approved_only ? inApprovedWeek : sql``}${piece}) r
     order by r.employee_name, r.employee_id, r.begins_at, r.id`;
 }
 

@@ -29,6 +29,12 @@ const documented = {
     excluded_ids: text(
       "Ids separados por comas: clientes excluidos (client_group) o empleados excluidos (workspace); se ignora en los demás tipos",
     ),
+    approved_only: {
+      type: "string",
+      enum: ["true", "false"],
+      description:
+        "true: solo las actividades de semanas aprobadas para su empleado (revisión de la semana, por el día local de la actividad)",
+    },
   },
 };
 

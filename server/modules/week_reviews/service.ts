@@ -347,10 +347,13 @@ export async function returnWeek(
   id: number,
   input: { reason: string; lock_version: number },
 ): Promise<ReturnedWeek> {
+  // The employee's week lock before the review's row, in the order sending a week takes them: the other
+  // order deadlocks against a send of the same week (each holding what the other waits for).
+  const [owner] = await tx.select({ employee_id: week_reviews.employee_id }).from(week_reviews).where(eq(week_reviews.id, id));
+  if (owner) await lockEmployeeWeeks(tx, [owner.employee_id]);
   const [row] = await takeForReview(tx, user, [{ id, lock_version: input.lock_version }]);
   if (row.state === "returned") throw ValidationError.base(reviewMessages.notSubmitted);
   if (row.state === "approved" && !isAdmin(user)) throw new HttpError(403, reviewMessages.onlyAdminReopens);
-  await lockEmployeeWeeks(tx, [row.employee_id]);
   await tx
     .update(week_reviews)
     .set({ state: "returned", reviewed_at: new Date(), reviewed_by: user.id, return_reason: input.reason, auto_approved: false })

@@ -959,6 +959,7 @@ export const sia = {
     exclude_clients: "Excluir clientes del grupo",
     exclude_employees: "Excluir empleados del espacio de trabajo",
     no_members: "No tiene miembros",
+    approved_only: "Solo horas aprobadas",
     own_only: "Su reporte incluye solo sus propias actividades.",
     download: "Descargar CSV",
     downloading: "Descargando… %{size}",

@@ -1,8 +1,8 @@
 /**
  * The reporting screen (SPEC §5, /app/reporting/list; docs/reports.md): choose the kind, search and pick
  * the item, the dates (default: the previous ISO week, nothing after today), tick members to exclude under
- * a client group or workspace, and download GET activities/reporting_activities.csv with a progress
- * indicator. Validated with the route's own schema. Anyone without the "all" grant reports only on
+ * a client group or workspace, limit it to the hours of approved weeks, and download
+ * GET activities/reporting_activities.csv with a progress indicator. Validated with the route's own schema. Anyone without the "all" grant reports only on
  * themselves: the kind is fixed to Empleado and the item to their own employee record.
  */
 import DownloadIcon from "@mui/icons-material/Download";
@@ -95,6 +95,7 @@ export default function ReportingPage() {
   const [endDate, setEndDate] = useState<string | null>(week.ends_on);
   const [members, setMembers] = useState<Item[] | null>(null);
   const [excluded, setExcluded] = useState<number[]>([]);
+  const [approvedOnly, setApprovedOnly] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [progress, setProgress] = useState<number | null>(null);
 
@@ -170,6 +171,7 @@ export default function ReportingPage() {
       start_date: startDate,
       end_date: endDate,
       excluded_ids: REPORT_EXCLUDABLE[kind] ? excluded : [],
+      approved_only: approvedOnly,
     });
     if (!parsed.success) {
       const next: Errors = {};
@@ -287,6 +289,10 @@ export default function ReportingPage() {
               )}
             </FormControl>
           )}
+          <FormControlLabel
+            label={translate("sia.reporting.approved_only")}
+            control={<Checkbox checked={approvedOnly} onChange={(e) => setApprovedOnly(e.target.checked)} />}
+          />
           {messages.length > 0 && (
             <Alert severity="error" role="alert">
               {[...new Set(messages)].map((m) => (

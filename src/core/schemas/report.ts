@@ -1,6 +1,6 @@
 import { reportMessages } from "../messages";
 import { businessToday } from "../week";
-import { isValidIsoDate, z } from "./fields";
+import { flag, isValidIsoDate, z } from "./fields";
 
 /**
  * The activity report (SPEC §5, §7; docs/reports.md): what the reporting screen validates and what
@@ -26,6 +26,8 @@ export interface ReportFilter {
   start_date: string;
   end_date: string;
   excluded_ids?: number[];
+  /** Only the hours of weeks approved for their employee (docs/decisions/050-week-approval.md). */
+  approved_only?: boolean;
 }
 
 const idList = z.preprocess((v) => {
@@ -42,7 +44,7 @@ const idList = z.preprocess((v) => {
 }, z.array(z.coerce.number().int().positive()).max(REPORT_MAX_EXCLUDED));
 
 /**
- * Form and route alike: { current_filter, id, start_date, end_date, excluded_ids }. The messages of
+ * Form and route alike: { current_filter, id, start_date, end_date, excluded_ids, approved_only }. The messages of
  * SPEC §5: the item of the chosen kind, both dates, start not after end, end not after today.
  */
 export const reportFilterSchema = z
@@ -52,6 +54,7 @@ export const reportFilterSchema = z
     start_date: z.string().nullish(),
     end_date: z.string().nullish(),
     excluded_ids: idList.optional(),
+    approved_only: flag(),
   })
   .superRefine((value, ctx) => {
     if (!value.id) ctx.addIssue({ code: "custom", path: ["id"], message: reportMessages.selectItem[value.current_filter] });
@@ -76,6 +79,7 @@ export const reportFilterSchema = z
       start_date: v.start_date as string,
       end_date: v.end_date as string,
       excluded_ids: REPORT_EXCLUDABLE[v.current_filter] ? (v.excluded_ids ?? []) : [],
+      approved_only: v.approved_only === true,
     }),
   );
 export type ReportFilterInput = z.input<typeof reportFilterSchema>;
@@ -90,6 +94,7 @@ export function reportQueryInput(query: Record<string, unknown>): Record<string,
     start_date: query.start_date,
     end_date: query.end_date,
     excluded_ids: query.excluded_ids ?? query["excluded_ids[]"],
+    approved_only: query.approved_only,
   };
 }
 
@@ -102,6 +107,7 @@ export function reportSearchParams(filter: ReportFilter): Record<string, string>
     end_date: filter.end_date,
   };
   if (filter.excluded_ids?.length) query.excluded_ids = filter.excluded_ids.join(",");
+  if (filter.approved_only) query.approved_only = "true";
   return query;
 }
 
