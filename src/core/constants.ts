@@ -1,6 +1,6 @@
 /** Business constants of SPEC §9, in one place for the server and the browser. */
 
-export const APP_VERSION = "1.52.0";
+export const APP_VERSION = "1.53.0";
 
 export const PAGE_SIZE = 10;
 export const PAGER_WINDOW = 10;
