@@ -200,6 +200,15 @@ describe("dashboards: one employee's week", () => {
     const empty = await operator.get(`/api/v1/dashboards/employee?week=2031-01-08`);
     expect(empty.body.dashboard).toMatchObject({ total_hours: 0, expected_hours: 40, by_day: [], by_type: [] });
   });
+
+  it("expects the employee's own norm on their working days, as the reminder and the week review do", async () => {
+    // A part-timer (4 h a day) who started on the Thursday of a week with a holiday on Wednesday.
+    const partTimer = await buildEmployee(db(), { daily_hours: 4, start_on: "2025-03-13" });
+    const res = await admin.get(`/api/v1/dashboards/employee?week=2025-03-13&employee_id=${partTimer.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.dashboard.expected_by_day).toEqual([0, 0, 0, 4, 4, 0, 0]);
+    expect(res.body.dashboard.expected_hours).toBe(8);
+  });
 });
 
 describe("dashboards: the team", () => {

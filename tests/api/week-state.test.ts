@@ -44,6 +44,8 @@ describe("the week's state", () => {
       frozen_days: [],
       can_close: true,
       can_open: false,
+      daily_hours: 8,
+      start_on: expect.toBeOneOf([null, expect.any(String)]),
       review: null,
       // Sent to review from its Friday on, with its hours against the expected ones.
       can_submit: addDays(THIS_MONDAY, 4) <= businessToday(),

@@ -267,3 +267,28 @@ test("a row added with «Añadir fila» stays pinned with no recent activity, an
   await page.goto(`/app/activities/grid?semana=${addDays(monday, 35)}`);
   await expect(page.getByText("Sin proyectos recientes")).toBeVisible();
 });
+
+test("a part-timer's grid expects their own hours: their «Horas por día», from their start date", async ({ page }) => {
+  await signIn(page, "admin");
+  const monday = weekAhead(62);
+  const name = `Medio tiempo ${Date.now().toString(36)}`;
+  const status = await page.evaluate(
+    async (employee) =>
+      (
+        await fetch("/api/v1/employees", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ employee }),
+        })
+      ).status,
+    { name, daily_hours: 4, start_on: addDays(monday, 2) },
+  );
+  expect(status).toBe(201);
+  await page.goto(`/app/activities/grid?semana=${monday}`);
+  await page.getByRole("combobox", { name: "Empleado" }).click();
+  await page.getByRole("option", { name }).click();
+  // Nothing expected before they started; 4 h on each working day after.
+  await expect(page.getByTestId(`grid-day-total-${monday}`)).toHaveText("0 h de 0 h");
+  await expect(page.getByTestId(`grid-day-total-${addDays(monday, 2)}`)).toHaveText("0 h de 4 h");
+  await expect(page.getByTestId("grid-week-total")).toContainText("0 h de 12 h");
+});

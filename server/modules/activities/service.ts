@@ -419,7 +419,10 @@ export function rangeStartDate(params: Record<string, unknown>): string | null {
  * (the freeze routes' rules: a non-admin closes only their own week once it has begun; only admins open).
  */
 export async function weekState(db: Tx, user: SessionUser, employeeId: number, week: { starts_on: string; ends_on: string }) {
-  const [employee] = await db.select({ id: employees.id }).from(employees).where(eq(employees.id, employeeId));
+  const [employee] = await db
+    .select({ id: employees.id, daily_hours: employees.daily_hours, start_on: employees.start_on })
+    .from(employees)
+    .where(eq(employees.id, employeeId));
   if (!employee) throw ValidationError.field("by_employee", messages.invalidReference);
   const periods = await db
     .select({ kind: frozen_periods.kind, starts_on: frozen_periods.starts_on, ends_on: frozen_periods.ends_on })
@@ -446,5 +449,8 @@ export async function weekState(db: Tx, user: SessionUser, employeeId: number, w
     frozen_days: frozenDays,
     can_close: !weekClosed && !!grantFor(user, "activities", "freeze") && mayCloseWeek(user, week.starts_on),
     can_open: weekClosed && admin,
+    /** What the week expects of its employee (src/core/hours.ts): their daily norm, from their start date. */
+    daily_hours: Number(employee.daily_hours),
+    start_on: employee.start_on,
   };
 }

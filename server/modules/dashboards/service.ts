@@ -6,7 +6,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { budgetForecast } from "../../../src/core/budget";
-import { expectedWeekHours, sumHours } from "../../../src/core/hours";
+import { daysFrom, expectedWeekHours, roundHours, sumHours, workingDays } from "../../../src/core/hours";
 import { addDays, BUSINESS_TIME_ZONE, endOfDay, mondayOf, startOfDay, weekOf } from "../../../src/core/week";
 import type { Database } from "../../db/client";
 import {
@@ -49,10 +49,11 @@ export async function holidaysBetween(database: Database, from: string, to: stri
 /** One employee's week: hours per day and action type, per action type, against the expected week. */
 export async function employeeWeek(database: Database, employeeId: number, date: string) {
   const week = weekOf(date);
-  const [employee] = await database.rows<{ id: number; name: string }>(
-    sql`select e.id, e.name from ${employees} e where e.id = ${employeeId}`,
+  const [person] = await database.rows<{ id: number; name: string; daily_hours: number | string; start_on: string | null }>(
+    sql`select e.id, e.name, e.daily_hours, ${isoDate(sql`e.start_on`)} as start_on from ${employees} e where e.id = ${employeeId}`,
   );
-  if (!employee) return null;
+  if (!person) return null;
+  const employee = { id: person.id, name: person.name };
   const inWeek = sql`a.employee_id = ${employeeId} and a.begins_at >= ${instant(week.start)} and a.begins_at <= ${instant(week.end)}`;
   const [byDay, byType, holidays] = await Promise.all([
     database.rows<{ date: string; action_type: string; hours: number }>(
@@ -64,13 +65,15 @@ export async function employeeWeek(database: Database, employeeId: number, date:
     ),
     holidaysBetween(database, week.starts_on, week.ends_on),
   ]);
+  // The person's own norm on each of their working days (src/core/hours.ts), as the reminder expects it.
+  const workdays = new Set(workingDays(week.starts_on, week.ends_on, new Set(holidays.map((h) => h.date)), person.start_on));
+  const norm = Number(person.daily_hours);
+  const expectedByDay = daysFrom(week.starts_on, week.ends_on).map((d) => (workdays.has(d) ? norm : 0));
   return {
     employee,
     week: { starts_on: week.starts_on, ends_on: week.ends_on },
-    expected_hours: expectedWeekHours(
-      week.starts_on,
-      holidays.map((h) => h.date),
-    ),
+    expected_hours: roundHours(expectedByDay.reduce((sum, h) => sum + h, 0)),
+    expected_by_day: expectedByDay,
     total_hours: sumHours(byType.map((t) => t.hours)),
     holidays,
     by_day: byDay,

@@ -13,8 +13,8 @@ import { ChartsYAxis } from "@mui/x-charts/ChartsYAxis";
 import { LinePlot, MarkPlot } from "@mui/x-charts/LineChart";
 import { PieChart } from "@mui/x-charts/PieChart";
 import { useTranslate } from "react-admin";
-import { ACTION_LABELS, ACTION_TYPES, type ActionType, WORKING_DAY_HOURS } from "../../core/constants";
-import { addDays, dayOfWeek } from "../../core/week";
+import { ACTION_LABELS, ACTION_TYPES, type ActionType } from "../../core/constants";
+import { addDays } from "../../core/week";
 import type { EmployeeDashboard } from "../../dataProvider";
 import { ACTION_COLORS } from "../../timesheet/model/colors";
 import {
@@ -34,8 +34,7 @@ export function WeekCharts({ data }: { data: EmployeeDashboard }) {
   const translate = useTranslate();
   const localeText = useChartLocale();
   const days = Array.from({ length: 7 }, (_, i) => addDays(data.week.starts_on, i));
-  const holidays = new Set(data.holidays.map((h) => h.date));
-  const expectedPerDay = days.map((d) => (dayOfWeek(d) >= 1 && dayOfWeek(d) <= 5 && !holidays.has(d) ? WORKING_DAY_HOURS : 0));
+  const expectedPerDay = data.expected_by_day;
   const types = ACTION_TYPES.filter((t) => data.by_type.some((x) => x.action_type === t));
   const hoursOn = (day: string, type: string) => data.by_day.find((x) => x.date === day && x.action_type === type)?.hours ?? 0;
   const progress = data.expected_hours > 0 ? Math.min(100, (data.total_hours / data.expected_hours) * 100) : 100;

@@ -312,6 +312,9 @@ export const weekStateAnswer = z.object({
   frozen_days: z.array(z.string()),
   can_close: z.boolean(),
   can_open: z.boolean(),
+  /** The employee's daily norm and start date: what the week expects of them (src/core/hours.ts). */
+  daily_hours: z.number(),
+  start_on: z.string().nullable(),
   /** The week's review (docs/decisions/050-week-approval.md), null when it was never sent to review. */
   review: weekReviewState.nullable(),
   /** Its employee may send it to review now (from its Friday, open, not in review nor approved). */

@@ -36,7 +36,9 @@ export const clientDashboardQuery = z.object({
 export const employeeDashboardAnswer = z.object({
   employee: z.object({ id: z.number(), name: z.string() }),
   week: z.object({ starts_on: z.string(), ends_on: z.string() }),
+  /** The employee's daily norm on each of their working days of the week (holidays and days before their start: 0). */
   expected_hours: z.number(),
+  expected_by_day: z.array(z.number()),
   total_hours: z.number(),
   holidays: z.array(z.object({ date: z.string(), name: z.string().nullable() })),
   by_day: z.array(z.object({ date: z.string(), action_type: z.string(), hours: z.number() })),

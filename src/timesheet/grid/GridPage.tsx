@@ -12,7 +12,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Title, useNotify, usePermissions, useTranslate } from "react-admin";
 import { useSearchParams } from "react-router-dom";
 import { WORKING_DAY_HOURS } from "../../core/constants";
-import { expectedWeekHours } from "../../core/hours";
+import { workingDays } from "../../core/hours";
 import { formatCellMinutes, parseHoursInput } from "../../core/hoursInput";
 import { dmy, messages } from "../../core/messages";
 import type { SessionUser } from "../../core/session";
@@ -107,7 +107,10 @@ export default function GridPage() {
   }, [texts]);
   const minutesOf = (id: string) => parsed.edits[id] ?? cellMinutes(byCell.get(id));
   const dayMinutes = days.map((day) => rows.reduce((sum, row) => sum + minutesOf(cellId(row.key, day)), 0));
-  const expectedOf = (day: string, i: number) => (i < 5 && !holidaySet.has(day) ? WORKING_DAY_HOURS : 0);
+  // The employee's own norm on their working days (their record's «Horas por día», from their start date).
+  const norm = weekState?.daily_hours ?? WORKING_DAY_HOURS;
+  const workdays = new Set(workingDays(days[0], days[6], holidaySet, weekState?.start_on ?? null));
+  const expectedOf = (day: string) => (workdays.has(day) ? norm : 0);
   const weekMinutes = dayMinutes.reduce((a, b) => a + b, 0);
 
   const switchWeek = (days: number) => {
@@ -263,15 +266,15 @@ export default function GridPage() {
               day,
               text: translate("sia.timesheet_grid.day_total", {
                 hours: formatHours(dayMinutes[i] / 60),
-                expected: formatHours(expectedOf(day, i)),
+                expected: formatHours(expectedOf(day)),
               }),
-              short: dayMinutes[i] / 60 < expectedOf(day, i),
+              short: dayMinutes[i] / 60 < expectedOf(day),
               // More than a working day in one day: often a typing slip (20 for 2), so it stands out.
-              over: dayMinutes[i] / 60 > WORKING_DAY_HOURS,
+              over: dayMinutes[i] / 60 > Math.max(norm, WORKING_DAY_HOURS),
             }))}
             weekTotal={translate("sia.timesheet_grid.day_total", {
               hours: formatHours(weekMinutes / 60),
-              expected: formatHours(expectedWeekHours(weekStart, holidaySet)),
+              expected: formatHours(days.reduce((sum, day) => sum + expectedOf(day), 0)),
             })}
           />
         </Paper>
