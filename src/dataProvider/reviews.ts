@@ -5,6 +5,7 @@ import type {
   approveWeeksAnswer,
   ReviewState,
   returnWeekAnswer,
+  submitPreviewAnswer,
   submitWeekAnswer,
   WeekReview,
   weekReviewDetailAnswer,
@@ -22,6 +23,11 @@ export const reviewVerbs = {
       method: "POST",
       body: { week_start: weekStart, by_employee: employeeId ?? undefined },
     }),
+  /** GET week_reviews/preview: the week's hours against the expected ones, before sending it. */
+  submitPreview: (weekStart: string, signal?: AbortSignal) =>
+    apiFetch<z.infer<typeof submitPreviewAnswer>>("week_reviews/preview", { query: { week_start: weekStart }, signal }).then(
+      (r) => r.figures,
+    ),
   /** GET week_reviews: the weeks in `state` the user reviews. */
   weekReviews: (state: ReviewState = "submitted", workspaceId?: Identifier | null, signal?: AbortSignal) =>
     apiFetch<z.infer<typeof weekReviewsAnswer>>("week_reviews", {

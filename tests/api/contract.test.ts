@@ -36,6 +36,7 @@ const NOT_CALLED = new Set([
 const QUERY_FOR: Record<string, string> = {
   "/api/v1/holydays/holydays_by_date": "from=2026-01-01&to=2026-12-31",
   "/api/v1/activities/week_state": `week_start=${businessToday()}`,
+  "/api/v1/week_reviews/preview": `week_start=${businessToday()}`,
   "/api/v1/invoices/percentage_to_invoice": "project_id={projects}",
   "/api/v1/activities/reporting_activities.csv": `current_filter=employee&employee_id={employees}&start_date=2020-01-01&end_date=${businessToday()}`,
 };

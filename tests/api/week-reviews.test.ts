@@ -287,11 +287,13 @@ describe("approving and returning", () => {
       frozen: false,
       can_submit: true,
       review: { state: "returned", return_reason: reason, reviewer_name: boss.user.name },
-      figures: { logged_hours: 1 },
     });
-    // Exactly what the answer declares.
+    // Exactly what the answers declare; what sending it again would show.
     expect(weekStateAnswer.strict().safeParse(reopened).success).toBe(true);
-    expect(weekFiguresAnswer.strict().safeParse(reopened.figures).success).toBe(true);
+    const preview = await worker.api.get("/api/v1/week_reviews/preview?week_start=2025-04-09");
+    expect(preview.status).toBe(200);
+    expect(preview.body.figures).toMatchObject({ logged_hours: 1, expected_hours: 40 });
+    expect(weekFiguresAnswer.strict().safeParse(preview.body.figures).success).toBe(true);
     // Writable again.
     const edit = await worker.api.put(`/api/v1/activities/${activity.id}`, { activity: { ends_at: at("2025-04-08", "11:00") } });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);

@@ -178,6 +178,7 @@ const RULES: Record<string, Rule> = {
   "GET /week_reviews": m("week_reviews", "list"),
   "GET /week_reviews/summary": m("week_reviews", "list"),
   "GET /week_reviews/:id": m("week_reviews", "list"),
+  "GET /week_reviews/preview": m("week_reviews", "create"),
   "POST /week_reviews/submit": m("week_reviews", "create"),
   "POST /week_reviews/approve": m("week_reviews", "transition"),
   "POST /week_reviews/:id/return": m("week_reviews", "transition"),

@@ -408,16 +408,7 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
         state.frozen_days.length === 0 &&
         (!review || review.state === "returned") &&
         maySubmitOn(q.week_start.starts_on);
-      let figures: WeekFigures | null = null;
-      if (can_submit) {
-        const [person] = await weekFigures(db(), q.week_start.starts_on, eq(employees.id, employeeId));
-        // Only what the answer declares: the missing hours are the reminder's reading, not the timesheet's.
-        if (person) {
-          const { missing_hours: _missing, ...declared } = person.figures;
-          figures = declared;
-        }
-      }
-      return { ...state, review, can_submit, figures };
+      return { ...state, review, can_submit };
     },
   );
 

@@ -16,6 +16,7 @@ import {
   approveWeeksSchema,
   returnWeekAnswer,
   returnWeekSchema,
+  submitPreviewAnswer,
   submitWeekAnswer,
   submitWeekSchema,
   weekReviewDetailAnswer,
@@ -29,7 +30,16 @@ import { doc, idParams } from "../../http/openapi";
 import { sendEach } from "../../jobs/runner";
 import { employeeFor } from "../activities";
 import { pushNotified } from "../notifications";
-import { approveWeeks, listReviews, type ReturnedWeek, returnWeek, reviewDetail, reviewSummary, submitWeek } from "./service";
+import {
+  approveWeeks,
+  listReviews,
+  type ReturnedWeek,
+  returnWeek,
+  reviewDetail,
+  reviewSummary,
+  submitPreview,
+  submitWeek,
+} from "./service";
 
 const tags = ["week_reviews"];
 
@@ -110,6 +120,24 @@ export async function weekReviewRoutes(app: FastifyInstance) {
       }),
     },
     async (request) => reviewDetail(db(), currentUser(request), (request.params as { id: number }).id),
+  );
+
+  app.get(
+    "/week_reviews/preview",
+    {
+      config: requires("week_reviews", "create"),
+      schema: doc({
+        tags,
+        summary: "Las horas de una semana contra las esperadas y sus días sin horas, antes de enviarla a revisión",
+        querystring: submitWeekSchema,
+        response: { 200: submitPreviewAnswer },
+      }),
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const input = request.query as z.output<typeof submitWeekSchema>;
+      return { figures: await submitPreview(db(), employeeFor(user, input.by_employee), input.week_start) };
+    },
   );
 
   app.post(

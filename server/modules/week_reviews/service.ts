@@ -192,6 +192,14 @@ export async function reviewDetail(tx: Tx, user: SessionUser, id: number) {
   };
 }
 
+/** The week of `date` of an employee as sending it would show it: its hours against the expected ones. */
+export async function submitPreview(tx: Tx, employeeId: number, date: string) {
+  const [person] = await weekFigures(tx, mondayOf(date), eq(employees.id, employeeId));
+  if (!person) throw ValidationError.field("by_employee", messages.invalidReference);
+  const { missing_hours: _missing, ...figures } = person.figures;
+  return figures;
+}
+
 /** Freezes the week with SIA's own freeze (nothing when it is already frozen). */
 async function freezeWeek(tx: Tx, employeeId: number, monday: string, userId: number | null) {
   await tx

@@ -22,7 +22,7 @@ import { ACTION_TYPES, type ActionType, VACATION_DESCRIPTION } from "../constant
 import { messages } from "../messages";
 import { isDateInRange, localDate, localDateOf, weekOf } from "../week";
 import { flag, instant, optionalId, optionalText, z } from "./fields";
-import { weekFiguresAnswer, weekReviewState } from "./week_review";
+import { weekReviewState } from "./week_review";
 
 export const OWNERABLE_TYPES = ["Client", "Prospect"] as const;
 
@@ -319,8 +319,6 @@ export const weekStateAnswer = z.object({
   review: weekReviewState.nullable(),
   /** Its employee may send it to review now (from its Friday, open, not in review nor approved). */
   can_submit: z.boolean(),
-  /** When it may be sent: its hours against the expected ones, and its working days with none. */
-  figures: weekFiguresAnswer.nullable(),
 });
 export type WeekState = z.infer<typeof weekStateAnswer>;
 

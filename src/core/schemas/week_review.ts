@@ -124,6 +124,9 @@ export const weekReviewDetailAnswer = z.object({
   can_review: z.boolean(),
 });
 
+/** GET week_reviews/preview: what sending the week would show, before it is sent. */
+export const submitPreviewAnswer = z.object({ figures: weekFiguresAnswer });
+
 export const submitWeekAnswer = z.object({ week_review: weekReviewAnswer, message: z.string() });
 export const approveWeeksAnswer = z.object({ week_reviews: z.array(weekReviewAnswer), message: z.string() });
 export const returnWeekAnswer = z.object({ week_review: weekReviewAnswer, message: z.string() });

@@ -13,7 +13,7 @@ import { ReasonDialog } from "../../admin/common/ReasonDialog";
 import { dayName } from "../../core/messages";
 import { firstOfMonth, formatDate, sundayOf } from "../../core/week";
 import type { FreezeVerb } from "../../dataProvider";
-import type { WeekState } from "../data/queries";
+import { useSubmitPreview, type WeekState } from "../data/queries";
 import { formatHours } from "../model/totals";
 
 /** Each verb's button and its question, in the catalogue. */
@@ -46,6 +46,7 @@ export function FreezeButtons(props: {
   const translate = useTranslate();
   const [asking, setAsking] = useState<FreezeVerb | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const preview = useSubmitPreview(weekStart, submitting);
   // The months the week touches: one, or two (30 Nov – 6 Dec); the Monday's is offered first.
   const months = weekStart ? [...new Set([firstOfMonth(weekStart), firstOfMonth(sundayOf(weekStart))])] : [];
   const [month, setMonth] = useState<string | null>(null);
@@ -67,7 +68,7 @@ export function FreezeButtons(props: {
   // Opening a week someone sent to review gives it back to them: it needs a reason.
   const reopening = asking === "open_activities" && review !== null && review.state !== "returned";
   const range = { from: formatDate(state.week_start), to: formatDate(state.week_end) };
-  const figures = state.figures;
+  const figures = preview;
   return (
     <>
       {inReview && (

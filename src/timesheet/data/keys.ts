@@ -9,6 +9,7 @@ export const timesheetKeys = {
   all: ["timesheet"] as const,
   week: (weekStart: string, employee: Identifier | "todos") => ["timesheet", "week", weekStart, String(employee)] as const,
   weekState: (weekStart: string, employee: Identifier) => ["timesheet", "weekState", weekStart, String(employee)] as const,
+  submitPreview: (weekStart: string) => ["timesheet", "submitPreview", weekStart] as const,
   holidays: (weekStart: string) => ["timesheet", "holidays", weekStart] as const,
   settings: ["timesheet", "settings"] as const,
   employees: ["timesheet", "employees"] as const,

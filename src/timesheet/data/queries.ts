@@ -90,6 +90,18 @@ export function useWeekState(weekStart: string | null, employee: Identifier | nu
   return query.data ?? null;
 }
 
+/** What sending the week to review would show (its hours against the expected ones), asked when the question opens. */
+export function useSubmitPreview(weekStart: string | null, enabled: boolean) {
+  const dp = useDataProvider<SiaDataProvider>();
+  const query = useQuery({
+    queryKey: timesheetKeys.submitPreview(weekStart ?? ""),
+    queryFn: ({ signal }) => dp.submitPreview(weekStart as string, signal),
+    enabled: enabled && !!weekStart,
+    staleTime: 0,
+  });
+  return query.data ?? null;
+}
+
 export function useSettings(enabled: boolean) {
   const dp = useDataProvider<SiaDataProvider>();
   const query = useQuery({
