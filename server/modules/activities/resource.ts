@@ -24,7 +24,7 @@ import {
   weekStateQuery,
   weekValidAnswer,
 } from "../../../src/core/schemas/activity";
-import { returnReason, type WeekFigures } from "../../../src/core/schemas/week_review";
+import { returnReason } from "../../../src/core/schemas/week_review";
 import { endOfDay, isInstantInRange, localDateOf, mondayOf, startOfDay } from "../../../src/core/week";
 import type { Db } from "../../db/client";
 import {
@@ -57,15 +57,7 @@ import {
 import { outer } from "../../http/sql";
 import { searchTickets } from "../integrations";
 import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports";
-import {
-  maySubmitOn,
-  type ReturnedWeek,
-  returnWeek,
-  reviewOfWeek,
-  tellReturned,
-  weekFigures,
-  weekReviewState,
-} from "../week_reviews";
+import { maySubmitOn, type ReturnedWeek, returnWeek, reviewOfWeek, tellReturned, weekReviewState } from "../week_reviews";
 import { copyWeek, weekCopyOf } from "./copyWeek";
 import { freezeTarget, setFrozen } from "./freeze";
 import { employeeFor, localDaySql, parseRange, prepareActivityWrite, rangeStartDate, weekState } from "./service";
