@@ -169,7 +169,6 @@ export const messages = {
   activityRepeatedInBatch: "La actividad aparece más de una vez en los cambios",
   activityStaleInBatch: (id: number) =>
     `Otro usuario o pestaña cambió la actividad ${id} mientras usted la editaba. Actualice la semana y vuelva a guardar.`,
-  weekNotStarted: "No se puede cerrar una semana que aún no ha comenzado",
   copyAllCopied: (n: number) =>
     n === 1 ? "Se copió la actividad de la semana anterior" : `Se copiaron las ${n} actividades de la semana anterior`,
   copySomeCopied: (copied: number, total: number) =>

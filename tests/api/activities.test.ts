@@ -311,10 +311,10 @@ describe("activities: freezing", () => {
       403,
     );
     expect((await operator.put("/api/v1/activities/close_month_activities", week)).status).toBe(403);
-    // A week that has not begun: its owner cannot close it yet (an administrator can).
+    // Its owner's closing sends it to review, from its Friday on (an administrator closes it outright).
     const early = await operator.put("/api/v1/activities/close_activities", week);
     expect(early.status).toBe(422);
-    expect(early.body.errors.base).toEqual(["No se puede cerrar una semana que aún no ha comenzado"]);
+    expect(early.body.errors.week_start).toEqual(["Solo se puede enviar a revisión una semana a partir de su viernes"]);
     const closed = await admin.put("/api/v1/activities/close_activities", { ...week, by_employee: me.id });
     expect(closed.status).toBe(200);
     expect(closed.body.frozen_period).toMatchObject({ kind: "week", starts_on: "2030-02-04", ends_on: "2030-02-10" });

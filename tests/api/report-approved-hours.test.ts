@@ -1,7 +1,8 @@
 /**
  * The activity report limited to approved hours (GET activities/reporting_activities.csv?approved_only=true):
- * only the activities whose local date (Mexico City) falls in a week approved for their own employee. A week
- * in review, returned, reopened or never sent is left out. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
+ * only the activities whose local date (Mexico City) is closed for their own employee — a week approved, or
+ * closed by an administrator, or a closed month — and not waiting for review. A week in review, returned,
+ * reopened or never sent (and open) is left out. Runs on PGlite, and on PostgreSQL with DATABASE_URL.
  */
 import { eq } from "drizzle-orm";
 import Papa from "papaparse";
@@ -131,6 +132,26 @@ describe("reporting_activities.csv?approved_only=true", () => {
     await approve(inReview);
     const params = { current_filter: "employee", employee_id: String(worker.employeeId), approved_only: "true" };
     expect((await report(admin, params)).descriptions).toEqual(["en revisión lunes temprano"]);
+  });
+
+  it("a week an administrator closed outright is approved by them; a frozen month too, but not a week waiting in it", async () => {
+    const params = { current_filter: "employee", employee_id: String(worker.employeeId), approved_only: "true" };
+    const before = (await report(admin, params)).descriptions;
+    expect(before).not.toContain("nunca enviada");
+    const closed = await admin.put("/api/v1/activities/close_activities", {
+      by_begins_at: { start_date: "2025-03-24" },
+      by_employee: worker.employeeId,
+    });
+    expect(closed.status, closed.text).toBe(200);
+    expect((await report(admin, params)).descriptions).toEqual([...before, "nunca enviada"].sort());
+    // The colleague's March closed as a month: the approved week stays, the week in review stays out.
+    const month = await admin.put("/api/v1/activities/close_month_activities", {
+      by_begins_at: { start_date: "2025-03-01" },
+      by_employee: colleague.employeeId,
+    });
+    expect(month.status, month.text).toBe(200);
+    const theirs = { current_filter: "employee", employee_id: String(colleague.employeeId), approved_only: "true" };
+    expect((await report(admin, theirs)).descriptions).toEqual(["colega aprobada"]);
   });
 
   it("an unreadable value is a 422 by field; the screen sends the filter only when ticked", async () => {

@@ -535,8 +535,11 @@ describe("an administrator reopens a week through PUT activities/open_activities
     const bell = (await worker.api.get("/api/v1/notifications")).body.notifications as Array<Record<string, unknown>>;
     expect(bell).toContainEqual(expect.objectContaining({ kind: "review", week_start: "2025-08-04" }));
     expect(await mailsTo(worker.user.email, reviewMessages.returnedTitle("2025-08-04", "2025-08-10"))).toHaveLength(1);
-    // A closed week without review opens as before, with no reason.
-    await worker.api.put("/api/v1/activities/close_activities", { by_begins_at: { start_date: "2025-08-11" } });
+    // A week an administrator closed outright (no review) opens as before, with no reason.
+    await admin.api.put("/api/v1/activities/close_activities", {
+      by_begins_at: { start_date: "2025-08-11" },
+      by_employee: worker.employee.id,
+    });
     const plain = await admin.api.put("/api/v1/activities/open_activities", {
       by_begins_at: { start_date: "2025-08-11" },
       by_employee: worker.employee.id,

@@ -1,7 +1,7 @@
 /** GET activities/week_state, and who may close which week (a week that has not begun stays open). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { frozen_periods } from "../../server/db/schema";
-import { messages } from "../../src/core/messages";
+import { messages, reviewMessages } from "../../src/core/messages";
 import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, signInAs } from "../support/factories";
@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("the week's state", () => {
-  it("an open week that has begun: the owner may close it, not open it", async () => {
+  it("an open week that has begun: the owner may send it from its Friday, neither close nor open it", async () => {
     const res = await state(operator, addDays(THIS_MONDAY, 2));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -42,7 +42,7 @@ describe("the week's state", () => {
       frozen: false,
       frozen_kind: null,
       frozen_days: [],
-      can_close: true,
+      can_close: false,
       can_open: false,
       daily_hours: 8,
       start_on: expect.toBeOneOf([null, expect.any(String)]),
@@ -56,7 +56,7 @@ describe("the week's state", () => {
     expect((await state(operator, NEXT_MONDAY)).body).toMatchObject({ frozen: false, can_close: false, can_open: false });
     const refused = await close(operator, NEXT_MONDAY);
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.base).toEqual([messages.weekNotStarted]);
+    expect(refused.body.errors.week_start).toEqual([reviewMessages.notYet]);
     expect((await state(admin, NEXT_MONDAY, me.id)).body).toMatchObject({ can_close: true, can_open: false });
     expect((await close(admin, NEXT_MONDAY, me.id)).status).toBe(200);
     expect((await state(operator, NEXT_MONDAY)).body).toMatchObject({
@@ -68,10 +68,19 @@ describe("the week's state", () => {
     expect((await state(admin, NEXT_MONDAY, me.id)).body).toMatchObject({ frozen: true, can_open: true, can_close: false });
   });
 
-  it("an Operador closes a week that has begun (this one, or a past one)", async () => {
-    expect((await close(operator, "2025-01-08")).status).toBe(200);
-    expect((await state(operator, "2025-01-06")).body).toMatchObject({ frozen: true, frozen_kind: "week", can_close: false });
-    expect((await close(operator, THIS_MONDAY)).status).toBe(200);
+  it("an Operador's closing of an ended week sends it to review: closed until a reviewer acts, never for good", async () => {
+    const sent = await close(operator, "2025-01-08");
+    expect(sent.status).toBe(200);
+    expect(sent.body.message).toBe(reviewMessages.submitted);
+    expect((await state(operator, "2025-01-06")).body).toMatchObject({
+      frozen: true,
+      frozen_kind: "week",
+      can_close: false,
+      can_submit: false,
+      review: { state: "submitted" },
+    });
+    // Twice is refused, as sending it twice is.
+    expect((await close(operator, "2025-01-08")).body.errors.base).toEqual([reviewMessages.alreadySubmitted]);
   });
 
   it("a frozen month freezes only its days of a week that crosses the month's end", async () => {

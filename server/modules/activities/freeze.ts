@@ -9,7 +9,7 @@ import { monthOf, weekOf } from "../../../src/core/week";
 import type { Tx } from "../../db/client";
 import { employees, frozen_periods } from "../../db/schema";
 import { forbidden, ValidationError } from "../../http/errors";
-import { isAdmin, mayCloseWeek } from "./service";
+import { isAdmin } from "./service";
 import { lockEmployeeWeeks } from "./weekLock";
 
 export type FreezeKind = "week" | "month";
@@ -25,7 +25,8 @@ export interface Freeze {
 
 /**
  * Whose period a freeze call acts on. An admin (freeze_others) must name an employee; anyone else may only
- * close their own week (reopening a week and any month are admin-only: a closed week is final for its owner).
+ * close their own week, which sends it to review (activities/resource.ts; reopening a week and any month are
+ * admin-only).
  */
 export function freezeTarget(user: SessionUser, byEmployee: unknown, kind: FreezeKind, close: boolean): number {
   if (isAdmin(user)) {
@@ -50,7 +51,6 @@ export async function setFrozen(tx: Tx, user: SessionUser, freeze: Freeze) {
   const [employee] = await tx.select({ id: employees.id }).from(employees).where(eq(employees.id, employeeId));
   if (!employee) throw ValidationError.field("by_employee", messages.invalidReference);
   const period = kind === "week" ? weekOf(freeze.date) : monthOf(freeze.date);
-  if (close && kind === "week" && !mayCloseWeek(user, period.starts_on)) throw ValidationError.base(messages.weekNotStarted);
   if (close) {
     await tx
       .insert(frozen_periods)

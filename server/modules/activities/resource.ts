@@ -57,10 +57,18 @@ import {
 import { outer } from "../../http/sql";
 import { searchTickets } from "../integrations";
 import { ACTIVITY_REPORT_HEADERS, activityLine } from "../reports";
-import { maySubmitOn, type ReturnedWeek, returnWeek, reviewOfWeek, tellReturned, weekReviewState } from "../week_reviews";
+import {
+  maySubmitOn,
+  type ReturnedWeek,
+  returnWeek,
+  reviewOfWeek,
+  submitWeek,
+  tellReturned,
+  weekReviewState,
+} from "../week_reviews";
 import { copyWeek, weekCopyOf } from "./copyWeek";
 import { freezeTarget, setFrozen } from "./freeze";
-import { employeeFor, localDaySql, parseRange, prepareActivityWrite, rangeStartDate, weekState } from "./service";
+import { employeeFor, isAdmin, localDaySql, parseRange, prepareActivityWrite, rangeStartDate, weekState } from "./service";
 import { lockEmployeeWeeks } from "./weekLock";
 import { planWeekSave, type SaveGrants, saveWeek } from "./weekSave";
 
@@ -428,6 +436,17 @@ function activityRoutes(app: FastifyInstance, service: ResourceService) {
         const employeeId = freezeTarget(user, params.by_employee, kind, close);
         const date = rangeStartDate(params);
         if (!date) throw ValidationError.field("by_begins_at", messages.invalidDate);
+        // An employee closing their own week sends it to review: only a reviewer's approval (or an
+        // administrator) closes it for good (docs/decisions/050-week-approval.md).
+        if (kind === "week" && close && !isAdmin(user)) {
+          const sent = await db().transaction((tx) => submitWeek(tx, user, employeeId, date));
+          const review = sent.week_review;
+          return {
+            frozen: true,
+            frozen_period: { employee_id: employeeId, kind, starts_on: review.starts_on, ends_on: review.ends_on },
+            message: sent.message,
+          };
+        }
         let returned: ReturnedWeek | null = null;
         const answer = await db().transaction(async (tx) => {
           // A week in review or approved goes back to its employee with a reason, as a reviewer's return.

@@ -67,13 +67,6 @@ export function employeeFor(user: SessionUser, requested: unknown): number {
   return user.employee.id;
 }
 
-/**
- * Whether this caller may close the week starting on `weekStart` now: an admin always; anyone else only a
- * week that has begun (closing an empty future week would leave it closed before it could be logged).
- */
-export const mayCloseWeek = (user: SessionUser, weekStart: string, today = businessToday()) =>
-  isAdmin(user) || weekStart <= today;
-
 /** The zone as a SQL literal: the same statement text every time (a bound parameter would vary the plan). */
 const businessZoneSql = sql.raw(`'${BUSINESS_TIME_ZONE}'`);
 /** Local date (the firm's zone) an activity belongs to, as SQL. */
@@ -447,7 +440,8 @@ export async function weekState(db: Tx, user: SessionUser, employeeId: number, w
     /** Why days are frozen: the week was closed, or a frozen month covers some of them; null when none is. */
     frozen_kind: weekClosed ? ("week" as const) : frozenDays.length ? ("month" as const) : null,
     frozen_days: frozenDays,
-    can_close: !weekClosed && !!grantFor(user, "activities", "freeze") && mayCloseWeek(user, week.starts_on),
+    // Closing outright is an administrator's; an employee sends their week to review (can_submit).
+    can_close: !weekClosed && admin,
     can_open: weekClosed && admin,
     /** What the week expects of its employee (src/core/hours.ts): their daily norm, from their start date. */
     daily_hours: Number(employee.daily_hours),

@@ -21,6 +21,7 @@ import {
   activity_type_catalogs,
   clients,
   employees,
+  frozen_periods,
   products,
   projects,
   prospects,
@@ -120,12 +121,16 @@ const excluded = (ids: number[] | undefined, column: SQL) =>
     : sql``;
 
 /**
- * Only the activities whose local date falls in a week approved for their employee: the week_reviews row
- * of that employee starting on the Monday of that date (ISO weeks, business time zone).
+ * Only approved hours: the activities whose local date is closed for their employee (a frozen week or month,
+ * SIA's one freeze) and not waiting for review. An approved week keeps its freeze; a week an administrator
+ * closed outright (or before reviews existed) is approved by that administrator; a week in review is frozen
+ * too but not approved yet (docs/decisions/050-week-approval.md).
  */
 const localDay = localDaySql(sql.raw("a.begins_at"));
-const inApprovedWeek = sql` and exists (select 1 from ${week_reviews} wr where wr.employee_id = a.employee_id
-  and wr.state = 'approved' and wr.starts_on = ${localDay} - (extract(isodow from ${localDay})::int - 1))`;
+const inApprovedWeek = sql` and exists (select 1 from ${frozen_periods} af where af.employee_id = a.employee_id
+  and ${localDay} between af.starts_on and af.ends_on)
+  and not exists (select 1 from ${week_reviews} wr where wr.employee_id = a.employee_id
+  and wr.state = 'submitted' and wr.starts_on = ${localDay} - (extract(isodow from ${localDay})::int - 1))`;
 
 function kindCondition(filter: ReportFilter): SQL {
   switch (filter.kind) {

@@ -33,7 +33,7 @@ const documented = {
       type: "string",
       enum: ["true", "false"],
       description:
-        "true: solo las actividades de semanas aprobadas para su empleado (revisión de la semana, por el día local de la actividad)",
+        "true: solo horas aprobadas: las de días cerrados para su empleado (semana aprobada o cerrada por un administrador, mes cerrado) que no esperan revisión",
     },
   },
 };

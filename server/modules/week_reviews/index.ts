@@ -9,5 +9,6 @@ export {
   returnWeek,
   reviewOfWeek,
   reviewSummary,
+  submitWeek,
   weekReviewState,
 } from "./service";
