@@ -136,7 +136,7 @@ export function digestText(
       "",
       ...pending.map((r) => `- ${reviewMessages.digestPendingLine(r.name, r.starts_on, addDays(r.starts_on, 6))}`),
       "",
-      reviewMessages.digestPendingLink(new URL(PAGE_PATHS.week_reviews, base).toString()),
+      reviewMessages.digestPendingLink(pending.length, new URL(PAGE_PATHS.week_reviews, base).toString()),
       "",
     );
   lines.push(jobMessages.reminderClosing);

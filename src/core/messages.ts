@@ -600,7 +600,12 @@ export const reviewMessages = {
   autoApproved: (days: number) => `Aprobada automáticamente tras ${days === 1 ? "1 día" : `${days} días`} sin revisión`,
   /** The bell, the push and the e-mail of a returned week. */
   returnedTitle: (starts: string, ends: string) => `Tu semana ${jobMessages.weekRange(starts, ends)} fue devuelta`,
-  returnedBody: (reviewer: string, reason: string) => `${reviewer} la devolvió: ${reason}`,
+  returnedBody: (reviewer: string, starts: string, ends: string, reason: string) =>
+    `${reviewer} devolvió tu semana ${jobMessages.weekRange(starts, ends)}: ${reason}`,
+  monthClosed:
+    "La semana está dentro de un mes cerrado: un administrador debe abrir el mes antes de devolverla, o la persona no podría corregirla",
+  nothingToReview: "No hay nada que revisar en esa semana: no tiene días hábiles para esta persona ni horas registradas",
+  reasonInvisible: "El motivo debe decir algo: escriba letras o números",
   returnedMailText: (name: string, starts: string, ends: string, reviewer: string, reason: string, url: string) =>
     [
       jobMessages.reminderGreeting(name),
@@ -616,7 +621,7 @@ export const reviewMessages = {
   digestPendingHeading: (n: number) => (n === 1 ? "1 semana espera tu revisión:" : `${n} semanas esperan tu revisión:`),
   digestPendingSubject: (n: number) => (n === 1 ? "SIA: 1 semana espera tu revisión" : `SIA: ${n} semanas esperan tu revisión`),
   digestPendingLine: (name: string, starts: string, ends: string) => `${name}: semana ${jobMessages.weekRange(starts, ends)}`,
-  digestPendingLink: (url: string) => `Revísalas aquí: ${url}`,
+  digestPendingLink: (n: number, url: string) => `${n === 1 ? "Revísala" : "Revísalas"} aquí: ${url}`,
   jobAutoApproved: (n: number) => (n === 1 ? "se aprobó 1 semana" : `se aprobaron ${n} semanas`),
   jobAutoApproveOff: "la aprobación automática está desactivada",
 } as const;

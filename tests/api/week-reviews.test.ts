@@ -164,6 +164,19 @@ describe("sending a week to review", () => {
     expect(forSomeone.status).toBe(200);
     expect(forSomeone.body.week_review).toMatchObject({ employee_id: worker.employee.id, submitted_by_name: admin.user.name });
   });
+
+  it("a week that expects nothing and holds nothing (before the person started) has nothing to review", async () => {
+    const newcomer = await person("operator", team);
+    await db().update(employees).set({ start_on: "2025-03-01" }).where(eq(employees.id, newcomer.employee.id));
+    for (const week of ["1900-01-01", "2025-02-03"]) {
+      const res = await submit(newcomer, week);
+      expect(res.status).toBe(422);
+      expect(res.body.errors.base).toEqual([reviewMessages.nothingToReview]);
+    }
+    // Hours logged before the start date are something to review.
+    await logged(newcomer, "2025-02-11");
+    expect((await submit(newcomer, "2025-02-10")).status).toBe(200);
+  });
 });
 
 describe("who reviews whose weeks", () => {
@@ -273,6 +286,10 @@ describe("approving and returning", () => {
       expect(res.status).toBe(422);
       expect(res.body.errors.reason).toEqual([reviewMessages.reasonRequired]);
     }
+    // Invisible characters alone say nothing: zero-width space and no-break space.
+    const invisible = await giveBack(boss, week, "\u200b\u00a0\u200d");
+    expect(invisible.status).toBe(422);
+    expect(invisible.body.errors.reason).toEqual([reviewMessages.reasonInvisible]);
     const long = await giveBack(boss, week, "x".repeat(1001));
     expect(long.body.errors.reason).toEqual([reviewMessages.reasonTooLong]);
     expect((await stored(week.id)).state).toBe("submitted");
@@ -305,7 +322,7 @@ describe("approving and returning", () => {
       expect.objectContaining({
         kind: "review",
         week_start: "2025-04-07",
-        message: reviewMessages.returnedBody(boss.user.name, reason),
+        message: reviewMessages.returnedBody(boss.user.name, "2025-04-07", "2025-04-13", reason),
       }),
     );
     // The e-mail, after the answer.
@@ -495,6 +512,26 @@ describe("a week in review or approved refuses every write", () => {
     expect((rows.body.activities as Array<{ id: number; is_editable: boolean }>).map((a) => [a.id, a.is_editable])).toEqual([
       [activity.id, false],
     ]);
+  });
+});
+
+describe("a week inside a closed month", () => {
+  it("is not returned: the person could not correct it; the month is opened first", async () => {
+    const week = await submitted(worker, "2025-10-06");
+    const month = await admin.api.put("/api/v1/activities/close_month_activities", {
+      by_begins_at: { start_date: "2025-10-01" },
+      by_employee: worker.employee.id,
+    });
+    expect(month.status).toBe(200);
+    const refused = await giveBack(boss, week, "Falta el lunes");
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.base).toEqual([reviewMessages.monthClosed]);
+    expect((await stored(week.id)).state).toBe("submitted");
+    await admin.api.put("/api/v1/activities/open_month_activities", {
+      by_begins_at: { start_date: "2025-10-01" },
+      by_employee: worker.employee.id,
+    });
+    expect((await giveBack(boss, week, "Falta el lunes")).status).toBe(200);
   });
 });
 

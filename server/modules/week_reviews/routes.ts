@@ -57,7 +57,7 @@ export function tellReturned(app: FastifyInstance, returned: ReturnedWeek, revie
   if (returned.userId)
     pushNotified(app, [returned.userId], {
       title: reviewMessages.returnedTitle(review.starts_on, review.ends_on),
-      body: reviewMessages.returnedBody(reviewerName, reason),
+      body: reviewMessages.returnedBody(reviewerName, review.starts_on, review.ends_on, reason),
       url: path,
       tag: `review-${review.id}`,
     });

@@ -247,6 +247,9 @@ export async function submitWeek(tx: Tx, user: SessionUser, employeeId: number, 
     )
     .limit(1);
   if (frozen.length) throw ValidationError.base(reviewMessages.frozen);
+  // A week that expects nothing of the person and holds nothing (before they started, a week of holidays).
+  const figures = await submitPreview(tx, employeeId, monday);
+  if (figures.expected_hours === 0 && figures.logged_hours === 0) throw ValidationError.base(reviewMessages.nothingToReview);
   const values = {
     state: "submitted" as const,
     submitted_at: new Date(),
@@ -362,6 +365,20 @@ export async function returnWeek(
   const [row] = await takeForReview(tx, user, [{ id, lock_version: input.lock_version }]);
   if (row.state === "returned") throw ValidationError.base(reviewMessages.notSubmitted);
   if (row.state === "approved" && !isAdmin(user)) throw new HttpError(403, reviewMessages.onlyAdminReopens);
+  // Inside a closed month the person could not correct it: the month is opened first.
+  const month = await tx
+    .select({ id: frozen_periods.id })
+    .from(frozen_periods)
+    .where(
+      and(
+        eq(frozen_periods.employee_id, row.employee_id),
+        eq(frozen_periods.kind, "month"),
+        lte(frozen_periods.starts_on, addDays(row.starts_on, 6)),
+        sql`${frozen_periods.ends_on} >= ${row.starts_on}`,
+      ),
+    )
+    .limit(1);
+  if (month.length) throw ValidationError.base(reviewMessages.monthClosed);
   await tx
     .update(week_reviews)
     .set({ state: "returned", reviewed_at: new Date(), reviewed_by: user.id, return_reason: input.reason, auto_approved: false })
@@ -374,7 +391,7 @@ export async function returnWeek(
         kind: "review",
         user_id: row.user_id,
         week_start: row.starts_on,
-        message: reviewMessages.returnedBody(user.name, input.reason),
+        message: reviewMessages.returnedBody(user.name, row.starts_on, addDays(row.starts_on, 6), input.reason),
         author_name: user.name,
       },
     ]);

@@ -3,7 +3,7 @@
  * revisar» screen and the routes of /api/v1/week_reviews parse and answer.
  */
 import { LOGGED_GROUPS } from "../hours";
-import { reviewMessages } from "../messages";
+import { messages, reviewMessages } from "../messages";
 import { isoDate, optionalId, z } from "./fields";
 
 export const REVIEW_STATES = ["submitted", "approved", "returned"] as const;
@@ -30,7 +30,11 @@ export const submitWeekSchema = z.object({
   by_employee: optionalId(),
 });
 
-const version = z.coerce.number().int().min(0).max(2_147_483_647);
+const version = z.coerce
+  .number({ error: messages.versionRequired })
+  .int({ error: messages.versionRequired })
+  .min(0, { error: messages.versionRequired })
+  .max(2_147_483_647, { error: messages.versionRequired });
 const reviewId = z.coerce.number().int().positive().max(2_147_483_647);
 
 /** POST week_reviews/approve: the weeks, each at the version the reviewer saw. */
@@ -47,7 +51,9 @@ export const returnReason = () =>
     .string({ error: reviewMessages.reasonRequired })
     .trim()
     .min(1, { error: reviewMessages.reasonRequired })
-    .max(RETURN_REASON_MAX, { error: reviewMessages.reasonTooLong });
+    .max(RETURN_REASON_MAX, { error: reviewMessages.reasonTooLong })
+    // Invisible characters alone (zero-width spaces, joiners) say nothing to the person who reads it.
+    .refine((v) => v === "" || /[\p{L}\p{N}\p{P}\p{S}]/u.test(v), { error: reviewMessages.reasonInvisible });
 
 /** POST week_reviews/:id/return. */
 export const returnWeekSchema = z.object({ reason: returnReason(), lock_version: version });
