@@ -367,8 +367,8 @@ export const jobMessages = {
   } as Record<string, string>,
   jobUnknown: "La tarea no existe",
   jobDone: (label: string, summary: string) => `${label}: ${summary}`,
-  jobAlreadyDone: (label: string, period: string) =>
-    `${label}: ya se ejecutó para el periodo ${period}; no se envió nada de nuevo. Use «Forzar» para repetirla.`,
+  jobAlreadyDone: (label: string, period: string, sends = true) =>
+    `${label}: ya se ejecutó para el periodo ${period}; ${sends ? "no se envió nada de nuevo" : "no se repitió"}. Use «Forzar» para repetirla.`,
   jobBusy: (label: string) => `${label}: otra ejecución está en curso; intente de nuevo en un momento.`,
   jobWarrantyClosed: (n: number) => (n === 1 ? "se cerró 1 garantía" : `se cerraron ${n} garantías`),
   jobMentionsEmailed: (n: number) => (n === 1 ? "se envió 1 mención por correo" : `se enviaron ${n} menciones por correo`),

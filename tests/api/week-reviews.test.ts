@@ -305,6 +305,13 @@ describe("approving and returning", () => {
       can_submit: true,
       review: { state: "returned", return_reason: reason, reviewer_name: boss.user.name },
     });
+    // Its history, read by its employee: sent, then returned by the boss with the reason.
+    const detail = await worker.api.get(`/api/v1/week_reviews/${week.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.history).toEqual([
+      expect.objectContaining({ state: "submitted", by_name: worker.user.name, comment: null }),
+      expect.objectContaining({ state: "returned", by_name: boss.user.name, comment: reason }),
+    ]);
     // Exactly what the answers declare; what sending it again would show.
     expect(weekStateAnswer.strict().safeParse(reopened).success).toBe(true);
     const preview = await worker.api.get("/api/v1/week_reviews/preview?week_start=2025-04-09");

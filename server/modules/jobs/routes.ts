@@ -36,6 +36,9 @@ import { type JobRun, lastRuns, runJob } from "../../jobs/runner";
 import { listOutbox, outboxDir, readOutbox, readOutboxRaw } from "../../ports/mail";
 import { OUTBOX_ID } from "../../ports/mail/nodemailer";
 
+/** Jobs that change records and send no message: a second run of their period "did not repeat", not "sent nothing". */
+const SENDS_NOTHING = new Set<string>(["warranty_auto_close", "nightly_backup", "week_auto_approve"]);
+
 /** A message of the outbox by its file's id (an id that is not one answers 404, as a missing message). */
 const outboxParams = z.object({ id: z.string().regex(OUTBOX_ID) });
 /** A job by its name; an unknown one answers its own 404 (jobMessages.jobUnknown). */
@@ -171,7 +174,7 @@ export async function jobsRoutes(api: FastifyInstance) {
       const message =
         outcome.status === "done"
           ? jobMessages.jobDone(label, outcome.summary?.message ?? "")
-          : jobMessages.jobAlreadyDone(label, outcome.period.key);
+          : jobMessages.jobAlreadyDone(label, outcome.period.key, !SENDS_NOTHING.has(job.name));
       return {
         status: outcome.status,
         period_key: outcome.period.key,

@@ -11,7 +11,7 @@ import { messages, reviewMessages } from "../../../src/core/messages";
 import type { ReviewState, WeekReview } from "../../../src/core/schemas/week_review";
 import type { SessionUser } from "../../../src/core/session";
 import { addDays, businessToday, endOfDay, mondayOf, startOfDay } from "../../../src/core/week";
-import { audit } from "../../db/audit";
+import { audit, auditTrail } from "../../db/audit";
 import type { Tx } from "../../db/client";
 import {
   activities,
@@ -63,8 +63,11 @@ export async function isReviewer(tx: Tx, user: SessionUser): Promise<boolean> {
 const submitter = alias(users, "submitter");
 const reviewer = alias(users, "reviewer");
 
-/** The stored reviews `where` selects, with names, in submission order (oldest first). */
-async function reviewRows(tx: Tx, where: SQL, limit = 500) {
+/**
+ * The stored reviews `where` selects, with names: week by week (oldest first), each week's people by name;
+ * `recent`: the latest reviewed first (the approved and returned lists).
+ */
+async function reviewRows(tx: Tx, where: SQL, limit = 500, recent = false) {
   return tx
     .select({
       id: week_reviews.id,
@@ -87,7 +90,11 @@ async function reviewRows(tx: Tx, where: SQL, limit = 500) {
     .leftJoin(submitter, eq(submitter.id, week_reviews.submitted_by))
     .leftJoin(reviewer, eq(reviewer.id, week_reviews.reviewed_by))
     .where(where)
-    .orderBy(asc(week_reviews.submitted_at), asc(week_reviews.id))
+    .orderBy(
+      ...(recent
+        ? [desc(week_reviews.reviewed_at), desc(week_reviews.id)]
+        : [asc(week_reviews.starts_on), asc(employees.name), asc(week_reviews.id)]),
+    )
     .limit(limit);
 }
 
@@ -135,7 +142,7 @@ export async function listReviews(tx: Tx, user: SessionUser, query: { state: Rev
     reviewScope(user),
     query.workspace_id ? eq(employees.workspace_id, query.workspace_id) : undefined,
   ) as SQL;
-  const rows = await reviewRows(tx, where);
+  const rows = await reviewRows(tx, where, 500, query.state !== "submitted");
   return { week_reviews: await answerRows(tx, rows), reviewer: await isReviewer(tx, user) };
 }
 
@@ -185,9 +192,16 @@ export async function reviewDetail(tx: Tx, user: SessionUser, id: number) {
       ),
     )
     .orderBy(asc(activities.begins_at));
+  const trail = await auditTrail(tx, "WeekReview", row.id);
   return {
     week_review: review,
     activities: list.map((a) => ({ ...a, begins_at: a.begins_at.toISOString(), ends_at: a.ends_at.toISOString() })),
+    history: trail.map((step) => ({
+      state: step.new_value as ReviewState,
+      at: step.created_at.toISOString(),
+      by_name: step.user_name,
+      comment: step.comment,
+    })),
     can_review: Boolean(scoped) && review.state === "submitted",
   };
 }

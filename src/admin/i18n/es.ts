@@ -772,6 +772,8 @@ export const sia = {
     force_content: "Se enviarán de nuevo los mensajes del periodo %{period}, aunque ya se hayan enviado.",
     backup_force_content: "Se escribirá un respaldo nuevo ahora; los respaldos anteriores se conservan.",
     budget_force_content: "Se revisarán de nuevo los proyectos; solo se avisará de los umbrales que no se hayan avisado antes.",
+    approve_force_content:
+      "Se revisarán de nuevo las semanas en revisión; solo se aprobarán las que ya cumplan los días sin revisión y no estén aprobadas.",
     manual: "a mano",
     scheduled: "programada",
     messages: "Buzón de salida",

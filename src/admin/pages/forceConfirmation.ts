@@ -7,5 +7,7 @@ export function forceConfirmationKey(job: string) {
   if (job === "nightly_backup") return "sia.outbox.backup_force_content";
   // The budget alerts remember each project's thresholds told: running the day again tells only what is new.
   if (job === "budget_alerts") return "sia.outbox.budget_force_content";
+  // Approving sends nothing: running the day again approves only what is due and not approved yet.
+  if (job === "week_auto_approve") return "sia.outbox.approve_force_content";
   return "sia.outbox.force_content";
 }

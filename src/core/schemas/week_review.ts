@@ -123,9 +123,21 @@ export const reviewedActivity = z.object({
 export type ReviewedActivity = z.infer<typeof reviewedActivity>;
 
 /** GET week_reviews/:id: the week and its activities. */
+/** One step of a week's review (the audit trail): who moved it to which state, when, and why. */
+export const reviewStep = z.object({
+  state: z.enum(REVIEW_STATES),
+  at: z.string(),
+  /** Null: SIA (the automatic approval). */
+  by_name: z.string().nullable(),
+  comment: z.string().nullable(),
+});
+export type ReviewStep = z.infer<typeof reviewStep>;
+
 export const weekReviewDetailAnswer = z.object({
   week_review: weekReviewAnswer,
   activities: z.array(reviewedActivity),
+  /** Every step of its review, oldest first. */
+  history: z.array(reviewStep),
   /** Whether the caller may approve or return it now. */
   can_review: z.boolean(),
 });
