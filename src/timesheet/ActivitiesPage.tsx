@@ -519,7 +519,7 @@ export default function ActivitiesPage() {
           </Stack>
         </PhoneFold>
       </Paper>
-      <ReturnedNotice state={weekState} />
+      <ReturnedNotice state={weekState} own={viewingOwn} />
       {/* On a phone the week's total stays in sight above the day, whatever is scrolled. */}
       <Stack
         direction="row"

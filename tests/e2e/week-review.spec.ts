@@ -104,13 +104,14 @@ for (const phone of [false, true]) {
     await expectNoEnglish(boss);
 
     // Opened read-only.
-    await firstRow.getByRole("button", { name: "Ver la semana de Jorge Hernández Castillo", exact: true }).click();
+    await firstRow.getByRole("button", { name: `Ver la semana del ${formatDate(first)} de Jorge Hernández Castillo`, exact: true }).click();
     const view = boss.getByRole("dialog");
     await expect(view).toContainText(`Semana del ${formatDate(first)} al ${formatDate(addDays(first, 6))}`);
+    await expect(view.getByTestId("review-history")).toContainText("Enviada a revisión por Jorge Hernández Castillo");
     await view.getByRole("button", { name: "Cerrar" }).click();
 
     // Returned with a reason (required).
-    await firstRow.getByRole("button", { name: "Devolver la semana de Jorge Hernández Castillo" }).click();
+    await firstRow.getByRole("button", { name: `Devolver la semana del ${formatDate(first)} de Jorge Hernández Castillo` }).click();
     const ask = boss.getByRole("dialog");
     const confirm = ask.getByRole("button", { name: "Devolver" });
     await expect(confirm).toBeDisabled();
@@ -161,11 +162,17 @@ for (const phone of [false, true]) {
     await boss.getByRole("button", { name: "Aprobar seleccionadas (2)" }).click();
     await expect(boss.getByText("Se aprobaron 2 semanas")).toBeVisible();
     for (const row of rows) await expect(row).toHaveCount(0);
+    // Among the approved ones, with who approved them; the returned one's history keeps the reason.
+    await boss.getByRole("button", { name: "Aprobadas" }).click();
+    for (const row of rows) await expect(row).toContainText("Alejandra Ramírez Torres");
+    await rows[0].getByRole("button", { name: `Ver la semana del ${formatDate(first)} de Jorge Hernández Castillo` }).click();
+    await expect(boss.getByRole("dialog").getByTestId("review-history")).toContainText(reason);
+    await boss.getByRole("dialog").getByRole("button", { name: "Cerrar" }).click();
 
     // Closed for the employee, as an administrator's freeze closes it, and said who approved it.
     await openWeek(employee, first, phone);
     await expect(employee.getByTestId("week-closed")).toBeVisible();
-    await expect(employee.getByTestId("week-approved")).toContainText("Aprobada por");
+    await expect(employee.getByTestId("week-approved")).toContainText(`Aprobada por Alejandra Ramírez Torres el ${formatDate(businessToday())}`);
     await expectNoEnglish(employee);
 
     await employee.context().close();

@@ -39,6 +39,7 @@ export function ReasonDialog(props: {
           label={translate("sia.reviews.reason")}
           value={reason}
           onChange={(e) => setReason(e.target.value)}
+          helperText={translate("sia.reviews.reason_count", { count: reason.length, max: RETURN_REASON_MAX })}
           slotProps={{ htmlInput: { maxLength: RETURN_REASON_MAX } }}
         />
       </DialogContent>

@@ -1,8 +1,9 @@
 /**
  * /app/week_reviews: the weeks the people of the reviewer's workspaces sent to review (all of them for an
- * administrator, never the reviewer's own). Each row has the week's hours against what was expected, by
- * group, and the working days short; «Ver semana» opens it read-only in the calendar. Approve one or many at
- * once, or return one with a reason. A desktop gets a table; a phone one card per week.
+ * administrator, never the reviewer's own), and those already approved or returned. Each row has the week's
+ * hours against what was expected, by group, and the working days short; «Ver semana» opens it read-only in
+ * the calendar, with its history. Approve one or many at once, or return one with a reason. A desktop gets a
+ * table; a phone one card per week.
  */
 import SendIcon from "@mui/icons-material/AssignmentReturn";
 import CheckIcon from "@mui/icons-material/Check";
@@ -26,6 +27,8 @@ import {
   TableCell,
   TableHead,
   TableRow,
+  ToggleButton,
+  ToggleButtonGroup,
   Typography,
   useMediaQuery,
 } from "@mui/material";
@@ -33,20 +36,48 @@ import type { Theme } from "@mui/material/styles";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useId, useState } from "react";
 import { useDataProvider, useNotify, useTranslate } from "react-admin";
-import { dayName } from "../../core/messages";
-import { formatDate } from "../../core/week";
-import type { SiaDataProvider, WeekReview } from "../../dataProvider";
+import { formatDate, formatDateTime } from "../../core/week";
+import type { ReviewState, SiaDataProvider, WeekReview, WeekReviewDetail } from "../../dataProvider";
 import { AdminPageGuard, errorText, QueryState } from "../common/AdminPage";
 import { ReasonDialog } from "../common/ReasonDialog";
 
 // FullCalendar loads only when a week is opened.
 const ReviewCalendar = lazy(() => import("./ReviewCalendar"));
 
-const REVIEWS_KEY = ["sia", "week_reviews", "submitted"] as const;
+const REVIEWS_KEY = ["sia", "week_reviews", "list"] as const;
 const SUMMARY_KEY = ["sia", "notifications", "summary"] as const;
+const STATES: ReviewState[] = ["submitted", "approved", "returned"];
 const GROUPS = ["project", "support", "internal", "vacation"] as const;
 
 const hours = (h: number) => `${Number.isInteger(h) ? h : h.toFixed(2)} h`;
+/** «lun 12/01»: a day short enough for a column of days. */
+const SHORT_DAY = new Intl.DateTimeFormat("es-MX", { weekday: "short", timeZone: "UTC" });
+const shortDay = (date: string) =>
+  `${SHORT_DAY.format(new Date(`${date}T12:00:00Z`)).replace(".", "")} ${formatDate(date).slice(0, 5)}`;
+
+/** Each step of the week's review: who, when, and the reason of a return. */
+function History({ steps }: { steps: WeekReviewDetail["history"] }) {
+  const translate = useTranslate();
+  const headingId = useId();
+  return (
+    <Box component="section" aria-labelledby={headingId}>
+      <Typography id={headingId} variant="subtitle1" component="h2">
+        {translate("sia.reviews.history")}
+      </Typography>
+      <Box component="ol" sx={{ m: 0, pl: 3 }} data-testid="review-history">
+        {steps.map((step) => (
+          <li key={`${step.at}-${step.state}`}>
+            <Typography variant="body2" sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+              {formatDateTime(step.at)} ·{" "}
+              {translate(`sia.reviews.steps.${step.state}`, { name: step.by_name ?? translate("sia.reviews.system") })}
+              {step.comment ? ` — ${step.comment}` : ""}
+            </Typography>
+          </li>
+        ))}
+      </Box>
+    </Box>
+  );
+}
 
 function WeekOpen({ review, onClose }: { review: WeekReview; onClose(): void }) {
   const translate = useTranslate();
@@ -76,6 +107,11 @@ function WeekOpen({ review, onClose }: { review: WeekReview; onClose(): void }) 
           }
         </QueryState>
       </DialogContent>
+      {detail.data && detail.data.history.length > 0 && (
+        <DialogContent dividers>
+          <History steps={detail.data.history} />
+        </DialogContent>
+      )}
       <DialogActions>
         <Button onClick={onClose}>{translate("sia.reviews.close")}</Button>
       </DialogActions>
@@ -83,13 +119,26 @@ function WeekOpen({ review, onClose }: { review: WeekReview; onClose(): void }) 
   );
 }
 
+/** Texts one under the other in a cell (the week's two dates, the days short). */
+const lines = (texts: string[]) =>
+  texts.map((text) => (
+    <Box component="span" key={text} sx={{ display: "block", whiteSpace: "nowrap" }}>
+      {text}
+    </Box>
+  ));
+
 function ReviewsScreen() {
   const translate = useTranslate();
   const notify = useNotify();
   const dataProvider = useDataProvider<SiaDataProvider>();
   const client = useQueryClient();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down("md"));
-  const query = useQuery({ queryKey: REVIEWS_KEY, queryFn: ({ signal }) => dataProvider.weekReviews("submitted", null, signal) });
+  const [state, setState] = useState<ReviewState>("submitted");
+  const pending = state === "submitted";
+  const query = useQuery({
+    queryKey: [...REVIEWS_KEY, state],
+    queryFn: ({ signal }) => dataProvider.weekReviews(state, null, signal),
+  });
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [returning, setReturning] = useState<WeekReview | null>(null);
   const [open, setOpen] = useState<WeekReview | null>(null);
@@ -125,11 +174,27 @@ function ReviewsScreen() {
   const allChosen = rows.length > 0 && chosen.length === rows.length;
   const shortText = (r: WeekReview) =>
     r.figures.short_days.length
-      ? r.figures.short_days.map((d) => `${dayName(d.date)}: ${hours(d.missing)}`).join("; ")
-      : translate("sia.reviews.none_short");
+      ? r.figures.short_days.map((d) => `${shortDay(d.date)} · ${hours(d.missing)}`)
+      : [translate("sia.reviews.none_short")];
   const total = (r: WeekReview) =>
     translate("sia.reviews.total_of", { logged: hours(r.figures.logged_hours), expected: hours(r.figures.expected_hours) });
   const week = (r: WeekReview) => `${formatDate(r.starts_on)} – ${formatDate(r.ends_on)}`;
+  const reviewedText = (r: WeekReview) =>
+    r.auto_approved
+      ? translate("sia.reviews.reviewed_auto", { when: formatDateTime(r.reviewed_at) })
+      : translate("sia.reviews.reviewed", { name: r.reviewer_name ?? "—", when: formatDateTime(r.reviewed_at) });
+  // Two weeks of one person read apart: each control names the week too.
+  const named = (r: WeekReview) => ({ name: r.employee_name, from: formatDate(r.starts_on) });
+  const columns = [
+    "person",
+    "week",
+    "total",
+    ...GROUPS,
+    "short",
+    ...(pending ? [] : ["reviewed"]),
+    ...(state === "returned" ? ["reason"] : []),
+    "actions",
+  ];
 
   const actions = (r: WeekReview) => (
     <>
@@ -137,31 +202,42 @@ function ReviewsScreen() {
         size="small"
         startIcon={<VisibilityIcon />}
         onClick={() => setOpen(r)}
-        aria-label={translate("sia.reviews.view_one", { name: r.employee_name })}
+        aria-label={translate("sia.reviews.view_one", named(r))}
       >
         {translate("sia.reviews.view")}
       </Button>
-      <Button
-        size="small"
-        color="success"
-        startIcon={<CheckIcon />}
-        disabled={busy}
-        onClick={() => void approve([r])}
-        aria-label={translate("sia.reviews.approve_one", { name: r.employee_name })}
-      >
-        {translate("sia.reviews.approve")}
-      </Button>
-      <Button
-        size="small"
-        color="warning"
-        startIcon={<SendIcon />}
-        disabled={busy}
-        onClick={() => setReturning(r)}
-        aria-label={translate("sia.reviews.return_one", { name: r.employee_name })}
-      >
-        {translate("sia.reviews.return")}
-      </Button>
+      {pending && (
+        <Button
+          size="small"
+          color="success"
+          startIcon={<CheckIcon />}
+          disabled={busy}
+          onClick={() => void approve([r])}
+          aria-label={translate("sia.reviews.approve_one", named(r))}
+        >
+          {translate("sia.reviews.approve")}
+        </Button>
+      )}
+      {pending && (
+        <Button
+          size="small"
+          color="warning"
+          startIcon={<SendIcon />}
+          disabled={busy}
+          onClick={() => setReturning(r)}
+          aria-label={translate("sia.reviews.return_one", named(r))}
+        >
+          {translate("sia.reviews.return")}
+        </Button>
+      )}
     </>
+  );
+  const rowCheckbox = (r: WeekReview) => (
+    <Checkbox
+      checked={selected.has(r.id)}
+      onChange={() => toggle(r.id)}
+      slotProps={{ input: { "aria-label": translate("sia.reviews.select_row", named(r)) } }}
+    />
   );
 
   return (
@@ -172,47 +248,73 @@ function ReviewsScreen() {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: "60rem" }}>
         {translate("sia.reviews.intro")}
       </Typography>
+      <ToggleButtonGroup
+        exclusive
+        size="small"
+        value={state}
+        onChange={(_event, next: ReviewState | null) => {
+          if (!next) return;
+          setState(next);
+          setSelected(new Set());
+        }}
+        aria-label={translate("sia.reviews.states.label")}
+        sx={{ mb: 2, flexWrap: "wrap" }}
+      >
+        {STATES.map((s) => (
+          <ToggleButton key={s} value={s}>
+            {translate(`sia.reviews.states.${s}`)}
+          </ToggleButton>
+        ))}
+      </ToggleButtonGroup>
       <QueryState query={query}>
         {() =>
           rows.length === 0 ? (
             <Alert severity="info" data-testid="reviews-empty">
-              {translate("sia.reviews.empty")}
+              {translate(pending ? "sia.reviews.empty" : `sia.reviews.empty_${state}`)}
             </Alert>
           ) : (
             <Stack spacing={2}>
-              <Stack direction="row" spacing={2} sx={{ alignItems: "center", flexWrap: "wrap" }}>
-                <FormControlLabel
-                  control={
-                    <Checkbox
-                      checked={allChosen}
-                      indeterminate={chosen.length > 0 && !allChosen}
-                      onChange={() => setSelected(allChosen ? new Set() : new Set(rows.map((r) => r.id)))}
-                    />
-                  }
-                  label={translate("sia.reviews.select_all")}
-                />
-                <Button
-                  variant="contained"
-                  color="success"
-                  startIcon={<CheckIcon />}
-                  disabled={busy || chosen.length === 0}
-                  onClick={() => void approve(chosen)}
-                >
-                  {translate("sia.reviews.approve_selected", { count: chosen.length })}
-                </Button>
-              </Stack>
+              {pending && (
+                <Stack direction="row" spacing={2} sx={{ alignItems: "center", flexWrap: "wrap" }}>
+                  <FormControlLabel
+                    control={
+                      <Checkbox
+                        checked={allChosen}
+                        indeterminate={chosen.length > 0 && !allChosen}
+                        onChange={() => setSelected(allChosen ? new Set() : new Set(rows.map((r) => r.id)))}
+                      />
+                    }
+                    label={translate("sia.reviews.select_all")}
+                  />
+                  <Button
+                    variant="contained"
+                    color="success"
+                    startIcon={<CheckIcon />}
+                    disabled={busy || chosen.length === 0}
+                    onClick={() => void approve(chosen)}
+                  >
+                    {translate("sia.reviews.approve_selected", { count: chosen.length })}
+                  </Button>
+                </Stack>
+              )}
               {phone ? (
                 rows.map((r) => (
                   <Card key={r.id} variant="outlined" component="section" aria-label={r.employee_name} data-testid="review-card">
                     <CardContent>
-                      <FormControlLabel
-                        control={<Checkbox checked={selected.has(r.id)} onChange={() => toggle(r.id)} />}
-                        label={
-                          <Typography variant="subtitle1" component="span">
-                            {r.employee_name}
-                          </Typography>
-                        }
-                      />
+                      {pending ? (
+                        <FormControlLabel
+                          control={rowCheckbox(r)}
+                          label={
+                            <Typography variant="subtitle1" component="span">
+                              {r.employee_name}
+                            </Typography>
+                          }
+                        />
+                      ) : (
+                        <Typography variant="subtitle1" component="h2">
+                          {r.employee_name}
+                        </Typography>
+                      )}
                       <Typography variant="body2">
                         {week(r)}
                         {r.workspace_name ? ` · ${r.workspace_name}` : ""}
@@ -224,19 +326,29 @@ function ReviewsScreen() {
                         {GROUPS.map((g) => `${translate(`sia.reviews.columns.${g}`)} ${hours(r.figures.groups[g])}`).join(" · ")}
                       </Typography>
                       <Typography variant="body2">
-                        {translate("sia.reviews.columns.short")}: {shortText(r)}
+                        {translate("sia.reviews.columns.short")}: {shortText(r).join("; ")}
                       </Typography>
+                      {!pending && (
+                        <Typography variant="body2">
+                          {translate("sia.reviews.columns.reviewed")}: {reviewedText(r)}
+                        </Typography>
+                      )}
+                      {state === "returned" && r.return_reason && (
+                        <Typography variant="body2" sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+                          {translate("sia.reviews.columns.reason")}: {r.return_reason}
+                        </Typography>
+                      )}
                     </CardContent>
                     <CardActions sx={{ flexWrap: "wrap" }}>{actions(r)}</CardActions>
                   </Card>
                 ))
               ) : (
-                <Box sx={{ overflowX: "auto" }}>
+                <Box sx={{ overflowX: "auto", maxWidth: "100%" }}>
                   <Table size="small" aria-label={translate("sia.reviews.title")}>
                     <TableHead>
                       <TableRow>
-                        <TableCell padding="checkbox" />
-                        {["person", "week", "total", ...GROUPS, "short", "actions"].map((c) => (
+                        {pending && <TableCell padding="checkbox" />}
+                        {columns.map((c) => (
                           <TableCell key={c}>{translate(`sia.reviews.columns.${c}`)}</TableCell>
                         ))}
                       </TableRow>
@@ -244,15 +356,7 @@ function ReviewsScreen() {
                     <TableBody>
                       {rows.map((r) => (
                         <TableRow key={r.id} data-testid="review-row">
-                          <TableCell padding="checkbox">
-                            <Checkbox
-                              checked={selected.has(r.id)}
-                              onChange={() => toggle(r.id)}
-                              slotProps={{
-                                input: { "aria-label": translate("sia.reviews.select_row", { name: r.employee_name }) },
-                              }}
-                            />
-                          </TableCell>
+                          {pending && <TableCell padding="checkbox">{rowCheckbox(r)}</TableCell>}
                           <TableCell component="th" scope="row">
                             {r.employee_name}
                             {r.workspace_name && (
@@ -261,13 +365,23 @@ function ReviewsScreen() {
                               </Typography>
                             )}
                           </TableCell>
-                          <TableCell>{week(r)}</TableCell>
-                          <TableCell>{total(r)}</TableCell>
+                          <TableCell>{lines([formatDate(r.starts_on), formatDate(r.ends_on)])}</TableCell>
+                          <TableCell sx={{ whiteSpace: "nowrap" }}>{total(r)}</TableCell>
                           {GROUPS.map((g) => (
-                            <TableCell key={g}>{hours(r.figures.groups[g])}</TableCell>
+                            <TableCell key={g} sx={{ whiteSpace: "nowrap" }}>
+                              {hours(r.figures.groups[g])}
+                            </TableCell>
                           ))}
-                          <TableCell>{shortText(r)}</TableCell>
-                          <TableCell sx={{ whiteSpace: "nowrap" }}>{actions(r)}</TableCell>
+                          <TableCell>{lines(shortText(r))}</TableCell>
+                          {!pending && <TableCell>{reviewedText(r)}</TableCell>}
+                          {state === "returned" && (
+                            <TableCell sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere", maxWidth: "16rem" }}>
+                              {r.return_reason}
+                            </TableCell>
+                          )}
+                          <TableCell>
+                            <Stack sx={{ alignItems: "flex-start" }}>{actions(r)}</Stack>
+                          </TableCell>
                         </TableRow>
                       ))}
                     </TableBody>

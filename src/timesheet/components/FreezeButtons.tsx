@@ -87,20 +87,13 @@ export function FreezeButtons(props: {
           size="small"
           data-testid="week-closed"
           label={translate(`sia.timesheet_import.${state.frozen_kind === "month" ? "month_closed" : "week_closed"}`)}
-          title={
-            review?.state === "approved"
-              ? review.auto_approved
-                ? translate("sia.reviews.approved_auto")
-                : translate("sia.reviews.approved_by", { name: review.reviewer_name ?? "" })
-              : undefined
-          }
         />
       )}
       {review?.state === "approved" && (
         <Typography variant="caption" color="text.secondary" data-testid="week-approved">
           {review.auto_approved
             ? translate("sia.reviews.approved_auto")
-            : translate("sia.reviews.approved_by", { name: review.reviewer_name ?? "" })}
+            : translate("sia.reviews.approved_by", { name: review.reviewer_name ?? "", when: formatDate(review.reviewed_at) })}
         </Typography>
       )}
       {state.can_submit && (
@@ -155,7 +148,10 @@ export function FreezeButtons(props: {
       <ReasonDialog
         open={reopening}
         title={label("open_activities")}
-        text={translate("sia.reviews.reopen_ask", { ...range, name: employeeName ?? `#${state.employee_id}` })}
+        text={translate(`sia.reviews.reopen_ask_${review?.state === "approved" ? "approved" : "submitted"}`, {
+          ...range,
+          name: employeeName ?? `#${state.employee_id}`,
+        })}
         confirm={label("open_activities")}
         onConfirm={(reason) => {
           setAsking(null);
@@ -210,15 +206,52 @@ export function FreezeButtons(props: {
   );
 }
 
-/** A returned week says why, to its employee, until they send it again. */
-export function ReturnedNotice(props: { state: WeekState | null }) {
+/**
+ * A returned week says why, until it is sent again: to its employee, what to do; to an administrator
+ * looking at it, that the person may correct it. The reason keeps its lines and wraps on a phone.
+ */
+export function ReturnedNotice(props: { state: WeekState | null; own: boolean }) {
   const translate = useTranslate();
   const review = props.state?.review;
   if (review?.state !== "returned") return null;
   return (
-    <Alert severity="warning" sx={{ mb: 1 }} data-testid="week-returned">
-      {translate("sia.reviews.returned", { name: review.reviewer_name ?? "", reason: review.return_reason ?? "" })}{" "}
-      {translate("sia.reviews.returned_hint")}
+    <Alert severity="warning" sx={{ mb: 1, overflowWrap: "anywhere" }} data-testid="week-returned">
+      <Typography variant="body2">{translate("sia.reviews.returned", { name: review.reviewer_name ?? "" })}</Typography>
+      <Typography variant="body2" sx={{ whiteSpace: "pre-wrap", fontStyle: "italic", my: 0.5 }}>
+        {review.return_reason}
+      </Typography>
+      <Typography variant="body2">{translate(props.own ? "sia.reviews.returned_hint" : "sia.reviews.returned_other")}</Typography>
     </Alert>
   );
+}
+
+/** The grid's word on the week's review: in review, or approved (and by whom). */
+export function WeekReviewChip(props: { state: WeekState | null }) {
+  const translate = useTranslate();
+  const review = props.state?.review;
+  if (review?.state === "submitted")
+    return (
+      <Chip
+        icon={<HourglassTopIcon />}
+        color="warning"
+        size="small"
+        data-testid="week-in-review"
+        label={translate("sia.reviews.in_review")}
+      />
+    );
+  if (review?.state === "approved" && props.state?.frozen)
+    return (
+      <Chip
+        icon={<LockIcon />}
+        color="error"
+        size="small"
+        data-testid="week-closed"
+        label={
+          review.auto_approved
+            ? translate("sia.reviews.approved_auto")
+            : translate("sia.reviews.approved_by", { name: review.reviewer_name ?? "", when: formatDate(review.reviewed_at) })
+        }
+      />
+    );
+  return null;
 }

@@ -19,6 +19,7 @@ import type { SessionUser } from "../../core/session";
 import { addDays, zonedTime } from "../../core/week";
 import { ImportCallError } from "../../dataProvider";
 import { CopyWeekButton } from "../components/CopyWeekButton";
+import { ReturnedNotice, WeekReviewChip } from "../components/FreezeButtons";
 import { ActivityDialog, type ActivityDialogTarget } from "../components/form";
 import { EmployeePicker } from "../components/Toolbar";
 import { ViewSwitch } from "../components/ViewSwitch";
@@ -206,8 +207,9 @@ export default function GridPage() {
             reason={weekState?.frozen ? messages.timesheetWeekClosed : null}
             mutations={mutations}
           />
+          <WeekReviewChip state={weekState} />
           <Button
-            disabled={employee === null}
+            disabled={employee === null || !!weekState?.frozen}
             onClick={() =>
               setAdding({
                 mode: "create",
@@ -237,6 +239,7 @@ export default function GridPage() {
           </Button>
         </Stack>
       </Paper>
+      <ReturnedNotice state={weekState} own={employee !== null && employee === me?.employee?.id} />
       {employee === null ? (
         <Alert severity="info">{translate("sia.timesheet_grid.choose_employee")}</Alert>
       ) : (
