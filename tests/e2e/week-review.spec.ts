@@ -104,14 +104,18 @@ for (const phone of [false, true]) {
     await expectNoEnglish(boss);
 
     // Opened read-only.
-    await firstRow.getByRole("button", { name: `Ver la semana del ${formatDate(first)} de Jorge Hernández Castillo`, exact: true }).click();
+    await firstRow
+      .getByRole("button", { name: `Ver la semana del ${formatDate(first)} de Jorge Hernández Castillo`, exact: true })
+      .click();
     const view = boss.getByRole("dialog");
     await expect(view).toContainText(`Semana del ${formatDate(first)} al ${formatDate(addDays(first, 6))}`);
     await expect(view.getByTestId("review-history")).toContainText("Enviada a revisión por Jorge Hernández Castillo");
     await view.getByRole("button", { name: "Cerrar" }).click();
 
     // Returned with a reason (required).
-    await firstRow.getByRole("button", { name: `Devolver la semana del ${formatDate(first)} de Jorge Hernández Castillo` }).click();
+    await firstRow
+      .getByRole("button", { name: `Devolver la semana del ${formatDate(first)} de Jorge Hernández Castillo` })
+      .click();
     const ask = boss.getByRole("dialog");
     const confirm = ask.getByRole("button", { name: "Devolver" });
     await expect(confirm).toBeDisabled();
@@ -172,7 +176,9 @@ for (const phone of [false, true]) {
     // Closed for the employee, as an administrator's freeze closes it, and said who approved it.
     await openWeek(employee, first, phone);
     await expect(employee.getByTestId("week-closed")).toBeVisible();
-    await expect(employee.getByTestId("week-approved")).toContainText(`Aprobada por Alejandra Ramírez Torres el ${formatDate(businessToday())}`);
+    await expect(employee.getByTestId("week-approved")).toContainText(
+      `Aprobada por Alejandra Ramírez Torres el ${formatDate(businessToday())}`,
+    );
     await expectNoEnglish(employee);
 
     await employee.context().close();
