@@ -93,6 +93,10 @@ describe("reporting_activities.csv?approved_only=true", () => {
       approved_only: "true",
     });
     expect(approved.status, approved.text).toBe(200);
+    // Its file says it holds approved hours only.
+    expect(approved.headers["content-disposition"]).toBe(
+      `attachment; filename="reporte_actividades_aprobadas_${RANGE.start_date}_${RANGE.end_date}.csv"`,
+    );
     expect(approved.descriptions).toEqual(["aprobada domingo noche", "aprobada martes", "colega aprobada"]);
     // false, or absent, is the whole report.
     const off = await report(admin, { current_filter: "workspace", workspace_id: String(workspaceId), approved_only: "false" });

@@ -49,7 +49,7 @@ export async function reportRoutes(app: FastifyInstance) {
       schema: doc({
         tags: ["activities"],
         summary:
-          "Reporte de actividades (CSV con BOM, ordenado por empleado e inicio; archivo reporte_actividades_<inicio>_<fin>.csv). Quien no es administrador ni Finanzas solo recibe sus propias actividades.",
+          "Reporte de actividades (CSV con BOM, ordenado por empleado e inicio; archivo reporte_actividades_<inicio>_<fin>.csv, o reporte_actividades_aprobadas_… con approved_only). Quien no es administrador ni Finanzas solo recibe sus propias actividades.",
         querystring,
         response: { 200: fileAnswer("text/csv", "Las actividades del periodo como CSV") },
       }),

@@ -112,5 +112,5 @@ export function reportSearchParams(filter: ReportFilter): Record<string, string>
 }
 
 /** The fixed file name of a report: reporte_actividades_<inicio>_<fin>.csv (dates YYYY-MM-DD). */
-export const reportFilename = (filter: Pick<ReportFilter, "start_date" | "end_date">) =>
-  `reporte_actividades_${filter.start_date}_${filter.end_date}.csv`;
+export const reportFilename = (filter: Pick<ReportFilter, "start_date" | "end_date" | "approved_only">) =>
+  `reporte_actividades${filter.approved_only ? "_aprobadas" : ""}_${filter.start_date}_${filter.end_date}.csv`;
