@@ -12,7 +12,7 @@ import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../server/db/seed";
-import { businessToday } from "../../src/core/week";
+import { addDays, businessToday, mondayOf } from "../../src/core/week";
 import { buildTestApp, type TestApp } from "../support/app";
 import { type ApiClient, type RoleName, signInAs } from "../support/factories";
 
@@ -72,7 +72,9 @@ beforeAll(async () => {
   // One week in review of someone else (nobody reviews their own), so its show has something to read.
   const staff = (await clients.admin.get("/api/v1/employees?per_page=all")).body.employees as Array<{ id: number }>;
   const someone = staff.find((e) => e.id !== adminEmployee)?.id;
-  const review = await clients.admin.post("/api/v1/week_reviews/submit", { week_start: "2021-01-04", by_employee: someone });
+  // Two weeks back: ended, and after any demo person's start date.
+  const week_start = addDays(mondayOf(businessToday()), -14);
+  const review = await clients.admin.post("/api/v1/week_reviews/submit", { week_start, by_employee: someone });
   expect(review.status, review.text).toBe(200);
   // One archive in BACKUP_DIR, so its download has something to read (its {name} is the list's id).
   expect((await clients.admin.post("/api/v1/backups", {})).status).toBe(200);
