@@ -89,6 +89,28 @@ describe("Web Push", () => {
     });
   });
 
+  it("a week returned by its reviewer reaches its employee's device, naming the week and the reason", async () => {
+    const worker = await signInAs(t.app, "operator");
+    const admin = await signInAs(t.app, "admin");
+    const sub = service.subscription();
+    expect((await worker.api.post("/api/v1/push/subscriptions", { subscription: sub })).status).toBe(201);
+    const sent = await worker.api.post("/api/v1/week_reviews/submit", { week_start: "2025-05-05" });
+    expect(sent.status, sent.text).toBe(200);
+    const before = service.received.length;
+    const { id, lock_version } = sent.body.week_review;
+    const returned = await admin.api.post(`/api/v1/week_reviews/${id}/return`, { reason: "Falta el jueves", lock_version });
+    expect(returned.status, returned.text).toBe(200);
+    // Pushed in the background, after the answer.
+    for (let i = 0; i < 100 && service.received.length === before; i++) await new Promise((r) => setTimeout(r, 50));
+    const request = service.received.slice(before).find((r) => r.path === new URL(sub.endpoint).pathname);
+    expect(request).toBeDefined();
+    expect(service.decrypt(sub.endpoint, (request as { body: Buffer }).body)).toMatchObject({
+      title: "Tu semana del 05/05/2025 al 11/05/2025 fue devuelta",
+      body: `${admin.user.name} devolvió tu semana del 05/05/2025 al 11/05/2025: Falta el jueves`,
+      url: "/app/activities?semana=2025-05-05",
+    });
+  });
+
   it("deletes a subscription the push service answers 410 Gone for, and keeps the others", async () => {
     const { api, user } = await signInAs(t.app, "operator");
     const alive = service.subscription();
