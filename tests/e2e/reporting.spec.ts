@@ -33,11 +33,12 @@ async function openReporting(page: Page) {
   await expect(page.getByRole("button", { name: "Descargar CSV" })).toBeVisible();
 }
 
-async function downloadRows(page: Page) {
+/** `kind`: "_aprobadas" when only approved hours were asked for (the file says so). */
+async function downloadRows(page: Page, kind = "") {
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Descargar CSV" }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe(`reporte_actividades_${WEEK.starts_on}_${WEEK.ends_on}.csv`);
+  expect(file.suggestedFilename()).toBe(`reporte_actividades${kind}_${WEEK.starts_on}_${WEEK.ends_on}.csv`);
   const text = fs.readFileSync((await file.path()) as string, "utf8");
   expect(text.startsWith("\uFEFF")).toBe(true);
   const rows = Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data;
@@ -64,7 +65,7 @@ test("an administrator picks a client and the previous week, and downloads its r
   // Limited to approved hours: the filter goes with the request, and only rows of the whole report come back.
   await page.getByRole("checkbox", { name: "Solo horas aprobadas" }).check();
   const asked = page.waitForRequest((r) => r.url().includes("reporting_activities.csv"));
-  const approved = await downloadRows(page);
+  const approved = await downloadRows(page, "_aprobadas");
   expect(new URL((await asked).url()).searchParams.get("approved_only")).toBe("true");
   const all = new Set(rows.map((row) => row.join("\u0000")));
   expect(approved.every((row) => all.has(row.join("\u0000")))).toBe(true);
