@@ -46,6 +46,27 @@ async function sendToReview(page: Page, monday: string, phone: boolean) {
   await expect(page.getByRole("button", { name: "Enviar semana a revisión" })).toHaveCount(0);
 }
 
+/** An internal activity on `day` through the API, as the signed-in page; its answer's status. */
+const logInternal = (page: Page, day: string, from: string, to: string, description: string) =>
+  page.evaluate(
+    async (a) =>
+      (
+        await fetch("/api/v1/activities", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            activity: {
+              action_type: "internal",
+              description: a.description,
+              begins_at: `${a.day}T${a.from}:00-06:00`,
+              ends_at: `${a.day}T${a.to}:00-06:00`,
+            },
+          }),
+        })
+      ).status,
+    { day, from, to, description },
+  );
+
 /** The row (desktop) or card (phone) of the employee's week on «Semanas por revisar». */
 const reviewOf = (page: Page, monday: string, phone: boolean) =>
   page
@@ -69,24 +90,7 @@ for (const phone of [false, true]) {
     await sendToReview(employee, first, phone);
     await sendToReview(employee, second, phone);
     // In review, the week is read-only: the server refuses a new activity in it.
-    const refused = await employee.evaluate(
-      async (day) => {
-        const res = await fetch("/api/v1/activities", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            activity: {
-              action_type: "internal",
-              description: "Corrección",
-              begins_at: `${day}T19:00:00-06:00`,
-              ends_at: `${day}T20:00:00-06:00`,
-            },
-          }),
-        });
-        return res.status;
-      },
-      addDays(first, 1),
-    );
+    const refused = await logInternal(employee, addDays(first, 1), "19:00", "20:00", "Corrección");
     expect(refused).toBe(422);
 
     // The boss: the menu names the screen and counts what waits.
@@ -134,24 +138,7 @@ for (const phone of [false, true]) {
     await expect(employee).toHaveURL(new RegExp(`semana=${first}`));
     await expect(employee.getByTestId("week-returned")).toContainText(reason);
     expect(await audit(employee, `semana devuelta${phone ? " (teléfono)" : ""}`)).toEqual([]);
-    const fixed = await employee.evaluate(
-      async (day) => {
-        const res = await fetch("/api/v1/activities", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            activity: {
-              action_type: "internal",
-              description: "Corrección del martes",
-              begins_at: `${day}T09:00:00-06:00`,
-              ends_at: `${day}T17:00:00-06:00`,
-            },
-          }),
-        });
-        return res.status;
-      },
-      addDays(first, 1),
-    );
+    const fixed = await logInternal(employee, addDays(first, 1), "09:00", "17:00", "Corrección del martes");
     expect(fixed).toBe(201);
     await sendToReview(employee, first, phone);
     await expect(employee.getByTestId("week-returned")).toHaveCount(0);
